@@ -1,0 +1,46 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { ApiError } from '../src/contract/errors.js';
+import { LIMITS } from '../src/contract/limits.js';
+import { Emulator, resolveOptions, type EmulatorOptions } from './emulator.js';
+import { registerBodyParsers } from './http/body.js';
+import { envPlugin } from './http/env-plugin.js';
+import { sendError, toApiError } from './http/reply.js';
+import { controlPlugin } from './control/index.js';
+
+export interface BuiltEmulator {
+  app: FastifyInstance;
+  emulator: Emulator;
+}
+
+/** The emulator's fastify app, built but not listening (tests may `inject` or `listen({port: 0})`). */
+export async function buildEmulator(options: EmulatorOptions = {}): Promise<BuiltEmulator> {
+  const resolved = resolveOptions(options);
+  const emulator = new Emulator(resolved);
+  const app = Fastify({
+    bodyLimit: LIMITS.bodyBytes,
+    logger: resolved.logger ? { level: 'info', redact: ['req.headers.authorization'], stream: process.stderr } : false,
+    genReqId: () => emulator.env('test').ids.next('request'),
+    requestIdHeader: false,
+    return503OnClosing: false,
+    forceCloseConnections: true,
+  });
+  app.decorateRequest('auth', null);
+  registerBodyParsers(app);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  app.setErrorHandler((error, request, reply) => {
+    const apiError = toApiError(error);
+    if (apiError.code === 'internal_error' && !(error instanceof ApiError)) request.log.error({ err: error }, 'unexpected error');
+    return sendError(request, reply, apiError);
+  });
+  app.setNotFoundHandler((request, reply) => sendError(request, reply, ApiError.of('not_found')));
+
+  for (const env of Object.values(emulator.envs)) {
+    await app.register(envPlugin(emulator, env), { prefix: env.basePath });
+  }
+  await app.register(controlPlugin(emulator), { prefix: '/_emulator' });
+  app.addHook('onClose', async () => emulator.close());
+  return { app, emulator };
+}

@@ -1,0 +1,50 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Environment } from '../../src/contract/store.js';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+function token(length: number): string {
+  // Rejection sampling keeps every character equally likely.
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
+
+export interface IssuedCredential {
+  keyId: string;
+  secret: string;
+  /** `key.secret`, as the Authorization header carries it. */
+  full: string;
+  digest: Buffer;
+}
+
+/** spec: Authentication 2 — `svk_<env>_…` key part, `svs_<env>_…` secret part; secrets always from crypto. */
+export function issueCredential(env: Environment): IssuedCredential {
+  const keyId = `svk_${env}_${token(24)}`;
+  const secret = `svs_${env}_${token(40)}`;
+  return { keyId, secret, full: `${keyId}.${secret}`, digest: digestSecret(secret) };
+}
+
+/** spec: Authentication 3 — only the SHA-256 digest of the secret is stored. */
+export function digestSecret(secret: string): Buffer {
+  return createHash('sha256').update(secret, 'utf8').digest();
+}
+
+export function secretMatches(secret: string, digest: Buffer): boolean {
+  const candidate = digestSecret(secret);
+  return candidate.length === digest.length && timingSafeEqual(candidate, digest);
+}
+
+const CREDENTIAL = /^Bearer (svk_(live|test)_[A-Za-z0-9]{1,64})\.(svs_(live|test)_[A-Za-z0-9]{1,128})$/;
+
+/** Splits `Bearer key.secret`; undefined when the header does not have that shape. */
+export function parseAuthorization(header: string | undefined): { keyId: string; secret: string; env: Environment } | undefined {
+  if (!header) return undefined;
+  const m = CREDENTIAL.exec(header.trim());
+  if (!m || m[2] !== m[4]) return undefined;
+  return { keyId: m[1], secret: m[3], env: m[2] as Environment };
+}

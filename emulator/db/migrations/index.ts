@@ -1,0 +1,11 @@
+import { core } from './0001-core.js';
+import { catalog } from './0002-catalog.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  up: string;
+}
+
+/** Every migration, in order. Add one file per change; never edit a released one. */
+export const MIGRATIONS: Migration[] = [core, catalog];

@@ -1,0 +1,118 @@
+import { join } from 'node:path';
+import { createClock, type Clock, type ClockMode } from './clock.js';
+import { openDatabase } from './db/open.js';
+import { createEnvContext, type EnvContext } from './context.js';
+import { Faults } from './faults.js';
+import { WindowCounter } from './http/rate-limit.js';
+import { LIMITS } from '../src/contract/limits.js';
+import { cryptoRandom, seededRandom } from '../src/contract/random.js';
+import { ENVIRONMENTS, type Environment } from '../src/contract/store.js';
+import { loadOrCreateSeeds, applySeeds, type SeededStore } from './seed.js';
+import { resetDatabase } from './db/reset.js';
+
+export interface EmulatorOptions {
+  port?: number;
+  host?: string;
+  /** Folder for the databases; ignored with `memory`. */
+  data?: string;
+  memory?: boolean;
+  clock?: ClockMode;
+  limits?: boolean;
+  seed?: number;
+  adminToken?: string;
+  /** Log requests to stderr. */
+  logger?: boolean;
+}
+
+export interface ResolvedOptions {
+  port: number;
+  host: string;
+  data: string | null;
+  clock: ClockMode;
+  limits: boolean;
+  seed: number | null;
+  adminToken: string | null;
+  logger: boolean;
+}
+
+export function resolveOptions(o: EmulatorOptions = {}): ResolvedOptions {
+  return {
+    port: o.port ?? 4010,
+    host: o.host ?? '127.0.0.1',
+    data: o.memory ? null : (o.data ?? join('.merchant-kit', 'emulator')),
+    clock: o.clock ?? 'system',
+    limits: o.limits ?? true,
+    seed: o.seed ?? null,
+    adminToken: o.adminToken ?? null,
+    logger: o.logger ?? false,
+  };
+}
+
+/** Hooks that parts of the emulator register to take part in reset and shutdown. */
+export interface Lifecycle {
+  onReset(fn: () => void): void;
+  onClose(fn: () => void | Promise<void>): void;
+}
+
+/** The whole emulated service: one clock, two environments, the sandbox tools' state. */
+export class Emulator implements Lifecycle {
+  readonly clock: Clock;
+  readonly envs: Record<Environment, EnvContext>;
+  readonly faults = new Faults();
+  readonly requestLimiter = new WindowCounter(LIMITS.requestsPerMinute);
+  readonly authFailureLimiter = new WindowCounter(LIMITS.authFailuresPerMinute);
+  readonly batchLimiter = new WindowCounter(LIMITS.batchesPerMinute);
+  readonly seeds: SeededStore[];
+  private readonly resetHooks: (() => void)[] = [];
+  private readonly closeHooks: (() => void | Promise<void>)[] = [];
+
+  constructor(readonly options: ResolvedOptions) {
+    this.clock = createClock(options.clock);
+    const random = options.seed === null ? cryptoRandom : seededRandom(options.seed);
+    this.envs = Object.fromEntries(
+      ENVIRONMENTS.map((name) => {
+        const db = openDatabase(options.data ? join(options.data, `${name}.sqlite`) : null);
+        return [name, createEnvContext(name, db, this.clock, random)];
+      }),
+    ) as Record<Environment, EnvContext>;
+    this.seeds = loadOrCreateSeeds(options.data, this.envs);
+    for (const env of Object.values(this.envs)) {
+      // A request cut off by a crash never finished: its key may be used again (spec: Idempotency 4).
+      env.db.prepare("DELETE FROM idempotency_keys WHERE state = 'processing'").run();
+    }
+  }
+
+  env(name: Environment): EnvContext {
+    return this.envs[name];
+  }
+
+  /** Finds which environment holds a store, integration or order id. */
+  envOf(find: (env: EnvContext) => unknown): EnvContext | undefined {
+    return Object.values(this.envs).find((env) => find(env));
+  }
+
+  onReset(fn: () => void): void {
+    this.resetHooks.push(fn);
+  }
+
+  onClose(fn: () => void | Promise<void>): void {
+    this.closeHooks.push(fn);
+  }
+
+  /** DESIGN: back to the seeded state; the ready line's credentials stay valid. */
+  reset(): void {
+    this.clock.reset();
+    this.faults.clear();
+    this.requestLimiter.clear();
+    this.authFailureLimiter.clear();
+    this.batchLimiter.clear();
+    for (const env of Object.values(this.envs)) resetDatabase(env.db);
+    applySeeds(this.envs, this.seeds);
+    for (const hook of this.resetHooks) hook();
+  }
+
+  async close(): Promise<void> {
+    for (const hook of this.closeHooks) await hook();
+    for (const env of Object.values(this.envs)) env.db.close();
+  }
+}

@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto';
+import { ApiError } from '../../src/contract/errors.js';
+import { IDEMPOTENCY_KEY_PATTERN, LIMITS } from '../../src/contract/limits.js';
+import type { Endpoint } from '../../src/contract/endpoint.js';
+import type { EnvContext } from '../context.js';
+import type { StoredResponse } from '../data/idempotency.js';
+
+/** JSON with sorted keys: two bodies that are JSON-equal give the same text. */
+export function canonicalJson(value: unknown): string {
+  if (value === undefined) return 'null';
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const entries = Object.keys(value as object)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+  return `{${entries.join(',')}}`;
+}
+
+export function fingerprint(method: string, path: string, body: unknown): string {
+  return createHash('sha256').update(`${method} ${path}\n${canonicalJson(body)}`).digest('hex');
+}
+
+export type IdempotencyDecision =
+  | { kind: 'none' }
+  | { kind: 'replay'; response: StoredResponse }
+  | { kind: 'fresh'; key: string };
+
+/**
+ * spec: Errors, Idempotency rules 1–3 — checks the header and looks the key up. A fresh key is
+ * marked as processing until `settle` stores (2xx, 4xx) or forgets (5xx, 429, in-progress) the answer.
+ */
+export function checkIdempotency(
+  env: EnvContext,
+  integrationId: string,
+  endpoint: Endpoint,
+  header: string | string[] | undefined,
+  method: string,
+  path: string,
+  body: unknown,
+): IdempotencyDecision {
+  if (endpoint.idempotency === 'none') return { kind: 'none' };
+  if (header === undefined) {
+    if (endpoint.idempotency === 'required') throw ApiError.of('idempotency_key_required');
+    return { kind: 'none' };
+  }
+  const key = Array.isArray(header) ? header.join(',') : header;
+  if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw ApiError.of('invalid_idempotency_key');
+  const print = fingerprint(method, path, body);
+  const now = env.clock.now();
+  const existing = env.idempotency.get(integrationId, key);
+  if (existing && existing.createdAt > now - LIMITS.idempotencyRetentionMs) {
+    if (existing.state === 'processing') throw ApiError.of('request_in_progress').withHeaders({ 'Retry-After': '1' });
+    if (existing.fingerprint !== print) throw ApiError.of('idempotency_conflict');
+    if (existing.response) return { kind: 'replay', response: existing.response };
+  }
+  env.idempotency.begin(integrationId, key, print, now);
+  return { kind: 'fresh', key };
+}
+
+export function settleIdempotency(env: EnvContext, integrationId: string, key: string, response: StoredResponse, code?: string): void {
+  const keep = response.status < 500 && response.status !== 429 && code !== 'request_in_progress';
+  if (keep) env.idempotency.finish(integrationId, key, response);
+  else env.idempotency.drop(integrationId, key);
+}

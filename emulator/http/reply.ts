@@ -1,0 +1,26 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../src/contract/errors.js';
+
+/** Sends an ApiError in the spec's body, with its headers and the request's id. */
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  return reply.code(error.status).type('application/json; charset=utf-8').send(error.toBody(request.id));
+}
+
+/** Maps what fastify itself throws (parsing, limits, unknown exceptions) to the spec's errors. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const code = (error as { code?: string }).code;
+  switch (code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return ApiError.of('payload_too_large');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return ApiError.of('malformed_json');
+    default:
+      if (error instanceof SyntaxError) return ApiError.of('malformed_json');
+      return ApiError.of('internal_error');
+  }
+}

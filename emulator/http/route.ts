@@ -1,0 +1,105 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { Endpoint } from '../../src/contract/endpoint.js';
+import { ApiError } from '../../src/contract/errors.js';
+import { parseOrThrow } from '../../src/contract/validation.js';
+import type { EnvContext } from '../context.js';
+import type { Emulator } from '../emulator.js';
+import { assertNotSuspended, type AuthContext } from './auth.js';
+import { checkIdempotency, settleIdempotency } from './idempotency.js';
+import type { StoredResponse } from '../data/idempotency.js';
+
+export interface CallContext<E extends Endpoint> {
+  env: EnvContext;
+  emulator: Emulator;
+  auth: AuthContext;
+  params: z.output<NonNullable<E['params']>>;
+  query: z.output<NonNullable<E['query']>>;
+  body: z.output<NonNullable<E['body']>>;
+  /** The body as received, before defaults (to tell "omitted" from "default"). */
+  rawBody: unknown;
+  request: FastifyRequest;
+}
+
+export interface Outcome {
+  status?: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export type Handler<E extends Endpoint> = (call: CallContext<E>) => Outcome | Promise<Outcome>;
+
+export const ok = (data: unknown, status = 200): Outcome => ({ status, body: { data } });
+
+/** Fastify's `:param` form of an OpenAPI path. */
+export const fastifyPath = (path: string) => path.replace(/\{([a-z_]+)\}/g, ':$1');
+
+function urlPath(request: FastifyRequest): string {
+  const q = request.url.indexOf('?');
+  return q === -1 ? request.url : request.url.slice(0, q);
+}
+
+/**
+ * Registers one row of the Endpoints table: scope and suspension (spec: Authentication 6, 9),
+ * idempotency (spec: Idempotency rules), validation of params, query and body with the contract,
+ * then the handler. Authentication and rate limits already ran in the environment's onRequest hook.
+ */
+export function apiRoute<E extends Endpoint>(app: FastifyInstance, env: EnvContext, emulator: Emulator, endpoint: E, handler: Handler<E>): void {
+  app.route({
+    method: endpoint.method,
+    url: fastifyPath(endpoint.path),
+    handler: async (request, reply) => {
+      const auth = request.auth!;
+      if (endpoint.scope !== null) {
+        assertNotSuspended(auth);
+        if (!auth.integration.scopes.includes(endpoint.scope)) throw ApiError.of('insufficient_scope');
+      }
+      const integrationId = auth.integration.id;
+      const decision = checkIdempotency(
+        env, integrationId, endpoint, request.headers['idempotency-key'], request.method, urlPath(request), request.body,
+      );
+      if (decision.kind === 'replay') return sendStored(request, reply, decision.response, true);
+
+      let response: StoredResponse;
+      let code: string | undefined;
+      try {
+        const outcome = await handler({
+          env,
+          emulator,
+          auth,
+          request,
+          rawBody: request.body,
+          params: (endpoint.params ? parseOrThrow(endpoint.params, request.params) : {}) as never,
+          query: (endpoint.query ? parseOrThrow(endpoint.query, request.query) : {}) as never,
+          body: (endpoint.body ? parseBody(endpoint.body, request.body) : undefined) as never,
+        });
+        response = { status: outcome.status ?? endpoint.status, body: outcome.body, headers: outcome.headers ?? {} };
+      } catch (error) {
+        if (!(error instanceof ApiError) || decision.kind !== 'fresh') {
+          if (decision.kind === 'fresh') env.idempotency.drop(integrationId, decision.key);
+          throw error;
+        }
+        code = error.code;
+        response = { status: error.status, body: error.toBody(request.id), headers: error.headers };
+      }
+      if (decision.kind === 'fresh') settleIdempotency(env, integrationId, decision.key, response, code);
+      return sendStored(request, reply, response, false);
+    },
+  });
+}
+
+function parseBody(schema: z.ZodType, body: unknown) {
+  if (body === undefined) throw ApiError.of('malformed_json', undefined, 'Esta operación requiere un cuerpo JSON.');
+  return parseOrThrow(schema, body);
+}
+
+function sendStored(request: FastifyRequest, reply: FastifyReply, response: StoredResponse, replay: boolean): FastifyReply {
+  for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
+  let body = response.body;
+  if (replay) {
+    reply.header('Idempotent-Replay', 'true');
+    const error = (body as { error?: { request_id?: string } }).error;
+    if (error) body = { error: { ...error, request_id: request.id } };
+  }
+  return reply.code(response.status).type('application/json; charset=utf-8').send(body);
+}

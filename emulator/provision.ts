@@ -1,0 +1,55 @@
+import type { EnvContext } from './context.js';
+import { issueCredential, type IssuedCredential } from './auth/credentials.js';
+import { integrationSettings, SCOPES, type IntegrationSettings, type PaymentMethod, type Scope } from '../src/contract/store.js';
+
+export const DEFAULT_PAYMENT_METHODS: PaymentMethod[] = [
+  { code: 'cash', name: 'Efectivo' },
+  { code: 'bank_transfer', name: 'Transferencia bancaria' },
+  { code: 'card_on_delivery', name: 'Tarjeta en la entrega' },
+  { code: 'qr', name: 'Pago con QR' },
+  { code: 'other', name: 'Otro' },
+  { code: 'custom_vale', name: 'Vale de la casa' },
+];
+
+export interface NewStore {
+  name?: string;
+  slug?: string;
+  scopes?: Scope[];
+  settings?: Partial<IntegrationSettings>;
+  system?: string;
+}
+
+export interface ProvisionedStore {
+  storeId: string;
+  integrationId: string;
+  credential: IssuedCredential;
+}
+
+function uniqueSlug(env: EnvContext, wanted: string): string {
+  let slug = wanted;
+  for (let n = 2; env.stores.slugTaken(slug); n++) slug = `${wanted}-${n}`;
+  return slug;
+}
+
+/**
+ * A store with one integration and its credential, as the panel makes them. DESIGN: all scopes and
+ * `catalog_mode: erp_managed` unless told otherwise, every other setting at the spec's default.
+ */
+export function provisionStore(env: EnvContext, input: NewStore, fixed?: { storeId: string; integrationId: string; credential: IssuedCredential }): ProvisionedStore {
+  const now = env.clock.now();
+  const storeId = fixed?.storeId ?? env.ids.next('store');
+  const integrationId = fixed?.integrationId ?? env.ids.next('integration');
+  const credential = fixed?.credential ?? issueCredential(env.name);
+  const name = input.name ?? `Tienda ${env.stores.all().length + 1}`;
+  const slugBase = (input.slug ?? name).toLowerCase().normalize('NFD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'tienda';
+  const settings = integrationSettings.parse({ catalog_mode: 'erp_managed', ...input.settings });
+  env.tx(() => {
+    env.stores.insert(
+      { id: storeId, slug: uniqueSlug(env, slugBase), name, switchOn: true, paymentMethods: DEFAULT_PAYMENT_METHODS, fulfillmentTypes: ['delivery', 'pickup'] },
+      now,
+    );
+    env.integrations.insert({ id: integrationId, storeId, system: input.system ?? 'erp', scopes: input.scopes ?? [...SCOPES], settings }, now);
+    env.credentials.insert(credential.keyId, integrationId, credential.digest, now);
+  });
+  return { storeId, integrationId, credential };
+}

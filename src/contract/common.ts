@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { AMOUNT_PATTERN, MAX_AMOUNT_CENTS, parseAmount } from './amounts.js';
+import { DATETIME_PATTERN, parseDate } from './dates.js';
+import { ID_PREFIXES, type IdKind } from './ids.js';
+import { EXTERNAL_ID_PATTERN, LIMITS } from './limits.js';
+
+// spec: Conventions, External codes — case-sensitive, 1 to 64 of A-Z a-z 0-9 . _ : -
+export const externalId = z.string().regex(EXTERNAL_ID_PATTERN).meta({
+  description: 'Código del sistema externo: 1 a 64 caracteres de A-Z a-z 0-9 . _ : -',
+  example: 'SKU-100',
+});
+
+// spec: Conventions, Amounts — decimal text, at most 2 decimals, never a number.
+export const amount = z
+  .string()
+  .regex(AMOUNT_PATTERN)
+  .refine((v) => !AMOUNT_PATTERN.test(v) || safeAmount(v), { message: 'too_large' })
+  .meta({ description: 'Monto en texto decimal (PYG), hasta 2 decimales', example: '15000.50' });
+
+function safeAmount(v: string): boolean {
+  try {
+    return parseAmount(v) <= MAX_AMOUNT_CENTS;
+  } catch {
+    return false;
+  }
+}
+
+/** An amount as the service writes it. */
+export const amountOut = z.string().meta({ example: '15000' });
+
+// spec: Conventions, Dates — ISO 8601 with an explicit offset.
+export const datetime = z
+  .string()
+  .regex(DATETIME_PATTERN)
+  .refine((v) => !DATETIME_PATTERN.test(v) || !Number.isNaN(parseDate(v)), { message: 'invalid_date' })
+  .meta({ description: 'Fecha y hora ISO 8601 con desplazamiento explícito', example: '2026-11-22T10:30:00-03:00' });
+
+export const datetimeOut = z.string().meta({ example: '2026-11-22T10:30:00.000-03:00' });
+
+export const id = (kind: IdKind) =>
+  z.string().regex(new RegExp(`^${ID_PREFIXES[kind]}[0-9A-HJKMNP-TV-Z]{26}$`)).meta({ example: `${ID_PREFIXES[kind]}01JD0000000000000000000000` });
+
+// spec: Limits, numeric bounds — position 0 to 100000
+export const position = z.int().min(LIMITS.bounds.position[0]).max(LIMITS.bounds.position[1]);
+
+/** Query booleans arrive as text. */
+export const queryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+// spec: Conventions, Pagination — limit at most 200
+export const pageLimit = z.coerce.number().pipe(z.int().min(1).max(LIMITS.pageSizeMax));
+
+export const listEnvelope = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.array(item), next_cursor: z.string().nullable() });
+
+export const singleEnvelope = <T extends z.ZodType>(item: T) => z.object({ data: item });

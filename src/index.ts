@@ -1,0 +1,2 @@
+// Public entry `merchant-kit`: the API contract (schemas, types, ids, amounts, dates, errors).
+export * from './contract/index.js';

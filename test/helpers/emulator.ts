@@ -1,0 +1,73 @@
+import { startEmulator, type RunningEmulator } from '../../emulator/server.js';
+import type { EmulatorOptions } from '../../emulator/emulator.js';
+
+export interface Response<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  /** Sent as is (not JSON-encoded). */
+  rawBody?: string;
+  headers?: Record<string, string>;
+  /** Defaults to the seeded store's credential of the environment; `null` sends none. */
+  credential?: string | null;
+  idempotencyKey?: string;
+}
+
+export interface TestEmulator {
+  running: RunningEmulator;
+  url: string;
+  /** The seeded test (sandbox) store. */
+  test: RunningEmulator['stores'][number];
+  live: RunningEmulator['stores'][number];
+  /** Calls the sandbox API (`/sandbox/v1` + path) with the seeded test credential. */
+  api<T = any>(method: string, path: string, options?: CallOptions): Promise<Response<T>>;
+  /** Calls the live API (`/v1` + path) with the seeded live credential. */
+  liveApi<T = any>(method: string, path: string, options?: CallOptions): Promise<Response<T>>;
+  /** Calls the control API (`/_emulator` + path). */
+  control<T = any>(method: string, path: string, body?: unknown): Promise<Response<T>>;
+  close(): Promise<void>;
+}
+
+export async function request<T = any>(url: string, method: string, options: CallOptions & { credential?: string | null } = {}): Promise<Response<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.credential) headers.authorization = `Bearer ${options.credential}`;
+  if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
+  let body: string | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json; charset=utf-8';
+  }
+  const res = await fetch(url, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.status, headers: res.headers, body: parsed as T };
+}
+
+/** An in-process emulator on a free port, in memory, with the manual clock unless told otherwise. */
+export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
+  const running = await startEmulator({ port: 0, memory: true, clock: 'manual', ...options });
+  const test = running.stores.find((s) => s.environment === 'test')!;
+  const live = running.stores.find((s) => s.environment === 'live')!;
+  const call = (base: string, fallback: string) => (method: string, path: string, o: CallOptions = {}) =>
+    request(`${base}${path}`, method, { ...o, credential: o.credential === undefined ? fallback : o.credential });
+  return {
+    running,
+    url: running.url,
+    test,
+    live,
+    api: call(running.sandbox_base_url, test.credential),
+    liveApi: call(running.live_base_url, live.credential),
+    control: (method, path, body) => request(`${running.admin_url}${path}`, method, { body }),
+    close: () => running.close(),
+  };
+}
