@@ -6,6 +6,7 @@ import { registerBodyParsers } from './http/body.js';
 import { envPlugin } from './http/env-plugin.js';
 import { sendError, toApiError } from './http/reply.js';
 import { controlPlugin } from './control/index.js';
+import { SERVICES } from './services.js';
 
 export interface BuiltEmulator {
   app: FastifyInstance;
@@ -41,6 +42,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
     await app.register(envPlugin(emulator, env), { prefix: env.basePath });
   }
   await app.register(controlPlugin(emulator), { prefix: '/_emulator' });
+  for (const start of SERVICES) start(emulator);
   app.addHook('onClose', async () => emulator.close());
   return { app, emulator };
 }

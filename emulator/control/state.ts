@@ -1,6 +1,8 @@
 import type { Emulator } from '../emulator.js';
 import { presentStore } from '../present/store.js';
 import { clockView } from './system.js';
+import { storeAlerts } from '../orders/alerts.js';
+import { webhookView } from '../webhooks/view.js';
 
 /** DESIGN: environments, stores (with alerts), integrations (settings, scopes, status, webhook), clock. */
 export function describeState(emulator: Emulator) {
@@ -13,14 +15,14 @@ export function describeState(emulator: Emulator) {
         ...presentStore(env, store),
         suspended: store.suspended,
         accepting_switch: store.switchOn,
-        alerts: [] as unknown[],
+        alerts: storeAlerts(env, store.id),
         integrations: env.integrations.byStore(store.id).map((i) => ({
           id: i.id,
           system: i.system,
           status: i.status,
           scopes: i.scopes,
           settings: i.settings,
-          webhook: null as unknown,
+          webhook: webhookView(env, i.id),
         })),
       })),
     })),

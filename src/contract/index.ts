@@ -11,3 +11,8 @@ export * from './endpoint.js';
 export * from './endpoints.js';
 export { issuesToDetails, parseOrThrow } from './validation.js';
 export { seededRandom, cryptoRandom, type RandomSource } from './random.js';
+export * from './orders.js';
+export * from './events.js';
+export * from './webhooks.js';
+export * from './entregas.js';
+export * from './api.js';

@@ -1,5 +1,8 @@
 import { core } from './0001-core.js';
 import { catalog } from './0002-catalog.js';
+import { orders } from './0003-orders.js';
+import { webhooks } from './0004-webhooks.js';
+import { entregas } from './0005-entregas.js';
 
 export interface Migration {
   version: number;
@@ -8,4 +11,4 @@ export interface Migration {
 }
 
 /** Every migration, in order. Add one file per change; never edit a released one. */
-export const MIGRATIONS: Migration[] = [core, catalog];
+export const MIGRATIONS: Migration[] = [core, catalog, orders, webhooks, entregas];

@@ -1,0 +1,7 @@
+import type { Migration } from './index.js';
+
+export const webhooks: Migration = {
+  version: 4,
+  name: 'webhooks',
+  up: ``,
+};

@@ -1,0 +1,7 @@
+import type { Migration } from './index.js';
+
+export const entregas: Migration = {
+  version: 5,
+  name: 'entregas',
+  up: ``,
+};

@@ -1,0 +1,5 @@
+import type { FastifyInstance } from 'fastify';
+import type { EnvContext } from '../context.js';
+import type { Emulator } from '../emulator.js';
+
+export function webhooksRoutes(_app: FastifyInstance, _env: EnvContext, _emulator: Emulator): void {}

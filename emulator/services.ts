@@ -1,0 +1,10 @@
+import type { Emulator } from './emulator.js';
+
+/**
+ * Background work that lives as long as the emulator (webhook dispatcher, image fetcher). Each
+ * starts with the emulator and registers its own reset and close hooks through `emulator.onReset`
+ * and `emulator.onClose`.
+ */
+export type Service = (emulator: Emulator) => void;
+
+export const SERVICES: Service[] = [];

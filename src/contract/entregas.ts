@@ -1,0 +1,2 @@
+// Filled in by the entregas work: zod schemas of this part of the spec.
+export {};

@@ -1,0 +1,2 @@
+// Filled in by the events work: zod schemas of this part of the spec.
+export {};

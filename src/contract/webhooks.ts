@@ -1,0 +1,2 @@
+// Filled in by the webhooks work: zod schemas of this part of the spec.
+export {};
