@@ -5,6 +5,7 @@ import { Emulator, resolveOptions, type EmulatorOptions } from './emulator.js';
 import { registerBodyParsers } from './http/body.js';
 import { envPlugin } from './http/env-plugin.js';
 import { sendError, toApiError } from './http/reply.js';
+import { IdFactory } from '../src/contract/ids.js';
 import { controlPlugin } from './control/index.js';
 import { SERVICES } from './services.js';
 
@@ -17,13 +18,22 @@ export interface BuiltEmulator {
 export async function buildEmulator(options: EmulatorOptions = {}): Promise<BuiltEmulator> {
   const resolved = resolveOptions(options);
   const emulator = new Emulator(resolved);
+  // Request ids never draw from the seeded generator: a seeded run must not depend on how many calls it got.
+  const requestIds = new IdFactory(() => emulator.clock.now());
   const app = Fastify({
     bodyLimit: LIMITS.bodyBytes,
     logger: resolved.logger ? { level: 'info', redact: ['req.headers.authorization'], stream: process.stderr } : false,
-    genReqId: () => emulator.env('test').ids.next('request'),
+    genReqId: () => requestIds.next('request'),
     requestIdHeader: false,
     return503OnClosing: false,
     forceCloseConnections: true,
+    // Long path parameters reach the route, whose contract answers 422 (fastify's default is a bare 414).
+    routerOptions: { maxParamLength: 2048 },
+    // A path that is not valid percent-encoding names no resource: 404 in the spec's body, not fastify's 400.
+    frameworkErrors: (_error, request, reply) => {
+      reply.header('X-Request-Id', request.id);
+      sendError(request, reply, ApiError.of('not_found'));
+    },
   });
   app.decorateRequest('auth', null);
   registerBodyParsers(app);

@@ -9,6 +9,10 @@ import { createCredentialStatements } from './data/credentials.js';
 import { createIdempotencyStatements } from './data/idempotency.js';
 import { createEventStatements, type EventRecord } from './data/events.js';
 import { createCatalogStatements } from './data/catalog.js';
+import { createOrderStatements } from './data/orders.js';
+import { createWebhookStatements } from './data/webhooks.js';
+import { createEntregaStatements } from './data/entregas.js';
+import { createSnapshotStatements } from './data/snapshots.js';
 
 /** One environment (live or test): its own database and the statements over it. */
 export interface EnvContext {
@@ -25,6 +29,10 @@ export interface EnvContext {
   idempotency: ReturnType<typeof createIdempotencyStatements>;
   events: ReturnType<typeof createEventStatements>;
   catalog: ReturnType<typeof createCatalogStatements>;
+  orders: ReturnType<typeof createOrderStatements>;
+  webhooks: ReturnType<typeof createWebhookStatements>;
+  entregas: ReturnType<typeof createEntregaStatements>;
+  snapshots: ReturnType<typeof createSnapshotStatements>;
   /** Runs `fn` in one SQLite transaction (nested calls join the outer one). */
   tx<T>(fn: () => T): T;
   /**
@@ -51,6 +59,10 @@ export function createEnvContext(name: Environment, db: Db, clock: Clock, random
     idempotency: createIdempotencyStatements(db),
     events: createEventStatements(db),
     catalog: createCatalogStatements(db),
+    orders: createOrderStatements(db),
+    webhooks: createWebhookStatements(db),
+    entregas: createEntregaStatements(db),
+    snapshots: createSnapshotStatements(db),
     tx: (fn) => db.transaction(fn)(),
     emit(type, storeId, data, integrationId) {
       const targets = integrationId ? [integrationId] : ctx.integrations.byStore(storeId).map((i) => i.id);

@@ -22,6 +22,8 @@ export interface EmulatorOptions {
   adminToken?: string;
   /** Log requests to stderr. */
   logger?: boolean;
+  /** TEST-ONLY: the webhook response timeout in ms (the spec's 10 s by default); lets tests of hanging receivers run fast. */
+  webhookTimeoutMs?: number;
 }
 
 export interface ResolvedOptions {
@@ -33,6 +35,7 @@ export interface ResolvedOptions {
   seed: number | null;
   adminToken: string | null;
   logger: boolean;
+  webhookTimeoutMs: number;
 }
 
 export function resolveOptions(o: EmulatorOptions = {}): ResolvedOptions {
@@ -45,6 +48,7 @@ export function resolveOptions(o: EmulatorOptions = {}): ResolvedOptions {
     seed: o.seed ?? null,
     adminToken: o.adminToken ?? null,
     logger: o.logger ?? false,
+    webhookTimeoutMs: o.webhookTimeoutMs ?? LIMITS.webhookTimeoutMs,
   };
 }
 

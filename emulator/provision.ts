@@ -41,7 +41,7 @@ export function provisionStore(env: EnvContext, input: NewStore, fixed?: { store
   const integrationId = fixed?.integrationId ?? env.ids.next('integration');
   const credential = fixed?.credential ?? issueCredential(env.name);
   const name = input.name ?? `Tienda ${env.stores.all().length + 1}`;
-  const slugBase = (input.slug ?? name).toLowerCase().normalize('NFD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'tienda';
+  const slugBase = (input.slug ?? name).toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'tienda';
   const settings = integrationSettings.parse({ catalog_mode: 'erp_managed', ...input.settings });
   env.tx(() => {
     env.stores.insert(

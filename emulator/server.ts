@@ -34,7 +34,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     throw new Error('Un host que no es de loopback requiere --admin-token.');
   }
   const { app, emulator } = await buildEmulator(options);
-  await app.listen({ port: options.port ?? 4010, host });
+  try {
+    await app.listen({ port: options.port ?? 4010, host });
+  } catch (error) {
+    // A taken port must not leave the databases open (startEmulator is also called from test suites).
+    await app.close();
+    throw error;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port ?? 4010;
   const shownHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;

@@ -1,4 +1,7 @@
 import type { Emulator } from './emulator.js';
+import { imageService } from './images/service.js';
+import { startWebhookService } from './webhooks/service.js';
+import { eventRetentionService } from './orders/retention.js';
 
 /**
  * Background work that lives as long as the emulator (webhook dispatcher, image fetcher). Each
@@ -7,4 +10,4 @@ import type { Emulator } from './emulator.js';
  */
 export type Service = (emulator: Emulator) => void;
 
-export const SERVICES: Service[] = [];
+export const SERVICES: Service[] = [imageService, startWebhookService, eventRetentionService];

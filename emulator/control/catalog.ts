@@ -1,4 +1,32 @@
 import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../../src/contract/errors.js';
+import type { PanelProductInput, PanelProductPatch } from '../../src/contract/panel-catalog.js';
 import type { Emulator } from '../emulator.js';
+import { createPanelProduct, patchPanelProduct } from '../catalog/panel.js';
+import { drainImages } from '../images/service.js';
 
-export function catalogControl(_app: FastifyInstance, _emulator: Emulator): void {}
+/** The merchant panel's catalog actions and the image fetcher's drain (DESIGN: control API). */
+export function catalogControl(app: FastifyInstance, emulator: Emulator): void {
+  app.post<{ Params: { store_id: string } }>('/stores/:store_id/products', async (request, reply) => {
+    const storeId = request.params.store_id;
+    const env = emulator.envOf((e) => e.stores.byId(storeId));
+    if (!env) throw ApiError.of('not_found', undefined, 'No existe ese comercio.');
+    const product = createPanelProduct(env, storeId, bodyOf(request.body) as PanelProductInput);
+    return reply.code(201).send({ data: product });
+  });
+
+  app.patch<{ Params: { product_id: string } }>('/products/:product_id', async (request) => {
+    const productId = request.params.product_id;
+    const env = emulator.envOf((e) => e.catalog.productById.get(productId));
+    if (!env) throw ApiError.of('not_found', undefined, 'No existe ese producto.');
+    return { data: patchPanelProduct(env, productId, bodyOf(request.body) as PanelProductPatch) };
+  });
+
+  // Resolves once every pending image download has finished (tests await it instead of sleeping).
+  app.post('/images/drain', async () => ({ data: { drained: await drainImages(emulator) } }));
+}
+
+function bodyOf(body: unknown): unknown {
+  if (body === undefined) throw ApiError.of('malformed_json', undefined, 'Esta operación requiere un cuerpo JSON.');
+  return body;
+}

@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Emulator } from '../emulator.js';
 import { formatDate } from '../../src/contract/dates.js';
+import { controlClockAdvance, controlFault } from '../../src/contract/control.js';
+import { controlBody } from './parse.js';
 import { describeState } from './state.js';
 
+/** DESIGN: control API — health, reset, state, the clock and injected faults. */
 export function systemRoutes(app: FastifyInstance, emulator: Emulator): void {
   app.get('/health', async () => ({ data: { ok: true } }));
 
@@ -14,6 +17,23 @@ export function systemRoutes(app: FastifyInstance, emulator: Emulator): void {
   app.get('/state', async () => ({ data: describeState(emulator) }));
 
   app.get('/clock', async () => ({ data: clockView(emulator) }));
+
+  // DESIGN: moves the emulator's time; the clock's listeners (retries, expiries) run inside advance().
+  app.post('/clock/advance', async (request) => {
+    const { seconds } = controlBody(controlClockAdvance, request.body);
+    emulator.clock.advance(seconds * 1000);
+    return { data: clockView(emulator) };
+  });
+
+  app.get('/faults', async () => ({ data: emulator.faults.active }));
+
+  app.post('/faults', async (request, reply) => {
+    const fault = emulator.faults.add(controlBody(controlFault, request.body));
+    reply.code(201);
+    return { data: fault };
+  });
+
+  app.delete('/faults', async () => ({ data: { cleared: emulator.faults.clear() } }));
 }
 
 export function clockView(emulator: Emulator) {

@@ -13,6 +13,9 @@ export interface CategoryRow {
   updated_at: number;
 }
 
+export type ImageStatus = 'none' | 'pending' | 'ready' | 'rejected';
+export type PhotoSource = 'integration' | 'panel';
+
 export interface ProductRow {
   id: string;
   store_id: string;
@@ -20,20 +23,28 @@ export interface ProductRow {
   external_id: string | null;
   category_id: string;
   name: string;
+  /** Hundredths of PYG. */
   price: number;
   description: string | null;
   sku: string | null;
   active: number;
   available: number;
   position: number | null;
+  /** The photo in use (its source address), whoever set it. */
   photo_url: string | null;
-  photo_source: string | null;
-  image_status: string;
+  photo_source: PhotoSource | null;
+  image_status: ImageStatus;
+  /** The last `image_url` the integration sent. */
   image_requested_url: string | null;
   image_error: string | null;
   source_updated_at: number | null;
   created_at: number;
   updated_at: number;
+}
+
+/** A product with its category's code, as lists and presenters read it. */
+export interface ProductView extends ProductRow {
+  category_external_id: string | null;
 }
 
 export interface OptionGroupRow {
@@ -54,90 +65,104 @@ export interface OptionRow {
   integration_id: string | null;
   external_id: string | null;
   name: string;
+  /** Hundredths of PYG. */
   price: number;
   available: number;
   position: number;
 }
 
-/** One page of a list: rows after the cursor, ordered by (updated_at, id) or (position, id). */
-export interface PageArgs {
-  storeId: string;
-  afterKey: string | null;
+/** One page of a list ordered by id: rows after `after` ('' for the first page). */
+export interface PageParams {
+  store_id: string;
+  since: number;
+  after: string;
   limit: number;
 }
 
+const PRODUCT_VIEW = 'SELECT p.*, c.external_id AS category_external_id FROM products p JOIN categories c ON c.id = p.category_id';
+
 export function createCatalogStatements(db: Db) {
-  const s = {
+  return {
+    // Categories
     categoryByExternal: db.prepare<[string, string], CategoryRow>('SELECT * FROM categories WHERE integration_id = ? AND external_id = ?'),
     categoryById: db.prepare<[string], CategoryRow>('SELECT * FROM categories WHERE id = ?'),
-    insertCategory: db.prepare(
+    categoryByName: db.prepare<[string, string], CategoryRow>('SELECT * FROM categories WHERE store_id = ? AND name = ? ORDER BY active DESC, id LIMIT 1'),
+    insertCategory: db.prepare<CategoryRow>(
       `INSERT INTO categories (id, store_id, integration_id, external_id, name, position, active, source_updated_at, created_at, updated_at)
        VALUES (@id, @store_id, @integration_id, @external_id, @name, @position, @active, @source_updated_at, @created_at, @updated_at)`,
     ),
-    updateCategory: db.prepare(
+    updateCategory: db.prepare<Pick<CategoryRow, 'id' | 'name' | 'position' | 'active' | 'source_updated_at' | 'updated_at'>>(
       `UPDATE categories SET name = @name, position = @position, active = @active, source_updated_at = @source_updated_at,
          updated_at = @updated_at WHERE id = @id`,
     ),
-    listCategories: db.prepare<{ store_id: string; since: number; after: string; limit: number }, CategoryRow>(
+    setCategorySourceUpdatedAt: db.prepare<[number, string]>('UPDATE categories SET source_updated_at = ? WHERE id = ?'),
+    listCategories: db.prepare<PageParams, CategoryRow>(
       `SELECT * FROM categories WHERE store_id = @store_id AND updated_at >= @since AND id > @after ORDER BY id LIMIT @limit`,
     ),
     activeProductsInCategory: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM products WHERE category_id = ? AND active = 1'),
     linkedCategories: db.prepare<[string], CategoryRow>('SELECT * FROM categories WHERE integration_id = ? AND external_id IS NOT NULL'),
 
+    // Products
     productByExternal: db.prepare<[string, string], ProductRow>('SELECT * FROM products WHERE integration_id = ? AND external_id = ?'),
     productById: db.prepare<[string], ProductRow>('SELECT * FROM products WHERE id = ?'),
-    insertProduct: db.prepare(
+    productViewById: db.prepare<[string], ProductView>(`${PRODUCT_VIEW} WHERE p.id = ?`),
+    insertProduct: db.prepare<ProductRow>(
       `INSERT INTO products (id, store_id, integration_id, external_id, category_id, name, price, description, sku, active, available,
          position, photo_url, photo_source, image_status, image_requested_url, image_error, source_updated_at, created_at, updated_at)
        VALUES (@id, @store_id, @integration_id, @external_id, @category_id, @name, @price, @description, @sku, @active, @available,
          @position, @photo_url, @photo_source, @image_status, @image_requested_url, @image_error, @source_updated_at, @created_at, @updated_at)`,
     ),
-    updateProduct: db.prepare(
+    updateProduct: db.prepare<Omit<ProductRow, 'store_id' | 'created_at'>>(
       `UPDATE products SET integration_id = @integration_id, external_id = @external_id, category_id = @category_id, name = @name,
          price = @price, description = @description, sku = @sku, active = @active, available = @available, position = @position,
          photo_url = @photo_url, photo_source = @photo_source, image_status = @image_status,
          image_requested_url = @image_requested_url, image_error = @image_error,
          source_updated_at = @source_updated_at, updated_at = @updated_at WHERE id = @id`,
     ),
-    listProducts: db.prepare<
-      { store_id: string; since: number; after: string; limit: number; category_id: string | null; active: number | null },
-      ProductRow
-    >(
-      `SELECT * FROM products WHERE store_id = @store_id AND updated_at >= @since AND id > @after
-         AND (@category_id IS NULL OR category_id = @category_id) AND (@active IS NULL OR active = @active)
-       ORDER BY id LIMIT @limit`,
+    setProductSourceUpdatedAt: db.prepare<[number, string]>('UPDATE products SET source_updated_at = ? WHERE id = ?'),
+    listProducts: db.prepare<PageParams & { category_id: string | null; active: number | null }, ProductView>(
+      `${PRODUCT_VIEW} WHERE p.store_id = @store_id AND p.updated_at >= @since AND p.id > @after
+         AND (@category_id IS NULL OR p.category_id = @category_id) AND (@active IS NULL OR p.active = @active)
+       ORDER BY p.id LIMIT @limit`,
     ),
     linkedProducts: db.prepare<[string], ProductRow>('SELECT * FROM products WHERE integration_id = ? AND external_id IS NOT NULL'),
     activeProductCount: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM products WHERE store_id = ? AND active = 1'),
+    touchProduct: db.prepare<[number, string]>('UPDATE products SET updated_at = ? WHERE id = ?'),
+    setImage: db.prepare<Pick<ProductRow, 'id' | 'photo_url' | 'photo_source' | 'image_status' | 'image_requested_url' | 'image_error' | 'updated_at'>>(
+      `UPDATE products SET photo_url = @photo_url, photo_source = @photo_source, image_status = @image_status,
+         image_requested_url = @image_requested_url, image_error = @image_error, updated_at = @updated_at WHERE id = @id`,
+    ),
 
+    // Option groups and options
     groupsOfProduct: db.prepare<[string], OptionGroupRow>('SELECT * FROM option_groups WHERE product_id = ? ORDER BY position, id'),
     optionsOfProduct: db.prepare<[string], OptionRow>('SELECT * FROM options WHERE product_id = ? ORDER BY position, id'),
+    /** `ids` is a JSON array of product ids: one query for a whole page. */
+    groupsOfProducts: db.prepare<{ ids: string }, OptionGroupRow>(
+      'SELECT * FROM option_groups WHERE product_id IN (SELECT value FROM json_each(@ids)) ORDER BY product_id, position, id',
+    ),
+    optionsOfProducts: db.prepare<{ ids: string }, OptionRow>(
+      'SELECT * FROM options WHERE product_id IN (SELECT value FROM json_each(@ids)) ORDER BY product_id, position, id',
+    ),
     groupByExternal: db.prepare<[string, string], OptionGroupRow>('SELECT * FROM option_groups WHERE integration_id = ? AND external_id = ?'),
     optionByExternal: db.prepare<[string, string], OptionRow>('SELECT * FROM options WHERE integration_id = ? AND external_id = ?'),
     optionById: db.prepare<[string], OptionRow>('SELECT * FROM options WHERE id = ?'),
-    insertGroup: db.prepare(
+    insertGroup: db.prepare<OptionGroupRow>(
       `INSERT INTO option_groups (id, product_id, integration_id, external_id, name, min_select, max_select, position)
        VALUES (@id, @product_id, @integration_id, @external_id, @name, @min_select, @max_select, @position)`,
     ),
-    updateGroup: db.prepare(
+    updateGroup: db.prepare<Pick<OptionGroupRow, 'id' | 'name' | 'min_select' | 'max_select' | 'position'>>(
       'UPDATE option_groups SET name = @name, min_select = @min_select, max_select = @max_select, position = @position WHERE id = @id',
     ),
-    deleteGroup: db.prepare('DELETE FROM option_groups WHERE id = ?'),
-    insertOption: db.prepare(
+    deleteGroup: db.prepare<[string]>('DELETE FROM option_groups WHERE id = ?'),
+    insertOption: db.prepare<OptionRow>(
       `INSERT INTO options (id, group_id, product_id, integration_id, external_id, name, price, available, position)
        VALUES (@id, @group_id, @product_id, @integration_id, @external_id, @name, @price, @available, @position)`,
     ),
-    updateOption: db.prepare(
+    updateOption: db.prepare<Pick<OptionRow, 'id' | 'group_id' | 'name' | 'price' | 'available' | 'position'>>(
       'UPDATE options SET group_id = @group_id, name = @name, price = @price, available = @available, position = @position WHERE id = @id',
     ),
-    patchOption: db.prepare('UPDATE options SET price = @price, available = @available WHERE id = @id'),
-    deleteOption: db.prepare('DELETE FROM options WHERE id = ?'),
-    touchProduct: db.prepare('UPDATE products SET updated_at = ? WHERE id = ?'),
-    setImage: db.prepare(
-      `UPDATE products SET photo_url = @photo_url, photo_source = @photo_source, image_status = @image_status,
-         image_error = @image_error, updated_at = @updated_at WHERE id = @id`,
-    ),
+    patchOption: db.prepare<Pick<OptionRow, 'id' | 'price' | 'available'>>('UPDATE options SET price = @price, available = @available WHERE id = @id'),
+    deleteOption: db.prepare<[string]>('DELETE FROM options WHERE id = ?'),
   };
-  return s;
 }
 export type CatalogStatements = ReturnType<typeof createCatalogStatements>;

@@ -17,6 +17,9 @@ export function createCredentialStatements(db: Db) {
   const live = db.prepare<[string], CredentialRow>(
     'SELECT * FROM credentials WHERE integration_id = ? AND revoked_at IS NULL ORDER BY created_at, key_id',
   );
+  const byIntegration = db.prepare<[string], CredentialRow>(
+    'SELECT * FROM credentials WHERE integration_id = ? ORDER BY created_at, key_id',
+  );
   const expireOthers = db.prepare(
     `UPDATE credentials SET expires_at = @expires_at
      WHERE integration_id = @integration_id AND key_id != @keep AND revoked_at IS NULL
@@ -29,6 +32,8 @@ export function createCredentialStatements(db: Db) {
     byKey: (keyId: string) => byKey.get(keyId),
     /** Credentials not revoked (expired ones included: callers check `expires_at`). */
     notRevoked: (integrationId: string) => live.all(integrationId),
+    /** Every credential of the integration, revoked ones included (the panel's list). */
+    byIntegration: (integrationId: string) => byIntegration.all(integrationId),
     expireOthers: (integrationId: string, keep: string, expiresAt: number) =>
       expireOthers.run({ integration_id: integrationId, keep, expires_at: expiresAt }),
     revoke: (keyId: string, integrationId: string, now: number) => revoke.run(now, keyId, integrationId).changes > 0,

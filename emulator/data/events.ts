@@ -12,7 +12,7 @@ export interface EventRecord {
   data: Record<string, unknown>;
 }
 
-interface EventRow {
+export interface EventRow {
   seq: number;
   id: string;
   type: string;
@@ -45,6 +45,19 @@ export function eventEnvelope(e: EventRecord) {
   };
 }
 
+/** The envelope as JSON text around the stored `data` text, without parsing it (the feed's hot path). */
+export function eventEnvelopeJson(r: EventRow): string {
+  const head = JSON.stringify({
+    id: r.id,
+    type: r.type,
+    api_version: API_VERSION,
+    created_at: formatDate(r.created_at),
+    store_id: r.store_id,
+    integration_id: r.integration_id,
+  });
+  return `${head.slice(0, -1)},"data":${r.data}}`;
+}
+
 /** Called inside the transaction that writes the event: the outbox of the webhook dispatcher hooks here. */
 export type EventListener = (event: EventRecord) => void;
 
@@ -59,6 +72,15 @@ export function createEventStatements(db: Db) {
   const bySeq = db.prepare<[number], EventRow>('SELECT * FROM events WHERE seq = ?');
   const oldestFor = db.prepare<[string], { seq: number }>('SELECT MIN(seq) AS seq FROM events WHERE integration_id = ?');
   const purge = db.prepare('DELETE FROM events WHERE created_at < ?');
+  // The feed: events of one integration after a position, of the given types, not older than the cutoff.
+  const feedPage = db.prepare<{ integration_id: string; after: number; cutoff: number; types: string; limit: number }, EventRow>(
+    `SELECT * FROM events WHERE integration_id = @integration_id AND seq > @after AND created_at >= @cutoff
+       AND type IN (SELECT value FROM json_each(@types)) ORDER BY seq LIMIT @limit`,
+  );
+  const latestFor = db.prepare<[string, number], { seq: number | null }>(
+    'SELECT MAX(seq) AS seq FROM events WHERE integration_id = ? AND created_at >= ?',
+  );
+  const maxSeq = db.prepare<[], { seq: number | null }>("SELECT seq FROM sqlite_sequence WHERE name = 'events'");
   const listeners: EventListener[] = [];
 
   return {
@@ -83,6 +105,16 @@ export function createEventStatements(db: Db) {
     },
     oldestSeq: (integrationId: string) => oldestFor.get(integrationId)?.seq ?? null,
     purgeBefore: (cutoff: number) => purge.run(cutoff).changes,
+    /**
+     * One page of the feed (spec: GET /events), in strict creation order. `data` stays the stored
+     * JSON text: the feed copies it into the response without parsing it again.
+     */
+    feedPage: (integrationId: string, after: number, cutoff: number, types: readonly string[], limit: number): EventRow[] =>
+      feedPage.all({ integration_id: integrationId, after, cutoff, types: JSON.stringify(types), limit }),
+    /** The integration's newest event not older than `cutoff`, or null. */
+    latestSeq: (integrationId: string, cutoff: number) => latestFor.get(integrationId, cutoff)?.seq ?? null,
+    /** The highest position ever handed out in this database (0 when none). */
+    maxSeq: () => maxSeq.get()?.seq ?? 0,
   };
 }
 export type EventStatements = ReturnType<typeof createEventStatements>;

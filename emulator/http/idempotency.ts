@@ -57,8 +57,11 @@ export function checkIdempotency(
   return { kind: 'fresh', key };
 }
 
+// Answers that only say "try again later" (with Retry-After) are not the request's answer.
+const TRANSIENT = new Set(['request_in_progress', 'batch_in_progress']);
+
 export function settleIdempotency(env: EnvContext, integrationId: string, key: string, response: StoredResponse, code?: string): void {
-  const keep = response.status < 500 && response.status !== 429 && code !== 'request_in_progress';
+  const keep = response.status < 500 && response.status !== 429 && !TRANSIENT.has(code ?? '');
   if (keep) env.idempotency.finish(integrationId, key, response);
   else env.idempotency.drop(integrationId, key);
 }

@@ -19,8 +19,13 @@ export function toApiError(error: unknown): ApiError {
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return ApiError.of('malformed_json');
-    default:
+    default: {
       if (error instanceof SyntaxError) return ApiError.of('malformed_json');
+      // Any other 4xx fastify raises is about how the request was framed: never a 500 for bad input.
+      const status = (error as { statusCode?: unknown }).statusCode;
+      if (status === 413) return ApiError.of('payload_too_large');
+      if (typeof status === 'number' && status >= 400 && status < 500) return ApiError.of('malformed_json');
       return ApiError.of('internal_error');
+    }
   }
 }

@@ -1,5 +1,66 @@
 import type { FastifyInstance } from 'fastify';
+import * as api from '../../src/contract/endpoints.js';
+import { parseDate } from '../../src/contract/dates.js';
+import { LIMITS } from '../../src/contract/limits.js';
 import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
+import { apiRoute, ok } from '../http/route.js';
+import * as catalog from '../catalog/service.js';
+import { decodeCursor, page } from '../catalog/cursor.js';
+import { presentCategory, presentProducts } from '../present/catalog.js';
 
-export function catalogRoutes(_app: FastifyInstance, _env: EnvContext, _emulator: Emulator): void {}
+/** spec: Endpoints — the catalog's single endpoints (POST /catalog/batch lives in routes/batch.ts). */
+export function catalogRoutes(app: FastifyInstance, env: EnvContext, emulator: Emulator): void {
+  apiRoute(app, env, emulator, api.listCategories, ({ auth, query }) => {
+    const limit = query.limit ?? LIMITS.listPageDefault;
+    const after = decodeCursor(query.cursor, 'category');
+    const since = query.updated_since === undefined ? 0 : parseDate(query.updated_since);
+    const rows = env.catalog.listCategories.all({ store_id: auth.store.id, since, after, limit: limit + 1 });
+    const cut = page(rows, limit);
+    return { body: { data: cut.rows.map(presentCategory), next_cursor: cut.next_cursor } };
+  });
+
+  apiRoute(app, env, emulator, api.putCategory, ({ auth, params, rawBody }) => {
+    const { status, result } = catalog.upsertCategory(env, auth.integration, params.external_id, rawBody);
+    return ok(result, status);
+  });
+
+  apiRoute(app, env, emulator, api.deleteCategory, ({ auth, params }) =>
+    ok(catalog.deactivateCategory(env, auth.integration, params.external_id)));
+
+  apiRoute(app, env, emulator, api.listProducts, ({ auth, query }) => {
+    const limit = query.limit ?? LIMITS.listPageDefault;
+    const after = decodeCursor(query.cursor, 'product');
+    let categoryId: string | null = null;
+    if (query.category_external_id !== undefined) {
+      const category = env.catalog.categoryByExternal.get(auth.integration.id, query.category_external_id);
+      // An unknown category filters everything out, as a filter does.
+      if (!category) return { body: { data: [], next_cursor: null } };
+      categoryId = category.id;
+    }
+    const rows = env.catalog.listProducts.all({
+      store_id: auth.store.id,
+      since: query.updated_since === undefined ? 0 : parseDate(query.updated_since),
+      after,
+      limit: limit + 1,
+      category_id: categoryId,
+      active: query.active === undefined ? null : Number(query.active),
+    });
+    const cut = page(rows, limit);
+    return { body: { data: presentProducts(env, cut.rows), next_cursor: cut.next_cursor } };
+  });
+
+  apiRoute(app, env, emulator, api.putProduct, ({ auth, params, query, rawBody }) => {
+    const { status, result } = catalog.upsertProduct(env, auth.integration, params.external_id, rawBody, query.link_to_id);
+    return ok(result, status);
+  });
+
+  apiRoute(app, env, emulator, api.patchProduct, ({ auth, params, rawBody }) =>
+    ok(catalog.patchProduct(env, auth.integration, params.external_id, rawBody)));
+
+  apiRoute(app, env, emulator, api.deleteProduct, ({ auth, params }) =>
+    ok(catalog.deactivateProduct(env, auth.integration, params.external_id)));
+
+  apiRoute(app, env, emulator, api.patchOption, ({ auth, params, rawBody }) =>
+    ok(catalog.patchOption(env, auth.integration, params.external_id, rawBody)));
+}

@@ -1,5 +1,53 @@
 import type { FastifyInstance } from 'fastify';
+import * as api from '../../src/contract/webhooks-endpoints.js';
+import { ApiError } from '../../src/contract/errors.js';
+import { LIMITS } from '../../src/contract/limits.js';
 import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
+import { apiRoute, ok } from '../http/route.js';
+import { rotateSecret, setWebhook } from '../webhooks/config.js';
+import { presentDelivery, presentWebhook } from '../webhooks/view.js';
+import { webhookService } from '../webhooks/service.js';
 
-export function webhooksRoutes(_app: FastifyInstance, _env: EnvContext, _emulator: Emulator): void {}
+// spec: Endpoints — GET/PUT /webhook, rotate-secret, test, deliveries, retry.
+export function webhooksRoutes(app: FastifyInstance, env: EnvContext, emulator: Emulator): void {
+  apiRoute(app, env, emulator, api.getWebhook, ({ auth }) => {
+    const webhook = env.webhooks.get(auth.integration.id);
+    if (!webhook) throw ApiError.of('not_found');
+    return ok(presentWebhook(webhook));
+  });
+
+  apiRoute(app, env, emulator, api.putWebhook, ({ auth, body }) => {
+    const { webhook, created } = setWebhook(env, auth.integration.id, body);
+    // Reactivation resumes held deliveries.
+    webhookService(emulator).of(env).kick();
+    return ok(presentWebhook(webhook, created), created ? 201 : 200);
+  });
+
+  apiRoute(app, env, emulator, api.rotateWebhookSecret, ({ auth }) => {
+    const webhook = rotateSecret(env, auth.integration.id);
+    return ok({ signing_secret: webhook.secret, previous_valid_hours: LIMITS.webhookSecretOverlapHours });
+  });
+
+  // spec: POST /webhook/test — a `webhook.test` event for this integration only; `queued` says
+  // whether a delivery was created (false while the webhook is paused or inactive).
+  apiRoute(app, env, emulator, api.testWebhook, ({ auth }) => {
+    const webhook = env.webhooks.get(auth.integration.id);
+    if (!webhook) throw ApiError.of('not_found');
+    const queued = env.tx(() => {
+      const [event] = env.emit('webhook.test', auth.store.id, { test: true, message: 'Evento de prueba del webhook.' }, auth.integration.id);
+      return env.webhooks.list(auth.integration.id, null, 1)[0]?.event_id === event.id;
+    });
+    return ok({ queued }, 202);
+  });
+
+  apiRoute(app, env, emulator, api.listWebhookDeliveries, ({ auth, query }) => {
+    const rows = env.webhooks.list(auth.integration.id, query.status ?? null, query.limit);
+    return { status: 200, body: { data: rows.map((d) => presentDelivery(env, d)) } };
+  });
+
+  apiRoute(app, env, emulator, api.retryWebhookDelivery, async ({ auth, params }) => {
+    const row = await webhookService(emulator).of(env).retryNow(auth.integration.id, params.delivery_id);
+    return ok(presentDelivery(env, row));
+  });
+}

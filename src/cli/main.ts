@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { ExitError } from './errors.js';
 import { registerEmulatorCommands } from './commands/emulator/index.js';
+import { registerOpenApiCommands } from './commands/openapi/index.js';
 
 const program = new Command()
   .name('merchant-kit')
@@ -13,6 +14,7 @@ const program = new Command()
   .showHelpAfterError();
 
 registerEmulatorCommands(program);
+registerOpenApiCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -21,6 +21,7 @@ export const category = z.object({
   created_at: datetimeOut,
   updated_at: datetimeOut,
 });
+export type Category = z.infer<typeof category>;
 
 // spec: Resources, Product — option and option group
 export const optionInput = z.strictObject({
@@ -89,6 +90,15 @@ export const productInput = z
     });
   });
 export type ProductInput = z.output<typeof productInput>;
+
+/**
+ * Query of the single PUT /catalog/products/{external_id}: `link_to_id` links an existing product
+ * without code (made in the panel) to this external code, as the batch operation's `link_to_id` does.
+ * A documented addition: the spec names the field for the batch only.
+ */
+export const productPutQuery = z.strictObject({
+  link_to_id: id('product').optional().meta({ description: 'Id prd_ de un producto sin código externo que se vincula a este código' }),
+});
 export type OptionGroupInput = z.output<typeof optionGroupInput>;
 
 // spec: Endpoints, PATCH /catalog/products — price, available, active, source_updated_at; at least one of the first three

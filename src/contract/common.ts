@@ -47,7 +47,8 @@ export const position = z.int().min(LIMITS.bounds.position[0]).max(LIMITS.bounds
 export const queryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
 
 // spec: Conventions, Pagination — limit at most 200
-export const pageLimit = z.coerce.number().pipe(z.int().min(1).max(LIMITS.pageSizeMax));
+// (one coerced schema rather than a pipe, so the OpenAPI document shows the bounds of the text it accepts)
+export const pageLimit = z.coerce.number().int().min(1).max(LIMITS.pageSizeMax);
 
 export const listEnvelope = <T extends z.ZodType>(item: T) =>
   z.object({ data: z.array(item), next_cursor: z.string().nullable() });

@@ -3,7 +3,26 @@ export const TIMEZONE = 'America/Asuncion';
 
 const offsetFormat = new Intl.DateTimeFormat('en-US', { timeZone: TIMEZONE, timeZoneName: 'longOffset' });
 
+const HOUR_MS = 3_600_000;
+const offsetByHour = new Map<number, number>();
+
+/**
+ * Asunción's offset at an instant. `formatToParts` is slow enough to dominate a page of products, and
+ * offsets only change on transitions, so the offset is kept per UTC hour whose two ends agree (an hour
+ * holding a transition is computed every time).
+ */
 function offsetMinutes(ms: number): number {
+  const hour = Math.floor(ms / HOUR_MS);
+  const cached = offsetByHour.get(hour);
+  if (cached !== undefined) return cached;
+  const start = zoneOffsetMinutes(hour * HOUR_MS);
+  if (start !== zoneOffsetMinutes(hour * HOUR_MS + HOUR_MS - 1)) return zoneOffsetMinutes(ms);
+  if (offsetByHour.size >= 100_000) offsetByHour.clear();
+  offsetByHour.set(hour, start);
+  return start;
+}
+
+function zoneOffsetMinutes(ms: number): number {
   const name = offsetFormat.formatToParts(new Date(ms)).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
   const m = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
   if (!m) return 0;
@@ -34,8 +53,22 @@ export function formatNullableDate(ms: number | null | undefined): string | null
 export const DATETIME_PATTERN =
   /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
-/** Milliseconds since the epoch, or NaN when the text is not a date-time with an offset. */
+const DATETIME_FIELDS = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?(?:Z|[+-](\d{2}):(\d{2}))$/;
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/**
+ * Milliseconds since the epoch, or NaN when the text is not a date-time with an offset. Fields are
+ * checked one by one because `Date.parse` rolls impossible dates over (`2026-02-30` → March 2).
+ */
 export function parseDate(text: string): number {
   if (!DATETIME_PATTERN.test(text)) return Number.NaN;
+  const [, y, mo, d, h, mi, s = '0', oh = '0', om = '0'] = DATETIME_FIELDS.exec(text)!;
+  const [year, month, day] = [Number(y), Number(mo), Number(d)];
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return Number.NaN;
+  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59 || Number(oh) > 23 || Number(om) > 59) return Number.NaN;
   return Date.parse(text);
 }

@@ -13,6 +13,7 @@ import {
   productInput,
   productListQuery,
   productPatch,
+  productPutQuery,
   upsertResult,
 } from './catalog.js';
 
@@ -54,8 +55,8 @@ export const listProducts = endpoint({
 });
 export const putProduct = endpoint({
   id: 'putProduct', method: 'PUT', path: '/catalog/products/{external_id}', summary: 'Crear o actualizar un producto',
-  scope: 'catalog:write', idempotency: 'none', params: byExternalId, body: productInput, status: 201, alsoStatus: [200],
-  response: singleEnvelope(upsertResult), errors: ['field_not_managed', 'already_linked', 'validation_failed'],
+  scope: 'catalog:write', idempotency: 'none', params: byExternalId, query: productPutQuery, body: productInput, status: 201,
+  alsoStatus: [200], response: singleEnvelope(upsertResult), errors: ['field_not_managed', 'already_linked', 'validation_failed'],
 });
 export const patchProduct = endpoint({
   id: 'patchProduct', method: 'PATCH', path: '/catalog/products/{external_id}', summary: 'Cambiar precio, disponibilidad o estado',

@@ -7,9 +7,25 @@ export interface RandomSource {
   float(): number;
 }
 
+// One crypto call per 4 KB rather than per id: `randomBytes` costs as much as the rest of making a
+// request id. Each refill is a fresh buffer, so bytes already handed out never change.
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let used = 0;
+
+function pooledBytes(n: number): Buffer {
+  if (n > POOL_BYTES / 4) return randomBytes(n);
+  if (used + n > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    used = 0;
+  }
+  used += n;
+  return pool.subarray(used - n, used);
+}
+
 export const cryptoRandom: RandomSource = {
-  bytes: (n) => randomBytes(n),
-  float: () => randomBytes(4).readUInt32BE(0) / 0x1_0000_0000,
+  bytes: pooledBytes,
+  float: () => pooledBytes(4).readUInt32BE(0) / 0x1_0000_0000,
 };
 
 /**

@@ -49,7 +49,16 @@ export const integrationSettings = z.strictObject({
   ack_alert_minutes: z.int().min(LIMITS.bounds.ackAlertMinutes[0]).max(LIMITS.bounds.ackAlertMinutes[1]).default(5),
 });
 export type IntegrationSettings = z.output<typeof integrationSettings>;
-export const integrationSettingsPatch = integrationSettings.partial();
+// Without the defaults: zod 4 fills defaults even inside `.partial()`, and a patch must not reset
+// the settings it does not name.
+export const integrationSettingsPatch = z.strictObject({
+  catalog_mode: integrationSettings.shape.catalog_mode.removeDefault().optional(),
+  order_status_authority: integrationSettings.shape.order_status_authority.removeDefault().optional(),
+  missing_items_policy: integrationSettings.shape.missing_items_policy.removeDefault().optional(),
+  ack_expected: integrationSettings.shape.ack_expected.removeDefault().optional(),
+  ack_alert_minutes: integrationSettings.shape.ack_alert_minutes.removeDefault().optional(),
+});
+export type IntegrationSettingsPatch = z.output<typeof integrationSettingsPatch>;
 
 export const INTEGRATION_STATUSES = ['inactive', 'active', 'suspended'] as const;
 export const ENVIRONMENTS = ['live', 'test'] as const;

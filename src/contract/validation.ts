@@ -32,14 +32,16 @@ function toFieldIssues(issue: Issue, prefix: string): FieldIssue[] {
       return [{ field, code: 'invalid_type', message: `Debe ser ${KIND_ES[issue.expected] ?? issue.expected}.` }];
     case 'too_big':
       if (issue.origin === 'string') return [{ field, code: 'too_long', message: `Debe tener como máximo ${issue.maximum} caracteres.` }];
-      if (issue.origin === 'array') return [{ field, code: 'too_many', message: `Admite como máximo ${issue.maximum} elementos.` }];
+      if (issue.origin === 'array') return [{ field, code: 'too_many', message: `Admite como máximo ${count(issue.maximum, 'elemento')}.` }];
+      if (issue.inclusive === false) return [{ field, code: 'too_big', message: `Debe ser menor que ${issue.maximum}.` }];
       return [{ field, code: 'too_big', message: `Debe ser como máximo ${issue.maximum}.` }];
     case 'too_small':
       if (issue.origin === 'string') {
         return Number(issue.minimum) <= 1 ? [{ field, code: 'required', message: 'El campo no puede estar vacío.' }]
           : [{ field, code: 'too_short', message: `Debe tener al menos ${issue.minimum} caracteres.` }];
       }
-      if (issue.origin === 'array') return [{ field, code: 'too_few', message: `Requiere al menos ${issue.minimum} elementos.` }];
+      if (issue.origin === 'array') return [{ field, code: 'too_few', message: `Requiere al menos ${count(issue.minimum, 'elemento')}.` }];
+      if (issue.inclusive === false) return [{ field, code: 'too_small', message: `Debe ser mayor que ${issue.minimum}.` }];
       return [{ field, code: 'too_small', message: `Debe ser como mínimo ${issue.minimum}.` }];
     case 'invalid_value':
       if (missing) return [{ field, code: 'required', message: 'El campo es obligatorio.' }];
@@ -56,8 +58,13 @@ function toFieldIssues(issue: Issue, prefix: string): FieldIssue[] {
   }
 }
 
+const count = (n: number | bigint, noun: string) => `${n} ${noun}${Number(n) === 1 ? '' : 's'}`;
+
 function formatMessage(pattern: string): string {
-  if (pattern.includes('A-Za-z0-9._:-')) return 'Debe tener de 1 a 64 caracteres: letras, dígitos y . _ : -';
+  // The code charset of external_id, snapshot_id and the like, with the pattern's own length bounds.
+  const code = /\[A-Za-z0-9\._:-\]\{(\d+),(\d+)\}/.exec(pattern);
+  if (code) return `Debe tener de ${code[1]} a ${code[2]} caracteres: letras, dígitos y . _ : -`;
+  if (pattern.includes('A-Za-z0-9._:-')) return 'Solo admite letras, dígitos y . _ : -';
   if (pattern.includes('(0|[1-9]')) return 'Monto inválido: texto decimal con punto y hasta 2 decimales, sin separador de miles (ej. "15000.50").';
   if (pattern.includes('\\d{4}-')) return 'Fecha inválida: ISO 8601 con desplazamiento explícito (ej. 2026-11-22T10:30:00-03:00).';
   if (pattern === 'url') return 'Debe ser una URL http(s) válida.';

@@ -1,2 +1,177 @@
-// Filled in by the webhooks work: zod schemas of this part of the spec.
-export {};
+import { z } from 'zod';
+import { datetimeOut, id, pageLimit } from './common.js';
+import { LIMITS } from './limits.js';
+import type { Scope } from './store.js';
+
+// spec: Events — every event type and the permission needed to receive it (null: none).
+export const WEBHOOK_EVENT_SCOPES = {
+  'order.created': 'orders:read',
+  'order.status_changed': 'orders:read',
+  'order.updated': 'orders:read',
+  'store.updated': 'store:read',
+  'integration.updated': null,
+  'webhook.test': null,
+} as const satisfies Record<string, Scope | null>;
+export type WebhookEventType = keyof typeof WEBHOOK_EVENT_SCOPES;
+export const WEBHOOK_EVENT_TYPES = Object.keys(WEBHOOK_EVENT_SCOPES) as WebhookEventType[];
+
+/** Whether a webhook subscribed to `events` receives an event of `type` under `scopes`. */
+export function webhookReceives(events: readonly string[], type: string, scopes: readonly string[]): boolean {
+  if (!(type in WEBHOOK_EVENT_SCOPES)) return false;
+  const needed = WEBHOOK_EVENT_SCOPES[type as WebhookEventType];
+  if (needed !== null && !scopes.includes(needed)) return false;
+  return events.includes('*') || events.includes(type);
+}
+
+const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+
+/** Loopback hosts, where the emulator also accepts plain `http://` (a developer's own machine). */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase();
+  if (h === 'localhost' || h === '[::1]' || h === '::1') return true;
+  const m = IPV4.exec(h);
+  return m !== null && m[1] === '127' && m.slice(1).every((o) => Number(o) <= 255);
+}
+
+/** Private, link-local and unspecified addresses: never a "public" URL. */
+function isPrivateHost(hostname: string): boolean {
+  const h = hostname.toLowerCase();
+  const m = IPV4.exec(h);
+  if (m) {
+    const [a, b] = [Number(m[1]), Number(m[2])];
+    return a === 0 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || (a === 100 && b >= 64 && b <= 127);
+  }
+  if (h.startsWith('[')) return /^\[(::|f[cd][0-9a-f]{0,2}:|fe[89ab][0-9a-f]?:)/.test(h) && h !== '[::1]';
+  return h.endsWith('.local') || h.endsWith('.internal') || !h.includes('.') && h !== 'localhost';
+}
+
+/**
+ * Why a webhook URL is refused, or null. spec: Webhook configuration — public HTTPS, at most 500
+ * characters; the emulator also accepts `http://` to loopback hosts so developers can receive locally.
+ */
+export function webhookUrlProblem(value: string): { code: string; message: string } | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return { code: 'invalid', message: 'Debe ser una URL absoluta válida.' };
+  }
+  if (url.username || url.password) return { code: 'invalid', message: 'La URL no puede llevar usuario ni contraseña.' };
+  if (url.hash) return { code: 'invalid', message: 'La URL no puede llevar fragmento (#).' };
+  const loopback = isLoopbackHost(url.hostname);
+  if (url.protocol === 'https:') {
+    if (!loopback && isPrivateHost(url.hostname)) return { code: 'not_public', message: 'La URL debe ser pública (no una dirección privada o interna).' };
+    return null;
+  }
+  if (url.protocol === 'http:' && loopback) return null;
+  return { code: 'https_required', message: 'La URL debe usar HTTPS (se admite http:// solo hacia localhost, 127.0.0.0/8 o [::1]).' };
+}
+
+// spec: Limits, text lengths — webhook url 500
+export const webhookUrl = z
+  .string()
+  .min(1)
+  .max(LIMITS.text.webhookUrl)
+  .superRefine((value, ctx) => {
+    if (value.length > LIMITS.text.webhookUrl) return;
+    const problem = webhookUrlProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem.message, params: { code: problem.code } });
+  })
+  .meta({ description: 'URL HTTPS pública (máximo 500); el emulador acepta también http:// hacia loopback', example: 'https://erp.example.com/webhooks/merchant' });
+
+export const webhookEventSelector = z
+  .string()
+  .refine((v) => v === '*' || v in WEBHOOK_EVENT_SCOPES, { message: 'Tipo de evento desconocido.', params: { code: 'unknown_event_type' } });
+
+// spec: Webhook configuration — event types, or ["*"] for all that the permissions allow.
+export const webhookEvents = z
+  .array(webhookEventSelector)
+  .min(1)
+  .max(WEBHOOK_EVENT_TYPES.length + 1)
+  .superRefine((events, ctx) => {
+    if (events.includes('*') && events.length > 1) {
+      ctx.addIssue({ code: 'custom', message: '"*" debe ir solo: ["*"].', params: { code: 'invalid' } });
+    }
+  })
+  .transform((events) => [...new Set(events)])
+  .meta({ example: ['order.created', 'order.status_changed'] });
+
+// spec: Endpoints, PUT /webhook — `url`, `events`, optional `active`
+export const webhookInput = z.strictObject({
+  url: webhookUrl,
+  events: webhookEvents,
+  active: z.boolean().optional(),
+});
+export type WebhookInput = z.output<typeof webhookInput>;
+
+/** The panel's PUT /_emulator/integrations/{id}/webhook: every field optional once the webhook exists. */
+export const webhookPanelInput = z.strictObject({
+  url: webhookUrl.optional(),
+  events: webhookEvents.optional(),
+  active: z.boolean().optional(),
+});
+
+// spec: Webhook configuration
+export const webhook = z.object({
+  url: z.string(),
+  events: z.array(z.string()),
+  active: z.boolean(),
+  paused: z.boolean(),
+  paused_reason: z.string().nullable(),
+  /** Only in the 201 answer at creation. */
+  signing_secret: z.string().optional(),
+  created_at: datetimeOut,
+  updated_at: datetimeOut,
+});
+export type Webhook = z.infer<typeof webhook>;
+
+export const rotateSecretResult = z.object({
+  signing_secret: z.string().meta({ example: 'whsec_…' }),
+  previous_valid_hours: z.int(),
+});
+
+export const webhookTestResult = z.object({ queued: z.boolean() });
+
+// spec: Webhook delivery status
+export const DELIVERY_STATUSES = ['pending', 'delivering', 'succeeded', 'failed'] as const;
+export const deliveryStatus = z.enum(DELIVERY_STATUSES);
+export type DeliveryStatus = z.infer<typeof deliveryStatus>;
+
+export const deliveryAttempt = z.object({
+  number: z.int().meta({ description: 'Orden del intento en esta entrega, desde 1' }),
+  attempted_at: datetimeOut,
+  manual: z.boolean().meta({ description: 'Reenvío manual: no cuenta entre los 9 intentos del calendario' }),
+  succeeded: z.boolean(),
+  response_status: z.int().nullable().meta({ description: 'Código HTTP de la respuesta; null si no hubo respuesta' }),
+  error: z.enum(['timeout', 'connection_reset', 'connection_refused', 'connection_error']).nullable(),
+  duration_ms: z.int(),
+});
+
+// spec: Webhook delivery record — `dlv_` id, recent attempts, status.
+export const deliveryRecord = z.object({
+  id: id('delivery'),
+  event_id: id('event'),
+  event_type: z.string(),
+  status: deliveryStatus,
+  attempt_count: z.int().meta({ description: 'Intentos del calendario hechos (máximo 9)' }),
+  attempts: z.array(deliveryAttempt),
+  next_attempt_at: datetimeOut.nullable(),
+  created_at: datetimeOut,
+  updated_at: datetimeOut,
+});
+export type DeliveryRecord = z.infer<typeof deliveryRecord>;
+
+export const deliveriesQuery = z.strictObject({
+  status: deliveryStatus.optional(),
+  limit: pageLimit.default(LIMITS.listPageDefault),
+});
+
+// DESIGN: delivery chaos for testing receivers.
+export const webhookChaos = z.strictObject({
+  duplicate_rate: z.number().min(0).max(1).default(0),
+  reorder: z.boolean().default(false),
+  delay_ms: z.int().min(0).max(60_000).default(0),
+});
+export type WebhookChaos = z.output<typeof webhookChaos>;
+
+export const drainResult = z.object({ attempted: z.int(), succeeded: z.int(), failed: z.int() });

@@ -71,6 +71,8 @@ export const catalog: Migration = {
     ) STRICT;
     CREATE UNIQUE INDEX options_external ON options(integration_id, external_id) WHERE external_id IS NOT NULL;
     CREATE INDEX options_group ON options(group_id, position);
+    -- optionsOfProduct reads a product's options on every write: without this, a batch is quadratic.
+    CREATE INDEX options_product ON options(product_id, position);
 
     CREATE TABLE snapshots (
       integration_id TEXT NOT NULL,

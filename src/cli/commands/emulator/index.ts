@@ -25,6 +25,8 @@ export interface StartOptions {
   seed?: number;
   adminToken?: string;
   json?: boolean;
+  /** Request log on stderr. */
+  verbose?: boolean;
 }
 
 export function registerEmulatorCommands(program: Command): void {
@@ -43,6 +45,7 @@ export function registerEmulatorCommands(program: Command): void {
     .option('--json', 'imprime una línea JSON "ready" en stdout al escuchar')
     .action(async (options: StartOptions, command: Command) => {
       const { startAction } = await import('./start.js');
-      await startAction({ ...options, json: options.json ?? command.optsWithGlobals().json });
+      const globals = command.optsWithGlobals();
+      await startAction({ ...options, json: options.json ?? globals.json, verbose: globals.verbose });
     });
 }

@@ -16,10 +16,22 @@ export async function startAction(options: StartOptions): Promise<void> {
       limits: options.limits === 'on',
       seed: options.seed,
       adminToken: options.adminToken ?? process.env.MERCHANT_KIT_ADMIN_TOKEN,
+      logger: options.verbose ?? false,
     });
   } catch (error) {
     throw new ExitError(`No se pudo iniciar el emulador: ${(error as Error).message}`);
   }
+  // Before the ready line: a supervisor may send a signal as soon as it reads it.
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`${signal}: deteniendo el emulador…\n`);
+    await running.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
   const ready = readyLine(running);
   if (options.json) {
     process.stdout.write(`${JSON.stringify(ready)}\n`);
@@ -34,14 +46,4 @@ export async function startAction(options: StartOptions): Promise<void> {
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
   }
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    process.stderr.write(`${signal}: deteniendo el emulador…\n`);
-    await running.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
 }

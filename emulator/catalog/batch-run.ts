@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto';
+import { ApiError } from '../../src/contract/errors.js';
+import { LIMITS } from '../../src/contract/limits.js';
+import { batchRequest, type BatchResponse } from '../../src/contract/catalog.js';
+import { parseOrThrow } from '../../src/contract/validation.js';
+import type { EnvContext } from '../context.js';
+import type { Emulator } from '../emulator.js';
+import type { IntegrationRecord } from '../data/integrations.js';
+import { canonicalJson } from '../http/idempotency.js';
+import { rateLimited } from '../http/env-plugin.js';
+import { BatchGate, runOperations, summarize } from './batch.js';
+import { assertCatalogManaged } from './service.js';
+import { readSnapshotRequest } from './snapshot.js';
+import { finishPart, startPart } from './snapshot-run.js';
+
+// One gate per environment: integration ids are unique anyway, and the gate dies with the context.
+const gates = new WeakMap<EnvContext, BatchGate>();
+
+function gateOf(env: EnvContext): BatchGate {
+  let gate = gates.get(env);
+  if (!gate) gates.set(env, (gate = new BatchGate()));
+  return gate;
+}
+
+/** spec: Limits — more than 500 operations is 413 before anything else is looked at; none is processed. */
+function assertOperationCount(body: unknown): void {
+  const operations = (body as { operations?: unknown } | undefined)?.operations;
+  if (Array.isArray(operations) && operations.length > LIMITS.batchOperations) {
+    throw ApiError.of('payload_too_large', undefined, `Un lote admite como máximo ${LIMITS.batchOperations} operaciones; se recibieron ${operations.length}.`);
+  }
+}
+
+/**
+ * POST /catalog/batch (spec: Batch request and response, Full snapshot rules, Limits). In order: the
+ * operation count, the catalog mode (the whole request 403 in `manual`), the envelope (a request-level
+ * 422), one batch at a time per integration, ten batches a minute, the snapshot's part order; then
+ * the operations, each in its own transaction.
+ */
+export async function runBatch(env: EnvContext, emulator: Emulator, integration: IntegrationRecord, rawBody: unknown): Promise<BatchResponse> {
+  if (rawBody === undefined) throw ApiError.of('malformed_json', undefined, 'Esta operación requiere un cuerpo JSON.');
+  assertOperationCount(rawBody);
+  assertCatalogManaged(integration);
+  const body = parseOrThrow(batchRequest, rawBody);
+  const snapshot = readSnapshotRequest(body);
+  return gateOf(env).run(integration.id, async () => {
+    if (emulator.options.limits) {
+      const hit = emulator.batchLimiter.hit(integration.id, env.clock.now());
+      if (!hit.allowed) throw rateLimited(hit.retryAfterSeconds);
+    }
+    if (!snapshot) {
+      const results = await runOperations(env, integration, body.operations);
+      return { summary: summarize(results), results, sync_run_id: env.ids.next('syncRun') };
+    }
+    const fingerprint = createHash('sha256').update(canonicalJson(rawBody)).digest('hex');
+    const start = startPart(env, integration, snapshot, body.operations, fingerprint);
+    if (start.kind === 'replay') return start.data;
+    const results = await runOperations(env, integration, body.operations);
+    return finishPart(env, integration, start.part, results);
+  });
+}

@@ -1,0 +1,153 @@
+import type { z } from 'zod';
+import { ApiError, type FieldIssue } from '../../src/contract/errors.js';
+import {
+  BATCH_OPS,
+  batchOperationTyped,
+  categoryInput,
+  optionPatch,
+  productInput,
+  productPatch,
+  type BatchResultItem,
+  type UpsertResult,
+} from '../../src/contract/catalog.js';
+import { parseOrThrow } from '../../src/contract/validation.js';
+import type { EnvContext } from '../context.js';
+import type { IntegrationRecord } from '../data/integrations.js';
+import * as catalog from './service.js';
+
+type BatchOp = (typeof BATCH_OPS)[number];
+type Operation = z.output<typeof batchOperationTyped>;
+
+/** Operations run between two yields to the event loop (so that a second batch meets the first). */
+export const BATCH_CHUNK = 50;
+
+// spec: Batch request — `data` is the same body as the single endpoint; absent for deactivations.
+const DATA_SCHEMAS: Record<BatchOp, z.ZodType | null> = {
+  upsert_category: categoryInput,
+  deactivate_category: null,
+  upsert_product: productInput,
+  patch_product: productPatch,
+  deactivate_product: null,
+  patch_option: optionPatch,
+};
+
+/**
+ * Reads one operation with the contract. Every problem of the operation itself (unknown `op`, bad
+ * `external_id`, invalid `data`) is a 422 of that operation only, its fields relative to the
+ * operation (`data.option_groups.0.name`).
+ */
+export function readOperation(raw: unknown): Operation {
+  const op = parseOrThrow(batchOperationTyped, raw);
+  const schema = DATA_SCHEMAS[op.op];
+  const issues: FieldIssue[] = [];
+  if (schema === null && op.data !== undefined) {
+    issues.push({ field: 'data', code: 'not_allowed', message: 'Las desactivaciones no llevan data.' });
+  }
+  if (schema !== null && op.data === undefined) issues.push({ field: 'data', code: 'required', message: 'El campo es obligatorio.' });
+  if (op.link_to_id !== undefined && op.op !== 'upsert_product') {
+    issues.push({ field: 'link_to_id', code: 'not_allowed', message: 'link_to_id solo se admite en upsert_product.' });
+  }
+  if (issues.length > 0) throw ApiError.validation(issues);
+  if (schema !== null) parseOrThrow(schema, op.data, 'data');
+  return op;
+}
+
+/** Applies one valid operation through the catalog service (its own transaction). */
+function apply(env: EnvContext, integration: IntegrationRecord, op: Operation): UpsertResult {
+  const code = op.external_id;
+  switch (op.op) {
+    case 'upsert_category':
+      return catalog.upsertCategory(env, integration, code, op.data).result;
+    case 'deactivate_category':
+      return catalog.deactivateCategory(env, integration, code);
+    case 'upsert_product':
+      return catalog.upsertProduct(env, integration, code, op.data, op.link_to_id).result;
+    case 'patch_product':
+      return catalog.patchProduct(env, integration, code, op.data);
+    case 'deactivate_product':
+      return catalog.deactivateProduct(env, integration, code);
+    case 'patch_option':
+      return catalog.patchOption(env, integration, code, op.data);
+  }
+}
+
+// Fields the service reports about the operation itself; the rest are fields of `data`.
+const OPERATION_FIELDS = new Set(['op', 'external_id', 'link_to_id']);
+
+/** The service's validation fields are relative to `data`; the batch reports them relative to the operation. */
+export function serviceDetails(details: ApiError['details']): ApiError['details'] {
+  if (!Array.isArray(details)) return details;
+  return details.map((d) => (OPERATION_FIELDS.has(d.field) ? d : { ...d, field: d.field ? `data.${d.field}` : 'data' }));
+}
+
+function errorBody(error: ApiError, details: ApiError['details']): NonNullable<BatchResultItem['error']> {
+  return details === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, details };
+}
+
+function externalIdOf(raw: unknown): string | null {
+  const value = raw !== null && typeof raw === 'object' ? (raw as { external_id?: unknown }).external_id : undefined;
+  return typeof value === 'string' ? value : null;
+}
+
+/**
+ * Runs one operation and says how it went. An `ApiError` fails only this operation; anything else
+ * is a defect and stops the batch (a 500: what was applied stays, and the request may be repeated).
+ */
+export function runOperation(env: EnvContext, integration: IntegrationRecord, raw: unknown, index: number): BatchResultItem {
+  const failed = (error: NonNullable<BatchResultItem['error']>): BatchResultItem =>
+    ({ index, external_id: externalIdOf(raw), result: 'error', id: null, error });
+  let op: Operation;
+  try {
+    op = readOperation(raw);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return failed(errorBody(error, error.details));
+  }
+  try {
+    const result = apply(env, integration, op);
+    return { index, external_id: result.external_id, result: result.result, id: result.id };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return failed(errorBody(error, serviceDetails(error.details)));
+  }
+}
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * spec: Batch request — operations in the order sent, each committed on its own, a failure does not
+ * stop the rest. Yields to the event loop every `chunk` operations.
+ */
+export async function runOperations(
+  env: EnvContext,
+  integration: IntegrationRecord,
+  operations: unknown[],
+  chunk = BATCH_CHUNK,
+): Promise<BatchResultItem[]> {
+  const results: BatchResultItem[] = [];
+  for (let i = 0; i < operations.length; i++) {
+    if (i > 0 && i % chunk === 0) await yieldToEventLoop();
+    results.push(runOperation(env, integration, operations[i], i));
+  }
+  return results;
+}
+
+export function summarize(results: BatchResultItem[]) {
+  const failed = results.filter((r) => r.result === 'error').length;
+  return { total: results.length, succeeded: results.length - failed, failed };
+}
+
+/** spec: Limits — one batch at a time per integration; the next meets 409 `batch_in_progress`. */
+export class BatchGate {
+  private readonly running = new Set<string>();
+
+  async run<T>(integrationId: string, work: () => Promise<T>): Promise<T> {
+    if (this.running.has(integrationId)) throw ApiError.of('batch_in_progress').withHeaders({ 'Retry-After': '1' });
+    this.running.add(integrationId);
+    try {
+      return await work();
+    } finally {
+      this.running.delete(integrationId);
+    }
+  }
+}

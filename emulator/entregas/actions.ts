@@ -1,0 +1,74 @@
+import { ApiError } from '../../src/contract/errors.js';
+import { entregaActionBodies, type EntregaAction } from '../../src/contract/entregas.js';
+import { parseOrThrow } from '../../src/contract/validation.js';
+import type { EnvContext } from '../context.js';
+import type { EntregaRecord } from '../data/entregas.js';
+import { entregaTransition, refundApplies } from '../domain/entregas.js';
+
+/** A delivery of the store, or 404 (another store's is never revealed). */
+export function entregaOfStore(env: EnvContext, storeId: string | null, id: string): EntregaRecord {
+  const e = env.entregas.byId(id);
+  if (!e || (storeId !== null && e.storeId !== storeId)) throw ApiError.of('not_found');
+  return e;
+}
+
+/** The changes an action's body makes, after its own rules. */
+function changesFor(e: EntregaRecord, action: EntregaAction, raw: unknown): { change: Partial<EntregaRecord>; note: string | null } {
+  switch (action) {
+    case 'pickup':
+      parseOrThrow(entregaActionBodies.pickup, raw);
+      return { change: { settlementConfirmed: true }, note: null };
+    case 'raise_fee': {
+      const { amount } = parseOrThrow(entregaActionBodies.raise_fee, raw);
+      if (amount <= e.courierFee) throw ApiError.field('amount', 'not_higher', `La nueva tarifa debe superar la actual (${e.courierFee}).`);
+      return { change: { courierFee: amount }, note: `courier_fee ${e.courierFee} → ${amount}` };
+    }
+    case 'cancel': {
+      const { reason } = parseOrThrow(entregaActionBodies.cancel, raw);
+      return { change: { cancelReason: reason }, note: reason };
+    }
+    case 'returned': {
+      const body = parseOrThrow(entregaActionBodies.returned, raw);
+      if (refundApplies(e.paymentMethod) && body.refund_confirmed !== true) {
+        throw ApiError.field('refund_confirmed', 'required', 'El cliente ya había pagado: confirme la devolución del dinero (refund_confirmed: true).');
+      }
+      if (!refundApplies(e.paymentMethod) && body.refund_confirmed !== undefined) {
+        throw ApiError.field('refund_confirmed', 'not_applicable', 'El cliente no pagó por adelantado: no hay devolución que confirmar.');
+      }
+      return { change: { goodsReceived: true, refundConfirmed: body.refund_confirmed === true, returnFee: body.return_fee ?? null }, note: null };
+    }
+  }
+}
+
+/**
+ * spec: POST /entregas/{id}/{action} — `pickup`, `raise_fee`, `cancel`, `returned`. An action not
+ * allowed in the current state answers 409 `invalid_status_transition` with `details.current_status`.
+ */
+export function applyEntregaAction(env: EnvContext, storeId: string, id: string, action: EntregaAction, raw: unknown): EntregaRecord {
+  return env.tx(() => {
+    const e = entregaOfStore(env, storeId, id);
+    const to = entregaTransition(e.status, action);
+    if (to === null) throw ApiError.of('invalid_status_transition', { current_status: e.status }, 'La entrega no admite esa acción en su estado actual.');
+    const { change, note } = changesFor(e, action, raw);
+    return save(env, { ...e, ...change }, to, note);
+  });
+}
+
+/** The courier completes the delivery with the code the customer gives them (control API). */
+export function deliverEntrega(env: EnvContext, id: string, code: string): EntregaRecord {
+  return env.tx(() => {
+    const e = entregaOfStore(env, null, id);
+    if (entregaTransition(e.status, 'deliver') === null) {
+      throw ApiError.of('invalid_status_transition', { current_status: e.status }, 'La entrega no admite esa acción en su estado actual.');
+    }
+    if (code !== e.deliveryCode) throw ApiError.field('delivery_code', 'mismatch', 'El código no coincide con el del cliente.');
+    return save(env, e, 'delivered', null);
+  });
+}
+
+function save(env: EnvContext, e: EntregaRecord, to: EntregaRecord['status'], note: string | null): EntregaRecord {
+  const now = env.clock.now();
+  const next: EntregaRecord = { ...e, status: to, history: [...e.history, { status: to, at: now, note }], updatedAt: now };
+  env.entregas.update(next);
+  return next;
+}

@@ -1,0 +1,67 @@
+import type { EnvContext } from '../context.js';
+import type { IntegrationRecord } from '../data/integrations.js';
+import { eventEnvelopeJson } from '../data/events.js';
+import { ApiError } from '../../src/contract/errors.js';
+import { visibleEventTypes, type EventType } from '../../src/contract/events.js';
+import { LIMITS } from '../../src/contract/limits.js';
+import { decodeFeedCursor, encodeFeedCursor } from './cursors.js';
+
+export interface FeedQuery {
+  after?: string;
+  limit: number;
+  types?: EventType[];
+}
+
+/** spec: Feed — events older than 30 days on the emulator's clock are gone. */
+export function retentionCutoff(env: EnvContext): number {
+  return env.clock.now() - LIMITS.eventRetentionMs;
+}
+
+/** Deletes events past retention. Reads never depend on it: they filter by the cutoff too. */
+export function purgeExpiredEvents(env: EnvContext): number {
+  return env.events.purgeBefore(retentionCutoff(env));
+}
+
+/**
+ * Where to start reading: after the cursor's event, or from the oldest available with
+ * `expired` when that event was removed (spec: GET /events). A cursor naming another
+ * integration's event, or a position never handed out, is 400 `invalid_cursor`.
+ */
+function startAfter(env: EnvContext, integrationId: string, after: string | undefined, cutoff: number): { seq: number; expired: boolean } {
+  if (after === undefined) return { seq: 0, expired: false };
+  const position = decodeFeedCursor(after);
+  const event = env.events.bySeq(position.seq);
+  if (event) {
+    if (event.integrationId !== integrationId || event.createdAt !== position.createdAt) throw ApiError.of('invalid_cursor');
+    return event.createdAt < cutoff ? { seq: 0, expired: true } : { seq: position.seq, expired: false };
+  }
+  if (position.seq > env.events.maxSeq() || position.createdAt > env.clock.now()) throw ApiError.of('invalid_cursor');
+  return { seq: 0, expired: true };
+}
+
+/**
+ * spec: GET /events and DESIGN's feed decision: strict creation order, only the types the
+ * integration's scopes allow; `next_cursor` is always the position to pass next time (the given
+ * `after` on an empty page) and null only while the integration has no event at all. Answers
+ * the response body as JSON text (see `eventEnvelopeJson`).
+ */
+export function readFeed(env: EnvContext, integration: IntegrationRecord, query: FeedQuery) {
+  const cutoff = retentionCutoff(env);
+  const start = startAfter(env, integration.id, query.after, cutoff);
+  const allowed = visibleEventTypes(integration.scopes).filter((t) => !query.types || query.types.includes(t));
+  const rows = env.events.feedPage(integration.id, start.seq, cutoff, allowed, query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  let next: string | null;
+  if (last) next = encodeFeedCursor({ seq: last.seq, createdAt: last.created_at });
+  else if (query.after !== undefined && !start.expired) next = query.after;
+  else {
+    // Nothing matched from the start: everything up to the newest event has been looked at.
+    const newest = env.events.latestSeq(integration.id, cutoff);
+    const event = newest === null ? undefined : env.events.bySeq(newest);
+    next = event ? encodeFeedCursor({ seq: event.seq, createdAt: event.createdAt }) : null;
+  }
+  const tail = JSON.stringify({ next_cursor: next, has_more: rows.length > query.limit, cursor_expired: start.expired });
+  // The response as JSON text: each event's stored data is copied, not parsed and serialized again.
+  return `{"data":[${page.map(eventEnvelopeJson).join(',')}],${tail.slice(1)}`;
+}

@@ -1,0 +1,156 @@
+import type { EnvContext } from '../context.js';
+import type { OrderRecord } from '../data/orders.js';
+import type { ChangeActor, OrderStatus } from '../../src/contract/orders.js';
+import { ApiError } from '../../src/contract/errors.js';
+import { parseDate } from '../../src/contract/dates.js';
+import { mayChange, transition, type StatusAuthority } from '../domain/status-machine.js';
+import { presentOrder } from './present.js';
+
+/** Who made a change: `integration_id` is set only when an integration did (spec: Events, changed_by). */
+export interface Actor {
+  type: ChangeActor;
+  integrationId: string | null;
+}
+
+export interface StatusChange {
+  status: OrderStatus;
+  reason?: string;
+  estimated_minutes?: number;
+  occurred_at?: string;
+}
+
+/** The order, or 404 `not_found` when it does not exist or belongs to another store (spec: Errors). */
+export function loadOrder(env: EnvContext, orderId: string, storeId: string | null): OrderRecord {
+  const order = env.orders.byId(orderId);
+  if (!order || (storeId !== null && order.storeId !== storeId)) throw ApiError.of('not_found', undefined, 'El pedido no existe.');
+  return order;
+}
+
+/**
+ * The `order_status_authority` that applies: the calling integration's own setting for the API;
+ * for the panel, `erp` on any integration of the store hands status changes to the ERP.
+ */
+function authorityFor(env: EnvContext, storeId: string, actor: Actor): StatusAuthority {
+  if (actor.type === 'integration' && actor.integrationId) {
+    return env.integrations.byId(actor.integrationId)?.settings.order_status_authority ?? 'both';
+  }
+  const settings = env.integrations.byStore(storeId).map((i) => i.settings.order_status_authority);
+  return settings.includes('erp') ? 'erp' : 'both';
+}
+
+/** spec: status body `occurred_at` — DESIGN: not in the future, not before the order's creation. */
+function occurredAt(env: EnvContext, order: OrderRecord, text: string | undefined): number {
+  const now = env.clock.now();
+  if (text === undefined) return now;
+  const at = parseDate(text);
+  if (at > now) throw ApiError.field('occurred_at', 'in_future', 'occurred_at no puede estar en el futuro.');
+  if (at < order.createdAt) throw ApiError.field('occurred_at', 'before_creation', 'occurred_at no puede ser anterior a la creación del pedido.');
+  return at;
+}
+
+const changedBy = (actor: Actor) => ({ type: actor.type, integration_id: actor.integrationId });
+
+/**
+ * spec: Order status — one status change from any origin. Read, check and write happen in one
+ * transaction (SQLite runs it alone), so concurrent requests see each other's result and the
+ * history stays a legal path; the event is written in that same transaction.
+ */
+export function changeStatus(env: EnvContext, orderId: string, storeId: string | null, actor: Actor, change: StatusChange): OrderRecord {
+  return env.tx(() => {
+    const order = loadOrder(env, orderId, storeId);
+    if (!mayChange(actor.type, authorityFor(env, order.storeId, actor), order.status, change.status)) {
+      throw ApiError.of('status_authority_denied');
+    }
+    const verdict = transition(order.status, change.status, order.fulfillmentType);
+    if (verdict === 'same') return order; // spec: 200, no effect, no event
+    if (verdict === 'invalid') throw ApiError.of('invalid_status_transition', { current_status: order.status });
+    const at = occurredAt(env, order, change.occurred_at);
+    const previous = order.status;
+    const now = env.clock.now();
+    const updated: OrderRecord = {
+      ...order,
+      status: change.status,
+      statusReason: change.reason ?? null,
+      estimatedMinutes: change.status === 'accepted' ? (change.estimated_minutes ?? null) : order.estimatedMinutes,
+      acceptedAt: change.status === 'accepted' ? now : order.acceptedAt,
+      updatedAt: now,
+    };
+    env.orders.update(updated);
+    env.orders.addHistory(order.id, { status: change.status, at, by: actor.type, integrationId: actor.integrationId, reason: change.reason ?? null });
+    env.emit('order.status_changed', order.storeId, {
+      order: presentOrder(env, updated),
+      previous_status: previous,
+      changed_by: changedBy(actor),
+    });
+    return updated;
+  });
+}
+
+function emitUpdated(env: EnvContext, order: OrderRecord, changed: string[], actor: Actor): void {
+  env.emit('order.updated', order.storeId, { order: presentOrder(env, order), changed, changed_by: changedBy(actor) });
+}
+
+/**
+ * spec: Import confirmation — ack sets `acknowledged`; the same code again has no effect; another
+ * code is 409 `external_id_conflict`, as is a code that already names another order of the store.
+ */
+export function acknowledge(
+  env: EnvContext, orderId: string, storeId: string, integrationId: string, body: { external_id: string; external_number?: string },
+): OrderRecord {
+  return env.tx(() => {
+    const order = loadOrder(env, orderId, storeId);
+    if (order.ackStatus === 'acknowledged') {
+      if (order.externalId === body.external_id) return order;
+      throw ApiError.of('external_id_conflict', { external_id: order.externalId });
+    }
+    const other = env.orders.byExternalId(order.storeId, body.external_id);
+    if (other && other.id !== order.id) {
+      throw ApiError.of('external_id_conflict', undefined, 'Ese código externo ya identifica a otro pedido del comercio.');
+    }
+    const now = env.clock.now();
+    const updated: OrderRecord = {
+      ...order,
+      ackStatus: 'acknowledged',
+      externalId: body.external_id,
+      externalNumber: body.external_number ?? null,
+      acknowledgedAt: now,
+      ackIntegrationId: integrationId,
+      updatedAt: now,
+    };
+    env.orders.update(updated);
+    emitUpdated(env, updated, ['integration'], { type: 'integration', integrationId });
+    return updated;
+  });
+}
+
+/** spec: import-failure — `failed` with `last_import_error`; after an ack, 409 `already_acknowledged`. */
+export function reportImportFailure(
+  env: EnvContext, orderId: string, storeId: string, integrationId: string, body: { code: string; message: string; retryable: boolean },
+): OrderRecord {
+  return env.tx(() => {
+    const order = loadOrder(env, orderId, storeId);
+    if (order.ackStatus === 'acknowledged') throw ApiError.of('already_acknowledged');
+    const now = env.clock.now();
+    const updated: OrderRecord = {
+      ...order,
+      ackStatus: 'failed',
+      lastImportError: { code: body.code, message: body.message, retryable: body.retryable, at: now },
+      updatedAt: now,
+    };
+    env.orders.update(updated);
+    emitUpdated(env, updated, ['integration'], { type: 'integration', integrationId });
+    return updated;
+  });
+}
+
+/** DESIGN: PATCH /_emulator/orders/{id} `payment_status: paid` — `order.updated` once; again, no effect. */
+export function markPaid(env: EnvContext, orderId: string): OrderRecord {
+  return env.tx(() => {
+    const order = loadOrder(env, orderId, null);
+    if (order.paymentStatus === 'paid') return order;
+    const updated: OrderRecord = { ...order, paymentStatus: 'paid', updatedAt: env.clock.now() };
+    env.orders.update(updated);
+    emitUpdated(env, updated, ['payment'], { type: 'store_user', integrationId: null });
+    return updated;
+  });
+}

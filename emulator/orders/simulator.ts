@@ -1,0 +1,122 @@
+import type { EnvContext } from '../context.js';
+import type { OrderRecord, StoredItem, StoredPayment } from '../data/orders.js';
+import type { StoreRecord } from '../data/stores.js';
+import type { SimulateOrderRequest } from '../../src/contract/orders.js';
+import { ApiError } from '../../src/contract/errors.js';
+import { parseDate } from '../../src/contract/dates.js';
+import { createPanelProduct } from '../catalog/panel.js';
+import { acceptingOrders } from '../present/store.js';
+import { orderTotals } from '../domain/totals.js';
+import { Chance } from './chance.js';
+import { randomItems, renumber, resolveItems } from './cart.js';
+import { fakeAddress, fakeCustomer } from './customer.js';
+import { presentOrder } from './present.js';
+import { DELIVERY_FEES_PYG, ORDER_NOTES, PANEL_PROMO } from './sample-data.js';
+
+const GS = 100; // one guaraní in hundredths
+
+function fulfillmentFor(store: StoreRecord, request: SimulateOrderRequest, chance: Chance): 'delivery' | 'pickup' {
+  const wanted = request.scenario === 'delivery' ? 'delivery' : request.scenario === 'pickup_invoice' ? 'pickup' : null;
+  if (wanted === null) return chance.pick(store.fulfillmentTypes);
+  if (!store.fulfillmentTypes.includes(wanted)) {
+    throw ApiError.field('scenario', 'fulfillment_unavailable', `El comercio no ofrece ${wanted === 'delivery' ? 'envío a domicilio' : 'retiro en el local'}.`);
+  }
+  return wanted;
+}
+
+/** The scenario `unmapped_product` needs a panel product: DESIGN says the simulator makes one when the store has none. */
+function panelProductIds(env: EnvContext, storeId: string): string[] {
+  const found = env.orders.orderableProductIds(storeId, true);
+  if (found.length > 0) return found;
+  return [createPanelProduct(env, storeId, PANEL_PROMO).id];
+}
+
+function itemsFor(env: EnvContext, store: StoreRecord, request: SimulateOrderRequest, chance: Chance): StoredItem[] {
+  let items = request.items ? resolveItems(env, store.id, request.items) : [];
+  if (!request.items) {
+    const ids = env.orders.orderableProductIds(store.id);
+    items = randomItems(env, chance, ids);
+    if (items.length === 0 && request.scenario !== 'unmapped_product') {
+      throw ApiError.field('items', 'no_products_available', 'El comercio no tiene productos disponibles para pedir.');
+    }
+  }
+  if (request.scenario === 'unmapped_product' && !items.some((i) => i.productExternalId === null)) {
+    items = [...items, ...randomItems(env, chance, panelProductIds(env, store.id), 1)];
+    if (!items.some((i) => i.productExternalId === null)) {
+      throw ApiError.field('scenario', 'no_panel_product', 'No hay un producto del panel que se pueda pedir.');
+    }
+  }
+  return renumber(items);
+}
+
+function paymentFor(store: StoreRecord, code: string | undefined, total: number, chance: Chance): StoredPayment {
+  const method = code === undefined ? chance.pick(store.paymentMethods) : store.paymentMethods.find((m) => m.code === code);
+  if (!method) throw ApiError.field('payment_method_code', 'unknown_payment_method', 'El comercio no ofrece ese medio de pago.');
+  if (method.code !== 'cash') return { methodCode: method.code, methodName: method.name, changeFor: null };
+  // Cash: the customer pays with the next round sum (50.000 or 100.000 Gs. bills) and expects change.
+  const bill = chance.pick([50_000, 100_000]) * GS;
+  return { methodCode: method.code, methodName: method.name, changeFor: Math.ceil(total / bill) * bill || bill };
+}
+
+function scheduledFor(env: EnvContext, text: string | undefined): number | null {
+  if (text === undefined) return null;
+  const at = parseDate(text);
+  if (at <= env.clock.now()) throw ApiError.field('scheduled_for', 'not_future', 'scheduled_for debe ser una fecha futura.');
+  return at;
+}
+
+/**
+ * DESIGN: POST /_emulator/orders — a complete order priced from the store's current catalog, with
+ * `number` from the store's sequence, its history and its `order.created` event in one transaction.
+ */
+export function simulateOrder(env: EnvContext, request: SimulateOrderRequest): OrderRecord {
+  const chance = new Chance(env.random);
+  return env.tx(() => {
+    const store = env.stores.byId(request.store_id);
+    if (!store) throw ApiError.of('not_found', undefined, 'No existe ese comercio.');
+    if (store.suspended) throw ApiError.of('store_suspended');
+    if (!acceptingOrders(env, store)) throw ApiError.of('store_closed');
+    const fulfillment = fulfillmentFor(store, request, chance);
+    const schedule = scheduledFor(env, request.scheduled_for);
+    const items = itemsFor(env, store, request, chance);
+    const deliveryFee = fulfillment === 'delivery' ? chance.pick(DELIVERY_FEES_PYG) * GS : 0;
+    const gross = orderTotals(items, deliveryFee, 0).subtotal;
+    // Now and then a 10 % promotion, rounded down to whole 100 Gs.
+    const discount = chance.bool(0.2) ? Math.floor(gross / 10 / (100 * GS)) * 100 * GS : 0;
+    const totals = orderTotals(items, deliveryFee, discount);
+    const now = env.clock.now();
+    const order: OrderRecord = {
+      id: env.ids.next('order'),
+      storeId: store.id,
+      number: env.stores.nextOrderNumber(store.id),
+      status: 'pending',
+      statusReason: null,
+      fulfillmentType: fulfillment,
+      estimatedMinutes: null,
+      createdAt: now,
+      updatedAt: now,
+      scheduledFor: schedule,
+      customer: fakeCustomer(chance, request.scenario === 'pickup_invoice'),
+      deliveryAddress: fulfillment === 'delivery' ? fakeAddress(chance) : null,
+      payment: paymentFor(store, request.payment_method_code, totals.total, chance),
+      paymentStatus: 'unpaid',
+      items,
+      notes: request.notes ?? (chance.bool(0.4) ? chance.pick(ORDER_NOTES) : ''),
+      subtotal: totals.subtotal,
+      deliveryFee: totals.deliveryFee,
+      discount: totals.discount,
+      total: totals.total,
+      ackStatus: 'pending',
+      externalId: null,
+      externalNumber: null,
+      acknowledgedAt: null,
+      ackIntegrationId: null,
+      lastImportError: null,
+      acceptedAt: null,
+    };
+    env.orders.insert(order);
+    env.orders.addHistory(order.id, { status: 'pending', at: now, by: 'customer', integrationId: null, reason: null });
+    env.emit('order.created', store.id, { order: presentOrder(env, order) });
+    return order;
+  });
+}

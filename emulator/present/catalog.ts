@@ -1,0 +1,74 @@
+import type { Category, Product } from '../../src/contract/catalog.js';
+import { formatAmount } from '../../src/contract/amounts.js';
+import { formatDate, formatNullableDate } from '../../src/contract/dates.js';
+import type { EnvContext } from '../context.js';
+import type { CategoryRow, OptionGroupRow, OptionRow, ProductView } from '../data/catalog.js';
+
+export function presentCategory(row: CategoryRow): Category {
+  return {
+    id: row.id,
+    external_id: row.external_id,
+    name: row.name,
+    position: row.position,
+    active: row.active === 1,
+    source_updated_at: formatNullableDate(row.source_updated_at),
+    created_at: formatDate(row.created_at),
+    updated_at: formatDate(row.updated_at),
+  };
+}
+
+/** Products with their option groups: one query for the groups and one for the options of the whole list. */
+export function presentProducts(env: EnvContext, rows: ProductView[]): Product[] {
+  if (rows.length === 0) return [];
+  const ids = JSON.stringify(rows.map((r) => r.id));
+  const groups = groupBy(env.catalog.groupsOfProducts.all({ ids }), (g) => g.product_id);
+  const options = groupBy(env.catalog.optionsOfProducts.all({ ids }), (o) => o.group_id);
+  return rows.map((row) => presentProductRow(row, groups.get(row.id) ?? [], options));
+}
+
+/** One product by id (any store), or undefined. */
+export function presentProduct(env: EnvContext, productId: string): Product | undefined {
+  const row = env.catalog.productViewById.get(productId);
+  return row ? presentProducts(env, [row])[0] : undefined;
+}
+
+function presentProductRow(row: ProductView, groups: OptionGroupRow[], options: Map<string, OptionRow[]>): Product {
+  return {
+    id: row.id,
+    external_id: row.external_id,
+    category_external_id: row.category_external_id,
+    category_id: row.category_id,
+    name: row.name,
+    price: formatAmount(row.price),
+    description: row.description,
+    sku: row.sku,
+    active: row.active === 1,
+    available: row.available === 1,
+    position: row.position,
+    image_url: row.photo_url,
+    image: { status: row.image_status, source: row.photo_source, requested_url: row.image_requested_url, error: row.image_error },
+    option_groups: groups.map((g) => ({
+      id: g.id,
+      external_id: g.external_id,
+      name: g.name,
+      min_select: g.min_select,
+      max_select: g.max_select,
+      options: (options.get(g.id) ?? []).map((o) => ({
+        id: o.id, external_id: o.external_id, name: o.name, price: formatAmount(o.price), available: o.available === 1,
+      })),
+    })),
+    source_updated_at: formatNullableDate(row.source_updated_at),
+    created_at: formatDate(row.created_at),
+    updated_at: formatDate(row.updated_at),
+  };
+}
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const item of items) {
+    const list = map.get(key(item));
+    if (list) list.push(item);
+    else map.set(key(item), [item]);
+  }
+  return map;
+}

@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import { ApiError } from '../../src/contract/errors.js';
+import { LIMITS } from '../../src/contract/limits.js';
+import type { EnvContext } from '../context.js';
+import type { WebhookRecord } from '../data/webhooks.js';
+
+const SECRET_OVERLAP_MS = LIMITS.webhookSecretOverlapHours * 3600_000;
+export const PAUSED_REASON = 'continuous_failures';
+
+/** A new `whsec_` signing secret: 32 random bytes, base64url. Always from the system's CSPRNG, even in a seeded run. */
+export function newSigningSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64url')}`;
+}
+
+export interface WebhookChange {
+  url?: string;
+  events?: string[];
+  active?: boolean;
+}
+
+/**
+ * Creates or updates the one webhook of an integration (API PUT /webhook or the panel).
+ * `active: true` also reactivates a paused webhook and ends its run of failures (DESIGN).
+ */
+export function setWebhook(env: EnvContext, integrationId: string, change: WebhookChange): { webhook: WebhookRecord; created: boolean } {
+  return env.tx(() => {
+    const now = env.clock.now();
+    const existing = env.webhooks.get(integrationId);
+    if (!existing) {
+      const missing = (['url', 'events'] as const).filter((f) => change[f] === undefined);
+      if (missing.length) {
+        throw ApiError.validation(missing.map((field) => ({ field, code: 'required', message: 'El campo es obligatorio.' })));
+      }
+      const integration = env.integrations.byId(integrationId)!;
+      const webhook: WebhookRecord = {
+        integrationId,
+        storeId: integration.storeId,
+        url: change.url!,
+        events: change.events!,
+        active: change.active ?? true,
+        paused: false,
+        pausedReason: null,
+        secret: newSigningSecret(),
+        previousSecret: null,
+        previousExpiresAt: null,
+        failingSince: null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      env.webhooks.save(webhook);
+      return { webhook, created: true };
+    }
+    const webhook: WebhookRecord = {
+      ...existing,
+      url: change.url ?? existing.url,
+      events: change.events ?? existing.events,
+      active: change.active ?? existing.active,
+      updatedAt: now,
+    };
+    if (change.active === true) Object.assign(webhook, { paused: false, pausedReason: null, failingSince: null });
+    env.webhooks.save(webhook);
+    return { webhook, created: false };
+  });
+}
+
+/** spec: Webhook delivery 5 — a new secret; the previous one keeps signing for 24 h of the clock. */
+export function rotateSecret(env: EnvContext, integrationId: string): WebhookRecord {
+  return env.tx(() => {
+    const existing = env.webhooks.get(integrationId);
+    if (!existing) throw ApiError.of('not_found');
+    const now = env.clock.now();
+    const webhook: WebhookRecord = {
+      ...existing,
+      secret: newSigningSecret(),
+      previousSecret: existing.secret,
+      previousExpiresAt: now + SECRET_OVERLAP_MS,
+      updatedAt: now,
+    };
+    env.webhooks.save(webhook);
+    return webhook;
+  });
+}
+
+/** The secrets that sign a delivery sent at `now`: the current one, then the previous one during the overlap. */
+export function signingSecrets(w: WebhookRecord, now: number): string[] {
+  const previousValid = w.previousSecret !== null && w.previousExpiresAt !== null && w.previousExpiresAt > now;
+  return previousValid ? [w.secret, w.previousSecret!] : [w.secret];
+}

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { LIMITS } from './limits.js';
+import {
+  ENVIRONMENTS,
+  fulfillmentType,
+  integrationSettingsPatch,
+  paymentMethod,
+  scope,
+} from './store.js';
+
+// DESIGN: Emulator contract, control API under /_emulator — the merchant panel and the sandbox tools.
+// Same rules as the API: unknown fields are 422, every problem is a `details` entry.
+
+/** A list without repeats (scopes, fulfillment types). */
+const uniqueList = <T extends z.ZodType>(item: T) =>
+  z.array(item).refine((list) => new Set(list.map((v) => JSON.stringify(v))).size === list.length, {
+    message: 'La lista no puede repetir valores.',
+    params: { code: 'duplicate' },
+  });
+
+// Panel-made slugs: lower-case words joined by hyphens, as the service shows them in store URLs.
+const slug = z.string().min(1).max(60).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+
+/** POST /_emulator/stores — DESIGN: all scopes and `catalog_mode: erp_managed` unless told otherwise. */
+export const controlStoreCreate = z.strictObject({
+  environment: z.enum(ENVIRONMENTS),
+  name: z.string().min(1).max(120).optional(),
+  slug: slug.optional(),
+  scopes: uniqueList(scope).optional(),
+  settings: integrationSettingsPatch.optional(),
+});
+export type ControlStoreCreate = z.output<typeof controlStoreCreate>;
+
+/** PATCH /_emulator/stores/{store_id} — the merchant's switch, suspension, payment and fulfillment. */
+export const controlStorePatch = z.strictObject({
+  accepting_orders: z.boolean().optional(),
+  suspended: z.boolean().optional(),
+  payment_methods: z
+    .array(paymentMethod)
+    .min(1)
+    .refine((list) => new Set(list.map((m) => m.code)).size === list.length, {
+      message: 'Los códigos de medio de pago no pueden repetirse.',
+      params: { code: 'duplicate' },
+    })
+    .optional(),
+  fulfillment_types: uniqueList(fulfillmentType).min(1).optional(),
+});
+export type ControlStorePatch = z.output<typeof controlStorePatch>;
+
+/** PATCH /_emulator/integrations/{integration_id} — `settings` is merged into the current ones. */
+export const controlIntegrationPatch = z.strictObject({
+  scopes: uniqueList(scope).optional(),
+  settings: integrationSettingsPatch.optional(),
+  status: z.enum(['active', 'suspended']).optional(),
+});
+export type ControlIntegrationPatch = z.output<typeof controlIntegrationPatch>;
+
+// spec: Authentication 8 and Limits — credential overlap default 24 h, range 0 to 72
+export const controlCredentialRotate = z.strictObject({
+  overlap_hours: z
+    .int()
+    .min(0)
+    .max(LIMITS.credentialOverlapMaxHours)
+    .default(LIMITS.credentialOverlapDefaultHours),
+});
+
+/** POST /_emulator/clock/advance — the emulator's time only moves forward. */
+export const controlClockAdvance = z.strictObject({
+  seconds: z.int().min(0).max(100 * 365 * 24 * 3600),
+});
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/**
+ * POST /_emulator/faults — DESIGN: `path` is a glob over the full path, `times` defaults to 1, `code`
+ * defaults to the spec's code for the status. A fault with only `delay_ms` slows calls down and lets them run.
+ */
+export const controlFault = z
+  .strictObject({
+    method: z
+      .string()
+      .transform((m) => m.toUpperCase())
+      .pipe(z.enum(HTTP_METHODS))
+      .optional(),
+    path: z.string().min(1).max(500).regex(/^\//),
+    status: z.int().min(400).max(599).optional(),
+    code: z.string().min(1).max(64).regex(/^[a-z][a-z0-9_]*$/).optional(),
+    retry_after: z.int().min(0).max(86_400).optional(),
+    delay_ms: z.int().min(0).max(60_000).optional(),
+    times: z.int().min(1).max(100_000).default(1),
+  })
+  .superRefine((f, ctx) => {
+    if (f.status === undefined && f.delay_ms === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['status'], params: { code: 'required' }, message: 'Indique status, delay_ms o ambos.' });
+    }
+    if (f.status === undefined && (f.code !== undefined || f.retry_after !== undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['status'], params: { code: 'required' }, message: 'code y retry_after requieren status.' });
+    }
+  });
+export type ControlFault = z.output<typeof controlFault>;

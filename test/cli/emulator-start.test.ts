@@ -1,0 +1,147 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, runCli, type CliProcess } from '../helpers/cli.js';
+import { request } from '../helpers/emulator.js';
+
+interface Ready {
+  event: string;
+  url: string;
+  live_base_url: string;
+  sandbox_base_url: string;
+  admin_url: string;
+  stores: { environment: 'test' | 'live'; store_id: string; integration_id: string; credential: string }[];
+}
+
+const running: CliProcess[] = [];
+const dirs: string[] = [];
+
+async function start(args: string[]): Promise<{ cli: CliProcess; ready: Ready }> {
+  const cli = runCli(['emulator', 'start', '--json', '--port', '0', ...args]);
+  running.push(cli);
+  const ready = JSON.parse(await cli.firstLine) as Ready;
+  return { cli, ready };
+}
+
+async function stop(cli: CliProcess, signal: NodeJS.Signals = 'SIGTERM') {
+  cli.child.kill(signal);
+  return cli.exited;
+}
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mk-emulator-'));
+  dirs.push(dir);
+  return dir;
+}
+
+beforeAll(ensureBuilt, 120_000);
+afterEach(async () => {
+  for (const cli of running.splice(0)) {
+    if (cli.child.exitCode === null && cli.child.signalCode === null) await stop(cli, 'SIGKILL');
+  }
+});
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('merchant-kit emulator start --json', () => {
+  it('prints exactly one JSON ready line with the DESIGN keys', async () => {
+    const { cli, ready } = await start(['--memory']);
+    expect(Object.keys(ready)).toEqual(['event', 'url', 'live_base_url', 'sandbox_base_url', 'admin_url', 'stores']);
+    expect(ready.event).toBe('ready');
+    expect(ready.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(ready.live_base_url).toBe(`${ready.url}/v1`);
+    expect(ready.sandbox_base_url).toBe(`${ready.url}/sandbox/v1`);
+    expect(ready.admin_url).toBe(`${ready.url}/_emulator`);
+    expect(ready.stores.map((s) => s.environment)).toEqual(['test', 'live']);
+    for (const s of ready.stores) {
+      expect(Object.keys(s)).toEqual(['environment', 'store_id', 'integration_id', 'credential']);
+      expect(s.store_id).toMatch(/^str_[0-9A-Z]{26}$/);
+      expect(s.integration_id).toMatch(/^int_[0-9A-Z]{26}$/);
+      expect(s.credential).toMatch(new RegExp(`^svk_${s.environment}_[A-Za-z0-9]+\\.svs_${s.environment}_[A-Za-z0-9]+$`));
+    }
+    await request(`${ready.admin_url}/health`, 'GET');
+    expect(cli.lines).toHaveLength(1);
+  });
+
+  it('gives credentials that work on their own environment only', async () => {
+    const { ready } = await start(['--memory']);
+    const test = ready.stores.find((s) => s.environment === 'test')!;
+    const live = ready.stores.find((s) => s.environment === 'live')!;
+    const sandboxMe = await request(`${ready.sandbox_base_url}/me`, 'GET', { credential: test.credential });
+    expect(sandboxMe.status).toBe(200);
+    expect(sandboxMe.body.data.integration.environment).toBe('test');
+    expect(sandboxMe.body.data.store.id).toBe(test.store_id);
+    const liveMe = await request(`${ready.live_base_url}/me`, 'GET', { credential: live.credential });
+    expect(liveMe.status).toBe(200);
+    expect(liveMe.body.data.integration.environment).toBe('live');
+    expect((await request(`${ready.live_base_url}/me`, 'GET', { credential: test.credential })).status).toBe(401);
+    expect((await request(`${ready.sandbox_base_url}/me`, 'GET', { credential: live.credential })).status).toBe(401);
+  });
+
+  it.each(['SIGINT', 'SIGTERM'] as const)('stops on %s with exit code 0', async (signal) => {
+    const { cli } = await start(['--memory']);
+    const exit = await stop(cli, signal);
+    expect(exit, cli.stderr()).toEqual({ code: 0, signal: null });
+  });
+
+  it('keeps stores, credentials and changes in --data across a restart', async () => {
+    const dir = tempDir();
+    const first = await start(['--data', dir]);
+    const test = first.ready.stores.find((s) => s.environment === 'test')!;
+    const changed = await request(`${first.ready.admin_url}/integrations/${test.integration_id}`, 'PATCH', {
+      body: { settings: { ack_alert_minutes: 42 } },
+    });
+    expect(changed.status).toBe(200);
+    expect((await stop(first.cli)).code).toBe(0);
+    // spec: Authentication 3 — the demo credentials are kept for the owner only, beside the digests.
+    expect(statSync(join(dir, 'seed-credentials.json')).mode & 0o777).toBe(0o600);
+
+    const second = await start(['--data', dir]);
+    expect(second.ready.stores).toEqual(first.ready.stores);
+    const me = await request(`${second.ready.sandbox_base_url}/me`, 'GET', { credential: test.credential });
+    expect(me.status).toBe(200);
+    expect(me.body.data.integration.settings.ack_alert_minutes).toBe(42);
+  });
+
+  it('refuses --host 0.0.0.0 without --admin-token with a clear message and a non-zero exit', async () => {
+    const cli = runCli(['emulator', 'start', '--json', '--port', '0', '--memory', '--host', '0.0.0.0']);
+    running.push(cli);
+    const { code } = await cli.exited;
+    expect(code).not.toBe(0);
+    expect(cli.stderr()).toContain('--admin-token');
+    expect(cli.lines).toEqual([]);
+  });
+
+  it('with --admin-token answers the control API 401 without the bearer token and 200 with it', async () => {
+    const { ready } = await start(['--memory', '--admin-token', 'secreto-de-prueba']);
+    const without = await request(`${ready.admin_url}/state`, 'GET');
+    expect(without.status).toBe(401);
+    expect(without.body.error.code).toBe('unauthenticated');
+    const wrong = await request(`${ready.admin_url}/state`, 'GET', { headers: { authorization: 'Bearer otro' } });
+    expect(wrong.status).toBe(401);
+    const withToken = await request(`${ready.admin_url}/state`, 'GET', { headers: { authorization: 'Bearer secreto-de-prueba' } });
+    expect(withToken.status).toBe(200);
+    // The API itself still takes integration credentials, not the admin token.
+    const test = ready.stores.find((s) => s.environment === 'test')!;
+    expect((await request(`${ready.sandbox_base_url}/me`, 'GET', { credential: test.credential })).status).toBe(200);
+  });
+
+  it('with --clock manual keeps time still until advanced', async () => {
+    const { ready } = await start(['--memory', '--clock', 'manual']);
+    const a = await request(`${ready.admin_url}/clock`, 'GET');
+    await new Promise((r) => setTimeout(r, 300));
+    const b = await request(`${ready.admin_url}/clock`, 'GET');
+    expect(b.body.data.now).toBe(a.body.data.now);
+    expect(a.body.data.mode).toBe('manual');
+    const moved = await request(`${ready.admin_url}/clock/advance`, 'POST', { body: { seconds: 3600 } });
+    expect(Date.parse(moved.body.data.now) - Date.parse(a.body.data.now)).toBe(3600_000);
+  });
+
+  it('with --limits off does not block after 30 authentication failures', async () => {
+    const { ready } = await start(['--memory', '--limits', 'off']);
+    for (let i = 0; i < 31; i++) await request(`${ready.sandbox_base_url}/me`, 'GET');
+    expect((await request(`${ready.sandbox_base_url}/me`, 'GET')).status).toBe(401);
+  });
+});

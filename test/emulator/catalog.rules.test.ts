@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { isStale, keptSourceUpdatedAt, planImage, type ImageState } from '../../emulator/catalog/rules.js';
+import { sniffImage } from '../../emulator/images/sniff.js';
+import { decodeCursor, encodeCursor, page } from '../../emulator/catalog/cursor.js';
+import { ApiError } from '../../src/contract/errors.js';
+
+describe('isStale (spec: Idempotency rule 6)', () => {
+  it.each([
+    [null, undefined, false],
+    [null, 5, false],
+    [10, undefined, false],
+    [10, 10, false],
+    [10, 11, false],
+    [10, 9, true],
+  ])('applied %s, incoming %s → %s', (applied, incoming, stale) => {
+    expect(isStale(applied, incoming)).toBe(stale);
+  });
+
+  it('keeps the applied source_updated_at when the write omits it', () => {
+    expect(keptSourceUpdatedAt(10, undefined)).toBe(10);
+    expect(keptSourceUpdatedAt(10, 12)).toBe(12);
+    expect(keptSourceUpdatedAt(null, undefined)).toBeNull();
+  });
+});
+
+describe('planImage', () => {
+  const none: ImageState = { photo_url: null, photo_source: null, image_status: 'none', image_requested_url: null, image_error: null };
+  const ready: ImageState = { photo_url: 'https://a/1.png', photo_source: 'integration', image_status: 'ready', image_requested_url: 'https://a/1.png', image_error: null };
+  const panel: ImageState = { photo_url: 'https://p/x.jpg', photo_source: 'panel', image_status: 'ready', image_requested_url: null, image_error: null };
+  const rejected: ImageState = { ...ready, image_status: 'rejected', image_requested_url: 'https://a/bad.png', image_error: 'x' };
+
+  it.each([
+    ['omitted: nothing happens', ready, undefined, 'replace', ready, null],
+    ['new address: pending, old photo stays', ready, 'https://a/2.png', 'replace', { ...ready, image_status: 'pending', image_requested_url: 'https://a/2.png' }, 'https://a/2.png'],
+    ['same address again: nothing', ready, 'https://a/1.png', 'replace', ready, null],
+    ['same rejected address: nothing', rejected, 'https://a/bad.png', 'replace', rejected, null],
+    ['first photo', none, 'https://a/1.png', 'replace', { ...none, image_status: 'pending', image_requested_url: 'https://a/1.png' }, 'https://a/1.png'],
+    ['if_empty with a photo: nothing', ready, 'https://a/2.png', 'if_empty', ready, null],
+    ['if_empty without a photo: downloads', none, 'https://a/2.png', 'if_empty', { ...none, image_status: 'pending', image_requested_url: 'https://a/2.png' }, 'https://a/2.png'],
+    ['panel photo prevails: only remembered', panel, 'https://a/2.png', 'replace', { ...panel, image_requested_url: 'https://a/2.png' }, null],
+  ] as const)('%s', (_label, current, url, mode, next, fetch) => {
+    expect(planImage({ ...current, ...{ name: 'ignored' } } as ImageState, url, mode)).toEqual({ next, fetch });
+  });
+});
+
+describe('sniffImage', () => {
+  it.each([
+    [[0xff, 0xd8, 0xff, 0xe0], 'jpeg'],
+    [[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'png'],
+    [[...Buffer.from('RIFF'), 1, 2, 3, 4, ...Buffer.from('WEBP')], 'webp'],
+    [[...Buffer.from('RIFF'), 1, 2, 3, 4, ...Buffer.from('WAVE')], null],
+    [[...Buffer.from('GIF89a')], null],
+    [[...Buffer.from('<html>')], null],
+    [[], null],
+  ])('%j → %s', (bytes, kind) => {
+    expect(sniffImage(Uint8Array.from(bytes))).toBe(kind);
+  });
+});
+
+describe('cursors', () => {
+  const id = 'prd_01M80Y3N8H3GJZMEP5BJH2SCKN';
+
+  it('round-trips an id and starts from the beginning without one', () => {
+    expect(decodeCursor(encodeCursor(id), 'product')).toBe(id);
+    expect(decodeCursor(undefined, 'product')).toBe('');
+  });
+
+  it.each([['garbage'], [encodeCursor('cat_01M80Y3N8H3GJZMEP5BJH2SCKN')], [`${encodeCursor(id)}=`], ['']])('rejects %s with invalid_cursor', (cursor) => {
+    expect(() => decodeCursor(cursor, 'product')).toThrow(ApiError);
+    try {
+      decodeCursor(cursor, 'product');
+    } catch (error) {
+      expect((error as ApiError).code).toBe('invalid_cursor');
+    }
+  });
+
+  it('gives next_cursor only when more rows were read than the limit', () => {
+    expect(page([{ id: 'a' }, { id: 'b' }], 2).next_cursor).toBeNull();
+    expect(page([{ id: 'a' }, { id: 'b' }, { id: 'c' }], 2)).toEqual({ rows: [{ id: 'a' }, { id: 'b' }], next_cursor: encodeCursor('b') });
+  });
+});

@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { RETRY_DELAYS_MS } from '../../emulator/domain/retry-schedule.js';
+
+const EVENTS = 1000;
+const SEED = 'fanout-7';
+let emu: TestEmulator;
+let rx: Receiver;
+beforeAll(async () => {
+  emu = await startTestEmulator({ seed: 7 });
+  rx = await startReceiver();
+  await emu.api('PUT', '/webhook', { body: { url: rx.url, events: ['*'] } });
+});
+afterAll(async () => {
+  await emu.close();
+  await rx.close();
+});
+
+/** Fails 30 % of requests, decided by a hash of (seed, delivery id, attempt) so the run is deterministic. */
+function seededFailures(): Receiver['behave'] {
+  const seen = new Map<string, number>();
+  return (req) => {
+    const id = req.headers['x-service-delivery-id'] as string;
+    const attempt = (seen.get(id) ?? 0) + 1;
+    seen.set(id, attempt);
+    const roll = createHash('sha256').update(`${SEED}:${id}:${attempt}`).digest().readUInt32BE(0) / 2 ** 32;
+    return roll < 0.3 ? { status: 503 } : { status: 200 };
+  };
+}
+
+describe('fan-out under a flaky receiver', () => {
+  it('delivers 1,000 events to a receiver failing 30 % of the time: all end succeeded after draining the schedule', async () => {
+    rx.behave = seededFailures();
+    const env = emu.running.emulator.envs.test;
+    const eventIds: string[] = [];
+    for (let batch = 0; batch < EVENTS / 100; batch++) {
+      env.tx(() => {
+        for (let i = 0; i < 100; i++) {
+          eventIds.push(env.emit('webhook.test', emu.test.store_id, { n: batch * 100 + i }, emu.test.integration_id)[0].id);
+        }
+      });
+    }
+    const first = (await emu.control('POST', '/webhooks/drain')).body.data;
+    expect(first.attempted).toBeGreaterThanOrEqual(EVENTS - 256); // some may have gone out before the drain
+    let failedAttempts = 0;
+    for (const delay of RETRY_DELAYS_MS) {
+      await emu.control('POST', '/clock/advance', { seconds: delay / 1000 });
+      const round = (await emu.control('POST', '/webhooks/drain')).body.data;
+      failedAttempts += round.failed;
+    }
+    expect((await emu.api('GET', '/webhook/deliveries?status=pending')).body.data).toEqual([]);
+    expect((await emu.api('GET', '/webhook/deliveries?status=failed')).body.data).toEqual([]);
+    expect((await emu.api('GET', '/webhook/deliveries?status=delivering')).body.data).toEqual([]);
+
+    const ok = new Set<string>();
+    const failed = rx.received.length - EVENTS;
+    expect(failed).toBeGreaterThan(300); // the receiver really failed about 30 % of attempts
+    expect(failedAttempts).toBeGreaterThan(0);
+    const answers = new Map<string, number>();
+    for (const r of rx.received) answers.set(r.headers['x-service-delivery-id'] as string, 0);
+    // Every event reached the receiver at least once, none lost.
+    for (const r of rx.received) ok.add(r.headers['x-service-event-id'] as string);
+    expect(ok.size).toBe(EVENTS);
+    expect([...ok].sort()).toEqual([...eventIds].sort());
+    expect(answers.size).toBe(EVENTS);
+    const succeeded = env.db.prepare("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'succeeded'").get() as { n: number };
+    expect(succeeded.n).toBe(EVENTS);
+  });
+});

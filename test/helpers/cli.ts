@@ -1,0 +1,84 @@
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export const ROOT = resolve(import.meta.dirname, '..', '..');
+export const BIN = join(ROOT, 'bin', 'merchant-kit.js');
+const BUILT = join(ROOT, 'dist', 'src', 'cli', 'main.js');
+const LOCK = join(ROOT, 'node_modules', '.cache', 'merchant-kit-build.lock');
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
+    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+function isFresh(): boolean {
+  if (!existsSync(BUILT)) return false;
+  const built = statSync(BUILT).mtimeMs;
+  return ['src', 'emulator'].every((dir) => newestSource(join(ROOT, dir)) <= built);
+}
+
+/**
+ * Builds `dist/` with tsup when it is missing or older than the sources, so the subprocess runs the
+ * code under test. One build at a time across test files (a lock folder).
+ */
+export async function ensureBuilt(): Promise<void> {
+  for (let waited = 0; !isFresh(); waited += 200) {
+    mkdirSync(join(LOCK, '..'), { recursive: true });
+    let locked = false;
+    try {
+      mkdirSync(LOCK);
+      locked = true;
+    } catch {
+      // Another file is building; a lock older than two minutes is left over from a killed run.
+      if (existsSync(LOCK) && Date.now() - statSync(LOCK).mtimeMs > 120_000) rmSync(LOCK, { recursive: true, force: true });
+    }
+    if (locked) {
+      try {
+        execFileSync(process.execPath, [join(ROOT, 'node_modules', 'tsup', 'dist', 'cli-default.js')], { cwd: ROOT, stdio: 'pipe' });
+      } finally {
+        rmSync(LOCK, { recursive: true, force: true });
+      }
+      return;
+    }
+    if (waited > 120_000) throw new Error('timed out waiting for another build of dist/');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+export interface CliProcess {
+  child: ChildProcessWithoutNullStreams;
+  /** Every stdout line so far. */
+  lines: string[];
+  stderr: () => string;
+  /** Resolves with the first stdout line. */
+  firstLine: Promise<string>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Runs `node bin/merchant-kit.js …args` and collects its output. */
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): CliProcess {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...env } });
+  const lines: string[] = [];
+  let err = '';
+  child.stderr.on('data', (d) => (err += String(d)));
+  const rl = createInterface({ input: child.stdout });
+  const firstLine = new Promise<string>((resolveLine, reject) => {
+    rl.on('line', (line) => {
+      lines.push(line);
+      if (lines.length === 1) resolveLine(line);
+    });
+    child.on('exit', () => reject(new Error(`exited before printing a line; stderr: ${err}`)));
+  });
+  firstLine.catch(() => undefined);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
+    child.on('exit', (code, signal) => r({ code, signal })),
+  );
+  return { child, lines, stderr: () => err, firstLine, exited };
+}
