@@ -86,7 +86,7 @@ async function main() {
     results.seed = await seedCatalog(api);
     const cpu = () =>
       new Promise((resolve) => {
-        child.once('message', (m) => { if (process.env.BENCH_DEBUG) console.error(m.cpu); resolve(m.cpu.user + m.cpu.system); });
+        child.once('message', (m) => resolve(m.cpu.user + m.cpu.system));
         child.send('cpu');
       });
     const load = async (name, url, headers) => {
@@ -106,19 +106,16 @@ async function main() {
     const bare = await load('bare fastify GET /me', `${ready.bareUrl}/me`, {});
     results.load.push(bare);
     if (only.has('me')) results.load.push(await load('emulator GET /v1/me', `${ready.liveUrl}/me`, auth));
-    if (!only.has('products')) {
-      /* skipped */
-    } else if (results.seed.listed > 0) {
-      results.load.push(await load(`emulator GET /v1/catalog/products?limit=50 (${results.seed.listed} products)`, `${ready.liveUrl}/catalog/products?limit=50`, auth));
-    } else results.notes.push('GET /catalog/products no respondió 200: carga de catálogo omitida.');
+    if (only.has('products') && results.seed.listed > 0) {
+      const name = `emulator GET /v1/catalog/products?limit=50 (${results.seed.listed} products)`;
+      results.load.push(await load(name, `${ready.liveUrl}/catalog/products?limit=50`, auth));
+    } else if (only.has('products')) results.notes.push('GET /catalog/products no respondió 200: carga de catálogo omitida.');
     for (const row of results.load) {
       row.ratio_to_bare = row.requests_per_second / bare.requests_per_second;
       row.cpu_ratio_to_bare = bare.server_cpu_us_per_request / row.server_cpu_us_per_request;
     }
-    if (!only.has('batch')) {
-      /* skipped */
-    } else if (results.seed.method === 'batch') results.batch = await batchRuns(api, runs);
-    else results.notes.push('POST /catalog/batch no está disponible: mediana de lotes omitida.');
+    if (only.has('batch') && results.seed.method === 'batch') results.batch = await batchRuns(api, runs);
+    else if (only.has('batch')) results.notes.push('POST /catalog/batch no está disponible: mediana de lotes omitida.');
   } finally {
     child.send('close');
     await new Promise((r) => child.once('exit', r));

@@ -29,6 +29,14 @@ export interface Outcome {
 
 export type Handler<E extends Endpoint> = (call: CallContext<E>) => Outcome | Promise<Outcome>;
 
+export interface RouteOptions {
+  /**
+   * A permission check of the whole route that must answer before the body is looked at
+   * (DESIGN: `catalog_mode: manual` answers 403 `field_not_managed` to every catalog write).
+   */
+  guard?: (auth: AuthContext) => void;
+}
+
 export const ok = (data: unknown, status = 200): Outcome => ({ status, body: { data } });
 
 /** Fastify's `:param` form of an OpenAPI path. */
@@ -44,7 +52,14 @@ function urlPath(request: FastifyRequest): string {
  * idempotency (spec: Idempotency rules), validation of params, query and body with the contract,
  * then the handler. Authentication and rate limits already ran in the environment's onRequest hook.
  */
-export function apiRoute<E extends Endpoint>(app: FastifyInstance, env: EnvContext, emulator: Emulator, endpoint: E, handler: Handler<E>): void {
+export function apiRoute<E extends Endpoint>(
+  app: FastifyInstance,
+  env: EnvContext,
+  emulator: Emulator,
+  endpoint: E,
+  handler: Handler<E>,
+  options: RouteOptions = {},
+): void {
   app.route({
     method: endpoint.method,
     url: fastifyPath(endpoint.path),
@@ -54,6 +69,7 @@ export function apiRoute<E extends Endpoint>(app: FastifyInstance, env: EnvConte
         assertNotSuspended(auth);
         if (!auth.integration.scopes.includes(endpoint.scope)) throw ApiError.of('insufficient_scope');
       }
+      options.guard?.(auth);
       const integrationId = auth.integration.id;
       const decision = checkIdempotency(
         env, integrationId, endpoint, request.headers['idempotency-key'], request.method, urlPath(request), request.body,

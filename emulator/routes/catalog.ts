@@ -5,9 +5,12 @@ import { LIMITS } from '../../src/contract/limits.js';
 import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
 import { apiRoute, ok } from '../http/route.js';
+import type { AuthContext } from '../http/auth.js';
 import * as catalog from '../catalog/service.js';
 import { decodeCursor, page } from '../catalog/cursor.js';
 import { presentCategory, presentProducts } from '../present/catalog.js';
+
+const managed = { guard: (auth: AuthContext) => catalog.assertCatalogManaged(auth.integration) };
 
 /** spec: Endpoints — the catalog's single endpoints (POST /catalog/batch lives in routes/batch.ts). */
 export function catalogRoutes(app: FastifyInstance, env: EnvContext, emulator: Emulator): void {
@@ -23,10 +26,10 @@ export function catalogRoutes(app: FastifyInstance, env: EnvContext, emulator: E
   apiRoute(app, env, emulator, api.putCategory, ({ auth, params, rawBody }) => {
     const { status, result } = catalog.upsertCategory(env, auth.integration, params.external_id, rawBody);
     return ok(result, status);
-  });
+  }, managed);
 
   apiRoute(app, env, emulator, api.deleteCategory, ({ auth, params }) =>
-    ok(catalog.deactivateCategory(env, auth.integration, params.external_id)));
+    ok(catalog.deactivateCategory(env, auth.integration, params.external_id)), managed);
 
   apiRoute(app, env, emulator, api.listProducts, ({ auth, query }) => {
     const limit = query.limit ?? LIMITS.listPageDefault;
@@ -53,14 +56,14 @@ export function catalogRoutes(app: FastifyInstance, env: EnvContext, emulator: E
   apiRoute(app, env, emulator, api.putProduct, ({ auth, params, query, rawBody }) => {
     const { status, result } = catalog.upsertProduct(env, auth.integration, params.external_id, rawBody, query.link_to_id);
     return ok(result, status);
-  });
+  }, managed);
 
   apiRoute(app, env, emulator, api.patchProduct, ({ auth, params, rawBody }) =>
-    ok(catalog.patchProduct(env, auth.integration, params.external_id, rawBody)));
+    ok(catalog.patchProduct(env, auth.integration, params.external_id, rawBody)), managed);
 
   apiRoute(app, env, emulator, api.deleteProduct, ({ auth, params }) =>
-    ok(catalog.deactivateProduct(env, auth.integration, params.external_id)));
+    ok(catalog.deactivateProduct(env, auth.integration, params.external_id)), managed);
 
   apiRoute(app, env, emulator, api.patchOption, ({ auth, params, rawBody }) =>
-    ok(catalog.patchOption(env, auth.integration, params.external_id, rawBody)));
+    ok(catalog.patchOption(env, auth.integration, params.external_id, rawBody)), managed);
 }

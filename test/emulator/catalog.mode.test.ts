@@ -31,6 +31,13 @@ describe('catalog_mode manual', () => {
     expect((await emu.api('GET', '/catalog/categories', as)).body.data).toEqual([]);
   });
 
+  it('answers 403 field_not_managed before looking at an invalid body', async () => {
+    const manual = await makeStore(emu, { catalog_mode: 'manual' });
+    const res = await emu.api('PUT', '/catalog/products/P-1', { credential: manual.credential, body: { name: '' } });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('field_not_managed');
+  });
+
   it('still lets a manual integration read the catalog', async () => {
     const manual = await makeStore(emu, { catalog_mode: 'manual' });
     expect((await emu.api('GET', '/catalog/products', { credential: manual.credential })).status).toBe(200);

@@ -18,14 +18,17 @@ afterAll(async () => {
   await rx.close();
 });
 
-/** Fails 30 % of requests, decided by a hash of (seed, delivery id, attempt) so the run is deterministic. */
+/**
+ * Fails 30 % of requests, decided by a hash of (seed, event number, attempt): ids carry the start-up
+ * time, the event's own number does not, so every run makes the same decisions.
+ */
 function seededFailures(): Receiver['behave'] {
-  const seen = new Map<string, number>();
+  const seen = new Map<number, number>();
   return (req) => {
-    const id = req.headers['x-service-delivery-id'] as string;
-    const attempt = (seen.get(id) ?? 0) + 1;
-    seen.set(id, attempt);
-    const roll = createHash('sha256').update(`${SEED}:${id}:${attempt}`).digest().readUInt32BE(0) / 2 ** 32;
+    const n = JSON.parse(req.body).data.n as number;
+    const attempt = (seen.get(n) ?? 0) + 1;
+    seen.set(n, attempt);
+    const roll = createHash('sha256').update(`${SEED}:${n}:${attempt}`).digest().readUInt32BE(0) / 2 ** 32;
     return roll < 0.3 ? { status: 503 } : { status: 200 };
   };
 }
