@@ -58,6 +58,7 @@ async function serve() {
   process.send({
     bareUrl: `http://127.0.0.1:${bare.server.address().port}/v1/orders/${order.id}`,
     orderUrl: `${emu.live_base_url}/orders/${order.id}`,
+    meUrl: `${emu.live_base_url}/me`,
     liveCredential: live.credential,
     adminUrl: emu.admin_url,
     sandboxUrl: emu.sandbox_base_url,
@@ -134,8 +135,11 @@ async function main() {
     };
     const bare = await load(ready.bareUrl, {});
     const real = await load(ready.orderUrl, { authorization: `Bearer ${ready.liveCredential}` });
+    // The foundation's GET /v1/me through the same HTTP core, for scale.
+    const me = await load(ready.meUrl, { authorization: `Bearer ${ready.liveCredential}` });
     console.log(`bare fastify: ${bare.rps} req/s, p99 ${bare.p99} ms, ${bare.cpuPerRequest.toFixed(0)} µs CPU/request`);
     console.log(`GET /v1/orders/{id}: ${real.rps} req/s, p99 ${real.p99} ms, ${real.cpuPerRequest.toFixed(0)} µs CPU/request, non-2xx ${real.non2xx}`);
+    console.log(`GET /v1/me (same HTTP core, smaller body): ${me.rps} req/s, ${me.cpuPerRequest.toFixed(0)} µs CPU/request`);
     console.log(`ratio: ${((real.rps / bare.rps) * 100).toFixed(0)} % of requests/s, ${((bare.cpuPerRequest / real.cpuPerRequest) * 100).toFixed(0)} % by CPU (target ≥ 50 %)`);
   } finally {
     child.send('close');

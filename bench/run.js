@@ -1,5 +1,5 @@
-// `npm run bench [-- <name>...] [-- --duration 3]`: runs every bench/*.mjs, or only the named ones,
-// one after the other, passing the remaining arguments on. Benchmarks use the build in dist/.
+// `npm run bench [-- <name>... [flags]]`: runs every bench/*.mjs with its defaults, or only the named
+// ones with the given flags, one after the other. Benchmarks use the build in dist/.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -10,6 +10,11 @@ const args = process.argv.slice(2);
 const named = args.filter((a) => all.includes(a) || all.includes(`${a}.mjs`));
 const passOn = args.filter((a) => !named.includes(a));
 const chosen = named.length ? named.map((a) => (a.endsWith('.mjs') ? a : `${a}.mjs`)) : all;
+// Each benchmark has flags of its own: they go only to benchmarks named on the command line.
+if (passOn.length && !named.length) {
+  console.error(`Nombre el benchmark al que van ${passOn.join(' ')}: ${all.map((f) => basename(f, '.mjs')).join(', ')}.`);
+  process.exit(2);
+}
 
 if (!existsSync(join(here, '..', 'dist', 'emulator', 'index.js'))) {
   console.error('Falta la compilación: ejecute `npx tsup` (o `npm run build`) antes de los benchmarks.');

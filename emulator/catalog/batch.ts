@@ -1,15 +1,6 @@
 import type { z } from 'zod';
 import { ApiError, type FieldIssue } from '../../src/contract/errors.js';
-import {
-  BATCH_OPS,
-  batchOperationTyped,
-  categoryInput,
-  optionPatch,
-  productInput,
-  productPatch,
-  type BatchResultItem,
-  type UpsertResult,
-} from '../../src/contract/catalog.js';
+import { BATCH_OPS, batchOperationTyped, type BatchResultItem, type UpsertResult } from '../../src/contract/catalog.js';
 import { parseOrThrow } from '../../src/contract/validation.js';
 import type { EnvContext } from '../context.js';
 import type { IntegrationRecord } from '../data/integrations.js';
@@ -21,34 +12,32 @@ type Operation = z.output<typeof batchOperationTyped>;
 /** Operations run between two yields to the event loop (so that a second batch meets the first). */
 export const BATCH_CHUNK = 50;
 
-// spec: Batch request — `data` is the same body as the single endpoint; absent for deactivations.
-const DATA_SCHEMAS: Record<BatchOp, z.ZodType | null> = {
-  upsert_category: categoryInput,
-  deactivate_category: null,
-  upsert_product: productInput,
-  patch_product: productPatch,
-  deactivate_product: null,
-  patch_option: optionPatch,
+// spec: Batch request — `data` is the same body as the single endpoint (the service validates it);
+// absent for deactivations.
+const TAKES_DATA: Record<BatchOp, boolean> = {
+  upsert_category: true,
+  deactivate_category: false,
+  upsert_product: true,
+  patch_product: true,
+  deactivate_product: false,
+  patch_option: true,
 };
 
 /**
- * Reads one operation with the contract. Every problem of the operation itself (unknown `op`, bad
- * `external_id`, invalid `data`) is a 422 of that operation only, its fields relative to the
- * operation (`data.option_groups.0.name`).
+ * Reads the operation's own fields with the contract. A problem there (unknown `op`, bad
+ * `external_id`, `data` missing or not allowed) is a 422 of that operation only.
  */
 export function readOperation(raw: unknown): Operation {
   const op = parseOrThrow(batchOperationTyped, raw);
-  const schema = DATA_SCHEMAS[op.op];
   const issues: FieldIssue[] = [];
-  if (schema === null && op.data !== undefined) {
+  if (!TAKES_DATA[op.op] && op.data !== undefined) {
     issues.push({ field: 'data', code: 'not_allowed', message: 'Las desactivaciones no llevan data.' });
   }
-  if (schema !== null && op.data === undefined) issues.push({ field: 'data', code: 'required', message: 'El campo es obligatorio.' });
+  if (TAKES_DATA[op.op] && op.data === undefined) issues.push({ field: 'data', code: 'required', message: 'El campo es obligatorio.' });
   if (op.link_to_id !== undefined && op.op !== 'upsert_product') {
     issues.push({ field: 'link_to_id', code: 'not_allowed', message: 'link_to_id solo se admite en upsert_product.' });
   }
   if (issues.length > 0) throw ApiError.validation(issues);
-  if (schema !== null) parseOrThrow(schema, op.data, 'data');
   return op;
 }
 
@@ -71,13 +60,20 @@ function apply(env: EnvContext, integration: IntegrationRecord, op: Operation): 
   }
 }
 
-// Fields the service reports about the operation itself; the rest are fields of `data`.
-const OPERATION_FIELDS = new Set(['op', 'external_id', 'link_to_id']);
+// The service's own arguments: the code in the path and link_to_id. Any other field it reports is
+// one of `data` (an unknown field too, even one called `external_id`: the operation's own fields
+// were read before the service ran).
+const OPERATION_FIELDS = new Set(['external_id', 'link_to_id']);
 
-/** The service's validation fields are relative to `data`; the batch reports them relative to the operation. */
+/**
+ * The service's validation fields are relative to `data`; the batch reports them relative to the
+ * operation (`option_groups.0.name` → `data.option_groups.0.name`).
+ */
 export function serviceDetails(details: ApiError['details']): ApiError['details'] {
   if (!Array.isArray(details)) return details;
-  return details.map((d) => (OPERATION_FIELDS.has(d.field) ? d : { ...d, field: d.field ? `data.${d.field}` : 'data' }));
+  return details.map((d) =>
+    OPERATION_FIELDS.has(d.field) && d.code !== 'unknown_field' ? d : { ...d, field: d.field ? `data.${d.field}` : 'data' },
+  );
 }
 
 function errorBody(error: ApiError, details: ApiError['details']): NonNullable<BatchResultItem['error']> {

@@ -53,9 +53,10 @@ export function createStoreStatements(db: Db) {
   const nextNumber = db.prepare<[string], { order_seq: number }>(
     'UPDATE stores SET order_seq = order_seq + 1 WHERE id = ? RETURNING order_seq',
   );
+  // EXISTS stops at the first match; COUNT(*) walked every product and ran twice per catalog write.
   const hasActiveProduct = db.prepare<[string], { n: number }>(
-    `SELECT COUNT(*) AS n FROM products p JOIN categories c ON c.id = p.category_id
-     WHERE p.store_id = ? AND p.active = 1 AND c.active = 1 LIMIT 1`,
+    `SELECT EXISTS (SELECT 1 FROM products p JOIN categories c ON c.id = p.category_id
+     WHERE p.store_id = ? AND p.active = 1 AND c.active = 1) AS n`,
   );
 
   return {

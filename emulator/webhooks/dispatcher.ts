@@ -26,7 +26,8 @@ export interface DispatcherHost {
   agents: Agents;
   timeoutMs: number;
   chaos(): WebhookChaos;
-  tallies: Set<AttemptTally>;
+  /** Counts every finished attempt (the drain reports and resets it). */
+  tally: AttemptTally;
 }
 
 /** One signal aborts every send under way (reset, close); each send adds a listener to it. */
@@ -187,11 +188,10 @@ export class EnvDispatcher {
         });
       }
     });
-    for (const tally of this.host.tallies) {
-      tally.attempted++;
-      if (result.succeeded) tally.succeeded++;
-      else tally.failed++;
-    }
+    const tally = this.host.tally;
+    tally.attempted++;
+    if (result.succeeded) tally.succeeded++;
+    else tally.failed++;
   }
 
   /**

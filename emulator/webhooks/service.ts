@@ -11,7 +11,8 @@ const NO_CHAOS: WebhookChaos = webhookChaos.parse({});
 export class WebhookService {
   private chaosSetting: WebhookChaos = NO_CHAOS;
   private readonly agents = createAgents();
-  private readonly tallies = new Set<AttemptTally>();
+  /** Attempts finished since the last drain. */
+  private readonly sinceDrain: AttemptTally = { attempted: 0, succeeded: 0, failed: 0 };
   readonly dispatchers: Record<Environment, EnvDispatcher>;
 
   constructor(emulator: Emulator) {
@@ -19,7 +20,7 @@ export class WebhookService {
       agents: this.agents,
       timeoutMs: emulator.options.webhookTimeoutMs,
       chaos: () => this.chaosSetting,
-      tallies: this.tallies,
+      tally: this.sinceDrain,
     };
     this.dispatchers = Object.fromEntries(
       Object.values(emulator.envs).map((env) => [env.name, new EnvDispatcher(env, host)]),
@@ -27,6 +28,7 @@ export class WebhookService {
     emulator.clock.onAdvance(() => this.kick());
     emulator.onReset(() => {
       this.chaosSetting = NO_CHAOS;
+      Object.assign(this.sinceDrain, { attempted: 0, succeeded: 0, failed: 0 });
       for (const d of this.all()) d.reset();
     });
     emulator.onClose(async () => {
@@ -57,23 +59,21 @@ export class WebhookService {
 
   /**
    * DESIGN: POST /_emulator/webhooks/drain — resolves once every delivery due now (on the
-   * emulator's clock) has been attempted, counting the attempts that finished meanwhile.
+   * emulator's clock) has been attempted. It reports every attempt finished since the previous
+   * drain (or the start, or a reset), whoever made it: sends start on their own after an insert or a
+   * clock advance, so counting only those made during the call would depend on timing.
    */
   async drain(): Promise<AttemptTally> {
-    const tally: AttemptTally = { attempted: 0, succeeded: 0, failed: 0 };
-    this.tallies.add(tally);
-    try {
-      for (;;) {
-        for (const d of this.all()) d.pump();
-        const busy = this.all().filter((d) => d.busy());
-        if (busy.length === 0) break;
-        await Promise.all(busy.map((d) => d.settled()));
-        // A batch larger than the in-flight room leaves due rows behind: yield, then pump again.
-        await new Promise((r) => setImmediate(r));
-      }
-    } finally {
-      this.tallies.delete(tally);
+    for (;;) {
+      for (const d of this.all()) d.pump();
+      const busy = this.all().filter((d) => d.busy());
+      if (busy.length === 0) break;
+      await Promise.all(busy.map((d) => d.settled()));
+      // A batch larger than the in-flight room leaves due rows behind: yield, then pump again.
+      await new Promise((r) => setImmediate(r));
     }
+    const tally = { ...this.sinceDrain };
+    Object.assign(this.sinceDrain, { attempted: 0, succeeded: 0, failed: 0 });
     return tally;
   }
 }

@@ -1,24 +1,22 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT, ensureBuilt } from '../helpers/cli.js';
 
 const run = promisify(execFile);
-const root = resolve(import.meta.dirname, '../..');
-const bin = join(root, 'bin/merchant-kit.js');
 
 function cli(...args: string[]) {
-  return run(process.execPath, [bin, ...args], { cwd: root, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } });
+  return run(process.execPath, [BIN, ...args], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } });
 }
 
 let dir: string;
 beforeAll(async () => {
-  if (!existsSync(join(root, 'dist/src/cli/main.js'))) await run('npx', ['tsup'], { cwd: root });
+  await ensureBuilt(); // builds dist/ with tsup when it is missing or older than the sources
   dir = await mkdtemp(join(tmpdir(), 'merchant-kit-openapi-'));
-}, 120_000);
+}, 180_000);
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('merchant-kit openapi', () => {

@@ -1,17 +1,15 @@
-import { spawn, execSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from '../helpers/emulator.js';
+import { ensureBuilt, runCli, type CliProcess } from '../helpers/cli.js';
 import { productWithOptions, upsertCategory } from '../helpers/batch.js';
 
 // The emulator as the user runs it (the built CLI), killed with SIGKILL in the middle of a batch:
 // each operation commits in its own transaction, so a product is all there or not there at all.
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const GROUPS = 5;
 const OPTIONS = 10;
 const PRODUCTS = 499;
@@ -22,35 +20,25 @@ interface Ready {
 }
 
 let dataDir: string;
-const children: ChildProcess[] = [];
+const children: CliProcess[] = [];
 
-beforeAll(() => {
-  if (!existsSync(join(ROOT, 'dist', 'src', 'cli', 'main.js'))) execSync('npx tsup', { cwd: ROOT, stdio: 'ignore' });
+beforeAll(async () => {
+  // Builds dist/ only when it is missing or older than the sources (CI's `npm ci` already built it).
+  await ensureBuilt();
   dataDir = mkdtempSync(join(tmpdir(), 'mk-batch-crash-'));
-}, 120_000);
+}, 180_000);
 
 afterAll(() => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const { child } of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** Starts `merchant-kit emulator start --json` and resolves with its ready line. */
-function start(): Promise<{ child: ChildProcess; ready: Ready }> {
-  const child = spawn(process.execPath, ['bin/merchant-kit.js', 'emulator', 'start', '--json', '--port', '0', '--data', dataDir, '--limits', 'off'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolvePromise, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.once('line', (line) => resolvePromise({ child, ready: JSON.parse(line) as Ready }));
-    child.once('exit', (code) => reject(new Error(`the emulator exited (${code}) before its ready line: ${stderr}`)));
-  });
+/** Starts `merchant-kit emulator start --json` on the shared data folder and waits for its ready line. */
+async function start(): Promise<{ cli: CliProcess; ready: Ready }> {
+  const cli = runCli(['emulator', 'start', '--json', '--port', '0', '--data', dataDir, '--limits', 'off']);
+  children.push(cli);
+  return { cli, ready: JSON.parse(await cli.firstLine) as Ready };
 }
-
-const exited = (child: ChildProcess) => new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.once('exit', r)));
 
 const body = {
   operations: [upsertCategory('CAT-1'), ...Array.from({ length: PRODUCTS }, (_, i) => productWithOptions(`P-${i}`, 'CAT-1', GROUPS, OPTIONS))],
@@ -70,8 +58,8 @@ describe('POST /catalog/batch and a crash', () => {
       const res = await request(`${base}/catalog/products?limit=1`, 'GET', { credential });
       seen = res.body.data.length;
     }
-    first.child.kill('SIGKILL');
-    await exited(first.child);
+    first.cli.child.kill('SIGKILL');
+    await first.cli.exited;
     await inFlight;
 
     const db = new Database(join(dataDir, 'test.sqlite'), { readonly: true });
@@ -105,7 +93,7 @@ describe('POST /catalog/batch and a crash', () => {
     expect(retried.status).toBe(200);
     expect(retried.body.data.summary).toEqual({ total: PRODUCTS + 1, succeeded: PRODUCTS + 1, failed: 0 });
     expect(retried.body.data.results.filter((r: any) => r.result === 'created')).toHaveLength(PRODUCTS - products);
-    second.child.kill('SIGTERM');
-    await exited(second.child);
+    second.cli.child.kill('SIGTERM');
+    await second.cli.exited;
   }, 60_000);
 });

@@ -11,6 +11,21 @@ beforeEach(async () => {
   await emu.control('POST', '/reset');
 });
 
+/** A request in flight, and whether it has answered yet. */
+function running<T>(promise: Promise<T>) {
+  const state = { promise, done: false };
+  void promise.finally(() => (state.done = true));
+  return state;
+}
+
+/** Returns once a batch in flight has committed its first products (it yields between chunks). */
+async function untilSomeProductExists() {
+  for (;;) {
+    const res = await emu.api('GET', '/catalog/products?limit=1');
+    if (res.body.data.length > 0) return;
+  }
+}
+
 const productsBatch = (n: number, prefix = 'P') => ({
   operations: [upsertCategory('CAT-1'), ...Array.from({ length: n - 1 }, (_, i) => productWithOptions(`${prefix}-${i}`, 'CAT-1'))],
 });
@@ -62,6 +77,11 @@ describe('POST /catalog/batch', () => {
     expect(badGroup.error.details).toContainEqual(expect.objectContaining({ field: 'data.option_groups.0.name' }));
     expect(badPrice.error.details).toContainEqual(expect.objectContaining({ field: 'data.price', code: 'invalid_type' }));
     expect(typeof badPrice.error.message).toBe('string');
+  });
+
+  it('reports an unknown field of data as data.<field>, even one named external_id', async () => {
+    const res = await batch(emu, { operations: [{ op: 'upsert_category', external_id: 'CAT-1', data: { name: 'Bebidas', external_id: 'CAT-1' } }] });
+    expect(res.body.data.results[0].error.details).toEqual([expect.objectContaining({ field: 'data.external_id', code: 'unknown_field' })]);
   });
 
   it('reports the unknown category of a product as data.category_external_id', async () => {
@@ -165,37 +185,35 @@ describe('POST /catalog/batch', () => {
   it('answers 409 request_in_progress with Retry-After to the same Idempotency-Key sent while the first is processing', async () => {
     const key = newKey();
     const body = productsBatch(500);
-    const first = batch(emu, body, { key });
-    let done = false;
-    void first.then(() => (done = true));
+    const first = running(batch(emu, body, { key }));
+    await untilSomeProductExists();
     let seen: Response | undefined;
-    while (!done && !seen) {
+    while (!first.done && !seen) {
       const res = await batch(emu, body, { key });
       if (res.status === 409) seen = res;
     }
-    expect((await first).status).toBe(200);
+    expect((await first.promise).status).toBe(200);
     expect(seen?.body.error.code).toBe('request_in_progress');
     expect(seen?.headers.get('retry-after')).toMatch(/^\d+$/);
     const replay = await batch(emu, body, { key });
     expect(replay.headers.get('idempotent-replay')).toBe('true');
-    expect(replay.body).toEqual((await first).body);
+    expect(replay.body).toEqual((await first.promise).body);
   });
 
   it('answers 409 batch_in_progress with Retry-After to a second batch of the integration, and does not store that answer', async () => {
-    const first = batch(emu, productsBatch(500));
-    let done = false;
-    void first.then(() => (done = true));
-    const key = newKey();
-    let seen: Response | undefined;
-    while (!done && !seen) {
+    const first = running(batch(emu, productsBatch(500)));
+    await untilSomeProductExists();
+    let seen: { res: Response; key: string } | undefined;
+    while (!first.done && !seen) {
+      const key = newKey();
       const res = await batch(emu, { operations: [upsertCategory('CAT-9')] }, { key });
-      if (res.status === 409) seen = res;
+      if (res.status === 409) seen = { res, key };
     }
-    expect((await first).status).toBe(200);
-    expect(seen?.body.error.code).toBe('batch_in_progress');
-    expect(seen?.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect((await first.promise).status).toBe(200);
+    expect(seen?.res.body.error.code).toBe('batch_in_progress');
+    expect(seen?.res.headers.get('retry-after')).toMatch(/^\d+$/);
     // Retrying the same key once the first batch ended runs it (the 409 was not stored as its answer).
-    const retried = await batch(emu, { operations: [upsertCategory('CAT-9')] }, { key });
+    const retried = await batch(emu, { operations: [upsertCategory('CAT-9')] }, { key: seen!.key });
     expect(retried.status).toBe(200);
     expect(retried.headers.get('idempotent-replay')).toBeNull();
   });

@@ -105,6 +105,14 @@ describe('independent delivery states', () => {
     }
   });
 
+  it('answers 400 idempotency_key_required to an action without Idempotency-Key', async () => {
+    const e = await create();
+    const res = await emu.api('POST', `/entregas/${e.id}/cancel`, { body: { reason: 'Sin repartidor' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('idempotency_key_required');
+    expect((await emu.api('GET', `/entregas/${e.id}`)).body.data.status).toBe('requested');
+  });
+
   it('answers 404 for an unknown delivery and 422 for an unknown action', async () => {
     expect((await act('ent_01JD0000000000000000000000', 'pickup', { settlement_confirmed: true })).status).toBe(404);
     const e = await create();

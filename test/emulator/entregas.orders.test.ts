@@ -14,8 +14,8 @@ afterAll(() => emu.close());
 let n = 0;
 const create = (body: Record<string, unknown>, credential?: string) =>
   emu.api('POST', '/entregas', { body: { request_key: `ORD-${++n}`, ...body }, idempotencyKey: key(), credential });
-async function acceptedDelivery() {
-  const order = await simulate(emu, { scenario: 'delivery' });
+async function acceptedDelivery(payment_method_code = 'cash') {
+  const order = await simulate(emu, { scenario: 'delivery', payment_method_code });
   const res = await orderAction(emu, order.id, 'status', { status: 'accepted' });
   expect(res.status).toBe(200);
   return res.body.data;
@@ -39,6 +39,16 @@ describe('POST /entregas from an order', () => {
     // DESIGN: courier amounts never change an order's payment or totals.
     const after = await emu.api('GET', `/orders/${order.id}`);
     expect(after.body.data).toEqual(order);
+  });
+
+  it('requires transfer_received for an unpaid bank-transfer order', async () => {
+    const order = await acceptedDelivery('bank_transfer');
+    const missing = await create({ order_id: order.id });
+    expect(missing.status).toBe(422);
+    expect(missing.body.error.details[0]).toMatchObject({ field: 'transfer_received', code: 'transfer_confirmation_required' });
+    const ok = await create({ order_id: order.id, transfer_received: true });
+    expect(ok.status).toBe(201);
+    expect(ok.body.data).toMatchObject({ payment_method: 'bank_transfer', transfer_received: true, balance: -ok.body.data.courier_fee });
   });
 
   it('answers 422 order_not_accepted for a pending order', async () => {

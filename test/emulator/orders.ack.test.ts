@@ -97,6 +97,13 @@ describe('POST /orders/{order_id}/import-failure', () => {
     expect(res.body.error.code).toBe('already_acknowledged');
   });
 
+  it('requires an Idempotency-Key', async () => {
+    const order = await simulate(emu);
+    const res = await emu.api('POST', `/orders/${order.id}/import-failure`, { body: { code: 'other', message: 'x' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('idempotency_key_required');
+  });
+
   it('answers 422 for an unknown code, a message over 500 or missing', async () => {
     const order = await simulate(emu);
     expect(fieldsOf(await fail(order.id, { code: 'bad', message: 'x' }))).toEqual(['code:invalid_value']);

@@ -92,6 +92,11 @@ describe('POST /_emulator/orders', () => {
     checkTotals(order);
   });
 
+  it('takes any payment method of the store, without change_for unless cash', async () => {
+    const order = await simulate(emu, { payment_method_code: 'custom_vale' });
+    expect(order.payment).toEqual({ method_code: 'custom_vale', method_name: 'Vale de la casa', change_for: null, status: 'unpaid' });
+  });
+
   it('numbers orders sequentially per store', async () => {
     const a = await simulate(emu);
     const b = await simulate(emu);

@@ -171,6 +171,18 @@ describe('POST /_emulator/orders/{order_id}/status (panel and customer)', () => 
     }
   });
 
+  it('never refuses the service itself (by system), whatever the authority', async () => {
+    const order = await simulate(emu);
+    await setAuthority('erp');
+    try {
+      const res = await panel(order.id, { status: 'cancelled', by: 'system', reason: 'Sin confirmación a tiempo' });
+      expect(res.status).toBe(200);
+      expect(res.body.data.status_history.at(-1)).toMatchObject({ status: 'cancelled', by: 'system' });
+    } finally {
+      await setAuthority('both');
+    }
+  });
+
   it('refuses a customer cancelling an accepted order', async () => {
     const order = await simulate(emu);
     await status(order.id, { status: 'accepted' });

@@ -45,8 +45,8 @@ describe('fan-out under a flaky receiver', () => {
         }
       });
     }
-    const first = (await emu.control('POST', '/webhooks/drain')).body.data;
-    expect(first.attempted).toBeGreaterThanOrEqual(EVENTS - 256); // some may have gone out before the drain
+    await emu.control('POST', '/webhooks/drain');
+    expect(rx.received.length).toBeGreaterThanOrEqual(EVENTS); // every first attempt made
     let failedAttempts = 0;
     for (const delay of RETRY_DELAYS_MS) {
       await emu.control('POST', '/clock/advance', { seconds: delay / 1000 });

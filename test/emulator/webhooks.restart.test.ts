@@ -37,8 +37,9 @@ describe('deliveries survive a restart', () => {
     const b = await startTestEmulator({ memory: false, data: dir });
     try {
       // The interrupted one is due at once; the scheduled retry keeps its due time.
-      const now = (await b.control('POST', '/webhooks/drain')).body.data;
-      expect(now.attempted).toBeGreaterThanOrEqual(1);
+      // (The restarted dispatcher may resend the interrupted one even before this drain.)
+      await b.control('POST', '/webhooks/drain');
+      expect((await b.api('GET', '/webhook/deliveries?status=succeeded')).body.data).toHaveLength(1);
       await b.control('POST', '/clock/advance', { seconds: 60 });
       await b.control('POST', '/webhooks/drain');
       const after = (await b.api('GET', '/webhook/deliveries')).body.data;

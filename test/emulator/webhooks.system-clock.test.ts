@@ -33,4 +33,17 @@ describe('dispatcher with the system clock', () => {
     const got = await rx.waitFor(2, 2000);
     expect(got[1].headers['x-service-delivery-id']).toBe(got[0].headers['x-service-delivery-id']);
   });
+
+  it('makes a retry when it falls due by the passing of real time (the timer loop)', async () => {
+    rx.received.length = 0;
+    rx.behave = (_r, n) => (n === 0 ? { status: 500 } : { status: 200 });
+    await emu.api('POST', '/webhook/test');
+    await rx.waitFor(1, 2000);
+    // 59 of the 60 s by the clock; the last second passes in real time.
+    await emu.control('POST', '/clock/advance', { seconds: 59 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(rx.received).toHaveLength(1);
+    const got = await rx.waitFor(2, 3000);
+    expect(got[1].at - got[0].at).toBeGreaterThanOrEqual(900);
+  });
 });
