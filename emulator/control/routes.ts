@@ -5,11 +5,12 @@ import { storesControl } from './stores.js';
 import { catalogControl } from './catalog.js';
 import { ordersControl } from './orders.js';
 import { webhooksControl } from './webhooks.js';
+import { entregasControl } from './entregas.js';
 import { homologationControl } from './homologation.js';
 
 export type ControlRegistrar = (app: FastifyInstance, emulator: Emulator) => void;
 
 /** Every group of control routes. */
 export const CONTROL_ROUTES: ControlRegistrar[] = [
-  systemRoutes, storesControl, catalogControl, ordersControl, webhooksControl, homologationControl,
+  systemRoutes, storesControl, catalogControl, ordersControl, webhooksControl, entregasControl, homologationControl,
 ];

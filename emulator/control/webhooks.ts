@@ -6,14 +6,11 @@ import { controlBody } from './parse.js';
 import { setWebhook } from '../webhooks/config.js';
 import { presentDelivery, presentWebhook } from '../webhooks/view.js';
 import { webhookService } from '../webhooks/service.js';
-import { entregasControl } from './entregas.js';
 
 type IdParams = { Params: Record<string, string> };
 
 /** DESIGN: control rows for webhooks — drain, chaos, the panel's webhook and resend. */
 export function webhooksControl(app: FastifyInstance, emulator: Emulator): void {
-  // The courier side of /entregas lives beside the webhooks group (no separate registration point).
-  entregasControl(app, emulator);
 
   // Returns once every delivery due now has been attempted.
   app.post('/webhooks/drain', async () => ({ data: await webhookService(emulator).drain() }));
