@@ -1,21 +1,19 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from '../helpers/emulator.js';
+import { ensureBuilt } from '../helpers/cli.js';
 import type { ReadyInfo } from '../../emulator/server.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 let dataDir: string;
 const children: ChildProcess[] = [];
 
-beforeAll(() => {
-  if (!existsSync(join(ROOT, 'dist', 'src', 'cli', 'main.js'))) {
-    const build = spawnSync('npx', ['tsup'], { cwd: ROOT, stdio: 'ignore' });
-    if (build.status !== 0) throw new Error('npx tsup failed');
-  }
+beforeAll(async () => {
+  await ensureBuilt();
   dataDir = mkdtempSync(join(tmpdir(), 'mk-crash-'));
 }, 120_000);
 

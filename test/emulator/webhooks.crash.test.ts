@@ -1,10 +1,11 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from '../helpers/emulator.js';
+import { ensureBuilt } from '../helpers/cli.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import type { ReadyInfo } from '../../emulator/server.js';
 
@@ -13,20 +14,8 @@ let dataDir: string;
 let rx: Receiver;
 const children: ChildProcess[] = [];
 
-/** The built CLI must hold the webhook dispatcher (a build older than it would prove nothing). */
-function builtWithDispatcher(): boolean {
-  try {
-    return readdirSync(join(ROOT, 'dist')).some((f) => f.endsWith('.js') && readFileSync(join(ROOT, 'dist', f), 'utf8').includes('Service-Webhooks/1.0'));
-  } catch {
-    return false;
-  }
-}
-
 beforeAll(async () => {
-  if (!builtWithDispatcher()) {
-    const build = spawnSync('npx', ['tsup'], { cwd: ROOT, stdio: 'ignore' });
-    if (build.status !== 0) throw new Error('npx tsup failed');
-  }
+  await ensureBuilt();
   dataDir = mkdtempSync(join(tmpdir(), 'mk-webhook-crash-'));
   rx = await startReceiver();
 }, 120_000);
