@@ -6,6 +6,7 @@ import { registerBodyParsers } from './http/body.js';
 import { envPlugin } from './http/env-plugin.js';
 import { sendError, toApiError } from './http/reply.js';
 import { IdFactory } from '../src/contract/ids.js';
+import { redactError, redactSecrets } from '../src/logging/redact.js';
 import { controlPlugin } from './control/index.js';
 import { SERVICES } from './services.js';
 
@@ -22,7 +23,14 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
   const requestIds = new IdFactory(() => emulator.clock.now());
   const app = Fastify({
     bodyLimit: LIMITS.bodyBytes,
-    logger: resolved.logger ? { level: 'info', redact: ['req.headers.authorization'], stream: process.stderr } : false,
+    logger: resolved.logger
+      ? {
+          level: 'info',
+          redact: ['req.headers.authorization', 'req.headers["idempotency-key"]'],
+          serializers: { err: redactError, req: (req) => ({ method: req.method, url: redactSecrets(req.url) }) },
+          stream: resolved.logStream ?? process.stderr,
+        }
+      : false,
     genReqId: () => requestIds.next('request'),
     requestIdHeader: false,
     return503OnClosing: false,

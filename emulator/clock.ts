@@ -13,8 +13,8 @@ export interface Clock {
   onAdvance(listener: () => void): () => void;
 }
 
-export function createClock(mode: ClockMode, realNow: () => number = Date.now): Clock {
-  let offset = 0;
+export function createClock(mode: ClockMode, realNow: () => number = Date.now, initialOffsetMs = 0): Clock {
+  let offset = initialOffsetMs;
   // A manual clock stands still at the real time of start-up until advanced.
   let frozenAt = realNow();
   const listeners = new Set<() => void>();

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { createClock, type Clock, type ClockMode } from './clock.js';
+import { loadClockOffset, saveClockOffset } from './clock-state.js';
 import { openDatabase } from './db/open.js';
 import { createEnvContext, type EnvContext } from './context.js';
 import { Faults } from './faults.js';
@@ -22,6 +23,8 @@ export interface EmulatorOptions {
   adminToken?: string;
   /** Log requests to stderr. */
   logger?: boolean;
+  /** Where the log goes instead of stderr (tests). */
+  logStream?: NodeJS.WritableStream;
   /** TEST-ONLY: the webhook response timeout in ms (the spec's 10 s by default); lets tests of hanging receivers run fast. */
   webhookTimeoutMs?: number;
 }
@@ -35,6 +38,7 @@ export interface ResolvedOptions {
   seed: number | null;
   adminToken: string | null;
   logger: boolean;
+  logStream: NodeJS.WritableStream | null;
   webhookTimeoutMs: number;
 }
 
@@ -48,6 +52,7 @@ export function resolveOptions(o: EmulatorOptions = {}): ResolvedOptions {
     seed: o.seed ?? null,
     adminToken: o.adminToken ?? null,
     logger: o.logger ?? false,
+    logStream: o.logStream ?? null,
     webhookTimeoutMs: o.webhookTimeoutMs ?? LIMITS.webhookTimeoutMs,
   };
 }
@@ -71,7 +76,8 @@ export class Emulator implements Lifecycle {
   private readonly closeHooks: (() => void | Promise<void>)[] = [];
 
   constructor(readonly options: ResolvedOptions) {
-    this.clock = createClock(options.clock);
+    this.clock = createClock(options.clock, Date.now, loadClockOffset(options.data));
+    this.clock.onAdvance(() => saveClockOffset(options.data, this.clock.offsetMs()));
     const random = options.seed === null ? cryptoRandom : seededRandom(options.seed);
     this.envs = Object.fromEntries(
       ENVIRONMENTS.map((name) => {
@@ -106,6 +112,7 @@ export class Emulator implements Lifecycle {
   /** DESIGN: back to the seeded state; the ready line's credentials stay valid. */
   reset(): void {
     this.clock.reset();
+    saveClockOffset(this.options.data, 0);
     this.faults.clear();
     this.requestLimiter.clear();
     this.authFailureLimiter.clear();

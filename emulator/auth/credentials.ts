@@ -39,7 +39,8 @@ export function secretMatches(secret: string, digest: Buffer): boolean {
   return candidate.length === digest.length && timingSafeEqual(candidate, digest);
 }
 
-const CREDENTIAL = /^Bearer (svk_(live|test)_[A-Za-z0-9]{1,64})\.(svs_(live|test)_[A-Za-z0-9]{1,128})$/;
+// The scheme is case-insensitive (RFC 9110, 11.1); the credential itself is not.
+const CREDENTIAL = /^[Bb][Ee][Aa][Rr][Ee][Rr] +(svk_(live|test)_[A-Za-z0-9]{1,64})\.(svs_(live|test)_[A-Za-z0-9]{1,128})$/;
 
 /** Splits `Bearer key.secret`; undefined when the header does not have that shape. */
 export function parseAuthorization(header: string | undefined): { keyId: string; secret: string; env: Environment } | undefined {

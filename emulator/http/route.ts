@@ -8,6 +8,7 @@ import type { Emulator } from '../emulator.js';
 import { assertNotSuspended, type AuthContext } from './auth.js';
 import { checkIdempotency, settleIdempotency } from './idempotency.js';
 import type { StoredResponse } from '../data/idempotency.js';
+import { JsonText } from './json-text.js';
 
 export interface CallContext<E extends Endpoint> {
   env: EnvContext;
@@ -117,5 +118,7 @@ function sendStored(request: FastifyRequest, reply: FastifyReply, response: Stor
     const error = (body as { error?: { request_id?: string } }).error;
     if (error) body = { error: { ...error, request_id: request.id } };
   }
-  return reply.code(response.status).type('application/json; charset=utf-8').send(body);
+  // A body kept as JSON text goes out as is: fastify sends strings of a JSON type without serializing.
+  const payload = body instanceof JsonText ? body.text : body;
+  return reply.code(response.status).type('application/json; charset=utf-8').send(payload);
 }

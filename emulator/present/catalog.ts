@@ -2,6 +2,8 @@ import type { Category, Product } from '../../src/contract/catalog.js';
 import { formatAmount } from '../../src/contract/amounts.js';
 import { formatDate, formatNullableDate } from '../../src/contract/dates.js';
 import type { EnvContext } from '../context.js';
+import { ChangeCache } from '../db/change-cache.js';
+import type { Db } from '../db/open.js';
 import type { CategoryRow, OptionGroupRow, OptionRow, ProductView } from '../data/catalog.js';
 
 export function presentCategory(row: CategoryRow): Category {
@@ -24,6 +26,36 @@ export function presentProducts(env: EnvContext, rows: ProductView[]): Product[]
   const groups = groupBy(env.catalog.groupsOfProducts.all({ ids }), (g) => g.product_id);
   const options = groupBy(env.catalog.optionsOfProducts.all({ ids }), (o) => o.group_id);
   return rows.map((row) => presentProductRow(row, groups.get(row.id) ?? [], options));
+}
+
+const productTexts = new WeakMap<Db, ChangeCache<string>>();
+
+/**
+ * Products by id as JSON text (each as `presentProducts` shows it), in the order of `ids`; ids with
+ * no product are left out. The text is kept until the environment's database changes (see
+ * ChangeCache), so paging a catalog that did not change costs one query of ids.
+ */
+export function presentProductTexts(env: EnvContext, ids: string[]): string[] {
+  let cache = productTexts.get(env.db);
+  if (!cache) productTexts.set(env.db, (cache = new ChangeCache(env.db)));
+  const texts = new Map<string, string>();
+  const missing: string[] = [];
+  for (const id of ids) {
+    const text = cache.get(id);
+    if (text === undefined) missing.push(id);
+    else texts.set(id, text);
+  }
+  if (missing.length > 0) {
+    const rows = env.catalog.productViewsByIds.all({ ids: JSON.stringify(missing) });
+    const products = presentProducts(env, rows);
+    for (const product of products) texts.set(product.id, cache.set(product.id, JSON.stringify(product)));
+  }
+  const out: string[] = [];
+  for (const id of ids) {
+    const text = texts.get(id);
+    if (text !== undefined) out.push(text);
+  }
+  return out;
 }
 
 /** One product by id (any store), or undefined. */

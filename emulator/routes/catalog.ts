@@ -8,7 +8,8 @@ import { apiRoute, ok } from '../http/route.js';
 import type { AuthContext } from '../http/auth.js';
 import * as catalog from '../catalog/service.js';
 import { decodeCursor, page } from '../catalog/cursor.js';
-import { presentCategory, presentProducts } from '../present/catalog.js';
+import { presentCategory, presentProductTexts } from '../present/catalog.js';
+import { JsonText } from '../http/json-text.js';
 
 const managed = { guard: (auth: AuthContext) => catalog.assertCatalogManaged(auth.integration) };
 
@@ -41,7 +42,7 @@ export function catalogRoutes(app: FastifyInstance, env: EnvContext, emulator: E
       if (!category) return { body: { data: [], next_cursor: null } };
       categoryId = category.id;
     }
-    const rows = env.catalog.listProducts.all({
+    const ids = env.catalog.listProductIds.all({
       store_id: auth.store.id,
       since: query.updated_since === undefined ? 0 : parseDate(query.updated_since),
       after,
@@ -49,8 +50,10 @@ export function catalogRoutes(app: FastifyInstance, env: EnvContext, emulator: E
       category_id: categoryId,
       active: query.active === undefined ? null : Number(query.active),
     });
-    const cut = page(rows, limit);
-    return { body: { data: presentProducts(env, cut.rows), next_cursor: cut.next_cursor } };
+    const cut = page(ids.map((id) => ({ id })), limit);
+    // The page is written as text from each product's kept JSON: `{"data":[…],"next_cursor":…}`.
+    const data = presentProductTexts(env, cut.rows.map((r) => r.id));
+    return { body: new JsonText(`{"data":[${data.join(',')}],"next_cursor":${JSON.stringify(cut.next_cursor)}}`) };
   });
 
   apiRoute(app, env, emulator, api.putProduct, ({ auth, params, query, rawBody }) => {

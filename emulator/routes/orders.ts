@@ -5,8 +5,9 @@ import { parseDate } from '../../src/contract/dates.js';
 import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
 import { apiRoute, ok } from '../http/route.js';
-import { acknowledge, changeStatus, loadOrder, reportImportFailure } from '../orders/service.js';
+import { acknowledge, changeStatus, reportImportFailure } from '../orders/service.js';
 import { presentOrder } from '../orders/present.js';
+import { orderBodyText } from '../orders/order-text.js';
 import { decodeOrderCursor, encodeOrderCursor } from '../orders/cursors.js';
 
 const since = (text: string | undefined) => (text === undefined ? null : parseDate(text));
@@ -35,7 +36,7 @@ export function ordersRoutes(app: FastifyInstance, env: EnvContext, emulator: Em
     return ok(presentOrder(env, order));
   });
 
-  apiRoute(app, env, emulator, api.getOrder, ({ auth, params }) => ok(presentOrder(env, loadOrder(env, params.order_id, auth.store.id))));
+  apiRoute(app, env, emulator, api.getOrder, ({ auth, params }) => ({ body: orderBodyText(env, params.order_id, auth.store.id) }));
 
   apiRoute(app, env, emulator, api.ackOrder, ({ auth, params, body }) =>
     ok(presentOrder(env, acknowledge(env, params.order_id, auth.store.id, auth.integration.id, body))),

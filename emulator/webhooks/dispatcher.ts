@@ -140,18 +140,22 @@ export class EnvDispatcher {
       if (!webhook) return;
       const delay = this.host.chaos().delay_ms;
       if (delay > 0) await sleep(delay);
-      // DESIGN: X-Service-Timestamp is the real time of sending; the secrets' overlap follows the clock.
-      const timestamp = String(Math.floor(Date.now() / 1000));
-      const headers = {
-        'Content-Type': 'application/json',
-        'User-Agent': 'Service-Webhooks/1.0',
-        'X-Service-Event-Id': d.event_id,
-        'X-Service-Event-Type': d.event_type,
-        'X-Service-Delivery-Id': d.id,
-        'X-Service-Timestamp': timestamp,
-        'X-Service-Signature': signatureHeader(signingSecrets(webhook, this.env.clock.now()), timestamp, d.body),
+      let attemptedAt = this.env.clock.now();
+      // Built when the send really starts (after any wait for a slot to the receiver's host).
+      const headers = () => {
+        attemptedAt = this.env.clock.now();
+        // DESIGN: X-Service-Timestamp is the real time of sending; the secrets' overlap follows the clock.
+        const timestamp = String(Math.floor(Date.now() / 1000));
+        return {
+          'Content-Type': 'application/json',
+          'User-Agent': 'Service-Webhooks/1.0',
+          'X-Service-Event-Id': d.event_id,
+          'X-Service-Event-Type': d.event_type,
+          'X-Service-Delivery-Id': d.id,
+          'X-Service-Timestamp': timestamp,
+          'X-Service-Signature': signatureHeader(signingSecrets(webhook, this.env.clock.now()), timestamp, d.body),
+        };
       };
-      const attemptedAt = this.env.clock.now();
       const result = await postWebhook(this.host.agents, webhook.url, headers, d.body, this.host.timeoutMs, this.abort.signal);
       if (this.closed || generation !== this.generation) return;
       this.record(d, manual, before, attemptedAt, result);

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { HostSlots } from './host-slots.js';
 
 export interface SendResult {
   succeeded: boolean;
@@ -11,11 +12,17 @@ export interface SendResult {
 export interface Agents {
   http: http.Agent;
   https: https.Agent;
+  /** Sends under way per receiver origin, capped at the pool's sockets per host. */
+  slots: HostSlots;
 }
 
 /** Keep-alive agents, one pair per emulator: a receiver answering at once sees thousands of deliveries per second. */
 export function createAgents(maxSockets = 64): Agents {
-  return { http: new http.Agent({ keepAlive: true, maxSockets }), https: new https.Agent({ keepAlive: true, maxSockets }) };
+  return {
+    http: new http.Agent({ keepAlive: true, maxSockets }),
+    https: new https.Agent({ keepAlive: true, maxSockets }),
+    slots: new HostSlots(maxSockets),
+  };
 }
 
 function errorKind(error: NodeJS.ErrnoException): SendResult['error'] {
@@ -28,44 +35,84 @@ function errorKind(error: NodeJS.ErrnoException): SendResult['error'] {
  * One POST to the receiver. spec: Events, Webhook delivery 1 — any 2xx within the timeout (real
  * time) succeeds; any other status (redirects are not followed), a timeout or a connection error
  * fails. Never throws.
+ *
+ * The send first waits for a slot of the receiver's origin (see HostSlots); only then are the
+ * headers built (`headers()` signs with the real time of sending) and the timeout started, so
+ * waiting behind other deliveries to the same host never counts against the receiver.
  */
-export function postWebhook(agents: Agents, url: string, headers: Record<string, string>, body: string, timeoutMs: number, signal?: AbortSignal): Promise<SendResult> {
-  const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
+export async function postWebhook(
+  agents: Agents,
+  url: string,
+  headers: () => Record<string, string>,
+  body: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<SendResult> {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return { succeeded: false, responseStatus: null, error: 'connection_error', durationMs: 0 };
+  }
+  const release = await agents.slots.acquire(target.origin, signal);
+  // Aborted while waiting (reset or shutdown): nobody records this result.
+  if (!release) return { succeeded: false, responseStatus: null, error: 'connection_error', durationMs: 0 };
+  return send(agents, target, headers, body, timeoutMs, release, signal);
+}
+
+function send(
+  agents: Agents,
+  target: URL,
+  headers: () => Record<string, string>,
+  body: string,
+  timeoutMs: number,
+  release: () => void,
+  signal?: AbortSignal,
+): Promise<SendResult> {
   return new Promise((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
     let done = false;
+    const started = performance.now();
     const finish = (r: Omit<SendResult, 'durationMs'>) => {
       if (done) return;
       done = true;
-      clearTimeout(timer);
-      resolve({ ...r, durationMs: elapsed() });
+      resolve({ ...r, durationMs: Math.round(performance.now() - started) });
     };
-    let target: URL;
+    // The slot is freed when the request is over (response read, error or destroyed), which also
+    // frees its socket; a receiver that answers headers but never ends the body is cut at the timeout.
+    const over = () => {
+      if (timer) clearTimeout(timer);
+      release();
+    };
+    let req: http.ClientRequest;
     try {
-      target = new URL(url);
+      const payload = Buffer.from(body);
+      const secure = target.protocol === 'https:';
+      req = (secure ? https : http).request(target, {
+        method: 'POST',
+        agent: secure ? agents.https : agents.http,
+        headers: { ...headers(), 'Content-Length': String(payload.length) },
+        signal,
+      });
+      timer = setTimeout(() => {
+        finish({ succeeded: false, responseStatus: null, error: 'timeout' });
+        req.destroy();
+      }, timeoutMs);
+      req.on('response', (res) => {
+        const status = res.statusCode ?? 0;
+        res.resume();
+        finish({ succeeded: status >= 200 && status < 300, responseStatus: status, error: null });
+      });
+      req.on('error', (error) => finish({ succeeded: false, responseStatus: null, error: errorKind(error) }));
+      req.on('close', () => {
+        over();
+        finish({ succeeded: false, responseStatus: null, error: 'connection_error' });
+      });
+      req.end(payload);
     } catch {
+      over();
       finish({ succeeded: false, responseStatus: null, error: 'connection_error' });
-      return;
     }
-    const secure = target.protocol === 'https:';
-    const payload = Buffer.from(body);
-    const req = (secure ? https : http).request(target, {
-      method: 'POST',
-      agent: secure ? agents.https : agents.http,
-      headers: { ...headers, 'Content-Length': String(payload.length) },
-      signal,
-    });
-    const timer = setTimeout(() => {
-      finish({ succeeded: false, responseStatus: null, error: 'timeout' });
-      req.destroy();
-    }, timeoutMs);
-    req.on('response', (res) => {
-      const status = res.statusCode ?? 0;
-      res.resume();
-      finish({ succeeded: status >= 200 && status < 300, responseStatus: status, error: null });
-    });
-    req.on('error', (error) => finish({ succeeded: false, responseStatus: null, error: errorKind(error) }));
-    req.end(payload);
   });
 }
 

@@ -105,6 +105,20 @@ describe('merchant-kit emulator start --json', () => {
     expect(me.body.data.integration.settings.ack_alert_minutes).toBe(42);
   });
 
+  it('never moves the clock backwards across a restart with --data', async () => {
+    const dir = tempDir();
+    const first = await start(['--data', dir, '--clock', 'manual']);
+    const advanced = await request(`${first.ready.admin_url}/clock/advance`, 'POST', { body: { seconds: 7200 } });
+    expect(advanced.body.data.offset_seconds).toBe(7200);
+    const before = Date.parse(advanced.body.data.now);
+    expect((await stop(first.cli)).code).toBe(0);
+
+    const second = await start(['--data', dir, '--clock', 'manual']);
+    const clock = await request(`${second.ready.admin_url}/clock`, 'GET');
+    expect(clock.body.data.offset_seconds).toBe(7200);
+    expect(Date.parse(clock.body.data.now)).toBeGreaterThanOrEqual(before);
+  });
+
   it('refuses --host 0.0.0.0 without --admin-token with a clear message and a non-zero exit', async () => {
     const cli = runCli(['emulator', 'start', '--json', '--port', '0', '--memory', '--host', '0.0.0.0']);
     running.push(cli);

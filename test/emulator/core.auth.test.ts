@@ -32,6 +32,13 @@ describe('401 unauthenticated (spec: Authentication 4)', () => {
     expect401(await emu.api('GET', '/me', { credential: null, headers: { authorization: header(emu.test.credential) } }));
   });
 
+  it('reads the Bearer scheme case-insensitively (RFC 9110) but never the credential', async () => {
+    const as = (header: string) => emu.api('GET', '/me', { credential: null, headers: { authorization: header } });
+    expect((await as(`bearer ${emu.test.credential}`)).status).toBe(200);
+    expect((await as(`BEARER  ${emu.test.credential}`)).status).toBe(200);
+    expect401(await as(`Bearer ${emu.test.credential.toUpperCase()}`));
+  });
+
   it('answers a wrong secret', async () => {
     const [key, secret] = emu.test.credential.split('.');
     const wrong = `${key}.${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`;

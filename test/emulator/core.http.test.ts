@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildEmulator } from '../../emulator/app.js';
 import { request, startTestEmulator, type Response, type TestEmulator } from '../helpers/emulator.js';
@@ -130,6 +131,31 @@ describe('422 for unknown fields in a write', () => {
 });
 
 describe('500 internal_error', () => {
+  it('logs the unexpected exception with every secret redacted', async () => {
+    const lines: string[] = [];
+    const logStream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const { app } = await buildEmulator({ memory: true, clock: 'manual', logger: true, logStream });
+    app.get('/boom', async () => {
+      throw new Error('svs_test_AAAAAAAAAAAAAAAAAAAA and whsec_BBBBBBBBBBBB exploded');
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const address = app.server.address() as { port: number };
+      await request(`http://127.0.0.1:${address.port}/boom`, 'GET', { headers: { authorization: 'Bearer svk_test_x.svs_test_CCCCCCCC' } });
+    } finally {
+      await app.close();
+    }
+    const log = lines.join('');
+    expect(log).toContain('exploded');
+    expect(log).toContain('svs_test_[redactado]');
+    expect(log).not.toMatch(/svs_test_[A-Z]{4}|whsec_B|CCCCCCCC/);
+  });
+
   it('answers an unexpected exception without stack or secret', async () => {
     const { app } = await buildEmulator({ memory: true, clock: 'manual' });
     app.get('/boom', async () => {
