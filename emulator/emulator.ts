@@ -57,6 +57,12 @@ export function resolveOptions(o: EmulatorOptions = {}): ResolvedOptions {
   };
 }
 
+/** `http://host:port`, with an IPv6 host in brackets. */
+export function baseUrl(host: string, port: number): string {
+  const shown = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  return `http://${shown}:${port}`;
+}
+
 /** Hooks that parts of the emulator register to take part in reset and shutdown. */
 export interface Lifecycle {
   onReset(fn: () => void): void;
@@ -72,10 +78,16 @@ export class Emulator implements Lifecycle {
   readonly authFailureLimiter = new WindowCounter(LIMITS.authFailuresPerMinute);
   readonly batchLimiter = new WindowCounter(LIMITS.batchesPerMinute);
   readonly seeds: SeededStore[];
+  /**
+   * The emulator's own base URL (links it hands out, such as `tracking_url`, never come from the
+   * client's Host header). startEmulator() sets the real one after listen; until then the options'.
+   */
+  publicUrl: string;
   private readonly resetHooks: (() => void)[] = [];
   private readonly closeHooks: (() => void | Promise<void>)[] = [];
 
   constructor(readonly options: ResolvedOptions) {
+    this.publicUrl = baseUrl(options.host, options.port);
     this.clock = createClock(options.clock, Date.now, loadClockOffset(options.data));
     this.clock.onAdvance(() => saveClockOffset(options.data, this.clock.offsetMs()));
     const random = options.seed === null ? cryptoRandom : seededRandom(options.seed);

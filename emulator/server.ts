@@ -1,6 +1,5 @@
 import { buildEmulator } from './app.js';
-import type { EmulatorOptions } from './emulator.js';
-import type { Emulator } from './emulator.js';
+import { baseUrl, type Emulator, type EmulatorOptions } from './emulator.js';
 
 export interface ReadyInfo {
   event: 'ready';
@@ -43,8 +42,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port ?? 4010;
-  const shownHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-  const url = `http://${shownHost}:${port}`;
+  const url = baseUrl(host, port);
+  emulator.publicUrl = url;
   let closing: Promise<void> | undefined;
   return {
     event: 'ready',

@@ -32,6 +32,10 @@ export function upsertCategory(env: EnvContext, integration: IntegrationRecord, 
     const answer = (result: UpsertResult['result']): Upserted => ({ status: 200, result: { id: row.id, external_id: code, result } });
     if (isStale(row.source_updated_at, incoming)) return answer('ignored_stale');
     const next = { name: data.name, position: data.position ?? row.position, active: data.active ? 1 : 0 };
+    // The same rule as DELETE: a category with active products cannot be switched off (nothing changes).
+    if (row.active === 1 && next.active === 0 && env.catalog.activeProductsInCategory.get(row.id)!.n > 0) {
+      throw ApiError.of('category_not_empty');
+    }
     const source = keptSourceUpdatedAt(row.source_updated_at, incoming);
     const changed = next.name !== row.name || next.position !== row.position || next.active !== row.active;
     if (changed) env.catalog.updateCategory.run({ id: row.id, ...next, source_updated_at: source, updated_at: now });

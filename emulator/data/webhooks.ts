@@ -124,8 +124,16 @@ export function createWebhookStatements(db: Db) {
     `UPDATE webhook_deliveries SET status = @status, attempt_count = @attempt_count, next_attempt_at = @next_attempt_at,
        updated_at = @now WHERE id = @id`,
   );
+  // A pending delivery always has next_attempt_at, and claiming keeps it: a `delivering` row
+  // without one was a manual retry of a finished delivery. That goes back to its final state
+  // (`succeeded` if any attempt succeeded, else `failed`) and never re-enters the schedule, which
+  // would allow a tenth scheduled attempt.
   const recover = db.prepare<{ now: number }>(
-    "UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = COALESCE(next_attempt_at, @now) WHERE status = 'delivering'",
+    `UPDATE webhook_deliveries SET updated_at = @now, status = CASE
+       WHEN next_attempt_at IS NOT NULL THEN 'pending'
+       WHEN EXISTS (SELECT 1 FROM webhook_attempts a WHERE a.delivery_id = webhook_deliveries.id AND a.succeeded = 1) THEN 'succeeded'
+       ELSE 'failed' END
+     WHERE status = 'delivering'`,
   );
   const list = db.prepare<{ integration_id: string; status: string | null; limit: number }, DeliveryRow>(
     `SELECT * FROM webhook_deliveries WHERE integration_id = @integration_id AND (@status IS NULL OR status = @status)
@@ -154,7 +162,10 @@ export function createWebhookStatements(db: Db) {
     claim: (id: string, from: DeliveryStatus, now: number) => claim.run({ id, from, now }).changes > 0,
     settle: (id: string, s: { status: DeliveryStatus; attemptCount: number; nextAttemptAt: number | null }, now: number) =>
       settle.run({ id, status: s.status, attempt_count: s.attemptCount, next_attempt_at: s.nextAttemptAt, now }).changes > 0,
-    /** After a crash or a stop mid-send, the attempt's outcome is unknown: send it again (at least once). */
+    /**
+     * After a crash or a stop mid-send, the attempt's outcome is unknown: a scheduled delivery is
+     * sent again (at least once); an interrupted manual retry of a finished one returns to its final state.
+     */
     recoverInterrupted: (now: number) => recover.run({ now }).changes,
     list: (integrationId: string, status: DeliveryStatus | null, limit: number) => list.all({ integration_id: integrationId, status, limit }),
     insertAttempt: (a: Omit<AttemptRow, 'number'>) => void insertAttempt.run(a),

@@ -24,6 +24,12 @@ export class ChangeCache<V> {
     return this.entries.get(key);
   }
 
+  /** Several values at once, with one look at the database's change counter. */
+  getMany(keys: readonly string[]): (V | undefined)[] {
+    this.sync();
+    return keys.map((key) => this.entries.get(key));
+  }
+
   /**
    * Keeps a value computed after `get` missed, unless a transaction is open or the database
    * changed since that `get` (the value may then be older than the data); returns it either way.

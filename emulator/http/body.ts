@@ -1,28 +1,64 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../src/contract/errors.js';
 
+const WRONG_TYPE = 'El cuerpo debe enviarse como application/json; charset=utf-8.';
+
 /**
- * spec: Errors, 400 malformed_json — a body must be a JSON object. Any other content type with a
- * body is answered the same way (DESIGN: wrong Content-Type → malformed_json).
+ * spec: Conventions, Format — requests use `Content-Type: application/json; charset=utf-8`, text in
+ * UTF-8. Only `application/json` (any case) is accepted, with at most a `charset=utf-8` parameter
+ * (any case, quotes optional). `application/vnd.api+json` and the like are other media types.
+ */
+export function isJsonContentType(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  const [media, ...params] = header.split(';');
+  if (media!.trim().toLowerCase() !== 'application/json') return false;
+  return params.every((param) => {
+    if (param.trim() === '') return true;
+    const eq = param.indexOf('=');
+    if (eq === -1 || param.slice(0, eq).trim().toLowerCase() !== 'charset') return false;
+    const value = param.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+    return value.toLowerCase() === 'utf-8';
+  });
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * spec: Errors, 400 malformed_json — a body must be a JSON object in UTF-8. Any other content type,
+ * charset or content encoding with a body is answered the same way (DESIGN: wrong Content-Type →
+ * malformed_json). An empty body is no body, whatever its type.
  */
 export function registerBodyParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(/^application\/(.+\+)?json(\s*;.*)?$/i, { parseAs: 'string' }, (_req, body, done) => {
-    const text = String(body);
-    if (text.trim() === '') return done(null, undefined);
-    let parsed: unknown;
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body, done) => {
     try {
-      parsed = JSON.parse(text);
-    } catch {
-      return done(ApiError.of('malformed_json'), undefined);
+      done(null, parseBody(request, body as Buffer));
+    } catch (error) {
+      done(error as Error, undefined);
     }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      return done(ApiError.of('malformed_json'), undefined);
-    }
-    done(null, parsed);
   });
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => {
-    if ((body as Buffer).length === 0) return done(null, undefined);
-    done(ApiError.of('malformed_json', undefined, 'El cuerpo debe enviarse como application/json; charset=utf-8.'), undefined);
-  });
+}
+
+function parseBody(request: FastifyRequest, bytes: Buffer): unknown {
+  if (bytes.length === 0) return undefined;
+  const encoding = request.headers['content-encoding'];
+  if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+    throw ApiError.of('malformed_json', undefined, 'El cuerpo no puede enviarse comprimido (Content-Encoding).');
+  }
+  if (!isJsonContentType(request.headers['content-type'])) throw ApiError.of('malformed_json', undefined, WRONG_TYPE);
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw ApiError.of('malformed_json', undefined, 'El cuerpo no es texto UTF-8 válido.');
+  }
+  if (text.trim() === '') return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw ApiError.of('malformed_json');
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw ApiError.of('malformed_json');
+  return parsed;
 }

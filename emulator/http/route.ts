@@ -36,6 +36,8 @@ export interface RouteOptions {
    * (DESIGN: `catalog_mode: manual` answers 403 `field_not_managed` to every catalog write).
    */
   guard?: (auth: AuthContext) => void;
+  /** The handler reads `rawBody` itself (POST /catalog/batch checks its size first), so no body is refused. */
+  readsRawBody?: boolean;
 }
 
 export const ok = (data: unknown, status = 200): Outcome => ({ status, body: { data } });
@@ -88,7 +90,7 @@ export function apiRoute<E extends Endpoint>(
           rawBody: request.body,
           params: (endpoint.params ? parseOrThrow(endpoint.params, request.params) : {}) as never,
           query: (endpoint.query ? parseOrThrow(endpoint.query, request.query) : {}) as never,
-          body: (endpoint.body ? parseBody(endpoint.body, request.body) : undefined) as never,
+          body: (endpoint.body ? parseBody(endpoint.body, request.body) : (options.readsRawBody ? undefined : refuseBody(request.body))) as never,
         });
         response = { status: outcome.status ?? endpoint.status, body: outcome.body, headers: outcome.headers ?? {} };
       } catch (error) {
@@ -108,6 +110,18 @@ export function apiRoute<E extends Endpoint>(
 function parseBody(schema: z.ZodType, body: unknown) {
   if (body === undefined) throw ApiError.of('malformed_json', undefined, 'Esta operación requiere un cuerpo JSON.');
   return parseOrThrow(schema, body);
+}
+
+/**
+ * spec: Endpoints — an endpoint without a request body (DELETE, POST /webhook/test…) still refuses
+ * fields, as every write refuses unknown ones: 422 with one `unknown_field` per key. No body or `{}` is fine.
+ */
+function refuseBody(body: unknown): undefined {
+  const keys = body && typeof body === 'object' ? Object.keys(body) : [];
+  if (keys.length > 0) {
+    throw ApiError.validation(keys.map((key) => ({ field: key, code: 'unknown_field', message: `El campo "${key}" no es parte de esta operación.` })));
+  }
+  return undefined;
 }
 
 function sendStored(request: FastifyRequest, reply: FastifyReply, response: StoredResponse, replay: boolean): FastifyReply {

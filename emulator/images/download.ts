@@ -12,7 +12,9 @@ const TOO_LARGE = 'La imagen supera el máximo de 5 MB.';
 export async function downloadImage(url: string, signal: AbortSignal): Promise<DownloadOutcome> {
   let response: Response;
   try {
-    response = await fetch(url, { signal, redirect: 'follow', headers: { accept: 'image/jpeg, image/png, image/webp' } });
+    const fetched = await fetchFollowing(url, signal);
+    if (!('status' in fetched)) return fetched;
+    response = fetched;
   } catch (error) {
     return { ok: false, error: failure(error, signal) };
   }
@@ -32,6 +34,39 @@ export async function downloadImage(url: string, signal: AbortSignal): Promise<D
     return { ok: true, kind, bytes: total };
   } catch (error) {
     return { ok: false, error: failure(error, signal) };
+  }
+}
+
+const MAX_REDIRECTS = 5;
+const CONTROL_REFUSED = 'La dirección apunta a la API de control del emulador (/_emulator); no se descarga.';
+
+/**
+ * True when `url` names a control route: the fetcher must never call the emulator's own `/_emulator`
+ * API (a GET there reads state of every store, and could be aimed at with an image URL). Any host is
+ * refused, since the emulator cannot tell all the names it is reachable by.
+ */
+export function isControlUrl(url: URL): boolean {
+  let path = url.pathname;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    /* left encoded */
+  }
+  return /^\/+_emulator(\/|$)/i.test(path);
+}
+
+/** GET with redirects followed by hand, so that every hop (not only the first) is checked. */
+async function fetchFollowing(url: string, signal: AbortSignal): Promise<Response | { ok: false; error: string }> {
+  let current = new URL(url);
+  for (let hop = 0; ; hop++) {
+    if (isControlUrl(current)) return { ok: false, error: CONTROL_REFUSED };
+    const response = await fetch(current, { signal, redirect: 'manual', headers: { accept: 'image/jpeg, image/png, image/webp' } });
+    const location = response.headers.get('location');
+    if (response.status < 300 || response.status >= 400 || location === null) return response;
+    await response.body?.cancel().catch(() => undefined);
+    if (hop >= MAX_REDIRECTS) return { ok: false, error: 'La imagen redirige demasiadas veces.' };
+    current = new URL(location, current);
+    if (current.protocol !== 'http:' && current.protocol !== 'https:') return { ok: false, error: 'La imagen redirige a una dirección que no es http(s).' };
   }
 }
 

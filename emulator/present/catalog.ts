@@ -38,23 +38,17 @@ const productTexts = new WeakMap<Db, ChangeCache<string>>();
 export function presentProductTexts(env: EnvContext, ids: string[]): string[] {
   let cache = productTexts.get(env.db);
   if (!cache) productTexts.set(env.db, (cache = new ChangeCache(env.db)));
+  const kept = cache.getMany(ids);
+  const missing = ids.filter((_, i) => kept[i] === undefined);
+  if (missing.length === 0) return kept as string[];
   const texts = new Map<string, string>();
-  const missing: string[] = [];
-  for (const id of ids) {
-    const text = cache.get(id);
-    if (text === undefined) missing.push(id);
-    else texts.set(id, text);
-  }
-  if (missing.length > 0) {
-    const rows = env.catalog.productViewsByIds.all({ ids: JSON.stringify(missing) });
-    const products = presentProducts(env, rows);
-    for (const product of products) texts.set(product.id, cache.set(product.id, JSON.stringify(product)));
-  }
+  const rows = env.catalog.productViewsByIds.all({ ids: JSON.stringify(missing) });
+  for (const product of presentProducts(env, rows)) texts.set(product.id, cache.set(product.id, JSON.stringify(product)));
   const out: string[] = [];
-  for (const id of ids) {
-    const text = texts.get(id);
+  ids.forEach((id, i) => {
+    const text = kept[i] ?? texts.get(id);
     if (text !== undefined) out.push(text);
-  }
+  });
   return out;
 }
 

@@ -11,5 +11,5 @@ const { body: _envelope, ...postBatchUnparsed } = postBatch;
 
 /** spec: Endpoints, POST /catalog/batch. */
 export function batchRoutes(app: FastifyInstance, env: EnvContext, emulator: Emulator): void {
-  apiRoute(app, env, emulator, postBatchUnparsed, async ({ auth, rawBody }) => ok(await runBatch(env, emulator, auth.integration, rawBody)));
+  apiRoute(app, env, emulator, postBatchUnparsed, async ({ auth, rawBody }) => ok(await runBatch(env, emulator, auth.integration, rawBody)), { readsRawBody: true });
 }

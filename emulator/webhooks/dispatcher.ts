@@ -9,7 +9,7 @@ import { PAUSED_REASON, signingSecrets } from './config.js';
 import { postWebhook, type Agents, type SendResult } from './sender.js';
 import type { WebhookChaos } from '../../src/contract/webhooks.js';
 
-/** How many deliveries of one environment are sent at once. */
+/** How many deliveries of one environment are claimed at once (per host, the sender caps sends at its pool size). */
 const MAX_IN_FLIGHT = 256;
 /** With `reorder` on a system clock, how long fresh deliveries are held to form a burst. */
 const REORDER_HOLD_MS = 200;

@@ -7,12 +7,9 @@ import type { DeliveryRecord, Webhook } from '../../src/contract/webhooks.js';
 export function webhookView(env: EnvContext, integrationId: string) {
   const w = env.webhooks.get(integrationId);
   if (!w) return null;
+  const { url, events, active, paused, paused_reason } = presentWebhook(w);
   return {
-    url: w.url,
-    events: w.events,
-    active: w.active,
-    paused: w.paused,
-    paused_reason: w.pausedReason,
+    url, events, active, paused, paused_reason,
     // DESIGN: the panel shows a notice when the webhook was paused.
     notice: w.paused ? 'El webhook se pausó tras 72 h de entregas fallidas; reactívelo cuando el receptor funcione.' : null,
   };

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { amount, amountOut, datetime, datetimeOut, externalId, id, position, queryBoolean, pageLimit } from './common.js';
+import { amount, amountOut, datetime, datetimeOut, externalId, id, position, queryBoolean, pageLimit, requiredText } from './common.js';
 import { LIMITS } from './limits.js';
 
 // spec: Resources, Category — input fields
 export const categoryInput = z.strictObject({
-  name: z.string().min(1).max(LIMITS.text.categoryName),
+  name: requiredText(LIMITS.text.categoryName),
   position: position.optional(),
   active: z.boolean().default(true),
   source_updated_at: datetime.optional(),
@@ -26,7 +26,7 @@ export type Category = z.infer<typeof category>;
 // spec: Resources, Product — option and option group
 export const optionInput = z.strictObject({
   external_id: externalId,
-  name: z.string().min(1).max(LIMITS.text.productName),
+  name: requiredText(LIMITS.text.productName),
   price: amount.default('0'),
   available: z.boolean().default(true),
 });
@@ -34,7 +34,7 @@ export const optionInput = z.strictObject({
 export const optionGroupInput = z
   .strictObject({
     external_id: externalId,
-    name: z.string().min(1).max(LIMITS.text.productName),
+    name: requiredText(LIMITS.text.productName),
     // spec: Limits, numeric bounds — min_select 0 to 50; max_select 1 to 50
     min_select: z.int().min(LIMITS.bounds.minSelect[0]).max(LIMITS.bounds.minSelect[1]).default(0),
     max_select: z.int().min(LIMITS.bounds.maxSelect[0]).max(LIMITS.bounds.maxSelect[1]).default(1),
@@ -56,10 +56,24 @@ export const optionGroupInput = z
 
 const IMAGE_URL = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
 
+/** An absolute http(s) URL that parses (WHATWG URL): a host, a valid port, nothing left half-open. */
+export function isImageUrl(text: string): boolean {
+  if (!IMAGE_URL.test(text) || !URL.canParse(text)) return false;
+  const url = new URL(text);
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+}
+
+// spec: Resources, Product — image_url, an http(s) URL of at most 500 characters.
+const imageUrl = z
+  .string()
+  .max(LIMITS.text.imageUrl)
+  .refine((v) => v.length > LIMITS.text.imageUrl || isImageUrl(v), { message: 'Debe ser una URL http(s) válida.', params: { code: 'invalid' } })
+  .meta({ format: 'uri', description: 'URL http(s) de la imagen', example: 'https://cdn.example.com/cola.png' });
+
 // spec: Resources, Product — input fields
 export const productInput = z
   .strictObject({
-    name: z.string().min(1).max(LIMITS.text.productName),
+    name: requiredText(LIMITS.text.productName),
     category_external_id: externalId,
     price: amount,
     description: z.string().max(LIMITS.text.description).optional(),
@@ -67,7 +81,7 @@ export const productInput = z
     active: z.boolean().default(true),
     available: z.boolean().default(true),
     position: position.optional(),
-    image_url: z.string().max(LIMITS.text.imageUrl).regex(IMAGE_URL).optional(),
+    image_url: imageUrl.optional(),
     image_mode: z.enum(['replace', 'if_empty']).default('replace'),
     // spec: Limits — 20 option groups per product
     option_groups: z.array(optionGroupInput).max(LIMITS.optionGroupsPerProduct).default([]),
@@ -209,7 +223,8 @@ export const batchOperationTyped = z.strictObject({
   link_to_id: id('product').optional(),
 });
 export const batchRequest = z.strictObject({
-  operations: z.array(z.unknown()).min(1),
+  // Empty is allowed: the spec does not forbid it, and the last part of a snapshot of an empty catalog has none.
+  operations: z.array(z.unknown()),
   full_snapshot: z.boolean().default(false),
   snapshot_id: z.string().regex(/^[A-Za-z0-9._:-]{1,100}$/).optional(),
   snapshot_part: z.int().min(1).max(10_000).optional(),

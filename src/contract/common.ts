@@ -46,9 +46,30 @@ export const position = z.int().min(LIMITS.bounds.position[0]).max(LIMITS.bounds
 /** Query booleans arrive as text. */
 export const queryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
 
+const QUERY_INT = /^[1-9][0-9]*$/;
+
+/**
+ * A whole number in the query string: only plain digits (`5`, never `5.0`, `1e1`, `0x5` or ` 5`), then
+ * the bounds. Text that is not plain digits stays text and fails as `invalid_type`. A preprocess (not
+ * a pipe from a string) so the OpenAPI document shows the integer and its bounds.
+ */
+export const queryInt = (min: number, max: number) =>
+  z.preprocess((v) => (typeof v === 'string' && QUERY_INT.test(v) ? Number(v) : v), z.int().min(min).max(max));
+
 // spec: Conventions, Pagination — limit at most 200
-// (one coerced schema rather than a pipe, so the OpenAPI document shows the bounds of the text it accepts)
-export const pageLimit = z.coerce.number().int().min(1).max(LIMITS.pageSizeMax);
+export const pageLimit = queryInt(1, LIMITS.pageSizeMax);
+
+/**
+ * spec: Resources — a required text field: not empty and not only spaces (code `required`), at most
+ * `max` characters. The text is kept as sent.
+ */
+export const requiredText = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    // The empty text already fails `min(1)` with the same code; this catches text of only spaces.
+    .refine((v) => v === '' || v.trim() !== '', { message: 'El campo no puede estar vacío.', params: { code: 'required' } });
 
 export const listEnvelope = <T extends z.ZodType>(item: T) =>
   z.object({ data: z.array(item), next_cursor: z.string().nullable() });

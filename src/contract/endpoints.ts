@@ -41,7 +41,7 @@ export const listCategories = endpoint({
 export const putCategory = endpoint({
   id: 'putCategory', method: 'PUT', path: '/catalog/categories/{external_id}', summary: 'Crear o actualizar una categoría',
   scope: 'catalog:write', idempotency: 'none', params: byExternalId, body: categoryInput, status: 201, alsoStatus: [200],
-  response: singleEnvelope(upsertResult), errors: ['field_not_managed', 'validation_failed'],
+  response: singleEnvelope(upsertResult), errors: ['field_not_managed', 'validation_failed', 'category_not_empty'],
 });
 export const deleteCategory = endpoint({
   id: 'deleteCategory', method: 'DELETE', path: '/catalog/categories/{external_id}', summary: 'Desactivar una categoría',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { datetimeOut, id } from './common.js';
+import { datetimeOut, id, queryInt } from './common.js';
 import { LIMITS } from './limits.js';
 import { changeActor, order, orderStatus } from './orders.js';
 import type { Scope } from './store.js';
@@ -53,7 +53,7 @@ const typeList = z
 // spec: GET /events query — limit 1 to 200, default 100.
 export const feedQuery = z.strictObject({
   after: z.string().optional(),
-  limit: z.coerce.number().pipe(z.int().min(1).max(LIMITS.pageSizeMax)).default(LIMITS.feedPageDefault),
+  limit: queryInt(1, LIMITS.pageSizeMax).default(LIMITS.feedPageDefault),
   types: typeList.optional(),
 });
 

@@ -38,8 +38,14 @@ export function idPattern(kind: IdKind): RegExp {
   return new RegExp(`^${ID_PREFIXES[kind]}[0-9A-HJKMNP-TV-Z]{26}$`);
 }
 
+// One compiled pattern per kind: cursors are checked on every page (the patterns have no `g` flag).
+const PATTERNS = new Map<IdKind, RegExp>();
+
 export function isId(kind: IdKind, value: unknown): value is string {
-  return typeof value === 'string' && idPattern(kind).test(value);
+  if (typeof value !== 'string') return false;
+  let pattern = PATTERNS.get(kind);
+  if (!pattern) PATTERNS.set(kind, (pattern = idPattern(kind)));
+  return pattern.test(value);
 }
 
 /** Makes ids from one clock and one random source, so a seeded run makes the same ids. */

@@ -1,24 +1,12 @@
 import { z } from 'zod';
 import { datetimeOut, id, pageLimit } from './common.js';
 import { LIMITS } from './limits.js';
-import type { Scope } from './store.js';
-
-// spec: Events — every event type and the permission needed to receive it (null: none).
-export const WEBHOOK_EVENT_SCOPES = {
-  'order.created': 'orders:read',
-  'order.status_changed': 'orders:read',
-  'order.updated': 'orders:read',
-  'store.updated': 'store:read',
-  'integration.updated': null,
-  'webhook.test': null,
-} as const satisfies Record<string, Scope | null>;
-export type WebhookEventType = keyof typeof WEBHOOK_EVENT_SCOPES;
-export const WEBHOOK_EVENT_TYPES = Object.keys(WEBHOOK_EVENT_SCOPES) as WebhookEventType[];
+import { EVENT_SCOPES, EVENT_TYPES, type EventType } from './events.js';
 
 /** Whether a webhook subscribed to `events` receives an event of `type` under `scopes`. */
 export function webhookReceives(events: readonly string[], type: string, scopes: readonly string[]): boolean {
-  if (!(type in WEBHOOK_EVENT_SCOPES)) return false;
-  const needed = WEBHOOK_EVENT_SCOPES[type as WebhookEventType];
+  if (!(type in EVENT_SCOPES)) return false;
+  const needed = EVENT_SCOPES[type as EventType];
   if (needed !== null && !scopes.includes(needed)) return false;
   return events.includes('*') || events.includes(type);
 }
@@ -33,15 +21,31 @@ export function isLoopbackHost(hostname: string): boolean {
   return m !== null && m[1] === '127' && m.slice(1).every((o) => Number(o) <= 255);
 }
 
-/** Private, link-local and unspecified addresses: never a "public" URL. */
+/**
+ * Private, shared, link-local, unspecified ("this network"), multicast and reserved/broadcast
+ * addresses: never a "public" URL. Hostnames come from `new URL()`, so IPv4 is already in dotted
+ * decimal and IPv6 compressed, lowercase and without leading zeros.
+ */
 function isPrivateHost(hostname: string): boolean {
   const h = hostname.toLowerCase();
   const m = IPV4.exec(h);
   if (m) {
     const [a, b] = [Number(m[1]), Number(m[2])];
-    return a === 0 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || (a === 100 && b >= 64 && b <= 127);
+    return (
+      a === 0 || // 0.0.0.0/8 "this network"
+      a === 10 ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 169 && b === 254) ||
+      (a === 100 && b >= 64 && b <= 127) ||
+      a >= 224 // 224.0.0.0/4 multicast, 240.0.0.0/4 reserved, 255.255.255.255 broadcast
+    );
   }
-  if (h.startsWith('[')) return /^\[(::|f[cd][0-9a-f]{0,2}:|fe[89ab][0-9a-f]?:)/.test(h) && h !== '[::1]';
+  if (h.startsWith('[')) {
+    if (h === '[::1]') return false;
+    // `::` prefix: unspecified and IPv4-mapped/compatible; fc00::/7 unique local; fe80::/10 link-local; ff00::/8 multicast.
+    return /^\[(::|f[cd][0-9a-f]{2}:|fe[89ab][0-9a-f]:|ff[0-9a-f]{2}:)/.test(h);
+  }
   return h.endsWith('.local') || h.endsWith('.internal') || !h.includes('.') && h !== 'localhost';
 }
 
@@ -81,13 +85,13 @@ export const webhookUrl = z
 
 export const webhookEventSelector = z
   .string()
-  .refine((v) => v === '*' || v in WEBHOOK_EVENT_SCOPES, { message: 'Tipo de evento desconocido.', params: { code: 'unknown_event_type' } });
+  .refine((v) => v === '*' || v in EVENT_SCOPES, { message: 'Tipo de evento desconocido.', params: { code: 'unknown_event_type' } });
 
 // spec: Webhook configuration — event types, or ["*"] for all that the permissions allow.
 export const webhookEvents = z
   .array(webhookEventSelector)
   .min(1)
-  .max(WEBHOOK_EVENT_TYPES.length + 1)
+  .max(EVENT_TYPES.length + 1)
   .superRefine((events, ctx) => {
     if (events.includes('*') && events.length > 1) {
       ctx.addIssue({ code: 'custom', message: '"*" debe ir solo: ["*"].', params: { code: 'invalid' } });

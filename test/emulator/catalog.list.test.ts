@@ -63,6 +63,9 @@ describe('GET /catalog/products', () => {
   });
 
   it('reads option groups and options with one query each per page, not per product', async () => {
+    // Products read before are kept as text until the database changes: a write (a new store)
+    // makes the page below present its products afresh.
+    await makeStore(emu);
     const statements = emu.running.emulator.envs.test.catalog;
     const perPage = vi.spyOn(statements.groupsOfProducts, 'all');
     const perProduct = vi.spyOn(statements.groupsOfProduct, 'all');

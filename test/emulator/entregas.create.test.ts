@@ -1,6 +1,8 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { newStore, asStore } from '../helpers/stores.js';
+import { buildEmulator } from '../../emulator/app.js';
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -20,6 +22,27 @@ const manual = (extra: Record<string, unknown> = {}) => ({
   courier_fee: 12000,
   ...extra,
 });
+/** Over node:http, since fetch does not let a caller set the Host header. */
+function rawRequest(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; body: any }> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${emu.running.sandbox_base_url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${emu.test.credential}`,
+        ...(payload ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+    });
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
 const post = (body: unknown, credential?: string) => emu.api('POST', '/entregas', { body, idempotencyKey: key(), credential });
 
 describe('POST /entregas (manual data)', () => {
@@ -105,8 +128,44 @@ describe('privacy of the delivery code and tracking_url', () => {
   });
 
   it('answers 403 insufficient_scope to GET without orders:read and POST without orders:write', async () => {
-    const made = await newStore(emu, { scopes: ['orders:read'] });
-    const call = asStore(emu, made);
-    expect((await call('POST', '/entregas', { body: manual(), idempotencyKey: key() })).body.error.code).toBe('insufficient_scope');
+    const reader = asStore(emu, await newStore(emu, { scopes: ['orders:read'] }));
+    const post403 = await reader('POST', '/entregas', { body: manual(), idempotencyKey: key() });
+    expect(post403.status).toBe(403);
+    expect(post403.body.error.code).toBe('insufficient_scope');
+
+    // A store that may write but not read: its own delivery exists, yet GET is refused for the scope.
+    const writer = asStore(emu, await newStore(emu, { scopes: ['orders:write'] }));
+    const created = await writer('POST', '/entregas', { body: manual({ request_key: 'REQ-W' }), idempotencyKey: key() });
+    expect(created.status).toBe(201);
+    const get403 = await writer('GET', `/entregas/${created.body.data.id}`);
+    expect(get403.status).toBe(403);
+    expect(get403.body.error.code).toBe('insufficient_scope');
+  });
+
+  it('uses the configured host and port for tracking_url when the emulator was built without listening', async () => {
+    const { app, emulator } = await buildEmulator({ memory: true, clock: 'manual', port: 4555 });
+    try {
+      expect(emulator.publicUrl).toBe('http://127.0.0.1:4555');
+      const seed = emulator.seeds.find((x) => x.environment === 'test')!;
+      const res = await app.inject({
+        method: 'POST',
+        url: '/sandbox/v1/entregas',
+        headers: { authorization: `Bearer ${seed.credential}`, 'idempotency-key': key(), host: 'evil.example.com' },
+        payload: manual({ request_key: 'REQ-INJECT' }),
+      });
+      expect(res.statusCode).toBe(201);
+      expect(res.json().data.tracking_url).toMatch(/^http:\/\/127\.0\.0\.1:4555\/_emulator\/tracking\//);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('builds tracking_url from the emulator\'s own address, not from a forged Host header', async () => {
+    const forged = await rawRequest('POST', '/entregas', { host: 'evil.example.com', 'idempotency-key': key() }, manual({ request_key: 'REQ-HOST' }));
+    expect(forged.status).toBe(201);
+    expect(forged.body.data.tracking_url).toBe(`${emu.url}/_emulator/tracking/${forged.body.data.tracking_url.split('/').at(-1)}`);
+    expect(forged.body.data.tracking_url).not.toContain('evil.example.com');
+    const read = await rawRequest('GET', `/entregas/${forged.body.data.id}`, { host: 'evil.example.com' });
+    expect(read.body.data.tracking_url).toBe(forged.body.data.tracking_url);
   });
 });

@@ -42,6 +42,14 @@ describe('PUT /webhook and GET /webhook', () => {
     expect(res.status).toBe(200);
   });
 
+  it.each([['https://203.0.113.10/hook'], ['https://223.255.255.1/hook'], ['https://[2001:4860:4860::8888]/hook']])(
+    'accepts the public address %s',
+    async (url) => {
+      const res = await emu.api('PUT', '/webhook', { body: { url, events: ['webhook.test'] } });
+      expect(res.status).toBe(200);
+    },
+  );
+
   it.each([
     ['http://erp.example.com/hook', 'https_required'],
     ['http://192.168.1.10/hook', 'https_required'],
@@ -49,6 +57,17 @@ describe('PUT /webhook and GET /webhook', () => {
     ['https://10.0.0.5/hook', 'not_public'],
     ['https://192.168.0.1/hook', 'not_public'],
     ['https://intranet/hook', 'not_public'],
+    ['https://255.255.255.255/hook', 'not_public'],
+    ['https://224.0.0.1/hook', 'not_public'],
+    ['https://239.255.255.250/hook', 'not_public'],
+    ['https://240.0.0.1/hook', 'not_public'],
+    ['https://0.0.0.0/hook', 'not_public'],
+    ['https://0.1.2.3/hook', 'not_public'],
+    ['https://[ff02::1]/hook', 'not_public'],
+    ['https://[ff0e::101]/hook', 'not_public'],
+    ['https://[::]/hook', 'not_public'],
+    ['https://[fe80::1]/hook', 'not_public'],
+    ['https://[fd12:3456::1]/hook', 'not_public'],
     ['https://user:pw@erp.example.com/hook', 'invalid'],
     ['erp.example.com/hook', 'invalid'],
     [`https://erp.example.com/${'a'.repeat(480)}`, 'too_long'],

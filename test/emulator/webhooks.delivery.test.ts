@@ -94,10 +94,21 @@ describe('webhook delivery', () => {
 
   it('delivers only the subscribed types', async () => {
     await emu.api('PUT', '/webhook', { body: { url: rx.url, events: ['store.updated'] } });
-    await emu.api('POST', '/webhook/test');
+    await emu.control('PATCH', `/integrations/${emu.test.integration_id}`, { settings: { ack_alert_minutes: 9 } });
     await emu.control('PATCH', `/stores/${emu.test.store_id}`, { fulfillment_types: ['pickup'] });
     await emu.control('POST', '/webhooks/drain');
     expect(rx.received.map((r) => r.headers['x-service-event-type'])).toEqual(['store.updated']);
+    await emu.api('PUT', '/webhook', { body: { url: rx.url, events: ['*'] } });
+  });
+
+  it('POST /webhook/test queues and delivers webhook.test whatever the events list', async () => {
+    await emu.api('PUT', '/webhook', { body: { url: rx.url, events: ['store.updated'] } });
+    const res = await emu.api('POST', '/webhook/test');
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ data: { queued: true } });
+    const drained = await emu.control('POST', '/webhooks/drain');
+    expect(drained.body.data).toEqual({ attempted: 1, succeeded: 1, failed: 0 });
+    expect(rx.received.map((r) => r.headers['x-service-event-type'])).toEqual(['webhook.test']);
     await emu.api('PUT', '/webhook', { body: { url: rx.url, events: ['*'] } });
   });
 

@@ -86,6 +86,26 @@ describe('receiver failures are retried on schedule', () => {
     expect(retried.body.data.attempts.at(-1)).toMatchObject({ number: 10, manual: true, succeeded: true, response_status: 204 });
   });
 
+  it('counts each delay from the previous attempt as made, even when that attempt was late', async () => {
+    rx.behave = () => ({ status: 500 });
+    const id = await sendTest();
+    const first = await delivery(id);
+    const due = Date.parse(first.next_attempt_at);
+    // The second attempt is made 2 h after it was due (the clock jumped past it before a drain).
+    await advance(60 + 2 * 3600);
+    expect((await drain()).attempted).toBe(1);
+    const late = await delivery(id);
+    const attemptedAt = Date.parse(late.attempts.at(-1).attempted_at);
+    expect(attemptedAt).toBe(due + 2 * 3600_000);
+    // DESIGN: delays are successive — 5 min after the late attempt, not after the original due time.
+    expect(late).toMatchObject({ status: 'pending', attempt_count: 2 });
+    expect(Date.parse(late.next_attempt_at)).toBe(attemptedAt + 5 * 60_000);
+    await advance(5 * 60 - 1);
+    expect((await drain()).attempted).toBe(0);
+    await advance(1);
+    expect((await drain()).attempted).toBe(1);
+  });
+
   it('answers 409 delivery_in_progress to a retry while the delivery is being sent', async () => {
     const id = await sendTest();
     rx.behave = () => 'hang';
