@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { ExitError } from './errors.js';
 import { registerEmulatorCommands } from './commands/emulator/index.js';
 import { registerOpenApiCommands } from './commands/openapi/index.js';
+import { registerListenCommands } from './commands/listen/index.js';
 
 const program = new Command()
   .name('merchant-kit')
@@ -15,6 +16,7 @@ const program = new Command()
 
 registerEmulatorCommands(program);
 registerOpenApiCommands(program);
+registerListenCommands(program);
 
 try {
   await program.parseAsync(process.argv);

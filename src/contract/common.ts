@@ -54,7 +54,11 @@ const QUERY_INT = /^[1-9][0-9]*$/;
  * a pipe from a string) so the OpenAPI document shows the integer and its bounds.
  */
 export const queryInt = (min: number, max: number) =>
-  z.preprocess((v) => (typeof v === 'string' && QUERY_INT.test(v) ? Number(v) : v), z.int().min(min).max(max));
+  z.preprocess(
+    // Huge digit strings become the largest safe integer, so that they fail once, as too_big.
+    (v) => (typeof v === 'string' && QUERY_INT.test(v) ? Math.min(Number(v), Number.MAX_SAFE_INTEGER) : v),
+    z.int().min(min).max(max),
+  );
 
 // spec: Conventions, Pagination — limit at most 200
 export const pageLimit = queryInt(1, LIMITS.pageSizeMax);

@@ -33,8 +33,9 @@ const RETRY_AFTER_CODES = new Set<ErrorCode>(['rate_limited', 'request_in_progre
 /** Every error code an endpoint can answer: its row's, those of what it accepts, and the common ones. */
 export function errorCodesOf(e: Endpoint): ErrorCode[] {
   const codes = new Set<ErrorCode>(e.errors);
-  if (e.params || e.query || e.body) codes.add('validation_failed');
-  if (e.body) codes.add('malformed_json').add('payload_too_large');
+  // A write without a body still refuses fields sent to it (422 unknown_field), so every write can answer it.
+  if (e.params || e.query || e.body || e.method !== 'GET') codes.add('validation_failed');
+  if (e.body || e.method !== 'GET') codes.add('malformed_json').add('payload_too_large');
   if (e.idempotency !== 'none') codes.add('invalid_idempotency_key').add('idempotency_conflict').add('request_in_progress');
   if (e.idempotency === 'required') codes.add('idempotency_key_required');
   for (const code of COMMON_ERRORS) codes.add(code);

@@ -160,6 +160,13 @@ describe('the OpenAPI document (spec: Versioning 1)', () => {
     for (const e of ALL_ENDPOINTS) expect(errorCodesOf(e).includes('idempotency_key_required')).toBe(e.idempotency === 'required');
   });
 
+  it('documents 422 validation_failed and 400 malformed_json on every write, with a body or not', () => {
+    for (const e of ALL_ENDPOINTS.filter((x) => x.method !== 'GET')) {
+      expect(errorCodesOf(e), `${e.method} ${e.path}`).toEqual(expect.arrayContaining(['validation_failed', 'malformed_json']));
+    }
+    expect(errorCodesOf(ALL_ENDPOINTS.find((x) => x.id === 'putCategory')!)).toContain('category_not_empty');
+  });
+
   it('describes the error body with code as the enum of every spec code', () => {
     const body = doc.components as Operation;
     const error = body.schemas.ErrorBody.properties.error;

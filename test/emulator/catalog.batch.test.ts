@@ -137,7 +137,6 @@ describe('POST /catalog/batch', () => {
   it.each([
     ['an unknown envelope field', { operations: [upsertCategory('CAT-1')], extra: 1 }, 'extra'],
     ['operations that is not a list', { operations: 'nope' }, 'operations'],
-    ['an empty operations list', { operations: [] }, 'operations'],
     ['full_snapshot that is not a boolean', { operations: [upsertCategory('CAT-1')], full_snapshot: 'yes' }, 'full_snapshot'],
     ['snapshot fields without full_snapshot', { operations: [upsertCategory('CAT-1')], snapshot_id: 'S1' }, 'snapshot_id'],
   ])('answers a request-level 422 validation_failed for %s, applying nothing', async (_name, body, field) => {
@@ -146,6 +145,13 @@ describe('POST /catalog/batch', () => {
     expect(res.body.error.code).toBe('validation_failed');
     expect(res.body.error.details.map((d: any) => d.field)).toContain(field);
     expect((await emu.api('GET', '/catalog/categories')).body.data).toEqual([]);
+  });
+
+  it('accepts an empty operations list with an empty summary', async () => {
+    const res = await batch(emu, { operations: [] });
+    expect(res.status).toBe(200);
+    expect(res.body.data.summary).toEqual({ total: 0, succeeded: 0, failed: 0 });
+    expect(res.body.data.results).toEqual([]);
   });
 
   it('answers 400 idempotency_key_required without Idempotency-Key', async () => {

@@ -174,9 +174,10 @@ const idempotencyKey = fc.oneof(
   { weight: 6, arbitrary: fc.stringMatching(/^[A-Za-z0-9._:-]{8,100}$/) },
   { weight: 1, arbitrary: headerText },
 );
+const JSON_TYPES = new Set(['application/json', 'application/json; charset=utf-8']);
 const contentType = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom('application/json', 'application/json; charset=utf-8') },
-  { weight: 1, arbitrary: fc.constantFrom(undefined, 'text/plain', 'application/x-www-form-urlencoded', 'application/vnd.api+json') },
+  { weight: 6, arbitrary: fc.constantFrom(...JSON_TYPES) },
+  { weight: 1, arbitrary: fc.constantFrom(undefined, 'text/plain', 'application/x-www-form-urlencoded', 'application/vnd.api+json', 'application/json; charset=latin1') },
 );
 
 const KNOWN = new Set<string>(ERROR_CODES);
@@ -190,6 +191,11 @@ describe('catalog and batch endpoints under random input', () => {
         if (key) headers['idempotency-key'] = key;
         const res = await emu.api(method, p, { rawBody: method === 'GET' ? undefined : raw, headers });
         expect(res.status).toBeLessThan(500);
+        // spec: Conventions, Format — a body sent as anything but application/json never succeeds.
+        if (method !== 'GET' && raw && !JSON_TYPES.has(type ?? '')) {
+          expect(res.status).toBeGreaterThanOrEqual(400);
+          if (res.status === 400) expect(res.body.error.code).toBe('malformed_json');
+        }
         expect(res.body).toBeTypeOf('object');
         if (res.status < 300) {
           expect(res.body).toHaveProperty('data');

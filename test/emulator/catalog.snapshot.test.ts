@@ -42,6 +42,17 @@ describe('full snapshot in one part (no snapshot_id)', () => {
     expect(await activeCodes()).toEqual({ products: ['A-1'], categories: ['CAT-A'] });
   });
 
+  it('deactivates every linked item when a one-part snapshot has no operations (an empty catalog)', async () => {
+    await publishCatalog();
+    await setPolicy('deactivate');
+    const res = await batch(emu, { full_snapshot: true, operations: [] });
+    expect(res.status).toBe(200);
+    const data = res.body.data;
+    expect(data.summary).toEqual({ total: 0, succeeded: 0, failed: 0 });
+    expect(data.snapshot).toEqual({ snapshot_id: data.sync_run_id, part: 1, status: 'completed', deactivated: 5, reason: null });
+    expect(await activeCodes()).toEqual({ products: [], categories: [] });
+  });
+
   it('deactivates nothing under missing_items_policy keep', async () => {
     await publishCatalog();
     const res = await batch(emu, { full_snapshot: true, operations: [upsertCategory('CAT-A')] });

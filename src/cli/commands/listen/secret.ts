@@ -1,0 +1,40 @@
+import { createInterface } from 'node:readline';
+import { ExitError } from '../../errors.js';
+
+export interface SecretSources {
+  env: string | undefined;
+  stdin: boolean | undefined;
+  flag: string | undefined;
+}
+
+/** The first line of stdin, without its line break; stdin is released afterwards so it does not keep the process alive. */
+async function readLine(input: NodeJS.ReadableStream & { destroy?: () => void }): Promise<string> {
+  const rl = createInterface({ input, terminal: false });
+  try {
+    for await (const line of rl) return line;
+    return '';
+  } finally {
+    rl.close();
+    input.destroy?.();
+  }
+}
+
+export const MISSING_SECRET =
+  'Falta el secreto de firma del webhook (whsec_…). Defina MERCHANT_KIT_WEBHOOK_SECRET o páselo con --secret-stdin.';
+
+/**
+ * The signing secret, never from the command line if avoidable (it would show in `ps`): the
+ * environment variable first, then one line of stdin, and only then the discouraged flag; null
+ * when none was given.
+ */
+export async function findSecret(sources: SecretSources, input: NodeJS.ReadableStream = process.stdin): Promise<string | null> {
+  const env = sources.env?.trim();
+  if (env) return env;
+  if (sources.stdin) {
+    const line = (await readLine(input)).trim();
+    if (line) return line;
+    throw new ExitError('--secret-stdin no recibió ningún secreto: la entrada estándar estaba vacía.', 2);
+  }
+  const flag = sources.flag?.trim();
+  return flag || null;
+}

@@ -1,0 +1,334 @@
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ensureBuilt, runCli, type CliProcess } from '../helpers/cli.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { seedMenu, simulate } from '../helpers/orders.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { signatureHeader } from '../../src/webhooks/index.js';
+
+interface Line {
+  [key: string]: any;
+}
+
+let emu: TestEmulator;
+let secret: string;
+const running: CliProcess[] = [];
+const receivers: Receiver[] = [];
+
+beforeAll(ensureBuilt, 120_000);
+beforeEach(async () => {
+  emu = await startTestEmulator();
+  secret = '';
+});
+
+/** The listener needs the secret before it knows its port: create the webhook first, point it at the listener later. */
+async function createWebhook(): Promise<string> {
+  if (secret) return secret;
+  const res = await emu.api('PUT', '/webhook', { body: { url: 'http://127.0.0.1:9/webhooks', events: ['*'] } });
+  expect(res.status).toBe(201);
+  secret = res.body.data.signing_secret;
+  return secret;
+}
+afterEach(async () => {
+  for (const cli of running.splice(0)) {
+    if (cli.child.exitCode === null && cli.child.signalCode === null) {
+      cli.child.kill('SIGKILL');
+      await cli.exited;
+    }
+  }
+  for (const rx of receivers.splice(0)) await rx.close();
+  await emu.close();
+});
+
+async function listen(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<{ cli: CliProcess; url: string }> {
+  await createWebhook();
+  const cli = runCli(['listen', '--json', '--port', '0', ...args], { MERCHANT_KIT_WEBHOOK_SECRET: secret, ...env });
+  running.push(cli);
+  const ready = JSON.parse(await cli.firstLine) as Line;
+  expect(ready.event).toBe('ready');
+  return { cli, url: ready.url as string };
+}
+
+/** Points the emulator's webhook at the listener (200: an update of the existing webhook). */
+async function pointWebhookAt(url: string): Promise<void> {
+  const res = await emu.api('PUT', '/webhook', { body: { url, events: ['*'] } });
+  expect(res.status).toBe(200);
+}
+
+/** The JSON lines after the ready line, once `count` of them have arrived. */
+async function waitForLines(cli: CliProcess, count: number, timeoutMs = 5000): Promise<Line[]> {
+  const started = Date.now();
+  while (cli.lines.length - 1 < count) {
+    if (Date.now() - started > timeoutMs) throw new Error(`waited for ${count} lines, got: ${cli.lines.join('\n')}\nstderr: ${cli.stderr()}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return cli.lines.slice(1).map((l) => JSON.parse(l) as Line);
+}
+
+/** A POST signed as the service signs, with optional tampering. */
+async function post(url: string, body: string, o: { signWith?: string; timestamp?: number; signedBody?: string; eventId?: string } = {}) {
+  const timestamp = String(o.timestamp ?? Math.floor(Date.now() / 1000));
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-service-event-id': o.eventId ?? 'evt_manual',
+      'x-service-delivery-id': 'dlv_manual',
+      'x-service-timestamp': timestamp,
+      'x-service-signature': signatureHeader([o.signWith ?? secret], timestamp, o.signedBody ?? body),
+    },
+    body,
+  });
+  return { status: res.status, body: await res.text() };
+}
+
+const eventBody = (id: string) => JSON.stringify({ id, type: 'webhook.test', api_version: '1.0', data: { test: true, message: 'hola' } });
+
+function expectNoSecret(cli: CliProcess): void {
+  expect(secret).toMatch(/^whsec_/);
+  expect(cli.lines.join('\n')).not.toContain(secret);
+  expect(cli.stderr()).not.toContain(secret);
+  expect(cli.lines.join('\n') + cli.stderr()).not.toMatch(/whsec_[A-Za-z0-9]/);
+}
+
+describe('merchant-kit listen', () => {
+  it('prints webhook.test, store.updated and order.created deliveries as JSON lines with verified: true', async () => {
+    const { cli, url } = await listen();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
+    await pointWebhookAt(url);
+    expect((await emu.api('POST', '/webhook/test')).status).toBe(202);
+    await seedMenu(emu);
+    const order = await simulate(emu);
+    const drained = await emu.control('POST', '/webhooks/drain');
+    expect(drained.body.data.failed).toBe(0);
+    const lines = await waitForLines(cli, drained.body.data.succeeded);
+    for (const line of lines) {
+      expect(Object.keys(line)).toEqual(['received_at', 'event_id', 'delivery_id', 'type', 'verified', 'duplicate', 'event']);
+      expect(line).toMatchObject({ verified: true, duplicate: false });
+      expect(line.event.id).toBe(line.event_id);
+      expect(line.delivery_id).toMatch(/^dlv_/);
+    }
+    const types = lines.map((l) => l.type);
+    expect(types).toEqual(expect.arrayContaining(['webhook.test', 'store.updated', 'order.created']));
+    const created = lines.find((l) => l.type === 'order.created')!;
+    expect(created.event.data.order.id).toBe(order.id);
+    expectNoSecret(cli);
+  });
+
+  it('prints one human line per event with time, type, event id and order id/status', async () => {
+    const cli = runCli(['listen', '--port', '0'], { MERCHANT_KIT_WEBHOOK_SECRET: await createWebhook() });
+    running.push(cli);
+    const first = await cli.firstLine;
+    const url = /en (http:\/\/\S+?)\.? /.exec(first)![1];
+    await pointWebhookAt(url);
+    await seedMenu(emu);
+    const order = await simulate(emu);
+    await emu.control('POST', '/webhooks/drain');
+    const started = Date.now();
+    while (!cli.lines.some((l) => l.includes('order.created')) && Date.now() - started < 5000) await new Promise((r) => setTimeout(r, 20));
+    const line = cli.lines.find((l) => l.includes('order.created'))!;
+    expect(line).toMatch(new RegExp(`^\\d{2}:\\d{2}:\\d{2}  order\\.created  evt_\\S+  ${order.id} \\(${order.status}\\)$`));
+    expectNoSecret(cli);
+  });
+
+  it('answers 401 and prints the reason for a tampered body, a wrong secret, a stale timestamp and a missing signature', async () => {
+    const { cli, url } = await listen();
+    const body = eventBody('evt_tampered');
+    expect((await post(url, body.replace('hola', 'HOLA'), { signedBody: body })).status).toBe(401);
+    expect((await post(url, body, { signWith: 'whsec_otro' })).status).toBe(401);
+    expect((await post(url, body, { timestamp: Math.floor(Date.now() / 1000) - 301 })).status).toBe(401);
+    const unsigned = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+    expect(unsigned.status).toBe(401);
+    const lines = await waitForLines(cli, 4);
+    expect(lines.map((l) => [l.verified, l.status, l.reason])).toEqual([
+      [false, 401, 'no_matching_signature'],
+      [false, 401, 'no_matching_signature'],
+      [false, 401, 'timestamp_out_of_tolerance'],
+      [false, 401, 'missing_signature'],
+    ]);
+    expect(lines.every((l) => l.event === undefined)).toBe(true);
+    // A correctly signed request still goes through afterwards.
+    expect((await post(url, body)).status).toBe(200);
+    expect((await waitForLines(cli, 5))[4]).toMatchObject({ event_id: 'evt_tampered', verified: true });
+    expectNoSecret(cli);
+  });
+
+  it('accepts a delivery signed with either of two signatures (rotation)', async () => {
+    const { url } = await listen();
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const body = eventBody('evt_rotation');
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'x-service-timestamp': timestamp, 'x-service-signature': signatureHeader(['whsec_nuevo', secret], timestamp, body) },
+      body,
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it('answers 200 and prints duplicate for a second delivery of the same event id', async () => {
+    const { cli, url } = await listen();
+    await pointWebhookAt(url);
+    expect((await emu.control('POST', '/webhooks/chaos', { duplicate_rate: 1 })).status).toBe(200);
+    await emu.api('POST', '/webhook/test');
+    const drained = await emu.control('POST', '/webhooks/drain');
+    expect(drained.body.data).toMatchObject({ attempted: 2, succeeded: 2 });
+    const lines = await waitForLines(cli, 2);
+    expect(lines[0].event_id).toBe(lines[1].event_id);
+    expect(lines[0].delivery_id).not.toBe(lines[1].delivery_id);
+    expect(lines.map((l) => l.duplicate)).toEqual([false, true]);
+  });
+
+  it('--forward-to passes the raw body and the X-Service-* headers to the app and answers with its status', async () => {
+    const app = await startReceiver('/app/hook');
+    receivers.push(app);
+    const { cli, url } = await listen(['--forward-to', app.url]);
+    await pointWebhookAt(url);
+    await emu.api('POST', '/webhook/test');
+    expect((await emu.control('POST', '/webhooks/drain')).body.data).toMatchObject({ succeeded: 1 });
+    const [got] = await app.waitFor(1);
+    const [line] = await waitForLines(cli, 1);
+    expect(got.body).toBe(JSON.stringify(line.event));
+    expect(got.headers['content-type']).toMatch(/^application\/json/);
+    expect(got.headers['x-service-event-id']).toBe(line.event_id);
+    expect(got.headers['x-service-delivery-id']).toBe(line.delivery_id);
+    expect(got.headers['x-service-event-type']).toBe('webhook.test');
+    expect(got.headers['x-service-timestamp']).toMatch(/^\d+$/);
+    expect(got.headers['x-service-signature']).toMatch(/^v1=[0-9a-f]{64}/);
+    expect(line.forwarded_status).toBe(200);
+
+    // Bytes exactly as sent, including spacing a re-serialisation would change.
+    const spaced = '{ "id": "evt_spaced",  "type": "webhook.test", "data": {"message": "ñandú"} }';
+    expect((await post(url, spaced, { eventId: 'evt_spaced' })).status).toBe(200);
+    expect((await app.waitFor(2))[1].body).toBe(spaced);
+
+    app.behave = () => ({ status: 503 });
+    expect((await post(url, eventBody('evt_app_down'))).status).toBe(503);
+    // Not remembered as seen: the service's retry goes through once the app answers 2xx.
+    app.behave = () => ({ status: 200 });
+    expect((await post(url, eventBody('evt_app_down'))).status).toBe(200);
+    expect((await waitForLines(cli, 4)).slice(2).map((l) => [l.forwarded_status, l.duplicate])).toEqual([[503, false], [200, false]]);
+  });
+
+  it('answers 502 when the app cannot be reached, so the service retries', async () => {
+    const app = await startReceiver('/gone');
+    const gone = app.url;
+    await app.close();
+    const { cli, url } = await listen(['--forward-to', gone]);
+    expect((await post(url, eventBody('evt_gone'))).status).toBe(502);
+    const [line] = await waitForLines(cli, 1);
+    expect(line).toMatchObject({ event_id: 'evt_gone', forward_failed: true });
+  });
+
+  it('exits 2 with a Spanish message when no secret is given', async () => {
+    const cli = runCli(['listen', '--port', '0'], { MERCHANT_KIT_WEBHOOK_SECRET: '' });
+    running.push(cli);
+    expect((await cli.exited).code).toBe(2);
+    expect(cli.stderr()).toContain('Falta el secreto de firma');
+    expect(cli.stderr()).toContain('MERCHANT_KIT_WEBHOOK_SECRET');
+  });
+
+  it('exits 2 for a plain http --forward-to outside loopback', async () => {
+    const cli = runCli(['listen', '--port', '0', '--forward-to', 'http://example.com/hook'], { MERCHANT_KIT_WEBHOOK_SECRET: 'whsec_x' });
+    running.push(cli);
+    expect((await cli.exited).code).toBe(2);
+    expect(cli.stderr()).toContain('https://');
+  });
+
+  it('reads the secret from one line of stdin with --secret-stdin', async () => {
+    await createWebhook();
+    const cli = runCli(['listen', '--json', '--port', '0', '--secret-stdin'], { MERCHANT_KIT_WEBHOOK_SECRET: '' });
+    running.push(cli);
+    cli.child.stdin.write(`${secret}\n`);
+    const url = (JSON.parse(await cli.firstLine) as Line).url as string;
+    expect((await post(url, eventBody('evt_stdin'))).status).toBe(200);
+    expect((await post(url, eventBody('evt_stdin2'), { signWith: 'whsec_otro' })).status).toBe(401);
+    expectNoSecret(cli);
+  });
+
+  it('prefers the environment variable to the --secret flag', async () => {
+    const { url } = await listen(['--secret', 'whsec_del_flag']);
+    expect((await post(url, eventBody('evt_env'))).status).toBe(200);
+    expect((await post(url, eventBody('evt_flag'), { signWith: 'whsec_del_flag' })).status).toBe(401);
+  });
+
+  it.each(['SIGINT', 'SIGTERM'] as const)('stops cleanly with exit 0 on %s', async (signal) => {
+    const { cli } = await listen();
+    cli.child.kill(signal);
+    expect(await cli.exited).toEqual({ code: 0, signal: null });
+  });
+});
+
+describe('merchant-kit listen --configure / --backfill', () => {
+  const apiEnv = () => ({ MERCHANT_KIT_BASE_URL: emu.running.sandbox_base_url, MERCHANT_KIT_CREDENTIAL: emu.test.credential, MERCHANT_KIT_WEBHOOK_SECRET: '' });
+
+  it('--configure creates the webhook with the listener URL and verifies with the returned secret, never printing it', async () => {
+    const cli = runCli(['listen', '--json', '--port', '0', '--configure'], apiEnv());
+    running.push(cli);
+    const ready = JSON.parse(await cli.firstLine) as Line;
+    expect(ready.configured_url).toBe(ready.url);
+    const webhook = await emu.api('GET', '/webhook');
+    expect(webhook.body.data).toMatchObject({ url: ready.url, events: ['*'] });
+    await emu.api('POST', '/webhook/test');
+    expect((await emu.control('POST', '/webhooks/drain')).body.data).toMatchObject({ succeeded: 1, failed: 0 });
+    const [line] = await waitForLines(cli, 1);
+    expect(line).toMatchObject({ type: 'webhook.test', verified: true });
+    // The secret it used is the one the service signs with; whatever it is, no whsec_ value was printed.
+    expect(cli.lines.join('\n') + cli.stderr()).not.toMatch(/whsec_[A-Za-z0-9]/);
+  });
+
+  it('--configure on an existing webhook exits 2 without a secret in the environment (the API gives it only on creation)', async () => {
+    await emu.api('PUT', '/webhook', { body: { url: 'http://127.0.0.1:9/x', events: ['webhook.test', 'order.created'] } });
+    const without = runCli(['listen', '--port', '0', '--configure'], apiEnv());
+    running.push(without);
+    expect((await without.exited).code).toBe(2);
+    expect(without.stderr()).toContain('MERCHANT_KIT_WEBHOOK_SECRET');
+  });
+
+  it('--configure with an existing webhook updates its URL and events stay as they were', async () => {
+    await createWebhook();
+    await emu.api('PUT', '/webhook', { body: { url: 'http://127.0.0.1:9/x', events: ['webhook.test'] } });
+    const cli = runCli(['listen', '--json', '--port', '0', '--configure'], { ...apiEnv(), MERCHANT_KIT_WEBHOOK_SECRET: secret });
+    running.push(cli);
+    const ready = JSON.parse(await cli.firstLine) as Line;
+    expect((await emu.api('GET', '/webhook')).body.data).toMatchObject({ url: ready.url, events: ['webhook.test'] });
+    await emu.api('POST', '/webhook/test');
+    await emu.control('POST', '/webhooks/drain');
+    expect((await waitForLines(cli, 1))[0]).toMatchObject({ type: 'webhook.test', verified: true });
+    expectNoSecret(cli);
+  });
+
+  it('--backfill prints the feed from the start, and a later delivery of a backfilled event as duplicate', async () => {
+    await createWebhook();
+    await seedMenu(emu);
+    const order = await simulate(emu);
+    const cli = runCli(['listen', '--json', '--port', '0', '--backfill'], { ...apiEnv(), MERCHANT_KIT_WEBHOOK_SECRET: secret });
+    running.push(cli);
+    const url = (JSON.parse(await cli.firstLine) as Line).url as string;
+    const started = Date.now();
+    while (!cli.lines.some((l) => l.includes(order.id)) && Date.now() - started < 5000) await new Promise((r) => setTimeout(r, 20));
+    const backfilled = cli.lines.slice(1).map((l) => JSON.parse(l) as Line);
+    expect(backfilled.map((l) => l.type)).toEqual(expect.arrayContaining(['store.updated', 'order.created']));
+    const created = backfilled.find((l) => l.type === 'order.created')!;
+    expect(created).toMatchObject({ backfill: true, duplicate: false, delivery_id: null, verified: true });
+    expect(created.event.data.order.id).toBe(order.id);
+    expect((await post(url, JSON.stringify(created.event), { eventId: created.event_id })).status).toBe(200);
+    const lines = await waitForLines(cli, backfilled.length + 1);
+    expect(lines.at(-1)).toMatchObject({ event_id: created.event_id, duplicate: true, delivery_id: 'dlv_manual' });
+    expect(lines.at(-1)!.backfill).toBeUndefined();
+    expectNoSecret(cli);
+  });
+
+  it('exits 2 when --backfill has no credential', async () => {
+    const cli = runCli(['listen', '--port', '0', '--backfill'], { ...apiEnv(), MERCHANT_KIT_CREDENTIAL: '', MERCHANT_KIT_WEBHOOK_SECRET: 'whsec_x' });
+    running.push(cli);
+    expect((await cli.exited).code).toBe(2);
+    expect(cli.stderr()).toContain('MERCHANT_KIT_CREDENTIAL');
+  });
+
+  it('exits 1 with the API error code and request id when the credential is refused', async () => {
+    const cli = runCli(['listen', '--port', '0', '--backfill'], { ...apiEnv(), MERCHANT_KIT_CREDENTIAL: 'svs_test_nope', MERCHANT_KIT_WEBHOOK_SECRET: 'whsec_x' });
+    running.push(cli);
+    expect((await cli.exited).code).toBe(1);
+    expect(cli.stderr()).toMatch(/401 \S+: .+\(request_id req_/);
+    expect(cli.stderr()).not.toContain('svs_test_nope');
+  });
+});
