@@ -46,7 +46,8 @@ export const position = z.int().min(LIMITS.bounds.position[0]).max(LIMITS.bounds
 /** Query booleans arrive as text. */
 export const queryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
 
-const QUERY_INT = /^[1-9][0-9]*$/;
+// `0` is a number too: `limit=0` fails as too_small ("at least 1"), not as "not a number".
+const QUERY_INT = /^(0|[1-9][0-9]*)$/;
 
 /**
  * A whole number in the query string: only plain digits (`5`, never `5.0`, `1e1`, `0x5` or ` 5`), then

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { amountOut, datetime, datetimeOut, externalId, id, pageLimit } from './common.js';
+import { amountOut, datetime, datetimeOut, externalId, id, pageLimit, requiredText } from './common.js';
 import { LIMITS } from './limits.js';
 import { fulfillmentType } from './store.js';
 
@@ -136,7 +136,12 @@ export const orderIdParams = z.strictObject({ order_id: z.string() });
 export const orderExternalIdParams = z.strictObject({ external_id: z.string() });
 
 // spec: Limits, text lengths — status reason 3 to 255; numeric bounds — estimated_minutes 1 to 600
-export const statusReason = z.string().min(LIMITS.text.reasonMin).max(LIMITS.text.reasonMax);
+// A reason of only spaces is no reason: the customer would read an empty text (code `required`).
+export const statusReason = z
+  .string()
+  .min(LIMITS.text.reasonMin)
+  .max(LIMITS.text.reasonMax)
+  .refine((v) => v.length < LIMITS.text.reasonMin || v.trim() !== '', { message: 'El motivo no puede estar vacío.', params: { code: 'required' } });
 export const estimatedMinutes = z.int().min(LIMITS.bounds.estimatedMinutes[0]).max(LIMITS.bounds.estimatedMinutes[1]);
 
 /** spec: status body — `reason` required for rejected and cancelled; `estimated_minutes` only with accepted. */
@@ -172,7 +177,7 @@ export const ackBody = z.strictObject({
 // spec: POST /orders/{order_id}/import-failure body
 export const importFailureBody = z.strictObject({
   code: z.enum(IMPORT_FAILURE_CODES),
-  message: z.string().min(1).max(LIMITS.text.importFailureMessage),
+  message: requiredText(LIMITS.text.importFailureMessage),
   retryable: z.boolean().default(false),
 });
 

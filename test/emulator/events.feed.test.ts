@@ -109,6 +109,14 @@ describe('GET /events', () => {
     }
   });
 
+  it('answers limit=0 as too_small (at least 1), not as a value that is not a number', async () => {
+    const res = await feed('limit=0');
+    expect(res.status).toBe(422);
+    expect(res.body.error.details).toEqual([{ field: 'limit', code: 'too_small', message: 'Debe ser como mínimo 1.' }]);
+    const orders = await emu.api('GET', '/orders?limit=0');
+    expect(orders.body.error.details).toEqual([{ field: 'limit', code: 'too_small', message: 'Debe ser como mínimo 1.' }]);
+  });
+
   it('keeps events 30 days on the emulator clock; a cursor to a removed event restarts at the oldest with cursor_expired', async () => {
     await freshOrders(1);
     const old = await feed('types=order.created');

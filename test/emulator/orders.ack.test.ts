@@ -109,6 +109,7 @@ describe('POST /orders/{order_id}/import-failure', () => {
     expect(fieldsOf(await fail(order.id, { code: 'bad', message: 'x' }))).toEqual(['code:invalid_value']);
     expect(fieldsOf(await fail(order.id, { code: 'other', message: 'x'.repeat(501) }))).toEqual(['message:too_long']);
     expect(fieldsOf(await fail(order.id, { code: 'other' }))).toEqual(['message:required']);
+    expect(fieldsOf(await fail(order.id, { code: 'other', message: '   ' }))).toEqual(['message:required']);
     expect(fieldsOf(await fail(order.id, { code: 'other', message: 'x', retryable: 'si' }))).toEqual(['retryable:invalid_type']);
   });
 });

@@ -91,6 +91,13 @@ describe('POST /orders/{order_id}/status', () => {
     expect(res.body.data.status_history.at(-1)).toMatchObject({ status: 'rejected', by: 'integration', reason: 'Sin stock de carne' });
   });
 
+  it('refuses a reason of only spaces as required (the customer would see an empty reason)', async () => {
+    const order = await simulate(emu);
+    expect(fieldsOf(await status(order.id, { status: 'rejected', reason: '    ' }))).toEqual(['reason:required']);
+    expect(fieldsOf(await panel(order.id, { status: 'cancelled', reason: '   ', by: 'customer' }))).toEqual(['reason:required']);
+    expect((await emu.api('GET', `/orders/${order.id}`)).body.data.status).toBe('pending');
+  });
+
   it('takes estimated_minutes 1 to 600 only with accepted', async () => {
     const order = await simulate(emu);
     expect(fieldsOf(await status(order.id, { status: 'accepted', estimated_minutes: 0 }))).toEqual(['estimated_minutes:too_small']);
