@@ -3,9 +3,22 @@ import * as api from '../../src/contract/endpoints.js';
 import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
 import { apiRoute, ok } from '../http/route.js';
+import type { AuthContext } from '../http/auth.js';
+import { JsonText } from '../http/json-text.js';
 import { presentMe } from '../present/store.js';
+
+// The body as JSON text per authentication: the records come frozen from the auth cache, which
+// any database write renews (see auth-cache.ts), so the same records always present the same body.
+const bodies = new WeakMap<AuthContext, JsonText>();
 
 // spec: Endpoints, GET /me — never 403 (DESIGN): a suspended integration reads its status here.
 export function meRoutes(app: FastifyInstance, env: EnvContext, emulator: Emulator): void {
-  apiRoute(app, env, emulator, api.getMe, ({ auth }) => ok(presentMe(env, auth.integration, auth.store, auth.credential)));
+  apiRoute(app, env, emulator, api.getMe, ({ auth }) => {
+    let body = bodies.get(auth);
+    if (!body) {
+      body = new JsonText(JSON.stringify(ok(presentMe(env, auth.integration, auth.store, auth.credential)).body));
+      if (Object.isFrozen(auth)) bodies.set(auth, body);
+    }
+    return { body };
+  });
 }
