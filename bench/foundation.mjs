@@ -21,26 +21,14 @@ const TARGET_P99_MS = 20;
 
 async function serve() {
   const { startEmulator } = await import('../dist/emulator/index.js');
-  const { default: Fastify } = await import('fastify');
+  const { bareServer, serveParent } = await import('./lib/child.mjs');
   const emu = await startEmulator({ port: 0, memory: true, limits: false, clock: 'system' });
   const live = emu.stores.find((s) => s.environment === 'live');
   const res = await fetch(`${emu.live_base_url}/me`, { headers: { authorization: `Bearer ${live.credential}` } });
   const meBody = await res.json();
   // The same JSON body as GET /me, from a route with no auth, no validation and no database.
-  const bare = Fastify({ logger: false });
-  bare.get('/me', async () => meBody);
-  await bare.listen({ port: 0, host: '127.0.0.1' });
-  const close = async () => {
-    await Promise.allSettled([bare.close(), emu.close()]);
-    process.exit(0);
-  };
-  process.on('message', (m) => {
-    if (m === 'close') close();
-    // CPU time of this process: with other work on the machine, CPU per request says more than req/s.
-    if (m === 'cpu') process.send({ cpu: process.cpuUsage() });
-  });
-  process.on('disconnect', close);
-  process.send({ bareUrl: `http://127.0.0.1:${bare.server.address().port}`, liveUrl: emu.live_base_url, credential: live.credential });
+  const bare = await bareServer('/me', meBody);
+  serveParent([bare, emu], { bareUrl: `http://127.0.0.1:${bare.server.address().port}`, liveUrl: emu.live_base_url, credential: live.credential });
 }
 
 // ---------------------------------------------------------------- parent: load and measurements

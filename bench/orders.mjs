@@ -36,26 +36,15 @@ async function seedMenu(base, credential) {
 
 async function serve() {
   const { startEmulator } = await import('../dist/emulator/index.js');
-  const { default: Fastify } = await import('fastify');
+  const { bareServer, serveParent } = await import('./lib/child.mjs');
   const emu = await startEmulator({ port: 0, memory: true, limits: false, clock: 'manual' });
   const live = emu.stores.find((s) => s.environment === 'live');
   await seedMenu(emu.live_base_url, live.credential);
   const order = (await call(`${emu.admin_url}/orders`, 'POST', null, { store_id: live.store_id })).data;
   const body = await call(`${emu.live_base_url}/orders/${order.id}`, 'GET', live.credential);
   // The same JSON body as GET /v1/orders/{id}, from a route with no auth, no validation and no database.
-  const bare = Fastify({ logger: false });
-  bare.get('/v1/orders/:id', async () => body);
-  await bare.listen({ port: 0, host: '127.0.0.1' });
-  const close = async () => {
-    await Promise.allSettled([bare.close(), emu.close()]);
-    process.exit(0);
-  };
-  process.on('message', (m) => {
-    if (m === 'close') close();
-    if (m === 'cpu') process.send({ cpu: process.cpuUsage() });
-  });
-  process.on('disconnect', close);
-  process.send({
+  const bare = await bareServer('/v1/orders/:id', body);
+  serveParent([bare, emu], {
     bareUrl: `http://127.0.0.1:${bare.server.address().port}/v1/orders/${order.id}`,
     orderUrl: `${emu.live_base_url}/orders/${order.id}`,
     meUrl: `${emu.live_base_url}/me`,
