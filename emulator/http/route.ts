@@ -36,8 +36,11 @@ export interface RouteOptions {
    * (DESIGN: `catalog_mode: manual` answers 403 `field_not_managed` to every catalog write).
    */
   guard?: (auth: AuthContext) => void;
-  /** The handler reads `rawBody` itself (POST /catalog/batch checks its size first), so no body is refused. */
-  readsRawBody?: boolean;
+  /**
+   * The handler parses `rawBody` with the endpoint's schema itself, because something must be checked
+   * before the envelope (POST /catalog/batch: more than 500 operations is 413 before any 422).
+   */
+  parsesBodyItself?: boolean;
 }
 
 export const ok = (data: unknown, status = 200): Outcome => ({ status, body: { data } });
@@ -90,7 +93,7 @@ export function apiRoute<E extends Endpoint>(
           rawBody: request.body,
           params: (endpoint.params ? parseOrThrow(endpoint.params, request.params) : {}) as never,
           query: (endpoint.query ? parseOrThrow(endpoint.query, request.query) : {}) as never,
-          body: (endpoint.body ? parseBody(endpoint.body, request.body) : (options.readsRawBody ? undefined : refuseBody(request.body))) as never,
+          body: (options.parsesBodyItself ? (requireBody(request.body), undefined) : endpoint.body ? parseBody(endpoint.body, request.body) : refuseBody(request.body)) as never,
         });
         response = { status: outcome.status ?? endpoint.status, body: outcome.body, headers: outcome.headers ?? {} };
       } catch (error) {
@@ -108,8 +111,13 @@ export function apiRoute<E extends Endpoint>(
 }
 
 function parseBody(schema: z.ZodType, body: unknown) {
+  return parseOrThrow(schema, requireBody(body));
+}
+
+/** A write that takes a body and got none is not a JSON object: 400 (spec: Errors, malformed_json). */
+function requireBody(body: unknown): unknown {
   if (body === undefined) throw ApiError.of('malformed_json', undefined, 'Esta operación requiere un cuerpo JSON.');
-  return parseOrThrow(schema, body);
+  return body;
 }
 
 /**

@@ -12,6 +12,8 @@ import { presentCategory, presentProductTexts } from '../present/catalog.js';
 import { JsonText } from '../http/json-text.js';
 
 const managed = { guard: (auth: AuthContext) => catalog.assertCatalogManaged(auth.integration) };
+// The catalog service validates bodies with the same contract schemas (the batch calls it too).
+const managedWrite = { ...managed, parsesBodyItself: true };
 
 /** spec: Endpoints — the catalog's single endpoints (POST /catalog/batch lives in routes/batch.ts). */
 export function catalogRoutes(app: FastifyInstance, env: EnvContext, emulator: Emulator): void {
@@ -27,7 +29,7 @@ export function catalogRoutes(app: FastifyInstance, env: EnvContext, emulator: E
   apiRoute(app, env, emulator, api.putCategory, ({ auth, params, rawBody }) => {
     const { status, result } = catalog.upsertCategory(env, auth.integration, params.external_id, rawBody);
     return ok(result, status);
-  }, managed);
+  }, managedWrite);
 
   apiRoute(app, env, emulator, api.deleteCategory, ({ auth, params }) =>
     ok(catalog.deactivateCategory(env, auth.integration, params.external_id)), managed);
@@ -59,14 +61,14 @@ export function catalogRoutes(app: FastifyInstance, env: EnvContext, emulator: E
   apiRoute(app, env, emulator, api.putProduct, ({ auth, params, query, rawBody }) => {
     const { status, result } = catalog.upsertProduct(env, auth.integration, params.external_id, rawBody, query.link_to_id);
     return ok(result, status);
-  }, managed);
+  }, managedWrite);
 
   apiRoute(app, env, emulator, api.patchProduct, ({ auth, params, rawBody }) =>
-    ok(catalog.patchProduct(env, auth.integration, params.external_id, rawBody)), managed);
+    ok(catalog.patchProduct(env, auth.integration, params.external_id, rawBody)), managedWrite);
 
   apiRoute(app, env, emulator, api.deleteProduct, ({ auth, params }) =>
     ok(catalog.deactivateProduct(env, auth.integration, params.external_id)), managed);
 
   apiRoute(app, env, emulator, api.patchOption, ({ auth, params, rawBody }) =>
-    ok(catalog.patchOption(env, auth.integration, params.external_id, rawBody)), managed);
+    ok(catalog.patchOption(env, auth.integration, params.external_id, rawBody)), managedWrite);
 }

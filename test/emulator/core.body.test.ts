@@ -77,6 +77,26 @@ describe('the Content-Type of a request body', () => {
   });
 });
 
+describe('a write that takes a body and gets none', () => {
+  it.each([
+    ['PUT', '/catalog/categories/CAT-9'],
+    ['PUT', '/catalog/products/P-9'],
+    ['PATCH', '/catalog/products/P-9'],
+    ['PATCH', '/catalog/options/O-9'],
+    ['PATCH', '/store'],
+  ])('answers 400 malformed_json to %s %s without a body', async (method, path) => {
+    const res = await emu.api(method, path);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('malformed_json');
+  });
+
+  it('answers 400 malformed_json to POST /catalog/batch without a body', async () => {
+    const res = await emu.api('POST', '/catalog/batch', { idempotencyKey: 'no-body-batch-1' });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('malformed_json');
+  });
+});
+
 describe('a body sent to an endpoint whose request is "none"', () => {
   it('answers 422 validation_failed with one unknown_field per key on DELETE', async () => {
     await emu.api('PUT', '/catalog/categories/CAT-D', { body: { name: 'Vacía' } });
