@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { amount, amountOut, datetime, datetimeOut, externalId, id, position, queryBoolean, pageLimit, requiredText } from './common.js';
+import { documentedAs } from './documented.js';
 import { LIMITS } from './limits.js';
 
 // spec: Resources, Category — input fields
@@ -222,9 +223,23 @@ export const batchOperationTyped = z.strictObject({
   data: z.unknown().optional(),
   link_to_id: id('product').optional(),
 });
+/**
+ * Each operation as the spec describes it, built from the schemas the operations apply; for the
+ * OpenAPI document only (see `batchRequest`).
+ */
+export const batchOperationByOp = z.discriminatedUnion('op', [
+  z.strictObject({ op: z.literal('upsert_category'), external_id: externalId, data: categoryInput }),
+  z.strictObject({ op: z.literal('deactivate_category'), external_id: externalId }),
+  z.strictObject({ op: z.literal('upsert_product'), external_id: externalId, data: productInput, link_to_id: id('product').optional() }),
+  z.strictObject({ op: z.literal('patch_product'), external_id: externalId, data: productPatch }),
+  z.strictObject({ op: z.literal('deactivate_product'), external_id: externalId }),
+  z.strictObject({ op: z.literal('patch_option'), external_id: externalId, data: optionPatch }),
+]);
 export const batchRequest = z.strictObject({
   // Empty is allowed: the spec does not forbid it, and the last part of a snapshot of an empty catalog has none.
-  operations: z.array(z.unknown()),
+  // Any item passes here: each operation is read on its own (emulator/catalog/batch.ts), so one
+  // bad operation fails only itself. The document shows the items as `batchOperationByOp`.
+  operations: z.array(documentedAs(z.unknown(), batchOperationByOp)),
   full_snapshot: z.boolean().default(false),
   snapshot_id: z.string().regex(/^[A-Za-z0-9._:-]{1,100}$/).optional(),
   snapshot_part: z.int().min(1).max(10_000).optional(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import * as contract from './index.js';
+import { documentedSchemaOf } from './documented.js';
 import { errorBody, fieldIssue } from './error-body.js';
 
 export type JsonSchema = Record<string, unknown>;
@@ -52,15 +53,22 @@ const SHARED = '__shared';
  * registered under an id becomes a component and every use of it a `$ref`. Requests are read as
  * zod's input type (defaults optional, query text), responses as its output type.
  */
-function convert(registry: z.core.$ZodRegistry<{ id?: string }>, io: 'input' | 'output'): Record<string, JsonSchema> {
+function convert(registry: z.core.$ZodRegistry<{ id?: string }>, io: 'input' | 'output', idOf: (schema: z.ZodType) => string | undefined): Record<string, JsonSchema> {
   const { schemas } = z.toJSONSchema(registry, {
     io,
     target: 'draft-2020-12',
     unrepresentable: 'any',
     uri: (id) => SCHEMA_REF + id,
-    override: ({ jsonSchema }) => {
+    override: ({ zodSchema, jsonSchema }) => {
       // spec: Conventions — clients ignore unknown response fields, so responses never forbid them.
       if (io === 'output' && jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
+      // A schema parsed leniently but documented precisely (`documentedAs`) points at the precise one.
+      const documented = documentedSchemaOf(zodSchema);
+      const documentedId = documented && idOf(documented);
+      if (documentedId) {
+        for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
+        jsonSchema.$ref = SCHEMA_REF + documentedId;
+      }
     },
   });
   const out: Record<string, JsonSchema> = {};
@@ -106,8 +114,9 @@ export class SchemaRegistry {
   }
 
   convert(): ConvertedSchemas {
-    const input = convert(this.registry, 'input');
-    const output = convert(this.registry, 'output');
+    const idOf = (schema: z.ZodType) => this.ids.get(schema);
+    const input = convert(this.registry, 'input', idOf);
+    const output = convert(this.registry, 'output', idOf);
     const inRequests = closure(this.roots.request, input);
     const inResponses = closure(this.roots.response, output);
     const renames = new Map<string, string>();

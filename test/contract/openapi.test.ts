@@ -186,6 +186,41 @@ describe('the OpenAPI document (spec: Versioning 1)', () => {
     expect(resolvePointer(doc, limit.schema.$ref ?? '#/x') ?? limit.schema).toMatchObject({ minimum: 1, maximum: 200 });
   });
 
+  it('describes each batch operation as a union on op with the data schema of the operation', () => {
+    const schemas = (doc.components as Operation).schemas as Record<string, Operation>;
+    const post = doc.paths['/catalog/batch'].post as Operation;
+    const body = resolvePointer(doc, post.requestBody.content['application/json'].schema.$ref) as Operation;
+    const items = body.properties.operations.items as Operation;
+    const union = (items.$ref ? resolvePointer(doc, items.$ref) : items) as Operation;
+    const variants = (union.oneOf ?? union.anyOf) as Operation[];
+    const byOp = Object.fromEntries(variants.map((v) => [v.properties.op.const, v]));
+    expect(Object.keys(byOp).sort()).toEqual(
+      ['deactivate_category', 'deactivate_product', 'patch_option', 'patch_product', 'upsert_category', 'upsert_product'],
+    );
+    expect(byOp.upsert_category.properties.data.$ref).toBe('#/components/schemas/CategoryInput');
+    expect(byOp.upsert_product.properties.data.$ref).toBe('#/components/schemas/ProductInput');
+    expect(byOp.upsert_product.properties.link_to_id).toBeDefined();
+    expect(byOp.patch_product.properties.data.$ref).toBe('#/components/schemas/ProductPatch');
+    expect(byOp.patch_option.properties.data.$ref).toBe('#/components/schemas/OptionPatch');
+    for (const op of ['deactivate_category', 'deactivate_product']) {
+      expect(byOp[op].properties.data).toBeUndefined();
+      expect(byOp[op].required).toEqual(['op', 'external_id']);
+    }
+    expect(schemas.ProductInput.required).toEqual(['name', 'category_external_id', 'price']);
+  });
+
+  it('describes the batch response with its snapshot and the error of each operation', () => {
+    const post = doc.paths['/catalog/batch'].post as Operation;
+    const envelope = resolvePointer(doc, post.responses['200'].content['application/json'].schema.$ref) as Operation;
+    const deref = (s: Operation) => (s.$ref ? (resolvePointer(doc, s.$ref) as Operation) : s);
+    const response = deref(envelope.properties.data);
+    expect(response.properties.snapshot).toBeDefined();
+    expect(deref(response.properties.snapshot).properties.status.enum).toEqual(['open', 'completed', 'expired']);
+    const item = deref(response.properties.results.items);
+    expect(item.properties.result.enum).toContain('error');
+    expect(deref(item.properties.error).required).toEqual(['code', 'message']);
+  });
+
   it('declares every path parameter of a path', () => {
     for (const { path, op } of apiOperations) {
       const names = (op.parameters ?? []).filter((p: Operation) => p.in === 'path').map((p: Operation) => p.name);
