@@ -226,6 +226,14 @@ describe('merchant-kit listen', () => {
     expect(cli.stderr()).toContain('MERCHANT_KIT_WEBHOOK_SECRET');
   });
 
+  it('exits 2 when the secret does not have the whsec_ form (an unset shell variable gives "undefined")', async () => {
+    const cli = runCli(['listen', '--port', '0'], { MERCHANT_KIT_WEBHOOK_SECRET: 'undefined' });
+    running.push(cli);
+    expect((await cli.exited).code).toBe(2);
+    expect(cli.stderr()).toContain('whsec_');
+    expect(cli.stderr()).not.toContain('undefined');
+  });
+
   it('exits 2 for a plain http --forward-to outside loopback', async () => {
     const cli = runCli(['listen', '--port', '0', '--forward-to', 'http://example.com/hook'], { MERCHANT_KIT_WEBHOOK_SECRET: 'whsec_x' });
     running.push(cli);

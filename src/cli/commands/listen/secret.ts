@@ -29,12 +29,18 @@ export const MISSING_SECRET =
  */
 export async function findSecret(sources: SecretSources, input: NodeJS.ReadableStream = process.stdin): Promise<string | null> {
   const env = sources.env?.trim();
-  if (env) return env;
+  if (env) return checked(env);
   if (sources.stdin) {
     const line = (await readLine(input)).trim();
-    if (line) return line;
+    if (line) return checked(line);
     throw new ExitError('--secret-stdin no recibió ningún secreto: la entrada estándar estaba vacía.', 2);
   }
   const flag = sources.flag?.trim();
-  return flag || null;
+  return flag ? checked(flag) : null;
+}
+
+/** spec: Webhook configuration — signing secrets carry the `whsec_` prefix; anything else is a mistake (e.g. "undefined"). */
+function checked(secret: string): string {
+  if (/^whsec_[A-Za-z0-9_-]+$/.test(secret)) return secret;
+  throw new ExitError('El secreto de firma no tiene la forma whsec_…: revise MERCHANT_KIT_WEBHOOK_SECRET, --secret-stdin o --secret.', 2);
 }
