@@ -1,18 +1,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import type { TestEmulator } from '../helpers/emulator.js';
+import type { Receiver } from '../helpers/receiver.js';
+import { startWebhookRig, type WebhookRig } from '../helpers/webhook-rig.js';
 
 let emu: TestEmulator;
 let rx: Receiver;
+let rig: WebhookRig;
 beforeAll(async () => {
-  emu = await startTestEmulator({ seed: 3 });
-  rx = await startReceiver();
-  await emu.api('PUT', '/webhook', { body: { url: rx.url, events: ['*'] } });
+  rig = await startWebhookRig({ seed: 3 });
+  ({ emu, rx } = rig);
 });
-afterAll(async () => {
-  await emu.close();
-  await rx.close();
-});
+afterAll(() => rig.close());
 beforeEach(async () => {
   await emu.control('DELETE', '/webhooks/chaos');
   await emu.control('POST', '/webhooks/drain');

@@ -1,21 +1,18 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import type { TestEmulator } from '../helpers/emulator.js';
+import type { Receiver } from '../helpers/receiver.js';
+import { startWebhookRig, type WebhookRig } from '../helpers/webhook-rig.js';
 import { verify } from '../../src/webhooks/index.js';
 
 let emu: TestEmulator;
 let rx: Receiver;
 let secret: string;
+let rig: WebhookRig;
 beforeAll(async () => {
-  emu = await startTestEmulator();
-  rx = await startReceiver();
-  const res = await emu.api('PUT', '/webhook', { body: { url: rx.url, events: ['*'] } });
-  secret = res.body.data.signing_secret;
+  rig = await startWebhookRig();
+  ({ emu, rx, secret } = rig);
 });
-afterAll(async () => {
-  await emu.close();
-  await rx.close();
-});
+afterAll(() => rig.close());
 afterEach(async () => {
   await emu.control('POST', '/webhooks/drain');
   rx.received.length = 0;

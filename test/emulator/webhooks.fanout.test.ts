@@ -1,22 +1,20 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import type { TestEmulator } from '../helpers/emulator.js';
+import type { Receiver } from '../helpers/receiver.js';
+import { startWebhookRig, type WebhookRig } from '../helpers/webhook-rig.js';
 import { RETRY_DELAYS_MS } from '../../emulator/domain/retry-schedule.js';
 
 const EVENTS = 1000;
 const SEED = 'fanout-7';
 let emu: TestEmulator;
 let rx: Receiver;
+let rig: WebhookRig;
 beforeAll(async () => {
-  emu = await startTestEmulator({ seed: 7 });
-  rx = await startReceiver();
-  await emu.api('PUT', '/webhook', { body: { url: rx.url, events: ['*'] } });
+  rig = await startWebhookRig({ seed: 7 });
+  ({ emu, rx } = rig);
 });
-afterAll(async () => {
-  await emu.close();
-  await rx.close();
-});
+afterAll(() => rig.close());
 
 /**
  * Fails 30 % of requests, decided by a hash of (seed, event number, attempt): ids carry the start-up

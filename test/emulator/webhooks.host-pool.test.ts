@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import type { TestEmulator } from '../helpers/emulator.js';
+import type { Receiver } from '../helpers/receiver.js';
+import { startWebhookRig, type WebhookRig } from '../helpers/webhook-rig.js';
 
 // TEST-ONLY option: the spec's 10 s timeout scaled down to 2.5 s; the receiver answers in 1.5 s,
 // well within it. The pool holds 64 sockets per host: 100 deliveries need two rounds (~3 s of
@@ -10,15 +11,12 @@ const ANSWER_MS = 1500;
 const DELIVERIES = 100;
 let emu: TestEmulator;
 let rx: Receiver;
+let rig: WebhookRig;
 beforeAll(async () => {
-  emu = await startTestEmulator({ webhookTimeoutMs: TIMEOUT_MS });
-  rx = await startReceiver();
-  await emu.api('PUT', '/webhook', { body: { url: rx.url, events: ['*'] } });
+  rig = await startWebhookRig({ webhookTimeoutMs: TIMEOUT_MS });
+  ({ emu, rx } = rig);
 });
-afterAll(async () => {
-  await emu.close();
-  await rx.close();
-});
+afterAll(() => rig.close());
 
 describe('many deliveries to one host at once', () => {
   it('counts the timeout from the real send: a receiver answering within it always succeeds', async () => {

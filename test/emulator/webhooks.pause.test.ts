@@ -1,19 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import type { TestEmulator } from '../helpers/emulator.js';
+import type { Receiver } from '../helpers/receiver.js';
+import { startWebhookRig, type WebhookRig } from '../helpers/webhook-rig.js';
 
 let emu: TestEmulator;
 let rx: Receiver;
+let rig: WebhookRig;
 beforeAll(async () => {
-  emu = await startTestEmulator();
-  rx = await startReceiver();
+  rig = await startWebhookRig();
+  ({ emu, rx } = rig);
   rx.behave = () => ({ status: 500 });
-  await emu.api('PUT', '/webhook', { body: { url: rx.url, events: ['*'] } });
 });
-afterAll(async () => {
-  await emu.close();
-  await rx.close();
-});
+afterAll(() => rig.close());
 
 const drain = async () => (await emu.control('POST', '/webhooks/drain')).body.data;
 const advance = (seconds: number) => emu.control('POST', '/clock/advance', { seconds });

@@ -1,20 +1,18 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { startReceiver, type Behaviour, type Receiver } from '../helpers/receiver.js';
+import type { TestEmulator } from '../helpers/emulator.js';
+import type { Behaviour, Receiver } from '../helpers/receiver.js';
+import { startWebhookRig, type WebhookRig } from '../helpers/webhook-rig.js';
 
 // TEST-ONLY option: the spec's 10 s response timeout shortened so hanging receivers fail fast.
 const TIMEOUT_MS = 300;
 let emu: TestEmulator;
 let rx: Receiver;
+let rig: WebhookRig;
 beforeAll(async () => {
-  emu = await startTestEmulator({ webhookTimeoutMs: TIMEOUT_MS });
-  rx = await startReceiver();
-  await emu.api('PUT', '/webhook', { body: { url: rx.url, events: ['*'] } });
+  rig = await startWebhookRig({ webhookTimeoutMs: TIMEOUT_MS });
+  ({ emu, rx } = rig);
 });
-afterAll(async () => {
-  await emu.close();
-  await rx.close();
-});
+afterAll(() => rig.close());
 beforeEach(() => {
   rx.received.length = 0;
   rx.behave = () => ({ status: 200 });

@@ -1,20 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import type { TestEmulator } from '../helpers/emulator.js';
+import type { Receiver } from '../helpers/receiver.js';
+import { startWebhookRig, type WebhookRig } from '../helpers/webhook-rig.js';
 import { parseSignatureHeader, verify } from '../../src/webhooks/index.js';
 
 let emu: TestEmulator;
 let rx: Receiver;
 let first: string;
+let rig: WebhookRig;
 beforeAll(async () => {
-  emu = await startTestEmulator();
-  rx = await startReceiver();
-  first = (await emu.api('PUT', '/webhook', { body: { url: rx.url, events: ['webhook.test'] } })).body.data.signing_secret;
+  rig = await startWebhookRig({}, ['webhook.test']);
+  ({ emu, rx, secret: first } = rig);
 });
-afterAll(async () => {
-  await emu.close();
-  await rx.close();
-});
+afterAll(() => rig.close());
 
 async function deliverOne() {
   await emu.api('POST', '/webhook/test');
