@@ -1,8 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ExitError } from './errors.js';
-import { registerEmulatorCommands } from './commands/emulator/index.js';
-import { registerOpenApiCommands } from './commands/openapi/index.js';
-import { registerListenCommands } from './commands/listen/index.js';
+import { COMMAND_GROUPS } from './commands/index.js';
 
 const program = new Command()
   .name('merchant-kit')
@@ -14,9 +12,7 @@ const program = new Command()
   .exitOverride()
   .showHelpAfterError();
 
-registerEmulatorCommands(program);
-registerOpenApiCommands(program);
-registerListenCommands(program);
+for (const register of COMMAND_GROUPS) register(program);
 
 try {
   await program.parseAsync(process.argv);

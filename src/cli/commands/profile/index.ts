@@ -1,0 +1,4 @@
+import type { Command } from 'commander';
+
+/** `merchant-kit profile`: being built. */
+export function register(_program: Command): void {}
