@@ -1,0 +1,170 @@
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { ExitError } from '../errors.js';
+import { writeFileAtomic } from './atomic.js';
+import { keyFromText, open, seal, type SealedBox } from './crypto.js';
+import { configDir, ensureConfigDir } from './paths.js';
+
+/** What `profile list` shows: everything but the secret. */
+export interface ProfileInfo {
+  name: string;
+  base_url: string;
+  environment: 'live' | 'test';
+  store_id: string;
+  store_name: string;
+  integration_id: string;
+  key_id: string;
+  created_at: string;
+}
+
+interface StoredProfile extends Omit<ProfileInfo, 'name'> {
+  credential: SealedBox;
+}
+
+interface ProfilesFile {
+  version: 1;
+  active: string | null;
+  profiles: Record<string, StoredProfile>;
+}
+
+const FILE = 'profiles.json';
+const KEY_FILE = 'key';
+
+function profilesPath(env: NodeJS.ProcessEnv): string {
+  return join(configDir(env), FILE);
+}
+
+function corrupt(path: string, why: string): ExitError {
+  return new ExitError(`error: the profile file ${path} is damaged (${why}); remove it or fix it and add the profiles again`, 1);
+}
+
+/** The profile file, empty when it does not exist yet; a malformed file is one clear error (exit 1). */
+function readFile(env: NodeJS.ProcessEnv): ProfilesFile {
+  const path = profilesPath(env);
+  if (!existsSync(path)) return { version: 1, active: null, profiles: {} };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    throw corrupt(path, 'not valid JSON');
+  }
+  const file = parsed as Partial<ProfilesFile>;
+  if (!file || typeof file !== 'object' || file.version !== 1 || typeof file.profiles !== 'object' || file.profiles === null) {
+    throw corrupt(path, 'unknown layout');
+  }
+  for (const [name, p] of Object.entries(file.profiles)) {
+    const box = p?.credential;
+    if (typeof p?.base_url !== 'string' || typeof p.key_id !== 'string' || !box || typeof box.iv !== 'string' || typeof box.data !== 'string') {
+      throw corrupt(path, `profile "${name}" is incomplete`);
+    }
+  }
+  return { version: 1, active: typeof file.active === 'string' ? file.active : null, profiles: file.profiles };
+}
+
+function writeFile(file: ProfilesFile, env: NodeJS.ProcessEnv): void {
+  ensureConfigDir(env);
+  writeFileAtomic(profilesPath(env), `${JSON.stringify(file, null, 2)}\n`);
+}
+
+/** The master key: `MERCHANT_KIT_MASTER_KEY`, else the key file (32 random bytes, 0600, made on first use when `create`). */
+function masterKey(env: NodeJS.ProcessEnv, create: boolean): Buffer | null {
+  if (env.MERCHANT_KIT_MASTER_KEY) return keyFromText(env.MERCHANT_KIT_MASTER_KEY);
+  const path = join(configDir(env), KEY_FILE);
+  if (existsSync(path)) {
+    const key = Buffer.from(readFileSync(path, 'utf8').trim(), 'base64');
+    if (key.length !== 32) throw new ExitError(`error: the key file ${path} is damaged; profiles encrypted with it cannot be read`, 1);
+    return key;
+  }
+  if (!create) return null;
+  ensureConfigDir(env);
+  const key = randomBytes(32);
+  try {
+    writeFileSync(path, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    // Another process made it first: use theirs.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return masterKey(env, false);
+    throw error;
+  }
+  chmodSync(path, 0o600);
+  return key;
+}
+
+/** Binds the encrypted credential to its profile: moving or editing it fails the auth tag. */
+function aad(name: string, p: Omit<ProfileInfo, 'name'>): string {
+  return JSON.stringify([name, p.base_url, p.environment, p.key_id]);
+}
+
+function info(name: string, p: StoredProfile): ProfileInfo {
+  return {
+    name,
+    base_url: p.base_url,
+    environment: p.environment,
+    store_id: p.store_id,
+    store_name: p.store_name,
+    integration_id: p.integration_id,
+    key_id: p.key_id,
+    created_at: p.created_at,
+  };
+}
+
+/** Every profile (without secrets) and the active one's name. Each credential is checked to decrypt. */
+export function listProfiles(env: NodeJS.ProcessEnv = process.env): { active: string | null; profiles: ProfileInfo[] } {
+  const file = readFile(env);
+  const names = Object.keys(file.profiles).sort();
+  if (names.length > 0) for (const name of names) decryptProfile(name, env, file);
+  return { active: file.active, profiles: names.map((n) => info(n, file.profiles[n])) };
+}
+
+/** The active profile's name (`profile use`), or null. */
+export function activeProfileName(env: NodeJS.ProcessEnv = process.env): string | null {
+  return readFile(env).active;
+}
+
+/** A profile with its decrypted credential; unknown name → usage error; tampered → exit 1. */
+export function loadProfile(name: string, env: NodeJS.ProcessEnv = process.env): ProfileInfo & { credential: string } {
+  const file = readFile(env);
+  if (!file.profiles[name]) throw new ExitError(`error: no profile named "${name}" (see: merchant-kit profile list)`, 2);
+  return { ...info(name, file.profiles[name]), credential: decryptProfile(name, env, file) };
+}
+
+function decryptProfile(name: string, env: NodeJS.ProcessEnv, file: ProfilesFile): string {
+  const p = file.profiles[name];
+  const key = masterKey(env, false);
+  const plain = key ? open(p.credential, key, aad(name, p)) : null;
+  if (plain === null || !/^svk_(live|test)_[A-Za-z0-9]+\.svs_(live|test)_[A-Za-z0-9]+$/.test(plain)) {
+    throw new ExitError(
+      `error: the credential of profile "${name}" cannot be decrypted (the profile file was altered or the master key changed); run: merchant-kit profile remove ${name} && merchant-kit profile add ${name} --base-url ${p.base_url}`,
+      1,
+    );
+  }
+  return plain;
+}
+
+/** Adds or replaces a profile, encrypting its credential with a fresh IV; the first profile becomes active. */
+export function saveProfile(profile: ProfileInfo & { credential: string }, env: NodeJS.ProcessEnv = process.env): { active: boolean } {
+  const file = readFile(env);
+  const key = masterKey(env, true)!;
+  const { name, credential, ...rest } = profile;
+  file.profiles[name] = { ...rest, credential: seal(credential, key, aad(name, rest)) };
+  if (!file.active || !file.profiles[file.active]) file.active = name;
+  writeFile(file, env);
+  return { active: file.active === name };
+}
+
+/** Makes `name` the active profile. */
+export function useProfile(name: string, env: NodeJS.ProcessEnv = process.env): void {
+  const file = readFile(env);
+  if (!file.profiles[name]) throw new ExitError(`error: no profile named "${name}" (see: merchant-kit profile list)`, 2);
+  file.active = name;
+  writeFile(file, env);
+}
+
+/** Removes `name`; when it was active no profile is active afterwards. */
+export function removeProfile(name: string, env: NodeJS.ProcessEnv = process.env): void {
+  const file = readFile(env);
+  if (!file.profiles[name]) throw new ExitError(`error: no profile named "${name}" (see: merchant-kit profile list)`, 2);
+  delete file.profiles[name];
+  if (file.active === name) file.active = null;
+  writeFile(file, env);
+}
