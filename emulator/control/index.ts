@@ -17,6 +17,7 @@ export function controlPlugin(emulator: Emulator) {
     const token = emulator.options.adminToken;
     if (token) {
       app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+        if ((request.routeOptions.config as { panelPublic?: boolean }).panelPublic) return; // the panel page itself holds no data
         if (!tokenMatches(request.headers.authorization, token)) {
           return sendError(request, reply, new ApiError('unauthenticated', 'Token de administración ausente o inválido.'));
         }

@@ -7,10 +7,11 @@ import { ordersControl } from './orders.js';
 import { webhooksControl } from './webhooks.js';
 import { entregasControl } from './entregas.js';
 import { homologationControl } from './homologation.js';
+import { panelControl } from './panel.js';
 
 export type ControlRegistrar = (app: FastifyInstance, emulator: Emulator) => void;
 
 /** Every group of control routes. */
 export const CONTROL_ROUTES: ControlRegistrar[] = [
-  systemRoutes, storesControl, catalogControl, ordersControl, webhooksControl, entregasControl, homologationControl,
+  systemRoutes, storesControl, catalogControl, ordersControl, webhooksControl, entregasControl, homologationControl, panelControl,
 ];

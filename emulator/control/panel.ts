@@ -1,0 +1,101 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { ApiError } from '../../src/contract/errors.js';
+import type { Emulator } from '../emulator.js';
+import { presentOrder } from '../orders/present.js';
+import { presentDelivery } from '../webhooks/view.js';
+import { panelBus } from '../panel/bus.js';
+import { panelPage } from '../panel/page.js';
+import { PANEL_SCRIPT } from '../panel/script.js';
+import { PANEL_STYLES } from '../panel/styles.js';
+import { recentOrderNumbersFrom } from '../panel/queries.js';
+
+type IdParams = { Params: Record<string, string>; Querystring: Record<string, string | undefined> };
+
+/**
+ * The page and its assets carry no data, so they are served without the admin token (a browser
+ * cannot send a Bearer header when it opens a page); everything the page shows comes from routes
+ * that need it. The control plugin's token check reads this flag.
+ */
+export const PUBLIC_PAGE = { panelPublic: true };
+
+const CSP = [
+  "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
+  "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+].join('; ');
+
+function secureHeaders(reply: FastifyReply, type: string): FastifyReply {
+  return reply
+    .header('content-type', type)
+    .header('content-security-policy', CSP)
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'no-referrer')
+    .header('cache-control', 'no-store');
+}
+
+function boundedLimit(value: string | undefined, fallback: number, max: number): number {
+  const n = value === undefined ? fallback : Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > max) {
+    throw ApiError.of('validation_failed', [{ field: 'limit', code: 'invalid', message: `Debe ser un entero de 1 a ${max}.` }]);
+  }
+  return n;
+}
+
+/** DESIGN: GET /_emulator/panel — the merchant panel page, its script and styles, its live stream and reads. */
+export function panelControl(app: FastifyInstance, emulator: Emulator): void {
+  const bus = panelBus(emulator);
+  // Open streams end with the emulator (fastify's forceCloseConnections cuts their sockets too).
+  const streams = new Set<() => void>();
+  emulator.onClose(() => streams.forEach((end) => end()));
+
+  app.get('/panel', { config: PUBLIC_PAGE }, async (_request, reply) =>
+    secureHeaders(reply, 'text/html; charset=utf-8').send(panelPage()));
+  app.get('/panel/app.js', { config: PUBLIC_PAGE }, async (_request, reply) =>
+    secureHeaders(reply, 'text/javascript; charset=utf-8').send(PANEL_SCRIPT));
+  app.get('/panel/app.css', { config: PUBLIC_PAGE }, async (_request, reply) =>
+    secureHeaders(reply, 'text/css; charset=utf-8').send(PANEL_STYLES));
+
+  // Server-Sent Events: one `change` message per store and turn of the event loop, a comment every 15 s.
+  app.get('/panel/events', (request, reply) => {
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-request-id': request.id,
+      'x-content-type-options': 'nosniff',
+    });
+    res.write('retry: 1000\nevent: hello\ndata: {}\n\n');
+    const unsubscribe = bus.subscribe((change) => res.write(`event: change\ndata: ${JSON.stringify(change)}\n\n`));
+    const beat = setInterval(() => res.write(': beat\n\n'), 15_000);
+    const end = () => {
+      unsubscribe();
+      clearInterval(beat);
+      streams.delete(end);
+      res.end();
+    };
+    streams.add(end);
+    request.raw.on('close', end);
+  });
+
+  // The board: the newest orders of a store with their items, as the API presents them.
+  app.get<IdParams>('/panel/stores/:store_id/orders', async (request) => {
+    const storeId = request.params.store_id;
+    const env = emulator.envOf((e) => e.stores.byId(storeId));
+    if (!env) throw ApiError.of('not_found', undefined, 'No existe ese comercio.');
+    const limit = boundedLimit(request.query.limit, 100, 500);
+    const orders = env.orders.list({
+      storeId, afterNumber: recentOrderNumbersFrom(env, storeId, limit), limit,
+      statuses: null, ackStatus: null, createdSince: null, updatedSince: null,
+    });
+    return { data: orders.map((o) => presentOrder(env, o)) };
+  });
+
+  // Deliveries of an integration's webhook with their attempts, newest first.
+  app.get<IdParams>('/panel/integrations/:integration_id/deliveries', async (request) => {
+    const id = request.params.integration_id;
+    const env = emulator.envOf((e) => e.integrations.byId(id));
+    if (!env) throw ApiError.of('not_found');
+    const limit = boundedLimit(request.query.limit, 50, 200);
+    return { data: env.webhooks.list(id, null, limit).map((d) => presentDelivery(env, d)) };
+  });
+}
