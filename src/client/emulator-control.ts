@@ -1,0 +1,292 @@
+import { inspect } from 'node:util';
+import type { z } from 'zod';
+import type { Dispatcher } from 'undici';
+import type {
+  controlCredentialRotate, controlFault, controlIntegrationPatch, controlStoreCreate, controlStorePatch,
+} from '../contract/control.js';
+import type { Order, panelOrderPatch, panelStatusChangeBody, simulateOrderRequest } from '../contract/orders.js';
+import type { PanelProductInput, PanelProductPatch } from '../contract/panel-catalog.js';
+import type { DeliveryRecord, Webhook, WebhookChaos, drainResult, webhookChaos, webhookPanelInput } from '../contract/webhooks.js';
+import type { Product } from '../contract/catalog.js';
+import type { Store } from '../contract/store.js';
+import type { ResponseInfo } from './types.js';
+import { Transport } from './transport.js';
+import { normalizeBaseUrl } from './url.js';
+import { DEFAULT_TIMEOUT_MS } from './merchant-client.js';
+
+/** GET /_emulator/clock */
+export interface EmulatorClock {
+  now: string;
+  mode: 'system' | 'manual';
+  offset_seconds: number;
+}
+
+/** A store as the panel sees it: the API's Store plus environment, suspension and the merchant's switch. */
+export type ControlStore = Store & { environment: 'live' | 'test'; suspended: boolean; accepting_switch: boolean };
+
+/** An integration as the panel sees it; credentials by key id only. */
+export interface ControlIntegration {
+  id: string;
+  store_id: string;
+  environment: 'live' | 'test';
+  status: string;
+  scopes: string[];
+  settings: Record<string, unknown>;
+  credentials: { key_id: string; created_at: string; expires_at: string | null; revoked_at: string | null }[];
+  [field: string]: unknown;
+}
+
+/** GET /_emulator/state (DESIGN): environments, stores with alerts, integrations with their webhook, clock. */
+export interface EmulatorState {
+  clock: EmulatorClock;
+  limits: unknown;
+  environments: {
+    name: 'live' | 'test';
+    base_path: string;
+    stores: (ControlStore & { alerts: unknown[]; integrations: (ControlIntegration & { webhook: unknown })[] })[];
+  }[];
+}
+
+/** POST /_emulator/stores — 201; the credential is shown here once. */
+export interface CreatedStore {
+  store: ControlStore;
+  integration: ControlIntegration;
+  credential: string;
+}
+
+/** POST /_emulator/integrations/{id}/credentials */
+export interface RotatedCredential {
+  integration_id: string;
+  key_id: string;
+  credential: string;
+  overlap_hours: number;
+  previous: { key_id: string; expires_at: string | null }[];
+}
+
+export interface EmulatorControlOptions {
+  /** Bearer token of an emulator started with `--admin-token` (not needed on loopback without one). */
+  adminToken?: string;
+  timeoutMs?: number;
+  /** Retries after network failures and 429/5xx (default 0: the control API is local). */
+  maxRetries?: number;
+  dispatcher?: Dispatcher;
+  onResponse?: (info: ResponseInfo) => void;
+}
+
+/** The full answer of a control call, for `request()`. */
+export interface ControlResponse<T> {
+  data: T;
+  status: number;
+  requestId: string | null;
+  headers: Record<string, string>;
+}
+
+const ENV_SUFFIX = /\/(?:_emulator|sandbox\/v1|v1)\/?$/;
+
+/**
+ * Typed client of the emulator's control API under `/_emulator` (DESIGN: control API): the merchant
+ * panel, the customer and the sandbox tools. Writes always send `Content-Type: application/json`.
+ * Errors reject with the same `ApiError` as MerchantClient.
+ */
+export class EmulatorControl {
+  readonly #adminToken: string | null;
+  readonly #transport: Transport;
+  /** The emulator's root (`http://127.0.0.1:4010`). */
+  readonly url: string;
+
+  /** `rootUrl` is the emulator's root; see `fromBaseUrl` for API base URLs. */
+  constructor(rootUrl: string | URL, options: EmulatorControlOptions = {}) {
+    this.url = normalizeBaseUrl(rootUrl);
+    this.#adminToken = options.adminToken ?? null;
+    this.#transport = new Transport({
+      baseUrl: `${this.url}/_emulator`,
+      authorization: () => (this.#adminToken === null ? null : `Bearer ${this.#adminToken}`),
+      maxRetries: options.maxRetries ?? 0,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      userAgent: 'merchant-kit-control',
+      dispatcher: options.dispatcher,
+      onResponse: options.onResponse,
+    });
+  }
+
+  /** Accepts the emulator's root, `…/v1`, `…/sandbox/v1` or `…/_emulator`. */
+  static fromBaseUrl(url: string | URL, options: EmulatorControlOptions = {}): EmulatorControl {
+    return new EmulatorControl(normalizeBaseUrl(url).replace(ENV_SUFFIX, ''), options);
+  }
+
+  /** Any control route: `request('GET', '/faults')`. Bodies are JSON; writes always carry the JSON type. */
+  async request<T = unknown>(method: string, path: string, body?: unknown): Promise<ControlResponse<T>> {
+    const upper = method.toUpperCase();
+    const result = await this.#transport.send({
+      endpointId: 'control', method: upper, path, body, alwaysJsonType: upper !== 'GET', idempotencyKey: null,
+    });
+    return { data: (result.body as { data?: T } | undefined)?.data as T, status: result.status, requestId: result.requestId, headers: result.headers };
+  }
+
+  async #data<T>(method: string, path: string, body?: unknown): Promise<T> {
+    return (await this.request<T>(method, path, body)).data;
+  }
+
+  /** GET /_emulator/health — `{ ok: true }`. */
+  health(): Promise<{ ok: boolean }> {
+    return this.#data('GET', '/health');
+  }
+
+  /** True when `/_emulator/health` answers `{data:{ok:true}}`; false for anything else (a real API, no server). */
+  async isEmulator(): Promise<boolean> {
+    try {
+      return (await this.health())?.ok === true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** POST /_emulator/reset — back to the seeded state; clock, faults, chaos and homologation too. */
+  reset(): Promise<{ reset: boolean; clock: EmulatorClock }> {
+    return this.#data('POST', '/reset');
+  }
+
+  /** GET /_emulator/state */
+  state(): Promise<EmulatorState> {
+    return this.#data('GET', '/state');
+  }
+
+  /** POST /_emulator/stores — a new store and integration (all scopes, `erp_managed` unless told). */
+  createStore(body: z.input<typeof controlStoreCreate>): Promise<CreatedStore> {
+    return this.#data('POST', '/stores', body);
+  }
+
+  /** PATCH /_emulator/stores/{store_id} — `accepting_orders`, `suspended`, `payment_methods`, `fulfillment_types`. */
+  patchStore(storeId: string, body: z.input<typeof controlStorePatch>): Promise<ControlStore> {
+    return this.#data('PATCH', `/stores/${enc(storeId)}`, body);
+  }
+
+  /** PATCH /_emulator/integrations/{integration_id} — `scopes`, `settings` (merged), `status`. */
+  patchIntegration(integrationId: string, body: z.input<typeof controlIntegrationPatch>): Promise<ControlIntegration> {
+    return this.#data('PATCH', `/integrations/${enc(integrationId)}`, body);
+  }
+
+  /** POST /_emulator/integrations/{id}/credentials — a new credential; the others expire after `overlap_hours`. */
+  rotateCredential(integrationId: string, body: z.input<typeof controlCredentialRotate> = {}): Promise<RotatedCredential> {
+    return this.#data('POST', `/integrations/${enc(integrationId)}/credentials`, body);
+  }
+
+  /** DELETE /_emulator/integrations/{id}/credentials/{key_id} */
+  revokeCredential(integrationId: string, keyId: string): Promise<{ integration_id: string; key_id: string; revoked_at: string | null }> {
+    return this.#data('DELETE', `/integrations/${enc(integrationId)}/credentials/${enc(keyId)}`);
+  }
+
+  /** POST /_emulator/orders — the order simulator: a complete order priced from the catalog (201 Order). */
+  simulateOrder(body: z.input<typeof simulateOrderRequest>): Promise<Order> {
+    return this.#data('POST', '/orders', body);
+  }
+
+  /** GET /_emulator/orders/{order_id} — any order of either environment. */
+  order(orderId: string): Promise<Order> {
+    return this.#data('GET', `/orders/${enc(orderId)}`);
+  }
+
+  /** POST /_emulator/orders/{order_id}/status — a change by `customer`, `store_user` (default) or `system`. */
+  setOrderStatus(orderId: string, body: z.input<typeof panelStatusChangeBody>): Promise<Order> {
+    return this.#data('POST', `/orders/${enc(orderId)}/status`, body);
+  }
+
+  /** PATCH /_emulator/orders/{order_id} — `{ payment_status: 'paid' }`. */
+  patchOrder(orderId: string, body: z.input<typeof panelOrderPatch>): Promise<Order> {
+    return this.#data('PATCH', `/orders/${enc(orderId)}`, body);
+  }
+
+  /** GET /_emulator/clock */
+  clock(): Promise<EmulatorClock> {
+    return this.#data('GET', '/clock');
+  }
+
+  /** POST /_emulator/clock/advance — due retries, expiries and pauses happen. */
+  advanceClock(seconds: number): Promise<EmulatorClock> {
+    return this.#data('POST', '/clock/advance', { seconds });
+  }
+
+  /** POST /_emulator/webhooks/drain — returns once every delivery due now was attempted. */
+  drainWebhooks(): Promise<z.output<typeof drainResult>> {
+    return this.#data('POST', '/webhooks/drain');
+  }
+
+  /** POST /_emulator/faults — the next matching API calls fail as told (`path` is a glob over the full path). */
+  addFault(body: z.input<typeof controlFault>): Promise<z.output<typeof controlFault> & Record<string, unknown>> {
+    return this.#data('POST', '/faults', body);
+  }
+
+  /** GET /_emulator/faults — the faults still armed. */
+  faults(): Promise<(z.output<typeof controlFault> & Record<string, unknown>)[]> {
+    return this.#data('GET', '/faults');
+  }
+
+  /** DELETE /_emulator/faults */
+  clearFaults(): Promise<{ cleared: number }> {
+    return this.#data('DELETE', '/faults');
+  }
+
+  /** POST /_emulator/webhooks/chaos — `duplicate_rate`, `reorder`, `delay_ms` for outbound deliveries. */
+  setChaos(body: z.input<typeof webhookChaos>): Promise<WebhookChaos> {
+    return this.#data('POST', '/webhooks/chaos', body);
+  }
+
+  /** DELETE /_emulator/webhooks/chaos */
+  clearChaos(): Promise<WebhookChaos | null> {
+    return this.#data('DELETE', '/webhooks/chaos');
+  }
+
+  /** PUT /_emulator/integrations/{id}/webhook — the panel sets (201 with the secret on creation) or reactivates it. */
+  setWebhook(integrationId: string, body: z.input<typeof webhookPanelInput>): Promise<Webhook> {
+    return this.#data('PUT', `/integrations/${enc(integrationId)}/webhook`, body);
+  }
+
+  /** POST /_emulator/deliveries/{delivery_id}/retry — the panel's resend. */
+  retryDelivery(deliveryId: string): Promise<DeliveryRecord> {
+    return this.#data('POST', `/deliveries/${enc(deliveryId)}/retry`);
+  }
+
+  /** POST /_emulator/stores/{store_id}/products — a panel product (`external_id: null`). */
+  createPanelProduct(storeId: string, body: PanelProductInput): Promise<Product> {
+    return this.#data('POST', `/stores/${enc(storeId)}/products`, body);
+  }
+
+  /** PATCH /_emulator/products/{product_id} — panel changes and photos. */
+  patchPanelProduct(productId: string, body: PanelProductPatch): Promise<Product> {
+    return this.#data('PATCH', `/products/${enc(productId)}`, body);
+  }
+
+  /** POST /_emulator/homologation/{integration_id}/start — an observed homologation session. */
+  startHomologation(integrationId: string): Promise<unknown> {
+    return this.#data('POST', `/homologation/${enc(integrationId)}/start`);
+  }
+
+  /** GET /_emulator/homologation/{integration_id} — the report filled from the integration's own calls. */
+  homologation(integrationId: string): Promise<unknown> {
+    return this.#data('GET', `/homologation/${enc(integrationId)}`);
+  }
+
+  /** GET /_emulator/export — the whole state as a versioned bundle (what `emulator export` writes). */
+  async exportState(): Promise<unknown> {
+    const response = await this.request<unknown>('GET', '/export');
+    return response.data;
+  }
+
+  close(): Promise<void> {
+    return this.#transport.close();
+  }
+
+  /** Never the admin token. */
+  toJSON(): { url: string; adminToken: string | null } {
+    return { url: this.url, adminToken: this.#adminToken === null ? null : '[redacted]' };
+  }
+
+  [inspect.custom](): string {
+    return `EmulatorControl ${inspect(this.toJSON())}`;
+  }
+}
+
+function enc(segment: string): string {
+  if (segment === '') throw new TypeError('Empty path segment');
+  return encodeURIComponent(segment);
+}

@@ -1,0 +1,48 @@
+import type { ApiError } from './errors.js';
+
+/** spec: Errors, retry guidance — only these statuses (and network failures) are repeated. */
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
+
+export interface BackoffOptions {
+  /** First delay; doubles on each retry (default 1000: 1, 2, 4, 8 s). */
+  baseMs?: number;
+  /** Cap of one delay before jitter (default 8000). `Retry-After` may ask for more and is honoured. */
+  maxMs?: number;
+  /** Fraction of random spread around the delay, 0..1 (default 0.2: ±20 %). */
+  jitter?: number;
+}
+
+export const DEFAULT_BACKOFF: Required<BackoffOptions> = { baseMs: 1000, maxMs: 8000, jitter: 0.2 };
+
+/** Whether a failed attempt may be repeated: network failures and the spec's retryable statuses. */
+export function isRetryable(error: ApiError): boolean {
+  return error.status === 0 || RETRYABLE_STATUSES.has(error.status);
+}
+
+/**
+ * The wait before retry number `retry` (0 for the first retry): `baseMs · 2^retry` capped at `maxMs`,
+ * spread by ±`jitter`, and never shorter than the server's `Retry-After`.
+ */
+export function retryDelay(retry: number, retryAfterSeconds: number | null, options: BackoffOptions = {}, random: () => number = Math.random): number {
+  const { baseMs, maxMs, jitter } = { ...DEFAULT_BACKOFF, ...options };
+  const capped = Math.min(maxMs, baseMs * 2 ** retry);
+  const spread = capped * jitter * (2 * random() - 1);
+  const backoff = Math.max(0, Math.round(capped + spread));
+  return retryAfterSeconds === null ? backoff : Math.max(backoff, Math.ceil(retryAfterSeconds * 1000));
+}
+
+/** A sleep that an abort signal ends early (rejecting with the signal's reason). */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

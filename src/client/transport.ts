@@ -1,0 +1,156 @@
+import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
+import { ApiError, errorFromResponse, INVALID_RESPONSE, networkError } from './errors.js';
+import { isRetryable, retryDelay, sleep as realSleep, type BackoffOptions } from './retry.js';
+import type { ResponseInfo, RetryInfo } from './types.js';
+
+export interface TransportOptions {
+  baseUrl: string;
+  /** The `Authorization` value, read at send time from the owner's private field (never stored here). */
+  authorization: () => string | null;
+  maxRetries: number;
+  timeoutMs: number;
+  userAgent: string;
+  dispatcher?: Dispatcher;
+  backoff?: BackoffOptions;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+  onRetry?: (info: RetryInfo) => void;
+  onResponse?: (info: ResponseInfo) => void;
+}
+
+export interface HttpCall {
+  endpointId: string;
+  method: string;
+  /** Relative to the base URL, query included. */
+  path: string;
+  /** JSON-encoded when defined; `undefined` sends no body. */
+  body?: unknown;
+  /** Send `Content-Type: application/json` even without a body (the control API requires it on writes). */
+  alwaysJsonType?: boolean;
+  idempotencyKey: string | null;
+  maxRetries?: number;
+  signal?: AbortSignal;
+  onResponse?: (info: ResponseInfo) => void;
+}
+
+export interface HttpResult {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+  requestId: string | null;
+  replayed: boolean;
+  attempts: number;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * One keep-alive connection pool per client and the retry loop: repeat after 429, 500, 502, 503, 504
+ * and network failures with exponential backoff and `Retry-After`, the same Idempotency-Key each time.
+ */
+export class Transport {
+  readonly #options: TransportOptions;
+  readonly #dispatcher: Dispatcher;
+  readonly #ownsDispatcher: boolean;
+
+  constructor(options: TransportOptions) {
+    this.#options = options;
+    this.#ownsDispatcher = options.dispatcher === undefined;
+    // One Agent per client: connections are reused across calls (keep-alive) and closed by close().
+    this.#dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
+  }
+
+  get baseUrl(): string {
+    return this.#options.baseUrl;
+  }
+
+  async send(call: HttpCall): Promise<HttpResult> {
+    const maxRetries = call.maxRetries ?? this.#options.maxRetries;
+    for (let attempt = 1; ; attempt++) {
+      let error: ApiError;
+      try {
+        const result = await this.#attempt(call, attempt);
+        if (result.status >= 200 && result.status < 300) return { ...result, attempts: attempt };
+        error = errorFromResponse(result.status, result.body, result.headers);
+      } catch (caught) {
+        if (call.signal?.aborted) throw call.signal.reason;
+        if (!(caught instanceof ApiError)) throw caught;
+        error = caught;
+      }
+      if (!isRetryable(error) || attempt > maxRetries) throw error;
+      const delayMs = retryDelay(attempt - 1, error.retryAfter, this.#options.backoff, this.#options.random);
+      this.#options.onRetry?.({
+        endpointId: call.endpointId, method: call.method, path: call.path, retry: attempt, delayMs, error, idempotencyKey: call.idempotencyKey,
+      });
+      await (this.#options.sleep ?? realSleep)(delayMs, call.signal);
+    }
+  }
+
+  /** One HTTP exchange; a network failure or timeout becomes an ApiError with status 0. */
+  async #attempt(call: HttpCall, attempt: number): Promise<Omit<HttpResult, 'attempts'>> {
+    const started = performance.now();
+    const timeout = AbortSignal.timeout(this.#options.timeoutMs);
+    const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
+    let status: number;
+    let headers: Record<string, string>;
+    let text: string;
+    try {
+      const response = await undiciRequest(`${this.#options.baseUrl}${call.path}`, {
+        method: call.method as Dispatcher.HttpMethod,
+        headers: this.#headers(call),
+        body: call.body === undefined ? undefined : JSON.stringify(call.body),
+        dispatcher: this.#dispatcher,
+        signal,
+      });
+      status = response.statusCode;
+      headers = flattenHeaders(response.headers);
+      text = await response.body.text();
+    } catch (cause) {
+      if (call.signal?.aborted) throw call.signal.reason;
+      const what = timeout.aborted ? `No answer within ${this.#options.timeoutMs} ms from ${call.method} ${call.path}` : `${call.method} ${call.path} failed`;
+      throw networkError(cause, what);
+    }
+    const requestId = headers['x-request-id'] ?? null;
+    const replayed = headers['idempotent-replay'] === 'true';
+    const info: ResponseInfo = {
+      endpointId: call.endpointId, method: call.method, path: call.path, status, requestId, replayed, attempt,
+      idempotencyKey: call.idempotencyKey, durationMs: Math.round(performance.now() - started), headers,
+    };
+    this.#options.onResponse?.(info);
+    call.onResponse?.(info);
+    return { status, headers, body: parseJson(text, status, requestId, headers), requestId, replayed };
+  }
+
+  #headers(call: HttpCall): Record<string, string> {
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.#options.userAgent };
+    const authorization = this.#options.authorization();
+    if (authorization !== null) headers.authorization = authorization;
+    if (call.body !== undefined || call.alwaysJsonType) headers['content-type'] = JSON_TYPE;
+    if (call.idempotencyKey !== null) headers['idempotency-key'] = call.idempotencyKey;
+    return headers;
+  }
+
+  /** Closes the pool this transport made (a dispatcher passed in by the caller is theirs to close). */
+  async close(): Promise<void> {
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
+  }
+}
+
+function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+/** The body as JSON; errors are read loosely (a proxy's HTML 502 still retries), a 2xx must be JSON. */
+function parseJson(text: string, status: number, requestId: string | null, headers: Record<string, string>): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    if (status < 200 || status >= 300) return undefined;
+    throw new ApiError({ status, code: INVALID_RESPONSE, message: `HTTP ${status} with a body that is not JSON`, requestId, headers });
+  }
+}
