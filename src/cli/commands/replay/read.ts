@@ -1,0 +1,46 @@
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { ExitError } from '../../errors.js';
+import type { Exchange } from '../proxy/record.js';
+
+/** The exchanges of a record file written by `merchant-kit proxy --record`, in file order. */
+export async function readRecording(file: string): Promise<Exchange[]> {
+  const out: Exchange[] = [];
+  const input = createReadStream(file);
+  const opened = new Promise<void>((resolve, reject) => {
+    input.once('open', () => resolve());
+    input.once('error', reject);
+  });
+  try {
+    await opened;
+  } catch (error) {
+    throw new ExitError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 2);
+  }
+  let line = 0;
+  for await (const text of createInterface({ input, crlfDelay: Infinity })) {
+    line++;
+    if (!text.trim()) continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new ExitError(`${file}:${line}: not a JSON line.`, 2);
+    }
+    if (!isExchange(parsed)) throw new ExitError(`${file}:${line}: not an exchange recorded by "merchant-kit proxy --record".`, 2);
+    out.push(parsed);
+  }
+  return out;
+}
+
+function isExchange(value: unknown): value is Exchange {
+  const e = value as Partial<Exchange> | null;
+  return (
+    !!e &&
+    e.format === 'merchant-kit.exchange' &&
+    e.version === 1 &&
+    typeof e.request?.method === 'string' &&
+    typeof e.request.path === 'string' &&
+    e.request.path.startsWith('/') &&
+    typeof e.response?.status === 'number'
+  );
+}

@@ -1,0 +1,64 @@
+import type { Command } from 'commander';
+import { isLoopbackHost } from '../../../contract/webhooks.js';
+import { activeProfileName, loadProfile } from '../../config/profiles.js';
+import { credentialEnvironment, readStdinLine, type GlobalOptions } from '../../context.js';
+import { ExitError, usageError } from '../../errors.js';
+import { colors, note, printLine, printNdjson } from '../../output.js';
+import type { ReplayCommandOptions } from './index.js';
+import { readRecording } from './read.js';
+import { replay, type Environment, type ReplayResult } from './run.js';
+
+/** Every credential the usual sources give, the first one per environment: stdin, environment, profile. */
+async function gatherCredentials(command: Command, env: NodeJS.ProcessEnv): Promise<Partial<Record<Environment, string>>> {
+  const opts = command.optsWithGlobals() as GlobalOptions;
+  const found: [string, string][] = [];
+  if (opts.credentialStdin) found.push([await readStdinLine(), '--credential-stdin']);
+  if (env.MERCHANT_KIT_CREDENTIAL) found.push([env.MERCHANT_KIT_CREDENTIAL.trim(), 'MERCHANT_KIT_CREDENTIAL']);
+  const profile = opts.profile ?? env.MERCHANT_KIT_PROFILE ?? (found.length === 0 ? activeProfileName(env) ?? undefined : undefined);
+  if (profile) found.push([loadProfile(profile, env).credential, `profile "${profile}"`]);
+  const out: Partial<Record<Environment, string>> = {};
+  for (const [credential, source] of found) out[credentialEnvironment(credential, source)] ??= credential;
+  return out;
+}
+
+function againstUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw usageError(`error: --against is not a URL: ${raw}`);
+  }
+  if (!(url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname)))) {
+    throw usageError('error: --against must use https:// (http:// only to localhost, 127.0.0.0/8 or [::1])');
+  }
+  return url.origin;
+}
+
+function show(r: ReplayResult, json: boolean | undefined): void {
+  if (json) {
+    printNdjson({ seq: r.seq, method: r.method, path: r.path, recorded_status: r.recordedStatus, status: r.status ?? null, same: !r.error && r.differences.length === 0, differences: r.differences, error: r.error ?? null });
+    return;
+  }
+  const c = colors();
+  const same = !r.error && r.differences.length === 0;
+  const got = r.status === undefined ? '-' : String(r.status);
+  printLine(`${same ? c.green('✓') : c.red('✖')} #${r.seq} ${r.method} ${r.path}  recorded ${r.recordedStatus}, got ${got}`);
+  if (r.error) printLine(`    ${c.red(r.error)}`);
+  for (const d of r.differences.slice(0, 20)) {
+    printLine(`    ${c.yellow(d.path)}: recorded ${JSON.stringify(d.recorded)}, got ${JSON.stringify(d.actual)}`);
+  }
+  if (r.differences.length > 20) printLine(c.dim(`    … ${r.differences.length - 20} more differences`));
+}
+
+/** Replays a record file in order and exits 1 when any request answered differently. */
+export async function replayAction(file: string, options: ReplayCommandOptions, command: Command): Promise<void> {
+  const against = againstUrl(options.against);
+  const exchanges = await readRecording(file);
+  const credentials = await gatherCredentials(command, process.env);
+  if (!credentials.test && !credentials.live) {
+    throw usageError('error: no credential: set MERCHANT_KIT_CREDENTIAL, pipe it with --credential-stdin or use a profile');
+  }
+  const differing = await replay({ exchanges, against, credentials, onResult: (r) => show(r, options.json) });
+  note(`${exchanges.length} request${exchanges.length === 1 ? '' : 's'} replayed, ${differing} differ${differing === 1 ? 's' : ''}.`);
+  if (differing > 0) throw new ExitError(`The replay differs from the recording in ${differing} request${differing === 1 ? '' : 's'}.`, 1);
+}

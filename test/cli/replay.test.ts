@@ -1,0 +1,99 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, runCli } from '../helpers/cli.js';
+import { request, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { seedMenu, simulate } from '../helpers/orders.js';
+import { startProxyCli } from '../helpers/proxy.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'mk-replay-'));
+const record = join(dir, 'session.jsonl');
+let orderId: string;
+
+/** An emulator in the state the integrator's store had: the same menu and one simulated order. */
+async function storeLikeTheIntegrators(): Promise<{ emu: TestEmulator; order: any }> {
+  const emu = await startTestEmulator({ seed: 42 });
+  await seedMenu(emu);
+  return { emu, order: await simulate(emu, { scenario: 'delivery' }) };
+}
+
+beforeAll(async () => {
+  await ensureBuilt();
+  const { emu, order } = await storeLikeTheIntegrators();
+  orderId = order.id;
+  const proxy = await startProxyCli(emu.running.sandbox_base_url, ['--record', record]);
+  try {
+    const erp = (method: string, path: string, o: Parameters<typeof request>[2] = {}) =>
+      request(`${proxy.url}${path}`, method, { credential: emu.test.credential, ...o });
+    await erp('GET', '/me');
+    await erp('GET', '/orders?ack_status=pending');
+    await erp('POST', `/orders/${order.id}/ack`, { body: { external_id: 'ERP-100' }, idempotencyKey: 'erp-ack-100' });
+    await erp('POST', `/orders/${order.id}/status`, { body: { status: 'accepted', estimated_minutes: 30 }, idempotencyKey: 'erp-status-100' });
+    await erp('GET', `/orders/${order.id}`);
+    await proxy.waitFor(5);
+  } finally {
+    await proxy.stop();
+    await emu.close();
+  }
+}, 120_000);
+
+async function replayAgainst(emu: TestEmulator, ...args: string[]) {
+  const cli = runCli(['replay', record, '--against', emu.url, ...args], { MERCHANT_KIT_CREDENTIAL: emu.test.credential });
+  const { code } = await cli.exited;
+  return { code, lines: cli.lines, stderr: cli.stderr() };
+}
+
+describe('merchant-kit replay', () => {
+  let twin: TestEmulator | undefined;
+  afterAll(() => twin?.close());
+
+  it('replays a session against an emulator in the same state with no difference, mapping ids that differ', async () => {
+    const made = await storeLikeTheIntegrators();
+    twin = made.emu;
+    expect(made.order.id).not.toBe(orderId);
+    const { code, lines, stderr } = await replayAgainst(made.emu, '--json');
+    const results = lines.map((l) => JSON.parse(l));
+    expect(results.map((r) => [r.method, r.status, r.same])).toEqual([
+      ['GET', 200, true],
+      ['GET', 200, true],
+      ['POST', 200, true],
+      ['POST', 200, true],
+      ['GET', 200, true],
+    ]);
+    expect(results[2].path).toBe(`/sandbox/v1/orders/${made.order.id}/ack`);
+    expect(code).toBe(0);
+    expect(stderr).toContain('5 requests replayed, 0 differ');
+  });
+
+  it('reports where an emulator in another state answers differently, and exits 1', async () => {
+    const { emu, order } = await storeLikeTheIntegrators();
+    try {
+      await emu.control('POST', `/orders/${order.id}/status`, { status: 'cancelled', reason: 'Cliente canceló', by: 'customer' });
+      const { code, lines } = await replayAgainst(emu);
+      expect(code).toBe(1);
+      const text = lines.join('\n');
+      expect(text).toMatch(/✖ #2 GET \/sandbox\/v1\/orders\?ack_status=pending/);
+      expect(text).toContain('data.0.status: recorded "pending", got "cancelled"');
+      expect(text).toMatch(/✖ #4 POST .*recorded 200, got 409/);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it('refuses a file that is not a recording with exit 2 and the line', async () => {
+    const bad = join(dir, 'bad.jsonl');
+    writeFileSync(bad, '{"format":"merchant-kit.exchange","version":1}\nnot json\n');
+    const cli = runCli(['replay', bad, '--against', 'http://127.0.0.1:9'], { MERCHANT_KIT_CREDENTIAL: 'svk_test_x.svs_test_y' });
+    expect((await cli.exited).code).toBe(2);
+    expect(cli.stderr()).toContain('bad.jsonl:1');
+  });
+
+  it('says which environment lacks a credential instead of sending the request', async () => {
+    const live = join(dir, 'live.jsonl');
+    writeFileSync(live, `${JSON.stringify({ format: 'merchant-kit.exchange', version: 1, seq: 1, at: '', duration_ms: 1, request: { method: 'GET', path: '/v1/me', headers: { authorization: '[redacted]' }, body: null }, response: { status: 200, headers: {}, body: null }, violations: [] })}\n`);
+    const cli = runCli(['replay', live, '--against', 'http://127.0.0.1:9'], { MERCHANT_KIT_CREDENTIAL: 'svk_test_AAAA.svs_test_BBBB' });
+    expect((await cli.exited).code).toBe(1);
+    expect(cli.lines.join('\n')).toContain('no credential for the live environment');
+  });
+});
