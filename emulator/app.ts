@@ -9,11 +9,18 @@ import { IdFactory } from '../src/contract/ids.js';
 import { redactError, redactSecrets } from '../src/logging/redact.js';
 import { controlPlugin } from './control/index.js';
 import { SERVICES } from './services.js';
+import { createHostPolicy } from './http/host-check.js';
+import { answerClientError } from './http/client-error.js';
+
+/** The methods of the API and the control API (HEAD comes with every GET); any other is an unknown route. */
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
 export interface BuiltEmulator {
   app: FastifyInstance;
   emulator: Emulator;
 }
+
+const HEADERS_TIMEOUT_MS = 10_000;
 
 /** The emulator's fastify app, built but not listening (tests may `inject` or `listen({port: 0})`). */
 export async function buildEmulator(options: EmulatorOptions = {}): Promise<BuiltEmulator> {
@@ -21,8 +28,19 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
   const emulator = new Emulator(resolved);
   // Request ids never draw from the seeded generator: a seeded run must not depend on how many calls it got.
   const requestIds = new IdFactory(() => emulator.clock.now());
+  const hosts = createHostPolicy(resolved.host, resolved.allowedHosts);
+  const requestTimeout = resolved.requestTimeoutMs;
   const app = Fastify({
     bodyLimit: LIMITS.bodyBytes,
+    // A stalled or slow request (headers or body) is answered and closed once it is this late:
+    // docs/emulator.md, Decisions. Node checks the deadlines every `connectionsCheckingInterval`.
+    requestTimeout,
+    http: {
+      requestTimeout,
+      headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeout),
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(requestTimeout / 3))),
+    },
+    clientErrorHandler: (error, socket) => answerClientError(error, socket, () => requestIds.next('request')),
     logger: resolved.logger
       ? {
           level: 'info',
@@ -47,8 +65,12 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
   registerBodyParsers(app);
 
   // A callback hook: an async one costs a promise and a turn of the queue on every request.
+  // The Host check runs first, on every route (DESIGN, Safety of a local dev server).
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
+    if (!hosts.hostAllowed(request.headers.host)) return sendError(request, reply, ApiError.of('host_not_allowed'));
+    // DESIGN: a method the API does not have is an unknown route (before any body is read).
+    if (!KNOWN_METHODS.has(request.method)) return sendError(request, reply, ApiError.of('not_found'));
     done();
   });
   app.setErrorHandler((error, request, reply) => {
@@ -61,7 +83,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
   for (const env of Object.values(emulator.envs)) {
     await app.register(envPlugin(emulator, env), { prefix: env.basePath });
   }
-  await app.register(controlPlugin(emulator), { prefix: '/_emulator' });
+  await app.register(controlPlugin(emulator, hosts), { prefix: '/_emulator' });
   for (const start of SERVICES) start(emulator);
   app.addHook('onClose', async () => emulator.close());
   return { app, emulator };

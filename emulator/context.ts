@@ -13,6 +13,7 @@ import { createOrderStatements } from './data/orders.js';
 import { createWebhookStatements } from './data/webhooks.js';
 import { createEntregaStatements } from './data/entregas.js';
 import { createSnapshotStatements } from './data/snapshots.js';
+import { OutboundGuard } from './net/outbound.js';
 
 /** One environment (live or test): its own database and the statements over it. */
 export interface EnvContext {
@@ -33,6 +34,8 @@ export interface EnvContext {
   webhooks: ReturnType<typeof createWebhookStatements>;
   entregas: ReturnType<typeof createEntregaStatements>;
   snapshots: ReturnType<typeof createSnapshotStatements>;
+  /** Checks every outbound connection (webhooks, images); shared by the emulator's environments. */
+  outbound: OutboundGuard;
   /** Runs `fn` in one SQLite transaction (nested calls join the outer one). */
   tx<T>(fn: () => T): T;
   /**
@@ -44,7 +47,13 @@ export interface EnvContext {
 
 export const BASE_PATHS: Record<Environment, string> = { live: '/v1', test: '/sandbox/v1' };
 
-export function createEnvContext(name: Environment, db: Db, clock: Clock, random: RandomSource): EnvContext {
+export function createEnvContext(
+  name: Environment,
+  db: Db,
+  clock: Clock,
+  random: RandomSource,
+  outbound: OutboundGuard = new OutboundGuard(),
+): EnvContext {
   const ids = new IdFactory(() => clock.now(), random);
   const ctx: EnvContext = {
     name,
@@ -63,6 +72,7 @@ export function createEnvContext(name: Environment, db: Db, clock: Clock, random
     webhooks: createWebhookStatements(db),
     entregas: createEntregaStatements(db),
     snapshots: createSnapshotStatements(db),
+    outbound,
     tx: (fn) => db.transaction(fn)(),
     emit(type, storeId, data, integrationId) {
       const targets = integrationId ? [integrationId] : ctx.integrations.byStore(storeId).map((i) => i.id);

@@ -10,6 +10,7 @@ import { cryptoRandom, seededRandom } from '../src/contract/random.js';
 import { ENVIRONMENTS, type Environment } from '../src/contract/store.js';
 import { loadOrCreateSeeds, applySeeds, type SeededStore } from './seed.js';
 import { resetDatabase } from './db/reset.js';
+import { OutboundGuard } from './net/outbound.js';
 
 export interface EmulatorOptions {
   port?: number;
@@ -27,6 +28,13 @@ export interface EmulatorOptions {
   logStream?: NodeJS.WritableStream;
   /** TEST-ONLY: the webhook response timeout in ms (the spec's 10 s by default); lets tests of hanging receivers run fast. */
   webhookTimeoutMs?: number;
+  /** More names the emulator answers to (`--allowed-host`); see emulator/http/host-check.ts. */
+  allowedHosts?: string[];
+  /**
+   * TEST-ONLY: the time to receive a whole request (headers and body), 30 s by default; headers get
+   * at most the same. Lets tests of stalled bodies run fast.
+   */
+  requestTimeoutMs?: number;
 }
 
 export interface ResolvedOptions {
@@ -40,7 +48,12 @@ export interface ResolvedOptions {
   logger: boolean;
   logStream: NodeJS.WritableStream | null;
   webhookTimeoutMs: number;
+  allowedHosts: string[];
+  requestTimeoutMs: number;
 }
+
+/** Time to receive a whole request, headers and body (docs/emulator.md, Decisions: 30 s). */
+export const REQUEST_TIMEOUT_MS = 30_000;
 
 export function resolveOptions(o: EmulatorOptions = {}): ResolvedOptions {
   return {
@@ -54,6 +67,8 @@ export function resolveOptions(o: EmulatorOptions = {}): ResolvedOptions {
     logger: o.logger ?? false,
     logStream: o.logStream ?? null,
     webhookTimeoutMs: o.webhookTimeoutMs ?? LIMITS.webhookTimeoutMs,
+    allowedHosts: o.allowedHosts ?? [],
+    requestTimeoutMs: o.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
   };
 }
 
@@ -78,6 +93,8 @@ export class Emulator implements Lifecycle {
   readonly authFailureLimiter = new WindowCounter(LIMITS.authFailuresPerMinute);
   readonly batchLimiter = new WindowCounter(LIMITS.batchesPerMinute);
   readonly seeds: SeededStore[];
+  /** Where webhook deliveries and image downloads may connect (never the emulator itself). */
+  readonly outbound = new OutboundGuard();
   /**
    * The emulator's own base URL (links it hands out, such as `tracking_url`, never come from the
    * client's Host header). startEmulator() sets the real one after listen; until then the options'.
@@ -94,7 +111,7 @@ export class Emulator implements Lifecycle {
     this.envs = Object.fromEntries(
       ENVIRONMENTS.map((name) => {
         const db = openDatabase(options.data ? join(options.data, `${name}.sqlite`) : null);
-        return [name, createEnvContext(name, db, this.clock, random)];
+        return [name, createEnvContext(name, db, this.clock, random, this.outbound)];
       }),
     ) as Record<Environment, EnvContext>;
     this.seeds = loadOrCreateSeeds(options.data, this.envs);

@@ -8,6 +8,8 @@ export interface ReadyInfo {
   sandbox_base_url: string;
   admin_url: string;
   stores: { environment: 'test' | 'live'; store_id: string; integration_id: string; credential: string }[];
+  /** The process that serves it (what `emulator stop` signals). */
+  pid: number;
 }
 
 export interface RunningEmulator extends ReadyInfo {
@@ -30,7 +32,7 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const host = options.host ?? '127.0.0.1';
   if (!LOOPBACK.test(host) && !options.adminToken) {
-    throw new Error('Un host que no es de loopback requiere --admin-token.');
+    throw new Error('a non-loopback --host requires --admin-token');
   }
   const { app, emulator } = await buildEmulator(options);
   try {
@@ -44,6 +46,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const port = typeof address === 'object' && address ? address.port : options.port ?? 4010;
   const url = baseUrl(host, port);
   emulator.publicUrl = url;
+  emulator.outbound.listening(host, port);
   let closing: Promise<void> | undefined;
   return {
     event: 'ready',
@@ -57,6 +60,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       integration_id: s.integrationId,
       credential: s.credential,
     })),
+    pid: process.pid,
     emulator,
     close: () => (closing ??= app.close()),
   };
@@ -64,6 +68,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
 /** The ready line: exactly the DESIGN's JSON object, without the live handles. */
 export function readyLine(running: RunningEmulator): ReadyInfo {
-  const { event, url, live_base_url, sandbox_base_url, admin_url, stores } = running;
-  return { event, url, live_base_url, sandbox_base_url, admin_url, stores };
+  const { event, url, live_base_url, sandbox_base_url, admin_url, stores, pid } = running;
+  return { event, url, live_base_url, sandbox_base_url, admin_url, stores, pid };
 }

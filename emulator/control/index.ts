@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../../src/contract/errors.js';
 import type { Emulator } from '../emulator.js';
+import { isJsonContentType } from '../http/body.js';
+import type { HostPolicy } from '../http/host-check.js';
 import { sendError } from '../http/reply.js';
 import { CONTROL_ROUTES } from './routes.js';
 
@@ -11,18 +13,38 @@ function tokenMatches(header: string | undefined, token: string): boolean {
   return given.length === wanted.length && timingSafeEqual(given, wanted);
 }
 
+const READS = new Set(['GET', 'HEAD']);
+
+/**
+ * DESIGN, Safety of a local dev server — a state-changing control call must come from the developer's
+ * tools, not from a web page: a browser's cross-site request says so (`Origin` not one of the
+ * emulator's names, or `Sec-Fetch-Site: cross-site`), and a form or `no-cors` fetch cannot send
+ * `Content-Type: application/json`, which is therefore required even without a body.
+ */
+export function refuseWebPageWrites(request: FastifyRequest, hosts: HostPolicy): ApiError | null {
+  if (READS.has(request.method)) return null;
+  const { origin, host } = request.headers;
+  if (request.headers['sec-fetch-site'] === 'cross-site') return ApiError.of('host_not_allowed');
+  if (origin !== undefined && !hosts.originAllowed(origin, host)) return ApiError.of('host_not_allowed');
+  if (!isJsonContentType(request.headers['content-type'])) {
+    return ApiError.of('malformed_json', undefined, 'La API de control requiere Content-Type: application/json en toda escritura, también sin cuerpo.');
+  }
+  return null;
+}
+
 /** The control API under /_emulator: the merchant panel, the customer and the sandbox tools. */
-export function controlPlugin(emulator: Emulator) {
+export function controlPlugin(emulator: Emulator, hosts: HostPolicy) {
   return async function plugin(app: FastifyInstance): Promise<void> {
     const token = emulator.options.adminToken;
-    if (token) {
-      app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-        if ((request.routeOptions.config as { panelPublic?: boolean }).panelPublic) return; // the panel page itself holds no data
-        if (!tokenMatches(request.headers.authorization, token)) {
-          return sendError(request, reply, new ApiError('unauthenticated', 'Token de administración ausente o inválido.'));
-        }
-      });
-    }
+    // Callback hooks: no promise per request.
+    app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+      if (token && !tokenMatches(request.headers.authorization, token)) {
+        return sendError(request, reply, new ApiError('unauthenticated', 'Token de administración ausente o inválido.'));
+      }
+      const refused = refuseWebPageWrites(request, hosts);
+      if (refused) return sendError(request, reply, refused);
+      done();
+    });
     for (const register of CONTROL_ROUTES) register(app, emulator);
   };
 }

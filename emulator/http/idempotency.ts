@@ -5,15 +5,42 @@ import type { Endpoint } from '../../src/contract/endpoint.js';
 import type { EnvContext } from '../context.js';
 import type { StoredResponse } from '../data/idempotency.js';
 
-/** JSON with sorted keys: two bodies that are JSON-equal give the same text. */
-export function canonicalJson(value: unknown): string {
-  if (value === undefined) return 'null';
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.keys(value as object)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-  return `{${entries.join(',')}}`;
+/**
+ * JSON with sorted keys: two bodies that are JSON-equal give the same text. Iterative, with an
+ * explicit stack: a body nested thousands of levels deep (JSON.parse takes it) must not overflow
+ * the call stack and turn into a 500.
+ */
+export function canonicalJson(root: unknown): string {
+  const out: string[] = [];
+  // Each entry is either a value still to write or a piece of punctuation already decided.
+  const stack: ({ value: unknown } | string)[] = [{ value: root }];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if (typeof item === 'string') {
+      out.push(item);
+      continue;
+    }
+    const value = item.value;
+    if (value === undefined) out.push('null');
+    else if (value === null || typeof value !== 'object') out.push(JSON.stringify(value));
+    else if (Array.isArray(value)) pushReversed(stack, '[', ']', value.map((v) => [{ value: v }]));
+    else {
+      const record = value as Record<string, unknown>;
+      pushReversed(stack, '{', '}', Object.keys(record).sort().map((k) => [`${JSON.stringify(k)}:`, { value: record[k] }]));
+    }
+  }
+  return out.join('');
+}
+
+/** Schedules `open`, the members separated by commas, then `close`, on a LIFO stack. */
+function pushReversed(stack: ({ value: unknown } | string)[], open: string, close: string, members: ({ value: unknown } | string)[][]): void {
+  stack.push(close);
+  for (let i = members.length - 1; i >= 0; i--) {
+    const member = members[i]!;
+    for (let j = member.length - 1; j >= 0; j--) stack.push(member[j]!);
+    if (i > 0) stack.push(',');
+  }
+  stack.push(open);
 }
 
 export function fingerprint(method: string, path: string, body: unknown): string {

@@ -1,18 +1,25 @@
+import { isIP } from 'node:net';
+import { Agent, buildConnector, fetch, type Response } from 'undici';
 import { LIMITS } from '../../src/contract/limits.js';
+import { OutboundGuard, urlPort } from '../net/outbound.js';
 import { SNIFF_BYTES, sniffImage, type ImageKind } from './sniff.js';
 
 export type DownloadOutcome = { ok: true; kind: ImageKind; bytes: number } | { ok: false; error: string };
 
-const TOO_LARGE = 'La imagen supera el máximo de 5 MB.';
+const TOO_LARGE = 'La imagen supera el máximo de 5 MB (5.000.000 bytes).';
 
 /**
  * Downloads `url` and checks it is a JPEG, PNG or WebP of at most 5 MB (spec: Limits, product
  * image). Reading stops as soon as the body passes 5 MB. `signal` aborts it (10 s timeout, reset).
+ * Every connection, first hop and redirects alike, goes through `guard` (see emulator/net): a
+ * refused address fails with the same message as a closed port, so an image URL cannot be used to
+ * learn which private ports are open.
  */
-export async function downloadImage(url: string, signal: AbortSignal): Promise<DownloadOutcome> {
+export async function downloadImage(url: string, signal: AbortSignal, guard: OutboundGuard = new OutboundGuard()): Promise<DownloadOutcome> {
   let response: Response;
+  const dispatcher = guardedAgent(guard);
   try {
-    const fetched = await fetchFollowing(url, signal);
+    const fetched = await fetchFollowing(url, signal, dispatcher);
     if (!('status' in fetched)) return fetched;
     response = fetched;
   } catch (error) {
@@ -34,7 +41,27 @@ export async function downloadImage(url: string, signal: AbortSignal): Promise<D
     return { ok: true, kind, bytes: total };
   } catch (error) {
     return { ok: false, error: failure(error, signal) };
+  } finally {
+    void dispatcher.close().catch(() => undefined);
   }
+}
+
+/**
+ * An undici Agent whose every connection is checked by the guard: an IP literal before connecting,
+ * a name on each address it resolves to (the socket's `lookup`). One per download (downloads are
+ * rare), so the port of the hop being made is the one checked.
+ */
+function guardedAgent(guard: OutboundGuard): Agent {
+  return new Agent({
+    connect: (options, callback) => {
+      const port = urlPort(new URL(`${options.protocol}//x:${options.port || ''}`));
+      const refused = guard.refusalOf(options.hostname, port);
+      if (refused) return callback(refused, null);
+      const host = options.hostname.replace(/^\[(.*)\]$/, '$1');
+      const connector = buildConnector(isIP(host) ? {} : { lookup: guard.lookupFor(port) } as buildConnector.BuildOptions);
+      connector(options, callback);
+    },
+  });
 }
 
 const MAX_REDIRECTS = 5;
@@ -56,11 +83,11 @@ export function isControlUrl(url: URL): boolean {
 }
 
 /** GET with redirects followed by hand, so that every hop (not only the first) is checked. */
-async function fetchFollowing(url: string, signal: AbortSignal): Promise<Response | { ok: false; error: string }> {
+async function fetchFollowing(url: string, signal: AbortSignal, dispatcher: Agent): Promise<Response | { ok: false; error: string }> {
   let current = new URL(url);
   for (let hop = 0; ; hop++) {
     if (isControlUrl(current)) return { ok: false, error: CONTROL_REFUSED };
-    const response = await fetch(current, { signal, redirect: 'manual', headers: { accept: 'image/jpeg, image/png, image/webp' } });
+    const response = await fetch(current, { signal, dispatcher, redirect: 'manual', headers: { accept: 'image/jpeg, image/png, image/webp' } });
     const location = response.headers.get('location');
     if (response.status < 300 || response.status >= 400 || location === null) return response;
     await response.body?.cancel().catch(() => undefined);

@@ -18,7 +18,7 @@ export class ImageQueue {
     const job = (async () => {
       // The caller's transaction is synchronous: it has committed (or rolled back) before this runs.
       await Promise.resolve();
-      const outcome = await downloadImage(url, signal);
+      const outcome = await downloadImage(url, signal, this.env.outbound);
       if (!cancelled.aborted) applyImageOutcome(this.env, productId, url, outcome);
     })()
       .catch(() => undefined)

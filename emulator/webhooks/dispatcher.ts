@@ -156,7 +156,7 @@ export class EnvDispatcher {
           'X-Service-Signature': signatureHeader(signingSecrets(webhook, this.env.clock.now()), timestamp, d.body),
         };
       };
-      const result = await postWebhook(this.host.agents, webhook.url, headers, d.body, this.host.timeoutMs, this.abort.signal);
+      const result = await postWebhook(this.host.agents, webhook.url, headers, d.body, this.host.timeoutMs, this.abort.signal, this.env.outbound);
       if (this.closed || generation !== this.generation) return;
       this.record(d, manual, before, attemptedAt, result);
     } finally {

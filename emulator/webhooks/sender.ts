@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { HostSlots } from './host-slots.js';
+import { urlPort, type OutboundGuard } from '../net/outbound.js';
 
 export interface SendResult {
   succeeded: boolean;
@@ -26,6 +27,8 @@ export function createAgents(maxSockets = 64): Agents {
 }
 
 function errorKind(error: NodeJS.ErrnoException): SendResult['error'] {
+  // A target the emulator refuses to reach reads like a closed port: nothing is learnt about what listens there.
+  if (error.code === 'ERR_OUTBOUND_REFUSED') return 'connection_refused';
   if (error.code === 'ECONNRESET' || error.code === 'EPIPE') return 'connection_reset';
   if (error.code === 'ECONNREFUSED') return 'connection_refused';
   return 'connection_error';
@@ -39,6 +42,9 @@ function errorKind(error: NodeJS.ErrnoException): SendResult['error'] {
  * The send first waits for a slot of the receiver's origin (see HostSlots); only then are the
  * headers built (`headers()` signs with the real time of sending) and the timeout started, so
  * waiting behind other deliveries to the same host never counts against the receiver.
+ *
+ * With a `guard`, the connection is refused (as `connection_refused`) when the target is the
+ * emulator itself or not a public or loopback address, checked on the resolved address.
  */
 export async function postWebhook(
   agents: Agents,
@@ -47,6 +53,7 @@ export async function postWebhook(
   body: string,
   timeoutMs: number,
   signal?: AbortSignal,
+  guard?: OutboundGuard,
 ): Promise<SendResult> {
   let target: URL;
   try {
@@ -54,10 +61,13 @@ export async function postWebhook(
   } catch {
     return { succeeded: false, responseStatus: null, error: 'connection_error', durationMs: 0 };
   }
+  if (guard?.refusalOf(target.hostname, urlPort(target))) {
+    return { succeeded: false, responseStatus: null, error: 'connection_refused', durationMs: 0 };
+  }
   const release = await agents.slots.acquire(target.origin, signal);
   // Aborted while waiting (reset or shutdown): nobody records this result.
   if (!release) return { succeeded: false, responseStatus: null, error: 'connection_error', durationMs: 0 };
-  return send(agents, target, headers, body, timeoutMs, release, signal);
+  return send(agents, target, headers, body, timeoutMs, release, signal, guard);
 }
 
 function send(
@@ -68,6 +78,7 @@ function send(
   timeoutMs: number,
   release: () => void,
   signal?: AbortSignal,
+  guard?: OutboundGuard,
 ): Promise<SendResult> {
   return new Promise((resolve) => {
     let timer: NodeJS.Timeout | undefined;
@@ -93,6 +104,8 @@ function send(
         agent: secure ? agents.https : agents.http,
         headers: { ...headers(), 'Content-Length': String(payload.length) },
         signal,
+        // Checked when a new socket resolves the name; a kept-alive socket was checked when it opened.
+        ...(guard ? { lookup: guard.lookupFor(urlPort(target)) } : {}),
       });
       timer = setTimeout(() => {
         finish({ succeeded: false, responseStatus: null, error: 'timeout' });

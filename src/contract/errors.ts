@@ -19,6 +19,11 @@ export const ERROR_CATALOGUE = {
     status: 403,
     message: 'El catálogo se gestiona manualmente en el panel (catalog_mode: manual); el sistema externo no puede modificarlo.',
   },
+  // A documented addition of the emulator (docs/emulator.md, Safety): a request from a name or web page that is not the emulator's own.
+  host_not_allowed: {
+    status: 403,
+    message: 'La solicitud no viene de un nombre de este emulador (Host u Origin); use localhost o 127.0.0.1, o agregue el nombre con --allowed-host.',
+  },
   not_found: { status: 404, message: 'El recurso no existe.' },
   idempotency_conflict: { status: 409, message: 'La misma Idempotency-Key ya se usó con otra solicitud.' },
   request_in_progress: { status: 409, message: 'La solicitud original con esta Idempotency-Key aún se está procesando.' },

@@ -67,7 +67,8 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
     live,
     api: call(running.sandbox_base_url, test.credential),
     liveApi: call(running.live_base_url, live.credential),
-    control: (method, path, body) => request(`${running.admin_url}${path}`, method, { body }),
+    // The control API takes writes only as JSON, body or not (DESIGN, Safety of a local dev server).
+    control: (method, path, body) => request(`${running.admin_url}${path}`, method, { body, headers: { 'content-type': 'application/json' } }),
     close: () => running.close(),
   };
 }

@@ -1,0 +1,77 @@
+import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
+import { isIP } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { canonicalAddress, outboundRefusal, type SelfAddress } from './address-policy.js';
+
+/** Thrown (or passed to a socket's callback) when the emulator refuses to connect somewhere. */
+export class OutboundRefused extends Error {
+  readonly code = 'ERR_OUTBOUND_REFUSED';
+  constructor(readonly reason: 'self' | 'not_public') {
+    super(reason === 'self' ? 'target is the emulator itself' : 'target is not a public or loopback address');
+  }
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+export type GuardedLookup = (hostname: string, options: LookupOneOptions | LookupAllOptions, callback: LookupCallback) => void;
+
+/**
+ * DESIGN, Safety of a local dev server — the emulator's outbound requests (webhook deliveries, image
+ * downloads) are checked on the address they really connect to: every address a name resolves to
+ * must pass (so a name that resolves to 10.0.0.1 or 169.254.169.254 fails whatever it looks like),
+ * and an IP literal is checked before connecting (sockets skip `lookup` for those). One guard per
+ * emulator; `startEmulator` tells it the listening address once known.
+ */
+export class OutboundGuard {
+  private self: SelfAddress | null = null;
+
+  /** Called once the server listens (the real port, when 0 was asked for). */
+  listening(host: string, port: number): void {
+    const wildcard = host === '0.0.0.0' || host === '::' || host === '[::]';
+    const localAddresses = wildcard ? interfaceAddresses() : undefined;
+    this.self = { host: host.replace(/^\[(.*)\]$/, '$1'), port, localAddresses };
+  }
+
+  /** Refuses an IP literal at once; names are checked by `lookupFor` when the socket resolves them. */
+  refusalOf(hostname: string, port: number): OutboundRefused | null {
+    const bare = hostname.replace(/^\[(.*)\]$/, '$1');
+    if (isIP(bare) === 0) return null;
+    const reason = outboundRefusal(bare, port, this.self);
+    return reason ? new OutboundRefused(reason) : null;
+  }
+
+  /** A `lookup` for `net.connect`/`tls.connect` that refuses the connection unless every resolved address passes. */
+  lookupFor(port: number): GuardedLookup {
+    return (hostname, options, callback) => {
+      dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+        if (error) return callback(error, []);
+        for (const { address } of addresses) {
+          const reason = outboundRefusal(address, port, this.self);
+          if (reason) return callback(new OutboundRefused(reason) as NodeJS.ErrnoException, []);
+        }
+        if ((options as LookupAllOptions).all) return callback(null, addresses);
+        const first = addresses[0]!;
+        callback(null, first.address, first.family);
+      });
+    };
+  }
+
+  /** True when `url` names the emulator's own listening socket by a loopback name or address (checked when a URL is saved). */
+  namesSelf(url: URL): boolean {
+    if (!this.self) return false;
+    const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+    const address = host === 'localhost' || host.endsWith('.localhost') ? '127.0.0.1' : host;
+    if (isIP(address) === 0) return false;
+    return outboundRefusal(canonicalAddress(address), port, this.self) === 'self';
+  }
+}
+
+function interfaceAddresses(): Set<string> {
+  const all = Object.values(networkInterfaces()).flatMap((list) => list ?? []);
+  return new Set(all.map((i) => canonicalAddress(i.address)));
+}
+
+/** The port a URL connects to. */
+export function urlPort(url: URL): number {
+  return Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+}
