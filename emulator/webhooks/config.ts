@@ -23,6 +23,7 @@ export interface WebhookChange {
  * `active: true` also reactivates a paused webhook and ends its run of failures (DESIGN).
  */
 export function setWebhook(env: EnvContext, integrationId: string, change: WebhookChange): { webhook: WebhookRecord; created: boolean } {
+  if (change.url !== undefined) refuseSelfTarget(env, change.url);
   return env.tx(() => {
     const now = env.clock.now();
     const existing = env.webhooks.get(integrationId);
@@ -61,6 +62,23 @@ export function setWebhook(env: EnvContext, integrationId: string, change: Webho
     env.webhooks.save(webhook);
     return { webhook, created: false };
   });
+}
+
+/**
+ * DESIGN, Safety of a local dev server — a webhook aimed at the emulator's own listening address and
+ * port (`http://127.0.0.1:4010/_emulator/reset`) is refused when it is saved, where recognisable;
+ * the sender refuses it again at connection time, whatever name it uses.
+ */
+function refuseSelfTarget(env: EnvContext, url: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return; // the contract has already refused it
+  }
+  if (env.outbound.namesSelf(parsed)) {
+    throw ApiError.validation([{ field: 'url', code: 'self_target', message: 'La URL apunta al propio emulador; use la dirección de su receptor.' }]);
+  }
 }
 
 /** spec: Webhook delivery 5 — a new secret; the previous one keeps signing for 24 h of the clock. */
