@@ -1,29 +1,54 @@
 import { Command, CommanderError } from 'commander';
-import { ExitError } from './errors.js';
+import pkg from '../../package.json' with { type: 'json' };
+import { describeError } from './errors.js';
+import { runCleanups } from './cleanup.js';
 import { COMMAND_GROUPS } from './commands/index.js';
+
+// The program: global flags, every command group, and the one place that maps errors to exit codes
+// (0 success, 1 API or check failure, 2 usage). Groups import their actions lazily, so `--help` and
+// `--version` load only commander and this file's small imports.
 
 const program = new Command()
   .name('merchant-kit')
-  .description('Emulador, CLI y pruebas de homologación para la API de comercios v1')
-  .option('--profile <name>', 'perfil de credenciales a usar')
-  .option('--base-url <url>', 'dirección base de la API')
-  .option('--json', 'salida JSON')
-  .option('--verbose', 'más detalle en stderr')
+  .description('Emulator, CLI and homologation tester for the merchant API v1')
+  .version(pkg.version, '-V, --version', 'print the version and exit')
+  .helpOption('-h, --help', 'show help for a command')
+  .helpCommand('help [command]', 'show help for a command')
+  .option('--profile <name>', 'credential profile to use (see: merchant-kit profile list)')
+  .option('--base-url <url>', 'API base URL, e.g. http://127.0.0.1:4010/sandbox/v1 (https:// except loopback)')
+  .option('--credential-stdin', 'read the credential (svk_….svs_…) from one line of stdin')
+  .option('--json', 'machine-readable output: the API data as JSON')
+  .option('--verbose', 'more detail on stderr (stack traces, redacted)')
   .exitOverride()
-  .showHelpAfterError();
+  .showHelpAfterError('(add --help for usage)')
+  .addHelpText(
+    'after',
+    `
+Target: flags first, then MERCHANT_KIT_BASE_URL / MERCHANT_KIT_CREDENTIAL / MERCHANT_KIT_PROFILE,
+then the active profile. Exit codes: 0 success, 1 API or check failure, 2 usage error.
+
+Example:
+  $ merchant-kit emulator start &
+  $ export MERCHANT_KIT_BASE_URL=http://127.0.0.1:4010/sandbox/v1
+  $ export MERCHANT_KIT_CREDENTIAL=svk_test_….svs_test_…
+  $ merchant-kit orders list --ack-status pending`,
+  );
 
 for (const register of COMMAND_GROUPS) register(program);
 
+const verbose = process.argv.includes('--verbose');
+
 try {
   await program.parseAsync(process.argv);
+  await runCleanups();
 } catch (error) {
+  await runCleanups().catch(() => undefined);
   if (error instanceof CommanderError) {
+    // commander already printed its message (or the help/version text).
     process.exitCode = error.exitCode === 0 ? 0 : 2;
-  } else if (error instanceof ExitError) {
-    process.stderr.write(`${error.message}\n`);
-    process.exitCode = error.exitCode;
   } else {
-    process.stderr.write(`${(error as Error).message ?? error}\n`);
-    process.exitCode = 1;
+    const report = describeError(error, { verbose });
+    process.stderr.write(`${report.lines.join('\n')}\n`);
+    process.exitCode = report.exitCode;
   }
 }
