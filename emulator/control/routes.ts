@@ -8,10 +8,11 @@ import { webhooksControl } from './webhooks.js';
 import { entregasControl } from './entregas.js';
 import { homologationControl } from './homologation.js';
 import { panelControl } from './panel.js';
+import { exportControl } from './export.js';
 
 export type ControlRegistrar = (app: FastifyInstance, emulator: Emulator) => void;
 
 /** Every group of control routes. */
 export const CONTROL_ROUTES: ControlRegistrar[] = [
-  systemRoutes, storesControl, catalogControl, ordersControl, webhooksControl, entregasControl, homologationControl, panelControl,
+  systemRoutes, storesControl, catalogControl, ordersControl, webhooksControl, entregasControl, homologationControl, panelControl, exportControl,
 ];

@@ -3,17 +3,22 @@ import { InvalidArgumentError, type Command } from 'commander';
 function integer(name: string, min: number, max: number) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`${name} debe ser un entero de ${min} a ${max}.`);
+    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max}.`);
     return n;
   };
 }
 
 function oneOf<T extends string>(values: readonly T[]) {
   return (value: string): T => {
-    if (!values.includes(value as T)) throw new InvalidArgumentError(`valores aceptados: ${values.join(', ')}`);
+    if (!values.includes(value as T)) throw new InvalidArgumentError(`accepted values: ${values.join(', ')}`);
     return value as T;
   };
 }
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+/** The default data folder of `emulator start` (DESIGN), also where `emulator stop` looks. */
+export const DEFAULT_DATA_DIR = '.merchant-kit/emulator';
 
 export interface StartOptions {
   port: number;
@@ -24,28 +29,49 @@ export interface StartOptions {
   limits: 'on' | 'off';
   seed?: number;
   adminToken?: string;
+  allowedHost: string[];
   json?: boolean;
   /** Request log on stderr. */
   verbose?: boolean;
 }
 
 export function registerEmulatorCommands(program: Command): void {
-  const emulator = program.command('emulator').description('El emulador local de la API (live y sandbox)');
+  const emulator = program.command('emulator').description('The local emulator of the API (live and sandbox)');
   emulator
     .command('start')
-    .description('Inicia el emulador con sus tiendas de demostración')
-    .option('--port <n>', 'puerto (0 = cualquiera libre)', integer('--port', 0, 65535), 4010)
-    .option('--host <host>', 'dirección de escucha', '127.0.0.1')
-    .option('--data <dir>', 'carpeta de las bases de datos (sobrevive reinicios)')
-    .option('--memory', 'todo en memoria, nada en disco')
-    .option('--clock <mode>', 'reloj: system o manual', oneOf(['system', 'manual'] as const), 'system')
-    .option('--limits <on|off>', 'límites de tasa', oneOf(['on', 'off'] as const), 'on')
-    .option('--seed <n>', 'semilla para ids y datos simulados reproducibles', integer('--seed', 0, 2 ** 31 - 1))
-    .option('--admin-token <token>', 'token de la API de control (obligatorio fuera de loopback)')
-    .option('--json', 'imprime una línea JSON "ready" en stdout al escuchar')
+    .description('Start the emulator with its demo stores')
+    .option('--port <n>', 'port (0 = any free port)', integer('--port', 0, 65535), 4010)
+    .option('--host <host>', 'address to listen on (non-loopback requires --admin-token)', '127.0.0.1')
+    .option('--data <dir>', `folder of the databases, kept across restarts (default ${DEFAULT_DATA_DIR})`)
+    .option('--memory', 'keep everything in memory, nothing on disk')
+    .option('--clock <mode>', 'clock: system or manual', oneOf(['system', 'manual'] as const), 'system')
+    .option('--limits <on|off>', 'rate limits', oneOf(['on', 'off'] as const), 'on')
+    .option('--seed <n>', 'seed for reproducible ids and simulated data', integer('--seed', 0, 2 ** 31 - 1))
+    .option('--admin-token <token>', 'bearer token of the control API (required off loopback; env MERCHANT_KIT_ADMIN_TOKEN)')
+    .option('--allowed-host <host>', 'another host name the emulator answers to (repeatable)', collect, [])
+    .option('--json', 'print one JSON "ready" line on stdout once listening')
     .action(async (options: StartOptions, command: Command) => {
       const { startAction } = await import('./start.js');
       const globals = command.optsWithGlobals();
       await startAction({ ...options, json: options.json ?? globals.json, verbose: globals.verbose });
+    });
+
+  emulator
+    .command('reset')
+    .description('Put a running emulator back to its seeded state (control API, from --base-url)')
+    .option('--admin-token <token>', 'bearer token of the control API (env MERCHANT_KIT_ADMIN_TOKEN)')
+    .action(async (options: { adminToken?: string }, command: Command) => {
+      const { resetAction } = await import('./reset.js');
+      const globals = command.optsWithGlobals();
+      await resetAction({ baseUrl: globals.baseUrl, adminToken: options.adminToken, json: globals.json });
+    });
+
+  emulator
+    .command('stop')
+    .description('Stop the emulator serving a data folder (by its pid file)')
+    .option('--data <dir>', `the emulator's data folder (default ${DEFAULT_DATA_DIR})`)
+    .action(async (options: { data?: string }, command: Command) => {
+      const { stopAction } = await import('./stop.js');
+      await stopAction({ data: options.data ?? DEFAULT_DATA_DIR, json: command.optsWithGlobals().json });
     });
 }

@@ -1,10 +1,12 @@
-import { readyLine, startEmulator } from '../../../../emulator/server.js';
+import { resolve } from 'node:path';
+import { readyLine, startEmulator, type ReadyInfo } from '../../../../emulator/server.js';
+import { redactSecrets } from '../../../logging/redact.js';
 import { ExitError } from '../../errors.js';
-import type { StartOptions } from './index.js';
+import { DEFAULT_DATA_DIR, type StartOptions } from './index.js';
 
 /** `merchant-kit emulator start`: listens, prints the ready line, stops cleanly on SIGINT/SIGTERM. */
 export async function startAction(options: StartOptions): Promise<void> {
-  if (options.data && options.memory) throw new ExitError('Use --data o --memory, no ambos.', 2);
+  if (options.data && options.memory) throw new ExitError('Use either --data or --memory, not both.', 2);
   let running;
   try {
     running = await startEmulator({
@@ -16,34 +18,44 @@ export async function startAction(options: StartOptions): Promise<void> {
       limits: options.limits === 'on',
       seed: options.seed,
       adminToken: options.adminToken ?? process.env.MERCHANT_KIT_ADMIN_TOKEN,
+      allowedHosts: options.allowedHost,
       logger: options.verbose ?? false,
     });
   } catch (error) {
-    throw new ExitError(`No se pudo iniciar el emulador: ${(error as Error).message}`);
+    throw new ExitError(`Could not start the emulator: ${redactSecrets((error as Error).message)}`);
   }
   // Before the ready line: a supervisor may send a signal as soon as it reads it.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    process.stderr.write(`${signal}: deteniendo el emulador…\n`);
+    process.stderr.write(`${signal}: stopping the emulator…\n`);
     await running.close();
     process.exit(0);
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
   const ready = readyLine(running);
-  if (options.json) {
-    process.stdout.write(`${JSON.stringify(ready)}\n`);
-  } else {
-    const lines = [
-      `Emulador escuchando en ${ready.url}`,
-      `  live:    ${ready.live_base_url}`,
-      `  sandbox: ${ready.sandbox_base_url}`,
-      `  control: ${ready.admin_url}`,
-      ...ready.stores.map((s) => `  tienda ${s.environment}: ${s.store_id}  credencial: ${s.credential}`),
-      'Ctrl+C para detener.',
-    ];
-    process.stdout.write(`${lines.join('\n')}\n`);
-  }
+  if (options.json) process.stdout.write(`${JSON.stringify(ready)}\n`);
+  else process.stdout.write(`${banner(ready, options.memory ? null : resolve(options.data ?? DEFAULT_DATA_DIR))}\n`);
+}
+
+/** The human start-up text: where to call, who you are, where the data lives. */
+export function banner(ready: ReadyInfo, dataDir: string | null): string {
+  const width = Math.max(...ready.stores.map((s) => s.environment.length));
+  return [
+    `Emulator listening on ${ready.url} (pid ${ready.pid})`,
+    `  live API:     ${ready.live_base_url}`,
+    `  sandbox API:  ${ready.sandbox_base_url}`,
+    `  control API:  ${ready.admin_url}`,
+    `  data:         ${dataDir ?? 'in memory (lost on exit)'}`,
+    '',
+    'Demo stores (credentials are shown once, here; save them in a profile):',
+    ...ready.stores.flatMap((s) => [
+      `  ${s.environment.padEnd(width)}  store ${s.store_id}  integration ${s.integration_id}`,
+      `  ${' '.repeat(width)}  credential ${s.credential}`,
+    ]),
+    '',
+    'Press Ctrl+C to stop.',
+  ].join('\n');
 }

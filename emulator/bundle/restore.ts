@@ -1,0 +1,109 @@
+import type { Emulator } from '../emulator.js';
+import type { EnvContext } from '../context.js';
+import type { Db } from '../db/open.js';
+import { MIGRATIONS } from '../db/migrations/index.js';
+import { issueCredential } from '../auth/credentials.js';
+import { newSigningSecret } from '../webhooks/config.js';
+import { webhookService } from '../webhooks/service.js';
+import { tableNames } from './dump.js';
+import { BundleError, type Bundle, type Cell, type EnvironmentDump } from './format.js';
+
+/** What a restore hands out once: a fresh credential per restored integration, and new signing secrets. */
+export interface RestoredIntegration {
+  environment: 'test' | 'live';
+  store_id: string;
+  integration_id: string;
+  credential: string;
+  /** The webhook's new signing secret, when the integration has a webhook. */
+  webhook_signing_secret?: string;
+}
+
+function columnsOf(db: Db, table: string): Set<string> {
+  return new Set(db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table.replace(/'/g, "''")}')`).all().map((c) => c.name));
+}
+
+/**
+ * Every table and column of the bundle must exist here, and its schema must not be newer; checked
+ * for both environments before anything is written.
+ */
+function checkFits(emulator: Emulator, bundle: Bundle): void {
+  for (const env of Object.values(emulator.envs)) {
+    const dump = bundle.payload.environments[env.name];
+    if (!dump || typeof dump !== 'object' || !dump.tables) throw new BundleError(`the bundle has no "${env.name}" environment`);
+    if (dump.schema_version > MIGRATIONS.length) {
+      throw new BundleError(`the bundle's ${env.name} database is newer (schema ${dump.schema_version} > ${MIGRATIONS.length}): upgrade merchant-kit`);
+    }
+    const here = new Set(tableNames(env.db));
+    for (const [table, t] of Object.entries(dump.tables)) {
+      if (!here.has(table)) throw new BundleError(`the bundle has a table this merchant-kit does not know: ${table}`);
+      const columns = columnsOf(env.db, table);
+      const unknown = t.columns.filter((c) => !columns.has(c));
+      if (unknown.length) throw new BundleError(`the bundle's ${table} table has unknown columns: ${unknown.join(', ')}`);
+      if (!Array.isArray(t.rows) || t.rows.some((r) => !Array.isArray(r) || r.length !== t.columns.length)) {
+        throw new BundleError(`the bundle's ${table} table is malformed`);
+      }
+    }
+  }
+}
+
+const value = (c: Cell): unknown => (c !== null && typeof c === 'object' ? Buffer.from(c.$hex, 'hex') : c);
+
+/** Replaces one environment's tables with the bundle's, in one transaction. */
+function load(env: EnvContext, dump: EnvironmentDump, now: number): RestoredIntegration[] {
+  const db = env.db;
+  db.pragma('foreign_keys = OFF');
+  try {
+    return db.transaction(() => {
+      for (const name of tableNames(db)) db.exec(`DELETE FROM "${name}"`);
+      db.exec('DELETE FROM sqlite_sequence');
+      for (const [table, t] of Object.entries(dump.tables)) {
+        if (!t.rows.length) continue;
+        const insert = db.prepare(`INSERT INTO "${table}" (${t.columns.map((c) => `"${c}"`).join(', ')}) VALUES (${t.columns.map(() => '?').join(', ')})`);
+        for (const row of t.rows) insert.run(...row.map(value));
+      }
+      const setSeq = db.prepare('INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)');
+      db.exec('DELETE FROM sqlite_sequence');
+      for (const [name, seq] of Object.entries(dump.sequences ?? {})) setSeq.run(name, seq);
+      // A request cut off when the state was saved never finished (as after a crash).
+      db.prepare("DELETE FROM idempotency_keys WHERE state = 'processing'").run();
+      env.webhooks.recoverInterrupted(now);
+      return handOut(env, now);
+    })();
+  } finally {
+    db.pragma('foreign_keys = ON');
+  }
+}
+
+/** New credentials (the bundle's key ids stay, with their digests) and new webhook signing secrets. */
+function handOut(env: EnvContext, now: number): RestoredIntegration[] {
+  return env.stores.all().flatMap((store) =>
+    env.integrations.byStore(store.id).map((integration) => {
+      const issued = issueCredential(env.name);
+      env.credentials.insert(issued.keyId, integration.id, issued.digest, now);
+      const restored: RestoredIntegration = { environment: env.name, store_id: store.id, integration_id: integration.id, credential: issued.full };
+      const webhook = env.webhooks.get(integration.id);
+      if (webhook) {
+        const secret = newSigningSecret();
+        env.webhooks.save({ ...webhook, secret, previousSecret: null, previousExpiresAt: null });
+        restored.webhook_signing_secret = secret;
+      }
+      return restored;
+    }),
+  );
+}
+
+/**
+ * Replaces the emulator's whole state with a checked bundle: both environments' tables, the clock
+ * (moved forward to the bundle's time when that is later; it never goes back), and due webhook
+ * deliveries resume. Faults, chaos and rate windows start empty.
+ */
+export function restoreBundle(emulator: Emulator, bundle: Bundle): RestoredIntegration[] {
+  checkFits(emulator, bundle);
+  emulator.reset();
+  const behind = bundle.payload.clock.now_ms - emulator.clock.now();
+  const now = Math.max(emulator.clock.now(), bundle.payload.clock.now_ms);
+  const restored = Object.values(emulator.envs).flatMap((env) => load(env, bundle.payload.environments[env.name]!, now));
+  if (behind > 0) emulator.clock.advance(behind);
+  webhookService(emulator).kick();
+  return restored;
+}

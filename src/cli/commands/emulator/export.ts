@@ -1,0 +1,138 @@
+import type { Command } from 'commander';
+import { ExitError, usageError } from '../../errors.js';
+import type { ReadyInfo, RunningEmulator } from '../../../../emulator/server.js';
+import type { Bundle } from '../../../../emulator/bundle/format.js';
+
+const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
+
+export interface ExportOptions {
+  out: string;
+  data?: string;
+  adminToken?: string;
+  baseUrl?: string;
+  json?: boolean;
+}
+
+/** `emulator export --out FILE [--data DIR]`: registered beside `start` by the group's index. */
+export function registerExport(emulator: Command): void {
+  emulator
+    .command('export')
+    .description('Save the emulator\'s whole state (both environments, clock, deliveries, idempotency keys) as one bundle file')
+    .requiredOption('--out <file>', 'the bundle file to write (gzip JSON)')
+    .option('--data <dir>', 'read a data directory instead of asking a running emulator')
+    .option('--admin-token <token>', 'the control API token of a non-loopback emulator (or MERCHANT_KIT_ADMIN_TOKEN)')
+    .action(async (options: ExportOptions, command: Command) => {
+      const globals = command.optsWithGlobals() as ExportOptions;
+      await exportAction({ ...options, baseUrl: globals.baseUrl, json: globals.json, adminToken: options.adminToken ?? globals.adminToken });
+    });
+}
+
+/** The emulator's root from a base URL (`…/sandbox/v1`, `…/v1`, `…/_emulator` or the root itself). */
+function emulatorRoot(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw usageError(`error: the base URL is not a valid URL: ${raw}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw usageError(`error: the base URL must be http(s): ${raw}`);
+  const path = url.pathname.replace(/\/+$/, '').replace(/\/(sandbox\/v1|v1|_emulator)$/, '');
+  return `${url.origin}${path}`;
+}
+
+async function fetchBundle(root: string, adminToken: string | undefined): Promise<Buffer> {
+  const headers: Record<string, string> = { accept: 'application/gzip' };
+  if (adminToken) headers.authorization = `Bearer ${adminToken}`;
+  let res: Response;
+  try {
+    res = await fetch(`${root}/_emulator/export`, { headers });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+    throw new ExitError(`error: no emulator answered at ${root} (${cause}); start one or pass --base-url or --data`);
+  }
+  if (!res.ok) {
+    const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+    const why = body?.error ? `${body.error.code}: ${body.error.message}` : `HTTP ${res.status}`;
+    throw new ExitError(`error: ${root}/_emulator/export answered ${res.status} (${why})`);
+  }
+  return Buffer.from(await res.arrayBuffer());
+}
+
+export async function exportAction(options: ExportOptions): Promise<void> {
+  const { decodeBundle } = await import('../../../../emulator/bundle/envelope.js');
+  const { writeBundleFile } = await import('../../../../emulator/bundle/file.js');
+  const { exportDataDir } = await import('../../../../emulator/bundle/export.js');
+  const { BundleError } = await import('../../../../emulator/bundle/format.js');
+  try {
+    let bytes: Buffer;
+    let source: string;
+    if (options.data) {
+      bytes = exportDataDir(options.data).bytes;
+      source = options.data;
+    } else {
+      source = emulatorRoot(options.baseUrl ?? process.env.MERCHANT_KIT_BASE_URL ?? DEFAULT_BASE_URL);
+      bytes = await fetchBundle(source, options.adminToken ?? process.env.MERCHANT_KIT_ADMIN_TOKEN);
+    }
+    // Checked before it is written: a bundle that would be refused on restore is never saved.
+    const bundle = decodeBundle(bytes);
+    writeBundleFile(options.out, bytes);
+    const summary = bundleSummary(bundle, options.out, bytes.length);
+    if (options.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
+    else process.stdout.write(`Wrote ${options.out} (${summary.bytes} bytes, sha256 ${summary.sha256.slice(0, 16)}…) from ${source}: ${summary.environments.map((e) => `${e.environment} ${e.stores} store(s), ${e.orders} order(s), ${e.products} product(s)`).join('; ')}; clock ${summary.clock}\n`);
+  } catch (error) {
+    if (error instanceof BundleError) throw new ExitError(`error: ${error.message}`);
+    throw error;
+  }
+}
+
+function bundleSummary(bundle: Bundle, file: string, bytes: number) {
+  const count = (env: string, table: string) => bundle.payload.environments[env]?.tables[table]?.rows.length ?? 0;
+  return {
+    file,
+    bytes,
+    format: bundle.format,
+    version: bundle.version,
+    sha256: bundle.sha256,
+    clock: bundle.payload.clock.now,
+    environments: Object.keys(bundle.payload.environments).map((environment) => ({
+      environment, stores: count(environment, 'stores'), orders: count(environment, 'orders'), products: count(environment, 'products'),
+    })),
+  };
+}
+
+/** `start --from FILE`, step 1: the bundle is read and checked before the emulator starts (a refused one changes nothing). */
+export async function loadBundleForStart(file: string): Promise<Bundle> {
+  const { readBundleFile } = await import('../../../../emulator/bundle/file.js');
+  const { BundleError } = await import('../../../../emulator/bundle/format.js');
+  try {
+    return readBundleFile(file);
+  } catch (error) {
+    if (error instanceof BundleError) throw new ExitError(`error: cannot start from ${file}: ${error.message}`);
+    throw error;
+  }
+}
+
+/**
+ * `start --from FILE`, step 2: replaces the started emulator's state with the bundle's and returns
+ * the ready line's data with fresh credentials for the restored integrations (shown once).
+ */
+export async function restoreForStart(running: RunningEmulator, ready: ReadyInfo, bundle: Bundle): Promise<ReadyInfo> {
+  const { restoreBundle } = await import('../../../../emulator/bundle/restore.js');
+  const { BundleError } = await import('../../../../emulator/bundle/format.js');
+  try {
+    return { ...ready, stores: restoreBundle(running.emulator, bundle) };
+  } catch (error) {
+    await running.close();
+    if (error instanceof BundleError) throw new ExitError(`error: cannot start from the bundle: ${error.message}`);
+    throw error;
+  }
+}
+
+/** The banner's addition after `start --from`: where the state came from and the new signing secrets. */
+export function restoredNote(file: string, ready: ReadyInfo): string {
+  const secrets = ready.stores
+    .map((s) => s as typeof s & { webhook_signing_secret?: string })
+    .filter((s) => s.webhook_signing_secret)
+    .map((s) => `  webhook signing secret ${s.integration_id}: ${s.webhook_signing_secret}`);
+  return [`Restored from ${file}: the credentials above are new (shown once); the bundle's key ids remain.`, ...secrets, ''].join('\n');
+}
