@@ -1,0 +1,165 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError, type RetryInfo } from '../../src/client/index.js';
+import { MerchantClient } from '../../src/client/index.js';
+import { FAST_BACKOFF, sendJson, startClientRig, startFakeServer, type ClientRig } from '../helpers/client.js';
+
+// spec: Errors, retry guidance — retry only after 429, 500, 502, 503, 504 or a network failure, with
+// backoff and Retry-After, the same Idempotency-Key on every retry; never repeat another 4xx.
+let rig: ClientRig;
+beforeAll(async () => {
+  rig = await startClientRig();
+  await rig.client.catalog.categories.put('CAT-1', { name: 'Bebidas' });
+  await rig.client.catalog.products.put('BEB-1', { name: 'Agua', category_external_id: 'CAT-1', price: '5000' });
+});
+afterEach(async () => {
+  await rig.control.clearFaults();
+  rig.sent.length = 0;
+});
+afterAll(async () => rig?.close());
+
+const newOrder = () => rig.control.simulateOrder({ store_id: rig.emu.test.store_id, scenario: 'pickup_invoice' });
+const sentTo = (suffix: string) => rig.sent.filter((s) => s.path.endsWith(suffix));
+
+describe('retries with emulator faults', () => {
+  it('retries a 503 with the same Idempotency-Key and changes the status once', async () => {
+    const order = await newOrder();
+    await rig.control.addFault({ method: 'POST', path: '/sandbox/v1/orders/*/status', status: 503, retry_after: 0, times: 2 });
+    const changed = await rig.client.orders.setStatus(order.id, { status: 'accepted' });
+    expect(changed.status).toBe('accepted');
+    const attempts = sentTo(`/orders/${order.id}/status`);
+    expect(attempts).toHaveLength(3);
+    const keys = new Set(attempts.map((a) => a.headers['idempotency-key']));
+    expect(keys.size).toBe(1);
+    expect([...keys][0]).toMatch(/^[A-Za-z0-9._:-]{8,100}$/);
+    const history = (await rig.client.orders.get(order.id)).status_history.filter((h) => h.status === 'accepted');
+    expect(history).toHaveLength(1);
+  });
+
+  it('honours Retry-After of a 429 and keeps the caller-given key', async () => {
+    const order = await newOrder();
+    const waits: number[] = [];
+    const retries: RetryInfo[] = [];
+    const client = rig.makeClient({ sleep: async (ms) => void waits.push(ms), onRetry: (info) => retries.push(info), dispatcher: undefined });
+    await rig.control.addFault({ method: 'POST', path: '/sandbox/v1/orders/*/ack', status: 429, retry_after: 3, times: 1 });
+    const acked = await client.orders.ack(order.id, { external_id: 'ERP-429' }, { idempotencyKey: 'my-own-key-429' });
+    expect(acked.integration.ack_status).toBe('acknowledged');
+    expect(waits).toEqual([3000]);
+    expect(retries[0]).toMatchObject({ retry: 1, delayMs: 3000, idempotencyKey: 'my-own-key-429' });
+    expect(retries[0]!.error).toMatchObject({ status: 429, code: 'rate_limited', retryAfter: 3 });
+    const history = (await rig.client.orders.get(order.id)).integration;
+    expect(history.external_id).toBe('ERP-429');
+  });
+
+  it('waits 1, 2, 4, 8 s with jitter, then rejects with the last 500', async () => {
+    const waits: number[] = [];
+    const client = rig.makeClient({ sleep: async (ms) => void waits.push(ms), backoff: undefined, dispatcher: undefined });
+    await rig.control.addFault({ method: 'GET', path: '/sandbox/v1/store', status: 500, times: 10 });
+    const error = await client.store.get().catch((e) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 500, code: 'internal_error' });
+    expect(error.requestId).toMatch(/^req_/);
+    expect(waits).toHaveLength(4);
+    [1000, 2000, 4000, 8000].forEach((base, i) => {
+      expect(waits[i]).toBeGreaterThanOrEqual(base * 0.8);
+      expect(waits[i]).toBeLessThanOrEqual(base * 1.2);
+    });
+  });
+
+  it('answers 409 invalid_status_transition and does not retry', async () => {
+    const order = await newOrder();
+    const error = await rig.client.orders.setStatus(order.id, { status: 'ready' }).catch((e) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 409, code: 'invalid_status_transition', details: { current_status: 'pending' } });
+    expect(error.message).toBe('El pedido no puede pasar a ese estado desde su estado actual.');
+    expect(sentTo(`/orders/${order.id}/status`)).toHaveLength(1);
+  });
+
+  it('answers 422 validation_failed with its details and does not retry', async () => {
+    const order = await newOrder();
+    const error = await rig.client.orders.ack(order.id, { external_id: 'no spaces allowed' }).catch((e) => e);
+    expect(error).toMatchObject({ status: 422, code: 'validation_failed' });
+    expect(error.fieldIssues[0].field).toBe('external_id');
+    expect(sentTo(`/orders/${order.id}/ack`)).toHaveLength(1);
+  });
+
+  it('does not retry a 4xx fault such as 409 request_in_progress', async () => {
+    const order = await newOrder();
+    await rig.control.addFault({ method: 'POST', path: '/sandbox/v1/orders/*/ack', status: 409, code: 'request_in_progress', times: 1 });
+    const error = await rig.client.orders.ack(order.id, { external_id: 'ERP-409' }).catch((e) => e);
+    expect(error).toMatchObject({ status: 409, code: 'request_in_progress' });
+    expect(sentTo(`/orders/${order.id}/ack`)).toHaveLength(1);
+  });
+
+  it('sends one attempt with maxRetries: 0', async () => {
+    await rig.control.addFault({ method: 'GET', path: '/sandbox/v1/store', status: 503, times: 1 });
+    const error = await rig.client.store.get({ maxRetries: 0 }).catch((e) => e);
+    expect(error).toMatchObject({ status: 503, code: 'maintenance' });
+    expect(sentTo('/store')).toHaveLength(1);
+  });
+});
+
+describe('network failures', () => {
+  it('retries a dropped connection and then succeeds', async () => {
+    const fake = await startFakeServer((req, res, n) => {
+      if (n < 2) return req.socket.destroy();
+      sendJson(res, 200, { data: { id: 'str_1' } });
+    });
+    const client = new MerchantClient({ baseUrl: fake.url + '/v1', credential: 'svk_test_a.svs_test_b', backoff: FAST_BACKOFF });
+    const store = await client.store.get();
+    expect(store.id).toBe('str_1');
+    expect(fake.requests).toHaveLength(3);
+    await client.close();
+    await fake.close();
+  });
+
+  it('rejects with ApiError network_error (status 0) after the retries when nothing listens', async () => {
+    const fake = await startFakeServer(() => {});
+    const url = fake.url;
+    await fake.close();
+    const retries: RetryInfo[] = [];
+    const client = new MerchantClient({ baseUrl: url + '/v1', credential: 'svk_test_a.svs_test_b', backoff: FAST_BACKOFF, maxRetries: 2, onRetry: (i) => retries.push(i) });
+    const error = await client.me().catch((e) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 0, code: 'network_error', isNetworkError: true });
+    expect(error.message).toContain('GET /me');
+    expect(retries.map((r) => r.retry)).toEqual([1, 2]);
+    await client.close();
+  });
+
+  it('treats no answer within timeoutMs as a network failure', async () => {
+    const fake = await startFakeServer(() => {}); // never answers
+    const client = new MerchantClient({ baseUrl: fake.url + '/v1', credential: 'svk_test_a.svs_test_b', backoff: FAST_BACKOFF, maxRetries: 1, timeoutMs: 100 });
+    const error = await client.me().catch((e) => e);
+    expect(error).toMatchObject({ status: 0, code: 'network_error' });
+    expect(error.message).toContain('No answer within 100 ms');
+    expect(fake.requests).toHaveLength(2);
+    await client.close();
+    await fake.close();
+  });
+
+  it('stops at once when the caller aborts, without retrying', async () => {
+    const fake = await startFakeServer((_req, res) => sendJson(res, 503, { error: { code: 'maintenance', message: 'x', request_id: 'req_1' } }, { 'retry-after': '30' }));
+    const client = new MerchantClient({ baseUrl: fake.url + '/v1', credential: 'svk_test_a.svs_test_b' });
+    const controller = new AbortController();
+    const pending = client.me({ signal: controller.signal, onResponse: () => setTimeout(() => controller.abort(new Error('stop')), 10) });
+    await expect(pending).rejects.toThrow('stop');
+    expect(fake.requests).toHaveLength(1);
+    await client.close();
+    await fake.close();
+  });
+
+  it('retries a 502 page that is not JSON', async () => {
+    const fake = await startFakeServer((_req, res, n) => {
+      if (n === 0) {
+        res.writeHead(502, { 'content-type': 'text/html' });
+        return res.end('<html>Bad gateway</html>');
+      }
+      sendJson(res, 200, { data: { ok: 1 } });
+    });
+    const client = new MerchantClient({ baseUrl: fake.url + '/v1', credential: 'svk_test_a.svs_test_b', backoff: FAST_BACKOFF });
+    await client.me();
+    expect(fake.requests).toHaveLength(2);
+    await client.close();
+    await fake.close();
+  });
+});
