@@ -1,4 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import { registerExport } from './export.js';
 
 function integer(name: string, min: number, max: number) {
   return (value: string): number => {
@@ -31,6 +32,8 @@ export interface StartOptions {
   adminToken?: string;
   allowedHost: string[];
   json?: boolean;
+  /** A state bundle to restore (`emulator export`). */
+  from?: string;
   /** Request log on stderr. */
   verbose?: boolean;
 }
@@ -50,6 +53,7 @@ export function registerEmulatorCommands(program: Command): void {
     .option('--admin-token <token>', 'bearer token of the control API (required off loopback; env MERCHANT_KIT_ADMIN_TOKEN)')
     .option('--allowed-host <host>', 'another host name the emulator answers to (repeatable)', collect, [])
     .option('--json', 'print one JSON "ready" line on stdout once listening')
+    .option('--from <file>', 'restore a state bundle (from `emulator export`); prints fresh credentials for its integrations')
     .action(async (options: StartOptions, command: Command) => {
       const { startAction } = await import('./start.js');
       const globals = command.optsWithGlobals();
@@ -74,4 +78,5 @@ export function registerEmulatorCommands(program: Command): void {
       const { stopAction } = await import('./stop.js');
       await stopAction({ data: options.data ?? DEFAULT_DATA_DIR, json: command.optsWithGlobals().json });
     });
+  registerExport(emulator);
 }

@@ -3,10 +3,12 @@ import { readyLine, startEmulator, type ReadyInfo } from '../../../../emulator/s
 import { redactSecrets } from '../../../logging/redact.js';
 import { ExitError } from '../../errors.js';
 import { DEFAULT_DATA_DIR, type StartOptions } from './index.js';
+import { loadBundleForStart, restoreForStart, restoredNote } from './export.js';
 
 /** `merchant-kit emulator start`: listens, prints the ready line, stops cleanly on SIGINT/SIGTERM. */
 export async function startAction(options: StartOptions): Promise<void> {
   if (options.data && options.memory) throw new ExitError('Use either --data or --memory, not both.', 2);
+  const bundle = options.from ? await loadBundleForStart(options.from) : null;
   let running;
   try {
     running = await startEmulator({
@@ -35,9 +37,10 @@ export async function startAction(options: StartOptions): Promise<void> {
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
-  const ready = readyLine(running);
+  const ready = bundle ? await restoreForStart(running, readyLine(running), bundle) : readyLine(running);
   if (options.json) process.stdout.write(`${JSON.stringify(ready)}\n`);
   else process.stdout.write(`${banner(ready, options.memory ? null : resolve(options.data ?? DEFAULT_DATA_DIR))}\n`);
+  if (bundle && !options.json) process.stdout.write(restoredNote(options.from!, ready));
 }
 
 /** The human start-up text: where to call, who you are, where the data lives. */
