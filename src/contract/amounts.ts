@@ -4,6 +4,15 @@ export const AMOUNT_PATTERN = /^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/;
 /** Largest amount we accept, in hundredths: keeps every sum inside Number.MAX_SAFE_INTEGER. */
 export const MAX_AMOUNT_CENTS = 1_000_000_000_000_00;
 
+/**
+ * `AMOUNT_PATTERN` with the upper bound, for the OpenAPI document (JSON Schema has no maximum for
+ * text): up to 12 whole digits, or the maximum itself with zero decimals. Valid while the maximum
+ * is a whole power of ten, which `test/contract/openapi-strict.test.ts` checks against `parseAmount`.
+ */
+export const BOUNDED_AMOUNT_PATTERN = new RegExp(
+  `^(?:(?:0|[1-9][0-9]{0,${String(MAX_AMOUNT_CENTS / 100).length - 2}})(\\.[0-9]{1,2})?|${MAX_AMOUNT_CENTS / 100}(\\.0{1,2})?)$`,
+);
+
 /** Parses `"15000.5"` to 1500050 hundredths; throws on anything but the spec's format. */
 export function parseAmount(text: string): number {
   const match = AMOUNT_PATTERN.exec(text);

@@ -55,7 +55,8 @@ export const optionGroupInput = z
     });
   });
 
-const IMAGE_URL = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
+// Without the `i` flag (the OpenAPI document shows the pattern, and JSON Schema patterns take no flags).
+const IMAGE_URL = /^[Hh][Tt][Tt][Pp][Ss]?:\/\/[^\s/?#]+\S*$/;
 
 /** An absolute http(s) URL that parses (WHATWG URL): a host, a valid port, nothing left half-open. */
 export function isImageUrl(text: string): boolean {
@@ -69,7 +70,7 @@ const imageUrl = z
   .string()
   .max(LIMITS.text.imageUrl)
   .refine((v) => v.length > LIMITS.text.imageUrl || isImageUrl(v), { message: 'Debe ser una URL http(s) válida.', params: { code: 'invalid' } })
-  .meta({ format: 'uri', description: 'URL http(s) de la imagen', example: 'https://cdn.example.com/cola.png' });
+  .meta({ format: 'uri', pattern: IMAGE_URL.source, description: 'URL http(s) de la imagen', example: 'https://cdn.example.com/cola.png' });
 
 // spec: Resources, Product — input fields
 export const productInput = z
@@ -128,7 +129,9 @@ export const productPatch = z
     if (p.price === undefined && p.available === undefined && p.active === undefined) {
       ctx.addIssue({ code: 'custom', path: [], message: 'Indique al menos uno de price, available o active.', params: { code: 'required' } });
     }
-  });
+  })
+  // The refine above, as JSON Schema says it.
+  .meta({ minProperties: 1, anyOf: [{ required: ['price'] }, { required: ['available'] }, { required: ['active'] }] });
 export type ProductPatch = z.output<typeof productPatch>;
 
 // spec: Endpoints, PATCH /catalog/options — price and/or available
@@ -138,7 +141,8 @@ export const optionPatch = z
     if (p.price === undefined && p.available === undefined) {
       ctx.addIssue({ code: 'custom', path: [], message: 'Indique price, available o ambos.', params: { code: 'required' } });
     }
-  });
+  })
+  .meta({ minProperties: 1 });
 export type OptionPatch = z.output<typeof optionPatch>;
 
 export const option = z.object({
@@ -235,16 +239,31 @@ export const batchOperationByOp = z.discriminatedUnion('op', [
   z.strictObject({ op: z.literal('deactivate_product'), external_id: externalId }),
   z.strictObject({ op: z.literal('patch_option'), external_id: externalId, data: optionPatch }),
 ]);
+/**
+ * spec: Full snapshot rules, as `readSnapshotRequest` (emulator/catalog/snapshot.ts) applies them,
+ * said in JSON Schema for the document: the snapshot fields only with `full_snapshot: true`;
+ * `snapshot_id` asks for `snapshot_part`; without `snapshot_id` the snapshot has one part (part 1,
+ * the last).
+ */
+const SNAPSHOT_FIELD_RULES = {
+  dependentRequired: { snapshot_id: ['full_snapshot', 'snapshot_part'], snapshot_part: ['full_snapshot'], snapshot_last: ['full_snapshot'] },
+  allOf: [
+    { if: { required: ['full_snapshot'], properties: { full_snapshot: { const: false } } }, then: { properties: { snapshot_id: false, snapshot_part: false, snapshot_last: false } } },
+    { if: { not: { required: ['snapshot_id'] } }, then: { properties: { snapshot_part: { const: 1 }, snapshot_last: { const: true } } } },
+  ],
+};
 export const batchRequest = z.strictObject({
   // Empty is allowed: the spec does not forbid it, and the last part of a snapshot of an empty catalog has none.
   // Any item passes here: each operation is read on its own (emulator/catalog/batch.ts), so one
   // bad operation fails only itself. The document shows the items as `batchOperationByOp`.
-  operations: z.array(documentedAs(z.unknown(), batchOperationByOp)),
+  // More than 500 is a 413 answered before this schema runs (emulator/catalog/batch-run.ts); the
+  // bound is here for the document.
+  operations: z.array(documentedAs(z.unknown(), batchOperationByOp)).max(LIMITS.batchOperations),
   full_snapshot: z.boolean().default(false),
   snapshot_id: z.string().regex(/^[A-Za-z0-9._:-]{1,100}$/).optional(),
   snapshot_part: z.int().min(1).max(10_000).optional(),
   snapshot_last: z.boolean().optional(),
-});
+}).meta(SNAPSHOT_FIELD_RULES);
 export type BatchRequest = z.output<typeof batchRequest>;
 
 export const batchResultItem = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AMOUNT_PATTERN, MAX_AMOUNT_CENTS, parseAmount } from './amounts.js';
+import { AMOUNT_PATTERN, BOUNDED_AMOUNT_PATTERN, MAX_AMOUNT_CENTS, parseAmount } from './amounts.js';
 import { DATETIME_PATTERN, parseDate } from './dates.js';
 import { ID_PREFIXES, type IdKind } from './ids.js';
 import { EXTERNAL_ID_PATTERN, LIMITS } from './limits.js';
@@ -15,7 +15,12 @@ export const amount = z
   .string()
   .regex(AMOUNT_PATTERN)
   .refine((v) => !AMOUNT_PATTERN.test(v) || safeAmount(v), { message: 'too_large' })
-  .meta({ description: 'Monto en texto decimal (PYG), hasta 2 decimales', example: '15000.50' });
+  // The document shows the bounded pattern: the same format plus the refine's upper bound.
+  .meta({
+    pattern: BOUNDED_AMOUNT_PATTERN.source,
+    description: 'Monto en texto decimal (PYG), hasta 2 decimales, como máximo 1000000000000',
+    example: '15000.50',
+  });
 
 function safeAmount(v: string): boolean {
   try {
@@ -33,7 +38,9 @@ export const datetime = z
   .string()
   .regex(DATETIME_PATTERN)
   .refine((v) => !DATETIME_PATTERN.test(v) || !Number.isNaN(parseDate(v)), { message: 'invalid_date' })
-  .meta({ description: 'Fecha y hora ISO 8601 con desplazamiento explícito', example: '2026-11-22T10:30:00-03:00' });
+  // `format: date-time` (RFC 3339) adds what a pattern cannot say (the days of each month); it also
+  // asks for seconds, which the emulator does not: the document is the stricter one there.
+  .meta({ format: 'date-time', description: 'Fecha y hora ISO 8601 con desplazamiento explícito', example: '2026-11-22T10:30:00-03:00' });
 
 export const datetimeOut = z.string().meta({ example: '2026-11-22T10:30:00.000-03:00' });
 
@@ -64,6 +71,9 @@ export const queryInt = (min: number, max: number) =>
 // spec: Conventions, Pagination — limit at most 200
 export const pageLimit = queryInt(1, LIMITS.pageSizeMax);
 
+/** Text with at least one character that is not white space (JavaScript's `\s`, which is what `trim` removes). */
+export const NON_BLANK = /\S/;
+
 /**
  * spec: Resources — a required text field: not empty and not only spaces (code `required`), at most
  * `max` characters. The text is kept as sent.
@@ -74,7 +84,17 @@ export const requiredText = (max: number) =>
     .min(1)
     .max(max)
     // The empty text already fails `min(1)` with the same code; this catches text of only spaces.
-    .refine((v) => v === '' || v.trim() !== '', { message: 'El campo no puede estar vacío.', params: { code: 'required' } });
+    .refine((v) => v === '' || NON_BLANK.test(v), { message: 'El campo no puede estar vacío.', params: { code: 'required' } })
+    .meta({ pattern: NON_BLANK.source });
+
+/**
+ * The pattern of a comma list of `values` in a query string (`pending,accepted`), spaces around each
+ * item allowed as the parser trims them: the document's form of a `split(',')` + enum check.
+ */
+export const commaListPattern = (values: readonly string[]): string => {
+  const item = `\\s*(?:${values.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\s*`;
+  return `^${item}(?:,${item})*$`;
+};
 
 export const listEnvelope = <T extends z.ZodType>(item: T) =>
   z.object({ data: z.array(item), next_cursor: z.string().nullable() });

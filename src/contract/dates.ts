@@ -49,9 +49,13 @@ export function formatNullableDate(ms: number | null | undefined): string | null
   return ms === null || ms === undefined ? null : formatDate(ms);
 }
 
-/** ISO 8601 date-time that carries its offset (`Z` or `±hh:mm`). */
+/**
+ * ISO 8601 date-time that carries its offset (`Z` or `±hh:mm`), each field in its range (month 01-12,
+ * day 01-31, hour 00-23, minutes and seconds 00-59, offset hours 00-23). The OpenAPI document shows
+ * this pattern as is, so it must say as much as a pattern can; `parseDate` adds the days of each month.
+ */
 export const DATETIME_PATTERN =
-  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+  /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
 
 const DATETIME_FIELDS = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?(?:Z|[+-](\d{2}):(\d{2}))$/;
 

@@ -31,6 +31,12 @@ export interface Endpoint<
   /** Other success statuses the endpoint can answer with the same body (PUT: 200 as well as 201). */
   alsoStatus?: number[];
   errors: ErrorCode[];
+  /**
+   * A body that depends on the value of a path parameter (`/entregas/{id}/{action}`): the OpenAPI
+   * document shows one operation per value (`/entregas/{id}/pickup`), each with its own body, since
+   * JSON Schema cannot tie a body to a path. The route still reads `body` and then the value's schema.
+   */
+  bodiesByParam?: { param: string; bodies: Readonly<Record<string, z.ZodType>> };
 }
 
 export function endpoint<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(

@@ -17,7 +17,9 @@ import {
   upsertResult,
 } from './catalog.js';
 
-const byExternalId = z.strictObject({ external_id: externalId });
+// `.` and `..` are codes too, but never a path segment (URLs drop dot segments, `%2E` included): the
+// document says so for the path; such items are reachable through the batch only.
+const byExternalId = z.strictObject({ external_id: externalId.meta({ not: { enum: ['.', '..'] } }) });
 
 // spec: Endpoints — store and integration context
 export const getMe = endpoint({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { datetimeOut, id } from './common.js';
+import { documentedAs } from './documented.js';
 import { EXTERNAL_ID_PATTERN, LIMITS } from './limits.js';
 
 // spec: Independent delivery — amounts are whole guaraníes (integers), never text.
@@ -38,6 +39,23 @@ export const entregaCreate = z.strictObject({
   notes: z.string().max(500).optional(),
 });
 export type EntregaCreate = z.output<typeof entregaCreate>;
+
+// The two shapes of the body, for the document: the route reads the lenient `entregaCreate` so that
+// each missing or extra field gets its own `details` entry (emulator/entregas/create.ts).
+const MANUAL_FIELDS = { customer: true, address: true, payment_method: true, customer_total: true, customer_fee: true, courier_fee: true } as const;
+/** An accepted delivery order of the store: the delivery's data come from the order. */
+export const entregaFromOrder = entregaCreate.omit(MANUAL_FIELDS).required({ order_id: true });
+/** A delivery that no order of the service describes: every field of it, and for transfers the merchant's confirmation. */
+export const entregaManual = entregaCreate
+  .omit({ order_id: true })
+  .required(MANUAL_FIELDS)
+  .meta({
+    if: { required: ['payment_method'], properties: { payment_method: { const: 'bank_transfer' } } },
+    then: { required: ['transfer_received'], properties: { transfer_received: { const: true } } },
+  });
+/** The body of POST /entregas as the document shows it: exactly one of the two shapes. */
+export const entregaCreateShapes = z.xor([entregaFromOrder, entregaManual]);
+documentedAs(entregaCreate, entregaCreateShapes);
 
 // spec: Endpoints, POST /entregas/{id}/{action} — the body of each action.
 export const entregaActionBodies = {

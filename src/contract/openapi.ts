@@ -104,7 +104,9 @@ interface SlotIds {
 
 function operation(e: Endpoint, ids: SlotIds, converted: ConvertedSchemas): JsonSchema {
   const parameters: JsonSchema[] = [];
-  if (ids.params) parameters.push(...parametersOf(converted.lookup('request', ids.params).schema, 'path', converted, 'params'));
+  const inPath = new Set([...e.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]));
+  // A parameter a variant of the row fixed in its path (`{action}` → `pickup`) is no parameter any more.
+  if (ids.params) parameters.push(...parametersOf(converted.lookup('request', ids.params).schema, 'path', converted, 'params').filter((p) => inPath.has(p.name as string)));
   for (const name of e.path.match(/\{([^}]+)\}/g) ?? []) {
     const bare = name.slice(1, -1);
     if (!parameters.some((p) => p.name === bare)) parameters.push({ name: bare, in: 'path', required: true, schema: { type: 'string' } });
@@ -197,7 +199,7 @@ function idempotencyParameter(required: boolean): JsonSchema {
 export function buildOpenApiDocument(endpoints: readonly Endpoint[] = ALL_ENDPOINTS): OpenApiDocument {
   const registry = new SchemaRegistry();
   const errorBodyId = registry.use(errorBody, 'response', 'ErrorBody');
-  const slots = endpoints.map((e) => {
+  const slots = endpoints.flatMap(variantsOf).map((e) => {
     const name = pascalCase(e.id);
     const ids: SlotIds = { response: registry.use(e.response, 'response', `${name}Response`) };
     if (e.params) ids.params = registry.use(e.params, 'request', `${name}Params`);
@@ -237,6 +239,23 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[] = ALL_ENDPOI
     paths,
     components: { schemas, ...staticComponents },
   };
+}
+
+/**
+ * A row whose body depends on a path parameter as one row per value, the value written in the path:
+ * `entregaAction` → `entregaActionPickup` on `/entregas/{id}/pickup` with the pickup body.
+ */
+export function variantsOf(e: Endpoint): Endpoint[] {
+  if (!e.bodiesByParam) return [e];
+  const { param, bodies } = e.bodiesByParam;
+  return Object.entries(bodies).map(([value, body]) => ({
+    ...e,
+    id: e.id + pascalCase(value),
+    path: e.path.replace(`{${param}}`, value),
+    summary: `${e.summary.split(':')[0]}: ${value}`,
+    body,
+    bodiesByParam: undefined,
+  }));
 }
 
 function reach(name: string, all: Record<string, JsonSchema>, out: Record<string, JsonSchema>): void {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { amountOut, datetime, datetimeOut, externalId, id, pageLimit, requiredText } from './common.js';
+import { amountOut, commaListPattern, datetime, datetimeOut, externalId, id, NON_BLANK, pageLimit, requiredText } from './common.js';
 import { LIMITS } from './limits.js';
 import { fulfillmentType } from './store.js';
 
@@ -120,7 +120,8 @@ export type Order = z.infer<typeof order>;
 const statusList = z
   .string()
   .transform((v) => v.split(',').map((s) => s.trim()))
-  .pipe(z.array(orderStatus).min(1));
+  .pipe(z.array(orderStatus).min(1))
+  .meta({ pattern: commaListPattern(ORDER_STATUSES), example: 'pending,accepted' });
 
 // spec: GET /orders query
 export const orderListQuery = z.strictObject({
@@ -141,7 +142,8 @@ export const statusReason = z
   .string()
   .min(LIMITS.text.reasonMin)
   .max(LIMITS.text.reasonMax)
-  .refine((v) => v.length < LIMITS.text.reasonMin || v.trim() !== '', { message: 'El motivo no puede estar vacío.', params: { code: 'required' } });
+  .refine((v) => v.length < LIMITS.text.reasonMin || NON_BLANK.test(v), { message: 'El motivo no puede estar vacío.', params: { code: 'required' } })
+  .meta({ pattern: NON_BLANK.source });
 export const estimatedMinutes = z.int().min(LIMITS.bounds.estimatedMinutes[0]).max(LIMITS.bounds.estimatedMinutes[1]);
 
 /** spec: status body — `reason` required for rejected and cancelled; `estimated_minutes` only with accepted. */
@@ -157,6 +159,14 @@ function statusBodyRules(body: { status: OrderStatus; reason?: string; estimated
   }
 }
 
+/** `statusBodyRules` as JSON Schema says it, for the document. */
+const STATUS_BODY_RULES = {
+  allOf: [
+    { if: { required: ['status'], properties: { status: { enum: ['rejected', 'cancelled'] } } }, then: { required: ['reason'] } },
+    { if: { required: ['estimated_minutes'] }, then: { properties: { status: { const: 'accepted' } } } },
+  ],
+};
+
 // spec: POST /orders/{order_id}/status body
 export const statusChangeBody = z
   .strictObject({
@@ -165,7 +175,8 @@ export const statusChangeBody = z
     estimated_minutes: estimatedMinutes.optional(),
     occurred_at: datetime.optional(),
   })
-  .superRefine(statusBodyRules);
+  .superRefine(statusBodyRules)
+  .meta(STATUS_BODY_RULES);
 export type StatusChangeBody = z.output<typeof statusChangeBody>;
 
 // spec: Endpoints, POST /orders/{order_id}/ack

@@ -9,7 +9,7 @@ import {
   webhookInput,
   webhookTestResult,
 } from './webhooks.js';
-import { entrega, entregaActionBody, entregaActionParams, entregaCreate, entregaParams } from './entregas.js';
+import { entrega, entregaActionBodies, entregaActionBody, entregaActionParams, entregaCreate, entregaParams } from './entregas.js';
 
 // spec: Endpoints — webhook rows
 export const getWebhook = endpoint({
@@ -56,6 +56,7 @@ export const entregaActionEndpoint = endpoint({
   id: 'entregaAction', method: 'POST', path: '/entregas/{id}/{action}', summary: 'Acción sobre una entrega: pickup, raise_fee, cancel, returned',
   scope: 'orders:write', idempotency: 'required', params: entregaActionParams, body: entregaActionBody, status: 200,
   response: singleEnvelope(entrega), errors: ['not_found', 'invalid_status_transition', 'validation_failed'],
+  bodiesByParam: { param: 'action', bodies: entregaActionBodies },
 });
 
 export const WEBHOOK_ENDPOINTS: Endpoint[] = [

@@ -71,6 +71,21 @@ export function webhookUrlProblem(value: string): { code: string; message: strin
   return { code: 'https_required', message: 'La URL debe usar HTTPS (se admite http:// solo hacia localhost, 127.0.0.0/8 o [::1]).' };
 }
 
+// `webhookUrlProblem` as far as a pattern can say it, for the OpenAPI document: http(s) to a loopback
+// host, or https to a dotted lowercase host name or address outside the private, shared, link-local,
+// multicast and reserved IPv4 ranges and not ending in .local or .internal; no user, no fragment.
+// (Other spellings of an address that the URL parser normalizes are refused by the emulator only.)
+const OCTET = String.raw`(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])`;
+const LOOPBACK = String.raw`(?:localhost|127(?:\.${OCTET}){3}|\[::1\])`;
+const NOT_PRIVATE =
+  String.raw`(?!(?:0|10|127)\.|192\.168\.|169\.254\.|172\.(?:1[6-9]|2[0-9]|3[01])\.|100\.(?:6[4-9]|[7-9][0-9]|1[01][0-9]|12[0-7])\.|(?:22[4-9]|2[3-5][0-9])\.)` +
+  String.raw`(?![^/?#:]*\.(?:local|internal)(?:[:/?]|$))`;
+const PORT = String.raw`(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})`;
+const PORT_AND_REST = String.raw`(?::${PORT})?(?:[/?][^#\s]*)?$`;
+export const WEBHOOK_URL_PATTERN = new RegExp(
+  String.raw`^(?:https?://${LOOPBACK}|https://${NOT_PRIVATE}[a-z0-9-]+(?:\.[a-z0-9-]+)+)${PORT_AND_REST}`,
+);
+
 // spec: Limits, text lengths — webhook url 500
 export const webhookUrl = z
   .string()
@@ -81,11 +96,17 @@ export const webhookUrl = z
     const problem = webhookUrlProblem(value);
     if (problem) ctx.addIssue({ code: 'custom', message: problem.message, params: { code: problem.code } });
   })
-  .meta({ description: 'URL HTTPS pública (máximo 500); el emulador acepta también http:// hacia loopback', example: 'https://erp.example.com/webhooks/merchant' });
+  .meta({
+    format: 'uri',
+    pattern: WEBHOOK_URL_PATTERN.source,
+    description: 'URL HTTPS pública (máximo 500); el emulador acepta también http:// hacia loopback',
+    example: 'https://erp.example.com/webhooks/merchant',
+  });
 
 export const webhookEventSelector = z
   .string()
-  .refine((v) => v === '*' || v in EVENT_SCOPES, { message: 'Tipo de evento desconocido.', params: { code: 'unknown_event_type' } });
+  .refine((v) => v === '*' || v in EVENT_SCOPES, { message: 'Tipo de evento desconocido.', params: { code: 'unknown_event_type' } })
+  .meta({ enum: ['*', ...EVENT_TYPES] });
 
 // spec: Webhook configuration — event types, or ["*"] for all that the permissions allow.
 export const webhookEvents = z
@@ -98,7 +119,8 @@ export const webhookEvents = z
     }
   })
   .transform((events) => [...new Set(events)])
-  .meta({ example: ['order.created', 'order.status_changed'] });
+  // "*" goes alone: no list of two or more that contains it.
+  .meta({ not: { contains: { const: '*' }, minItems: 2 }, example: ['order.created', 'order.status_changed'] });
 
 // spec: Endpoints, PUT /webhook — `url`, `events`, optional `active`
 export const webhookInput = z.strictObject({

@@ -2,10 +2,10 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ALL_ENDPOINTS } from '../../src/contract/api.js';
-import { AMOUNT_PATTERN } from '../../src/contract/amounts.js';
+import { BOUNDED_AMOUNT_PATTERN } from '../../src/contract/amounts.js';
 import { endpoint } from '../../src/contract/endpoint.js';
 import { ERROR_CATALOGUE, ERROR_CODES } from '../../src/contract/errors.js';
-import { buildOpenApiDocument, errorCodesOf, type OpenApiDocument } from '../../src/contract/openapi.js';
+import { buildOpenApiDocument, errorCodesOf, variantsOf, type OpenApiDocument } from '../../src/contract/openapi.js';
 import { startTestEmulator, request, type TestEmulator } from '../helpers/emulator.js';
 
 // spec: Endpoints — method, path, permission (null: any valid credential) and Key column of every row.
@@ -46,6 +46,12 @@ const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
   Object.entries(ops).map(([method, op]) => ({ path, method: method.toUpperCase(), op: op as Operation })),
 );
 const apiOperations = operations.filter((o) => o.path !== '/openapi.json');
+/** The document's operations of a contract row: one, or one per value of a row with `bodiesByParam`. */
+const opsOfRow = (e: (typeof ALL_ENDPOINTS)[number]) => variantsOf(e).map((v) => doc.paths[v.path]?.[v.method.toLowerCase()] as Operation);
+const rowOf = (method: string, path: string) => ALL_ENDPOINTS.find((e) => e.method === method && e.path === path)!;
+/** A spec path as a pattern: `{name}` stands for one segment (a variant writes the value there). */
+const templateMatches = (template: string, path: string) =>
+  new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path.replace(/\{[^}]+\}/g, 'x'));
 
 /** Follows a local `#/…` pointer inside the document. */
 function resolvePointer(document: unknown, ref: string): unknown {
@@ -92,25 +98,40 @@ describe('the OpenAPI document (spec: Versioning 1)', () => {
   });
 
   it.each(SPEC_ENDPOINTS)('describes %s %s', (method, path) => {
-    expect(doc.paths[path]?.[method.toLowerCase()], `${method} ${path}`).toBeDefined();
+    const ops = opsOfRow(rowOf(method, path));
+    expect(ops.length).toBeGreaterThan(0);
+    for (const op of ops) expect(op, `${method} ${path}`).toBeDefined();
+  });
+
+  it('describes each action of /entregas/{id}/{action} as its own path with its own body', () => {
+    for (const action of ['pickup', 'raise_fee', 'cancel', 'returned']) {
+      const op = doc.paths[`/entregas/{id}/${action}`]?.post as Operation;
+      expect(op?.operationId).toBe(`entregaAction${action.replace(/(^|_)(.)/g, (_m, _s, c: string) => c.toUpperCase())}`);
+      expect(op.parameters.filter((p: Operation) => p.in === 'path').map((p: Operation) => p.name)).toEqual(['id']);
+      expect(op.requestBody.content['application/json'].schema.$ref).toMatch(/^#\/components\/schemas\/EntregaAction.+Body$/);
+    }
+    expect(doc.paths['/entregas/{id}/{action}']).toBeUndefined();
   });
 
   it('has one operation per contract row and nothing else but the document itself', () => {
-    expect(apiOperations.map((o) => o.op.operationId).sort()).toEqual(ALL_ENDPOINTS.map((e) => e.id).sort());
+    expect(apiOperations.map((o) => o.op.operationId).sort()).toEqual(ALL_ENDPOINTS.flatMap(variantsOf).map((e) => e.id).sort());
     for (const o of apiOperations) {
-      expect(SPEC_ENDPOINTS.some(([m, p]) => m === o.method && p === o.path), `${o.method} ${o.path} is not in the spec`).toBe(true);
+      expect(SPEC_ENDPOINTS.some(([m, p]) => m === o.method && templateMatches(p, o.path)), `${o.method} ${o.path} is not in the spec`).toBe(true);
     }
   });
 
   it.each(SPEC_ENDPOINTS)('%s %s requires the spec permission %s and Idempotency-Key %s', (method, path, scope, key) => {
-    const op = doc.paths[path]?.[method.toLowerCase()] as Operation | undefined;
+    for (const op of opsOfRow(rowOf(method, path))) checkPermission(op, scope, key);
+  });
+
+  function checkPermission(op: Operation | undefined, scope: string | null, key: string): void {
     if (!op) return; // reported by the test above
     expect(op['x-required-scope']).toBe(scope);
     expect(op.description).toContain(scope ?? 'Cualquier credencial válida');
     const param = (op.parameters ?? []).find((p: Operation) => p.$ref?.includes('IdempotencyKey'));
     if (key === 'none') expect(param).toBeUndefined();
     else expect(param.$ref).toBe(`#/components/parameters/IdempotencyKey${key === 'required' ? 'Required' : 'Optional'}`);
-  });
+  }
 
   it('asks for the bearer credential on every API operation and on no other', () => {
     expect(doc.components).toMatchObject({ securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } });
@@ -137,7 +158,7 @@ describe('the OpenAPI document (spec: Versioning 1)', () => {
   });
 
   it('answers every error of a row and the common 401, 429 and 500 with the error body', () => {
-    for (const e of ALL_ENDPOINTS) {
+    for (const e of ALL_ENDPOINTS.flatMap(variantsOf)) {
       const op = doc.paths[e.path][e.method.toLowerCase()] as Operation;
       for (const code of [...e.errors, 'unauthenticated', 'rate_limited', 'internal_error'] as const) {
         const response = op.responses[String(ERROR_CATALOGUE[code].status)];
@@ -149,7 +170,7 @@ describe('the OpenAPI document (spec: Versioning 1)', () => {
   });
 
   it('answers 403 on every operation but GET /me', () => {
-    for (const e of ALL_ENDPOINTS) {
+    for (const e of ALL_ENDPOINTS.flatMap(variantsOf)) {
       const codes = (doc.paths[e.path][e.method.toLowerCase()] as Operation).responses['403']?.['x-error-codes'] ?? [];
       if (e.scope === null) expect(codes).not.toContain('insufficient_scope');
       else expect(codes).toEqual(expect.arrayContaining(['insufficient_scope', 'integration_suspended', 'store_suspended']));
@@ -177,7 +198,7 @@ describe('the OpenAPI document (spec: Versioning 1)', () => {
 
   it('generates its schemas from the zod contract, requests strict and responses open', () => {
     const schemas = (doc.components as Operation).schemas;
-    expect(schemas.Amount.pattern).toBe(AMOUNT_PATTERN.source);
+    expect(schemas.Amount.pattern).toBe(BOUNDED_AMOUNT_PATTERN.source);
     expect(schemas.ProductInput.additionalProperties).toBe(false);
     expect(schemas.ProductInput.required).toEqual(['name', 'category_external_id', 'price']);
     expect(schemas.Product.additionalProperties).toBeUndefined();
