@@ -8,14 +8,17 @@ import type { Endpoint } from '../contract/endpoint.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyEndpoint = Endpoint<any, any, any, any>;
 
-/** Schemas a row does not declare are inferred as the bare `z.ZodType`, whose input is `unknown`. */
-type Declared<S extends z.ZodType, T> = unknown extends z.input<S> ? undefined : T;
+/**
+ * Schemas a row does not declare are inferred as the bare `z.ZodType`, whose input is `unknown`; so are
+ * all schemas of a row typed as the plain `Endpoint` (an element of `ALL_ENDPOINTS`). Both accept `Loose`.
+ */
+type Declared<S extends z.ZodType, T, Loose> = unknown extends z.input<S> ? Loose : T;
 
-/** Path parameters of the row (`{ order_id: string }`), `undefined` when the path has none. */
-export type ParamsOf<E> = E extends Endpoint<infer P, any, any, any> ? Declared<P, z.input<P>> : never;
+/** Path parameters of the row (`{ order_id: string }`). */
+export type ParamsOf<E> = E extends Endpoint<infer P, any, any, any> ? Declared<P, z.input<P>, Record<string, string> | undefined> : never;
 
-/** Request body of the row (`z.input` of its body schema), `undefined` for body-less calls. */
-export type BodyOf<E> = E extends Endpoint<any, any, infer B, any> ? Declared<B, z.input<B>> : never;
+/** Request body of the row (`z.input` of its body schema). */
+export type BodyOf<E> = E extends Endpoint<any, any, infer B, any> ? Declared<B, z.input<B>, unknown> : never;
 
 /** The whole success body of the row (the envelope: `data`, and `next_cursor`/`has_more` on lists). */
 export type ResponseOf<E> = E extends Endpoint<any, any, any, infer R> ? z.output<R> : never;
@@ -41,7 +44,7 @@ type QueryInput<Q extends z.ZodType> = {
 };
 
 /** Query of the row, with arrays, booleans and numbers accepted where the schema parses text into them. */
-export type QueryOf<E> = E extends Endpoint<any, infer Q, any, any> ? Declared<Q, QueryInput<Q>> : never;
+export type QueryOf<E> = E extends Endpoint<any, infer Q, any, any> ? Declared<Q, QueryInput<Q>, Record<string, unknown> | undefined> : never;
 
 /** Per-call metadata handed to `onResponse` for every HTTP answer (each attempt, success or error). */
 export interface ResponseInfo {

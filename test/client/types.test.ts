@@ -10,8 +10,9 @@ describe('types inferred from the endpoint rows', () => {
     expectTypeOf<DataOf<typeof getMe>>().toEqualTypeOf<MeContext>();
     expectTypeOf<ParamsOf<typeof ackOrder>>().toEqualTypeOf<{ order_id: string }>();
     expectTypeOf<BodyOf<typeof ackOrder>>().toHaveProperty('external_id');
-    expectTypeOf<ParamsOf<typeof getMe>>().toEqualTypeOf<undefined>();
-    expectTypeOf<QueryOf<typeof getMe>>().toEqualTypeOf<undefined>();
+    // A row without params (or a plain `Endpoint` of ALL_ENDPOINTS) takes loose ones.
+    expectTypeOf<ParamsOf<typeof getMe>>().toEqualTypeOf<Record<string, string> | undefined>();
+    expectTypeOf<QueryOf<typeof getMe>>().toEqualTypeOf<Record<string, unknown> | undefined>();
     expect(ackOrder.id).toBe('ackOrder');
   });
 
