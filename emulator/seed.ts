@@ -1,4 +1,5 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { secureDataDir } from './db/open.js';
 import { join } from 'node:path';
 import type { EnvContext } from './context.js';
 import { digestSecret } from './auth/credentials.js';
@@ -53,7 +54,7 @@ export function loadOrCreateSeeds(dataDir: string | null, envs: Record<Environme
     return { environment, storeId: made.storeId, integrationId: made.integrationId, credential: made.credential.full };
   });
   if (file && dataDir) {
-    mkdirSync(dataDir, { recursive: true });
+    secureDataDir(dataDir);
     writeFileSync(file, JSON.stringify(seeds, null, 2), { mode: 0o600 });
     chmodSync(file, 0o600);
   }

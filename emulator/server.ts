@@ -1,3 +1,5 @@
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { buildEmulator } from './app.js';
 import { baseUrl, type Emulator, type EmulatorOptions } from './emulator.js';
 
@@ -16,6 +18,17 @@ export interface RunningEmulator extends ReadyInfo {
   /** The emulator itself, for tests that reach past HTTP (clock, databases). */
   emulator: Emulator;
   close(): Promise<void>;
+}
+
+/** The file in the data folder that names the process serving it (`merchant-kit emulator stop`). */
+export const PID_FILE = 'emulator.pid';
+
+/** The pid written in `dataDir`, or null when there is none (or it is not a pid). */
+export function readPidFile(dataDir: string): number | null {
+  const file = join(dataDir, PID_FILE);
+  if (!existsSync(file)) return null;
+  const pid = Number(readFileSync(file, 'utf8').trim());
+  return Number.isInteger(pid) && pid > 0 ? pid : null;
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
@@ -47,7 +60,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const url = baseUrl(host, port);
   emulator.publicUrl = url;
   emulator.outbound.listening(host, port);
+  const dataDir = emulator.options.data;
+  const pidFile = dataDir ? join(dataDir, PID_FILE) : null;
+  if (pidFile) writeFileSync(pidFile, `${process.pid}\n`, { mode: 0o600 });
   let closing: Promise<void> | undefined;
+  const close = async () => {
+    await app.close();
+    // Only our own: another emulator may have started on the same folder since.
+    if (pidFile && dataDir && readPidFile(dataDir) === process.pid) rmSync(pidFile, { force: true });
+  };
   return {
     event: 'ready',
     url,
@@ -62,7 +83,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     })),
     pid: process.pid,
     emulator,
-    close: () => (closing ??= app.close()),
+    close: () => (closing ??= close()),
   };
 }
 

@@ -1,15 +1,36 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
 
 export type Db = Database.Database;
 
+/**
+ * The data folder and the database files hold webhook signing secrets and credential digests: the
+ * folder is 0700 and every file 0600, whatever the umask. SQLite gives the -wal and -shm files the
+ * mode of the database file, which is created here (0600) before SQLite opens it.
+ */
+export function secureDataDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+}
+
+function secureFiles(file: string): void {
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(path)) chmodSync(path, 0o600);
+}
+
 /** Opens (or creates) one environment's database and brings it to the latest version. */
 export function openDatabase(file: string | null, migrations: Migration[] = MIGRATIONS): Db {
-  if (file) mkdirSync(dirname(file), { recursive: true });
+  if (file) {
+    secureDataDir(dirname(file));
+    closeSync(openSync(file, 'a', 0o600));
+    secureFiles(file);
+  }
   const db = new Database(file ?? ':memory:');
-  if (file) db.pragma('journal_mode = WAL');
+  if (file) {
+    db.pragma('journal_mode = WAL');
+    secureFiles(file);
+  }
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   migrate(db, migrations);
@@ -24,7 +45,7 @@ export function migrate(db: Db, migrations: Migration[]): void {
   const latest = migrations.length;
   if (current > latest) {
     throw new Error(
-      `La base de datos del emulador es de una versión más nueva (${current} > ${latest}); actualice merchant-kit o use otra carpeta --data.`,
+      `the emulator's database is from a newer version (${current} > ${latest}); update merchant-kit or use another --data folder`,
     );
   }
   if (current === latest) return;

@@ -1,14 +1,34 @@
 // Secrets never reach a log: credential secrets, webhook signing secrets and bearer values are masked
-// wherever text may carry them (error messages, stacks, URLs).
+// wherever text may carry them (error messages, stacks, URLs), plain or percent-encoded.
 const SECRET_PATTERNS: [RegExp, string][] = [
-  [/svs_(live|test)_[A-Za-z0-9]+/g, 'svs_$1_[redactado]'],
-  [/whsec_[A-Za-z0-9_-]+/g, 'whsec_[redactado]'],
-  [/(Bearer\s+)\S+/gi, '$1[redactado]'],
+  [/svs_(live|test)_[A-Za-z0-9]+/g, 'svs_$1_[redacted]'],
+  [/whsec_[A-Za-z0-9_-]+/g, 'whsec_[redacted]'],
+  [/(Bearer\s+)\S+/gi, '$1[redacted]'],
 ];
 
-/** The text with every secret masked: `svs_test_…` → `svs_test_[redactado]`. */
+// A run of URL-ish characters holding at least one %XX escape (`svs%5Ftest%5F…`, `%73vs_test_…`).
+const ENCODED_RUN = /[A-Za-z0-9._~%+-]*%[0-9A-Fa-f]{2}[A-Za-z0-9._~%+-]*/g;
+const SECRET_INSIDE = /svs_(live|test)_|whsec_|bearer[\s+]/i;
+
+function percentDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    // A stray `%` somewhere: decode the escapes that are valid, one byte at a time.
+    return text.replace(/%([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  }
+}
+
+/**
+ * The text with every secret masked: `svs_test_…` → `svs_test_[redacted]`. A percent-encoded run
+ * that decodes to a secret (a query string such as `?key=svs%5Ftest%5F…`) is masked whole, since
+ * the secret's end cannot be told from the encoding.
+ */
 export function redactSecrets(text: string): string {
   let out = text;
+  if (out.includes('%')) {
+    out = out.replace(ENCODED_RUN, (run) => (SECRET_INSIDE.test(percentDecoded(run)) ? '[redacted]' : run));
+  }
   for (const [pattern, replacement] of SECRET_PATTERNS) out = out.replace(pattern, replacement);
   return out;
 }

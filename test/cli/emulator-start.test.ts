@@ -12,6 +12,7 @@ interface Ready {
   sandbox_base_url: string;
   admin_url: string;
   stores: { environment: 'test' | 'live'; store_id: string; integration_id: string; credential: string }[];
+  pid: number;
 }
 
 const running: CliProcess[] = [];
@@ -48,7 +49,8 @@ afterAll(() => {
 describe('merchant-kit emulator start --json', () => {
   it('prints exactly one JSON ready line with the DESIGN keys', async () => {
     const { cli, ready } = await start(['--memory']);
-    expect(Object.keys(ready)).toEqual(['event', 'url', 'live_base_url', 'sandbox_base_url', 'admin_url', 'stores']);
+    expect(Object.keys(ready)).toEqual(['event', 'url', 'live_base_url', 'sandbox_base_url', 'admin_url', 'stores', 'pid']);
+    expect(ready.pid).toBe(cli.child.pid);
     expect(ready.event).toBe('ready');
     expect(ready.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(ready.live_base_url).toBe(`${ready.url}/v1`);

@@ -152,7 +152,7 @@ describe('500 internal_error', () => {
     }
     const log = lines.join('');
     expect(log).toContain('exploded');
-    expect(log).toContain('svs_test_[redactado]');
+    expect(log).toContain('svs_test_[redacted]');
     expect(log).not.toMatch(/svs_test_[A-Z]{4}|whsec_B|CCCCCCCC/);
   });
 

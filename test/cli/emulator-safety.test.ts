@@ -1,0 +1,161 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, runCli, type CliProcess } from '../helpers/cli.js';
+import { request } from '../helpers/emulator.js';
+
+interface Ready {
+  url: string;
+  sandbox_base_url: string;
+  admin_url: string;
+  stores: { environment: 'test' | 'live'; store_id: string; integration_id: string; credential: string }[];
+  pid: number;
+}
+
+const running: CliProcess[] = [];
+const dirs: string[] = [];
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mk-safety-'));
+  dirs.push(dir);
+  return dir;
+}
+
+async function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ cli: CliProcess; ready: Ready }> {
+  const cli = runCli(['emulator', 'start', '--json', '--port', '0', ...args], env);
+  running.push(cli);
+  return { cli, ready: JSON.parse(await cli.firstLine) as Ready };
+}
+
+async function finished(cli: CliProcess): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const { code } = await cli.exited;
+  return { code, stdout: cli.lines.join('\n'), stderr: cli.stderr() };
+}
+
+beforeAll(ensureBuilt, 120_000);
+afterEach(async () => {
+  for (const cli of running.splice(0)) {
+    if (cli.child.exitCode === null && cli.child.signalCode === null) {
+      cli.child.kill('SIGKILL');
+      await cli.exited;
+    }
+  }
+});
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+const mode = (path: string) => statSync(path).mode & 0o777;
+
+describe('secrets at rest', () => {
+  it('creates the data folder 0700 and every database, WAL, seed and pid file 0600, whatever the umask', async () => {
+    const data = join(tempDir(), 'nested', 'emulator');
+    const { cli, ready } = await start(['--data', data]);
+    // Writes so that the WAL files exist.
+    await request(`${ready.sandbox_base_url}/webhook`, 'PUT', { credential: ready.stores[0]!.credential, body: { url: 'https://example.com/hook', events: ['*'] } });
+    expect(mode(data)).toBe(0o700);
+    const files = readdirSync(data);
+    expect(files).toEqual(expect.arrayContaining(['test.sqlite', 'live.sqlite', 'test.sqlite-wal', 'test.sqlite-shm', 'seed-credentials.json', 'emulator.pid']));
+    for (const file of files.filter((f) => /sqlite|seed|pid/.test(f))) expect(mode(join(data, file)), file).toBe(0o600);
+    cli.child.kill('SIGTERM');
+    await cli.exited;
+  });
+});
+
+describe('--verbose logs', () => {
+  it('never carry a credential or signing secret, plain or percent-encoded, from headers, query strings or bodies', async () => {
+    const cli = runCli(['--verbose', 'emulator', 'start', '--json', '--port', '0', '--memory']);
+    running.push(cli);
+    const ready = JSON.parse(await cli.firstLine) as Ready;
+    const credential = ready.stores.find((s) => s.environment === 'test')!.credential;
+    const api = ready.sandbox_base_url;
+    const call = (path: string, init: RequestInit = {}) => fetch(`${api}${path}`, init).then((r) => r.text());
+    const auth = { authorization: `Bearer ${credential}` };
+    const encode = (text: string, under: string) => text.replace(/_/g, under).replace(/\./g, '%2E').replace(/-/g, '%2D');
+
+    const created = JSON.parse(await call('/webhook', { method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ url: 'https://example.com/hook', events: ['*'] }) }));
+    const signing: string = created.data.signing_secret;
+    expect(signing).toMatch(/^whsec_/);
+    for (const secret of [credential, signing]) {
+      await call(`/me?token=${secret}`, { headers: auth });
+      await call(`/me?token=${encode(secret, '%5F')}&b=1`, { headers: auth });
+      await call(`/me?token=${encode(secret, '%5f')}`, { headers: auth });
+      await call(`/orders/${encode(secret, '%5F')}`, { headers: auth });
+      await call(`/orders/${secret}`, { headers: auth });
+      await call('/store', { method: 'PATCH', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ note: secret, [secret]: 1 }) });
+      await call('/me', { headers: { authorization: `Bearer ${secret}` } });
+    }
+    await fetch(`${ready.admin_url}/stores`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"environment":"test"}' });
+    cli.child.kill('SIGTERM');
+    const { code, stdout, stderr } = await finished(cli);
+    expect(code).toBe(0);
+    // The ready line is the one place a credential is shown (spec: shown once when generated).
+    const log = [stderr, ...cli.lines.slice(1)].join('\n');
+    expect(log).toContain('/sandbox/v1/me');
+    expect(log.split('\n').length).toBeGreaterThan(20);
+    const secretParts = [credential.split('.svs_test_')[1]!, ...signing.slice('whsec_'.length).split(/[-_]/).filter((p) => p.length >= 6)];
+    for (const line of log.split('\n')) {
+      for (const part of secretParts) expect(line, 'a log line carries a secret').not.toContain(part);
+    }
+    void stdout;
+  });
+});
+
+describe('a newcomer’s first minutes', () => {
+  it('prints a human banner with each environment’s store and integration ids, and where the data lives', async () => {
+    const data = tempDir();
+    const cli = runCli(['emulator', 'start', '--port', '0', '--data', data]);
+    running.push(cli);
+    await cli.firstLine;
+    await new Promise((r) => setTimeout(r, 300));
+    const text = cli.lines.join('\n');
+    expect(text).toMatch(/^Emulator listening on http:\/\/127\.0\.0\.1:\d+ \(pid \d+\)/);
+    expect(text).toContain(`data:         ${data}`);
+    expect(text).toMatch(/test\s+store str_[0-9A-Z]{26}\s+integration int_[0-9A-Z]{26}/);
+    expect(text).toMatch(/live\s+store str_[0-9A-Z]{26}\s+integration int_[0-9A-Z]{26}/);
+    expect(text).not.toMatch(/tienda|escuchando|credencial/i);
+    const memory = runCli(['emulator', 'start', '--port', '0', '--memory']);
+    running.push(memory);
+    await memory.firstLine;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(memory.lines.join('\n')).toContain('in memory');
+  });
+
+  it('emulator stop ends the emulator of a data folder by its pid file, which a clean exit removes', async () => {
+    const data = tempDir();
+    const { cli, ready } = await start(['--data', data]);
+    expect(readdirSync(data)).toContain('emulator.pid');
+    const stop = runCli(['emulator', 'stop', '--data', data]);
+    const result = await finished(stop);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(`Emulator (pid ${ready.pid}) stopped.`);
+    expect((await cli.exited).code).toBe(0);
+    expect(existsSync(join(data, 'emulator.pid'))).toBe(false);
+    const again = await finished(runCli(['emulator', 'stop', '--data', data]));
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('No running emulator found');
+  });
+
+  it('emulator reset puts the emulator found from --base-url back to its seeded state, with the admin token', async () => {
+    const { ready } = await start(['--memory', '--clock', 'manual', '--admin-token', 'tok-123456']);
+    const headers = { authorization: 'Bearer tok-123456' };
+    await request(`${ready.admin_url}/clock/advance`, 'POST', { headers, body: { seconds: 600 } });
+    const refused = await finished(runCli(['--base-url', ready.sandbox_base_url, 'emulator', 'reset']));
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('--admin-token');
+    const reset = await finished(runCli(['--base-url', ready.sandbox_base_url, 'emulator', 'reset'], { MERCHANT_KIT_ADMIN_TOKEN: 'tok-123456' }));
+    expect(reset.code, reset.stderr).toBe(0);
+    expect(reset.stdout).toContain('Emulator reset');
+    const clock = await request(`${ready.admin_url}/clock`, 'GET', { headers });
+    expect(clock.body.data.offset_seconds).toBe(0);
+  });
+
+  it('emulator start --allowed-host adds names the emulator answers to', async () => {
+    const { ready } = await start(['--memory', '--allowed-host', 'emulator.test', '--allowed-host', 'other.test:4010']);
+    const { rawRequest } = await import('../helpers/security.js');
+    expect((await rawRequest(`${ready.admin_url}/health`, 'GET', { host: 'emulator.test:4010' })).status).toBe(200);
+    expect((await rawRequest(`${ready.admin_url}/health`, 'GET', { host: 'other.test' })).status).toBe(200);
+    expect((await rawRequest(`${ready.admin_url}/health`, 'GET', { host: 'evil.test' })).status).toBe(403);
+  });
+});
