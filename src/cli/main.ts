@@ -19,6 +19,7 @@ const program = new Command()
   .option('--credential-stdin', 'read the credential (svk_….svs_…) from one line of stdin')
   .option('--json', 'machine-readable output: the API data as JSON')
   .option('--verbose', 'more detail on stderr (stack traces, redacted)')
+  .configureHelp({ showGlobalOptions: true })
   .exitOverride()
   .showHelpAfterError('(add --help for usage)')
   .addHelpText(
@@ -35,6 +36,12 @@ Example:
   );
 
 for (const register of COMMAND_GROUPS) register(program);
+
+// `merchant-kit … | head`: a closed pipe ends the command quietly, not with a stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
 
 const verbose = process.argv.includes('--verbose');
 

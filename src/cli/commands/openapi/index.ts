@@ -8,8 +8,9 @@ export interface OpenApiOptions {
 export function registerOpenApiCommands(program: Command): void {
   program
     .command('openapi')
-    .description('Escribe el documento OpenAPI 3.1 (versión 1.0.4) de la API en un archivo o en la salida estándar')
-    .option('--out <file>', 'archivo de destino (por defecto, la salida estándar)')
+    .description('Write the OpenAPI 3.1 document (API version 1.0.4) to a file or to stdout')
+    .option('--out <file>', 'destination file (default: stdout)')
+    .addHelpText('after', '\nExamples:\n  $ merchant-kit openapi --out openapi.json\n  $ merchant-kit openapi | head -c 200')
     .action(async (options: OpenApiOptions) => {
       const { openApiAction } = await import('./write.js');
       await openApiAction(options);

@@ -13,6 +13,6 @@ export async function openApiAction(options: OpenApiOptions): Promise<{ out: str
   const out = resolve(options.out);
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, text, 'utf8');
-  process.stderr.write(`Documento OpenAPI escrito en ${options.out}\n`);
+  process.stderr.write(`OpenAPI document written to ${options.out}\n`);
   return { out };
 }

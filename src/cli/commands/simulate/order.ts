@@ -1,0 +1,33 @@
+import type { Command } from 'commander';
+import type { Order } from '../../../contract/orders.js';
+import { resolveContext, type CliContext } from '../../context.js';
+import { ExitError } from '../../errors.js';
+import { emit } from '../../output.js';
+import { printOrders } from '../orders/show.js';
+import type { SimulateOptions } from './index.js';
+
+/** Refuses a target that is not an emulator (no control API at `…/_emulator/health`) with one clear line. */
+async function requireEmulator(ctx: CliContext): Promise<void> {
+  try {
+    const health = await ctx.control().health();
+    if (health?.ok === true) return;
+  } catch (error) {
+    const status = (error as { status?: number }).status;
+    if (status === 401 || status === 403) {
+      throw new ExitError(`error: the emulator's control API at ${ctx.adminUrl} refused access; pass --admin-token or set MERCHANT_KIT_ADMIN_TOKEN`, 1);
+    }
+  }
+  throw new ExitError(`error: ${ctx.baseUrl} is not a merchant-kit emulator (no control API at ${ctx.adminUrl}); simulate works only against an emulator`, 1);
+}
+
+/** Creates `--count` simulated orders for the store of the credential in use (found with GET /me). */
+export async function simulateOrderAction(options: SimulateOptions, command: Command): Promise<void> {
+  const ctx = await resolveContext(command);
+  await requireEmulator(ctx);
+  const me = await ctx.client().me();
+  const orders: Order[] = [];
+  for (let i = 0; i < options.count; i++) {
+    orders.push(await ctx.control().simulateOrder({ store_id: me.store.id, scenario: options.scenario as 'delivery' }));
+  }
+  emit(ctx.json, orders, printOrders);
+}
