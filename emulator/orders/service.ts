@@ -48,6 +48,15 @@ function occurredAt(env: EnvContext, order: OrderRecord, text: string | undefine
   return at;
 }
 
+/**
+ * DESIGN: an order's `updated_at` increases strictly with every write, one millisecond past the
+ * previous value when the clock has not moved (the manual clock, or two writes in the same
+ * millisecond), so receivers can always drop the older of two versions (spec: Events).
+ */
+export function nextUpdatedAt(order: OrderRecord, now: number): number {
+  return Math.max(now, order.updatedAt + 1);
+}
+
 const changedBy = (actor: Actor) => ({ type: actor.type, integration_id: actor.integrationId });
 
 /**
@@ -73,7 +82,7 @@ export function changeStatus(env: EnvContext, orderId: string, storeId: string |
       statusReason: change.reason ?? null,
       estimatedMinutes: change.status === 'accepted' ? (change.estimated_minutes ?? null) : order.estimatedMinutes,
       acceptedAt: change.status === 'accepted' ? now : order.acceptedAt,
-      updatedAt: now,
+      updatedAt: nextUpdatedAt(order, now),
     };
     env.orders.update(updated);
     env.orders.addHistory(order.id, { status: change.status, at, by: actor.type, integrationId: actor.integrationId, reason: change.reason ?? null });
@@ -107,7 +116,8 @@ export function acknowledge(
     if (other && other.id !== order.id) {
       throw ApiError.of('external_id_conflict', undefined, 'Ese código externo ya identifica a otro pedido del comercio.');
     }
-    const now = env.clock.now();
+    // One instant for the write and what it records: acknowledged_at equals the new updated_at.
+    const now = nextUpdatedAt(order, env.clock.now());
     const updated: OrderRecord = {
       ...order,
       ackStatus: 'acknowledged',
@@ -130,7 +140,7 @@ export function reportImportFailure(
   return env.tx(() => {
     const order = loadOrder(env, orderId, storeId);
     if (order.ackStatus === 'acknowledged') throw ApiError.of('already_acknowledged');
-    const now = env.clock.now();
+    const now = nextUpdatedAt(order, env.clock.now());
     const updated: OrderRecord = {
       ...order,
       ackStatus: 'failed',
@@ -148,7 +158,7 @@ export function markPaid(env: EnvContext, orderId: string): OrderRecord {
   return env.tx(() => {
     const order = loadOrder(env, orderId, null);
     if (order.paymentStatus === 'paid') return order;
-    const updated: OrderRecord = { ...order, paymentStatus: 'paid', updatedAt: env.clock.now() };
+    const updated: OrderRecord = { ...order, paymentStatus: 'paid', updatedAt: nextUpdatedAt(order, env.clock.now()) };
     env.orders.update(updated);
     emitUpdated(env, updated, ['payment'], { type: 'store_user', integrationId: null });
     return updated;
