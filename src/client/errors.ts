@@ -12,6 +12,8 @@ export type ApiErrorDetails = ApiFieldIssue[] | Record<string, unknown>;
 
 /** Codes the client itself produces (status 0): the request never got an HTTP answer. */
 export const NETWORK_ERROR = 'network_error';
+/** A call on a client after its `close()` (status 0, never retried). */
+export const CLIENT_CLOSED = 'client_closed';
 /** The server answered with something that is not the spec's JSON (a proxy's HTML page, a truncated body). */
 export const INVALID_RESPONSE = 'invalid_response';
 
