@@ -31,6 +31,16 @@ function assertOperationCount(body: unknown): void {
 }
 
 /**
+ * DESIGN: an empty `operations` list is a request-level 422. As a full snapshot it would otherwise
+ * say "the catalog is empty" and deactivate every linked item under `missing_items_policy: deactivate`.
+ */
+function assertSomeOperation(operations: unknown[]): void {
+  if (operations.length === 0) {
+    throw ApiError.validation([{ field: 'operations', code: 'too_small', message: 'El lote debe tener al menos una operación.' }]);
+  }
+}
+
+/**
  * POST /catalog/batch (spec: Batch request and response, Full snapshot rules, Limits). In order: the
  * operation count, the catalog mode (the whole request 403 in `manual`), the envelope (a request-level
  * 422), one batch at a time per integration, ten batches a minute, the snapshot's part order; then
@@ -41,6 +51,7 @@ export async function runBatch(env: EnvContext, emulator: Emulator, integration:
   assertOperationCount(rawBody);
   assertCatalogManaged(integration);
   const body = parseOrThrow(batchRequest, rawBody);
+  assertSomeOperation(body.operations);
   const snapshot = readSnapshotRequest(body);
   return gateOf(env).run(integration.id, async () => {
     if (emulator.options.limits) {

@@ -2,7 +2,8 @@
 export const LIMITS = {
   requestsPerMinute: 120,
   authFailuresPerMinute: 30,
-  bodyBytes: 5 * 1024 * 1024,
+  // "5 MB" read as the stricter 5,000,000 bytes (DESIGN: Limits in bytes), for bodies and images alike.
+  bodyBytes: 5_000_000,
   batchOperations: 500,
   batchesPerMinute: 10,
   optionGroupsPerProduct: 20,
@@ -23,7 +24,7 @@ export const LIMITS = {
   webhookSecretOverlapHours: 24,
   credentialOverlapDefaultHours: 24,
   credentialOverlapMaxHours: 72,
-  imageBytes: 5 * 1024 * 1024,
+  imageBytes: 5_000_000,
   text: {
     categoryName: 120,
     productName: 150,

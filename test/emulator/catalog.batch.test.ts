@@ -147,11 +147,10 @@ describe('POST /catalog/batch', () => {
     expect((await emu.api('GET', '/catalog/categories')).body.data).toEqual([]);
   });
 
-  it('accepts an empty operations list with an empty summary', async () => {
+  it('answers 422 validation_failed to an empty operations list (DESIGN: Limits)', async () => {
     const res = await batch(emu, { operations: [] });
-    expect(res.status).toBe(200);
-    expect(res.body.data.summary).toEqual({ total: 0, succeeded: 0, failed: 0 });
-    expect(res.body.data.results).toEqual([]);
+    expect(res.status).toBe(422);
+    expect(res.body.error.details).toEqual([expect.objectContaining({ field: 'operations', code: 'too_small' })]);
   });
 
   it('answers 400 idempotency_key_required without Idempotency-Key', async () => {

@@ -42,15 +42,13 @@ describe('full snapshot in one part (no snapshot_id)', () => {
     expect(await activeCodes()).toEqual({ products: ['A-1'], categories: ['CAT-A'] });
   });
 
-  it('deactivates every linked item when a one-part snapshot has no operations (an empty catalog)', async () => {
+  it('answers 422 to a one-part snapshot without operations and deactivates nothing (DESIGN: empty operations is 422)', async () => {
     await publishCatalog();
     await setPolicy('deactivate');
     const res = await batch(emu, { full_snapshot: true, operations: [] });
-    expect(res.status).toBe(200);
-    const data = res.body.data;
-    expect(data.summary).toEqual({ total: 0, succeeded: 0, failed: 0 });
-    expect(data.snapshot).toEqual({ snapshot_id: data.sync_run_id, part: 1, status: 'completed', deactivated: 5, reason: null });
-    expect(await activeCodes()).toEqual({ products: [], categories: [] });
+    expect(res.status).toBe(422);
+    expect(res.body.error.details).toEqual([expect.objectContaining({ field: 'operations', code: 'too_small' })]);
+    expect((await activeCodes()).products).toEqual(['A-1', 'A-2', 'B-1']);
   });
 
   it('deactivates nothing under missing_items_policy keep', async () => {
