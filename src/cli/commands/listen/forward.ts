@@ -10,11 +10,11 @@ export function parseForwardUrl(value: string): URL {
   try {
     url = new URL(value);
   } catch {
-    throw new ExitError(`--forward-to no es una URL válida: ${value}`, 2);
+    throw new ExitError(`--forward-to is not a valid URL: ${value}`, 2);
   }
-  if (url.username || url.password) throw new ExitError('--forward-to no puede llevar usuario ni contraseña.', 2);
+  if (url.username || url.password) throw new ExitError('--forward-to must not carry a user name or password.', 2);
   if (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname))) return url;
-  throw new ExitError('--forward-to debe usar https:// (se admite http:// solo hacia localhost, 127.0.0.0/8 o [::1]).', 2);
+  throw new ExitError('--forward-to must use https:// (http:// is accepted only for localhost, 127.0.0.0/8 and [::1]).', 2);
 }
 
 /** Headers passed on as received: the signature set and the content type. */
@@ -37,7 +37,7 @@ export async function forward(url: URL, headers: Record<string, string>, rawBody
     return { ok: true, status: res.status, body: body.slice(0, 1000) };
   } catch (error) {
     const err = error as Error & { cause?: { code?: string } };
-    if (err.name === 'TimeoutError') return { ok: false, error: `sin respuesta en ${FORWARD_TIMEOUT_MS / 1000} s` };
+    if (err.name === 'TimeoutError') return { ok: false, error: `no answer within ${FORWARD_TIMEOUT_MS / 1000} s` };
     return { ok: false, error: err.cause?.code ?? err.message };
   }
 }

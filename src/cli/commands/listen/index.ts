@@ -1,13 +1,14 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import { seconds } from '../feed/index.js';
 
 function port(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('--port debe ser un entero de 0 a 65535.');
+  if (!/^\d+$/.test(value) || !Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('--port takes an integer from 0 to 65535.');
   return n;
 }
 
 function urlPath(value: string): string {
-  if (!value.startsWith('/') || /[\s?#]/.test(value)) throw new InvalidArgumentError('--path debe empezar por "/" y no llevar espacios, "?" ni "#".');
+  if (!value.startsWith('/') || /[\s?#]/.test(value)) throw new InvalidArgumentError('--path must start with "/" and hold no spaces, "?" or "#".');
   return value;
 }
 
@@ -22,33 +23,46 @@ export interface ListenOptions {
   /** The public URL to register as the webhook; `true` (no value) means the listener's own URL. */
   configure?: string | true;
   backfill?: boolean;
+  cursorFile?: string;
+  /** Seconds between reconciliations from the feed (with `--backfill`). */
+  reconcileInterval: number;
+  includeOwn?: boolean;
   json?: boolean;
-  /** Global `--base-url`, for `--configure` and `--backfill`. */
-  baseUrl?: string;
 }
+
+/** spec: GET /events — "every 5 minutes as reconciliation with a webhook". */
+export const DEFAULT_RECONCILE_SECONDS = 300;
 
 /** `merchant-kit listen`: receives, verifies and prints webhook deliveries on this machine. */
 export function registerListenCommands(program: Command): void {
   program
     .command('listen')
-    .description('Recibe webhooks en local, verifica su firma y los muestra (o reenvía a su aplicación)')
-    .option('--port <n>', 'puerto (0 = cualquiera libre)', port, 4020)
-    .option('--host <host>', 'dirección de escucha', '127.0.0.1')
-    .option('--path <path>', 'ruta que recibe los webhooks', urlPath, '/webhooks')
-    .option('--secret-stdin', 'lee el secreto de firma (whsec_…) de una línea de la entrada estándar')
-    .option('--secret <secret>', 'secreto de firma (desaconsejado: se ve en la lista de procesos; use MERCHANT_KIT_WEBHOOK_SECRET o --secret-stdin)')
-    .option('--forward-to <url>', 'reenvía cada webhook verificado a su aplicación (https, o http solo a localhost)')
-    .option('--configure [url]', 'registra el webhook (PUT /webhook) con esta URL pública, o la del receptor, y usa el secreto devuelto')
-    .option('--backfill', 'muestra antes todos los eventos del feed (GET /events) desde el principio')
-    .option('--json', 'una línea JSON por evento')
+    .description('Receive webhooks locally, verify their signature and print them (or forward them to your app)')
+    .option('--port <n>', 'port to listen on (0 = any free port)', port, 4020)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--path <path>', 'path that receives the webhooks', urlPath, '/webhooks')
+    .option('--secret-stdin', 'read the signing secret (whsec_…) from one line of stdin')
+    .option('--secret <secret>', 'signing secret (discouraged: it shows in the process list; use MERCHANT_KIT_WEBHOOK_SECRET or --secret-stdin)')
+    .option('--forward-to <url>', 'forward each verified event to your app (https, or http only to loopback)')
+    .option('--configure [url]', "register the webhook (PUT /webhook) with this public URL, or the listener's own, and use the secret it returns")
+    .option('--backfill', 'lose nothing: on start, handle every feed event (GET /events) that did not arrive by webhook, and reconcile from the feed while running')
+    .option('--cursor-file <file>', 'with --backfill: where the feed position and the handled event ids are kept (default: per profile in the config folder)')
+    .option('--reconcile-interval <seconds>', 'with --backfill: seconds between reconciliations from the feed', seconds('--reconcile-interval'), DEFAULT_RECONCILE_SECONDS)
+    .option('--include-own', "also handle changes made by this integration itself (skipped by default, as the spec asks)")
+    .option('--json', 'one JSON object per line')
     .addHelpText(
       'after',
-      '\nEl secreto se toma de MERCHANT_KIT_WEBHOOK_SECRET, luego de --secret-stdin y solo después de --secret.\n' +
-        '--configure y --backfill usan --base-url (o MERCHANT_KIT_BASE_URL) y MERCHANT_KIT_CREDENTIAL.',
+      `
+The secret comes from MERCHANT_KIT_WEBHOOK_SECRET, then --secret-stdin, and only then --secret.
+--configure and --backfill call the API of the target in use: --base-url / MERCHANT_KIT_BASE_URL,
+MERCHANT_KIT_CREDENTIAL, or a profile (--profile, MERCHANT_KIT_PROFILE, the active profile).
+
+Example:
+  $ merchant-kit listen --configure --backfill --forward-to http://localhost:3000/webhooks/merchant`,
     )
     .action(async (options: ListenOptions, command: Command) => {
       const { listenAction } = await import('./listen.js');
       const globals = command.optsWithGlobals();
-      await listenAction({ ...options, json: options.json ?? globals.json, baseUrl: globals.baseUrl });
+      await listenAction({ ...options, json: options.json ?? globals.json }, command);
     });
 }

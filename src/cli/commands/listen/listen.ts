@@ -1,11 +1,19 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import type { MerchantClient } from '../../../client/merchant-client.js';
 import { ExitError } from '../../errors.js';
-import { apiTarget, configureWebhook, readFeed, type ApiTarget } from './api.js';
+import { note } from '../../output.js';
+import { emptyState, type CursorState } from '../feed/cursor-file.js';
+import { abortOnSignals, isStop, Stopped } from '../feed/stop.js';
+import { configureWebhook } from './configure.js';
+import { Dispatcher } from './dispatch.js';
 import { parseForwardUrl } from './forward.js';
-import type { ListenOptions } from './index.js';
-import { printer, type ListenRecord } from './output.js';
+import { DEFAULT_RECONCILE_SECONDS, type ListenOptions } from './index.js';
+import { printer } from './output.js';
 import { createReceiver } from './receiver.js';
+import { reconcileLoop } from './reconcile.js';
 import { findSecret, MISSING_SECRET } from './secret.js';
 
 function listen(server: http.Server, port: number, host: string): Promise<AddressInfo> {
@@ -28,84 +36,136 @@ function close(server: http.Server): Promise<void> {
   return new Promise((resolve) => server.close(() => resolve()));
 }
 
-/** Resolves once SIGINT or SIGTERM arrived and the server closed, so the process ends with code 0. */
-function untilSignal(server: http.Server): { stopped: Promise<void>; detach: () => void } {
-  let detach = () => {};
-  const stopped = new Promise<void>((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      detach();
-      process.stderr.write(`${signal}: deteniendo el receptor…\n`);
-      void close(server).then(resolve);
-    };
-    detach = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-  return { stopped, detach };
+/** `--cursor-file` and `--reconcile-interval` mean something only with `--backfill`. */
+function checkBackfillFlags(options: ListenOptions, command: Command): void {
+  if (options.backfill) return;
+  const given = options.cursorFile !== undefined ? '--cursor-file' : command.getOptionValueSource('reconcileInterval') === 'cli' ? '--reconcile-interval' : null;
+  if (given) throw new ExitError(`error: ${given} works with --backfill only.`, 2);
 }
 
-/** Prints the whole feed as already-received events and marks them seen, so later deliveries show as duplicates. */
-async function backfill(target: ApiTarget, seen: Set<string>, report: (record: ListenRecord) => void): Promise<void> {
-  for await (const event of readFeed(target)) {
-    const event_id = String(event.id);
-    const duplicate = seen.has(event_id);
-    seen.add(event_id);
-    const type = typeof event.type === 'string' ? event.type : 'desconocido';
-    report({ kind: 'event', received_at: new Date().toISOString(), event_id, delivery_id: null, type, duplicate, event, backfill: true });
+interface Api {
+  client: MerchantClient;
+  integrationId: string;
+  state: CursorState;
+  save: () => void;
+  file: string;
+}
+
+/** With `--configure` or `--backfill`: the client of the target in use (flags, environment or profile) and, for `--backfill`, the kept state. */
+async function connect(options: ListenOptions, command: Command): Promise<Api | null> {
+  if (options.configure === undefined && !options.backfill) return null;
+  const { resolveContext } = await import('../../context.js');
+  const ctx = await resolveContext(command);
+  const client = ctx.client();
+  try {
+    const me = await client.me();
+    const integrationId = me.integration.id;
+    if (!options.backfill) return { client, integrationId, state: emptyState(), save: () => {}, file: '' };
+    const { profileStateDir } = await import('../../config/paths.js');
+    const { loadState } = await import('../feed/tail.js');
+    const file = options.cursorFile ?? join(profileStateDir(ctx.profileName), `listen-${integrationId}.json`);
+    return { client, integrationId, ...loadState(file, integrationId), file };
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    throw error;
   }
 }
 
 /** `merchant-kit listen`: prints the URL, then one line per delivery until interrupted. */
-export async function listenAction(options: ListenOptions): Promise<void> {
+export async function listenAction(options: ListenOptions, command: Command): Promise<void> {
+  checkBackfillFlags(options, command);
   const forwardTo = options.forwardTo ? parseForwardUrl(options.forwardTo) : undefined;
-  const target = options.configure !== undefined || options.backfill ? apiTarget(options.baseUrl) : null;
   let secret = await findSecret({ env: process.env.MERCHANT_KIT_WEBHOOK_SECRET, stdin: options.secretStdin, flag: options.secret });
   // With --configure the API hands out the secret when it creates the webhook.
   if (secret === null && options.configure === undefined) throw new ExitError(MISSING_SECRET, 2);
   if (options.secret !== undefined) {
-    process.stderr.write('Aviso: --secret queda visible en la lista de procesos; prefiera MERCHANT_KIT_WEBHOOK_SECRET o --secret-stdin.\n');
+    note('Warning: --secret shows in the process list; prefer MERCHANT_KIT_WEBHOOK_SECRET or --secret-stdin.');
   }
+  const api = await connect(options, command);
+  try {
+    await run(options, forwardTo, api, () => secret, (s) => (secret = s));
+  } finally {
+    await api?.client.close().catch(() => undefined);
+  }
+}
+
+async function run(options: ListenOptions, forwardTo: URL | undefined, api: Api | null, secret: () => string | null, setSecret: (s: string) => void): Promise<void> {
+  const controller = new AbortController();
+  let fatal: unknown = null;
+  const fail = (error: unknown) => {
+    fatal ??= error;
+    if (!controller.signal.aborted) controller.abort(new Stopped('fatal'));
+  };
+  const state = api?.state ?? emptyState();
+  const rawSave = api?.save ?? (() => {});
+  // A state file that cannot be written stops the listener (exit 1); the delivery in hand gets 500 and is retried.
+  const save = () => {
+    try {
+      rawSave();
+    } catch (error) {
+      fail(error);
+      throw error;
+    }
+  };
   const report = printer(options.json);
-  const seen = new Set<string>();
-  const server = http.createServer(createReceiver({ secret: () => secret, seen, path: options.path, forwardTo, report }));
+  const dispatcher = new Dispatcher({
+    forwardTo, secret, state, save, report, log: note,
+    ownIntegrationId: api?.integrationId ?? null,
+    includeOwn: Boolean(options.includeOwn),
+    maxRetryDelayMs: Math.min(30, options.reconcileInterval ?? DEFAULT_RECONCILE_SECONDS) * 1000,
+  });
+  const server = http.createServer(createReceiver({ secret, path: options.path, dispatcher, report }));
   let address: AddressInfo;
   try {
     address = await listen(server, options.port, options.host);
   } catch (error) {
-    throw new ExitError(`No se pudo escuchar en ${options.host}:${options.port}: ${(error as Error).message}`);
+    throw new ExitError(`Cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`);
   }
-  const { stopped, detach } = untilSignal(server);
+  const detach = abortOnSignals(controller, (name) => note(`${name}: stopping the listener…`));
+  const stopped = new Promise<void>((resolve) => controller.signal.addEventListener('abort', () => resolve(), { once: true }));
+  let loop: Promise<void> = Promise.resolve();
   try {
     const url = localUrl(address, options.path);
     let configured: { url: string; created: boolean } | null = null;
-    if (target && options.configure !== undefined) {
+    if (api && options.configure !== undefined) {
       const webhookUrl = options.configure === true ? url : options.configure;
-      const result = await configureWebhook(target, webhookUrl);
-      secret = result.secret ?? secret;
-      if (secret === null) {
-        throw new ExitError(
-          'El webhook ya existía y su secreto solo se entrega al crearlo: páselo con MERCHANT_KIT_WEBHOOK_SECRET o --secret-stdin.',
-          2,
-        );
+      const result = await configureWebhook(api.client, webhookUrl);
+      if (result.secret) setSecret(result.secret);
+      if (secret() === null) {
+        throw new ExitError('error: the webhook already existed and its secret is given only when it is created: pass it with MERCHANT_KIT_WEBHOOK_SECRET or --secret-stdin.', 2);
       }
       configured = { url: webhookUrl, created: result.created };
     }
     if (options.json) {
-      const ready = { event: 'ready', url, forward_to: forwardTo?.href ?? null, configured_url: configured?.url ?? null };
+      const ready = { event: 'ready', url, forward_to: forwardTo?.href ?? null, configured_url: configured?.url ?? null, cursor_file: api?.file || null };
       process.stdout.write(`${JSON.stringify(ready)}\n`);
     } else {
-      const via = forwardTo ? `, reenviando a ${forwardTo.href}` : '';
-      process.stdout.write(`Escuchando webhooks en ${url}${via}. Ctrl+C para detener.\n`);
-      if (configured) process.stdout.write(`Webhook ${configured.created ? 'creado' : 'actualizado'} con la URL ${configured.url}\n`);
+      const via = forwardTo ? `, forwarding to ${forwardTo.href}` : '';
+      process.stdout.write(`Listening for webhooks on ${url}${via}. Ctrl+C to stop.\n`);
+      if (configured) process.stdout.write(`Webhook ${configured.created ? 'created' : 'updated'} with the URL ${configured.url}\n`);
+      if (api?.file) process.stdout.write(`Backfill on: feed position and handled events kept in ${api.file}\n`);
     }
-    if (target && options.backfill) await backfill(target, seen, report);
-  } catch (error) {
+    if (api && options.backfill) {
+      loop = reconcileLoop({
+        client: api.client, dispatcher, state, save, forwardTo, secret, report,
+        intervalMs: options.reconcileInterval * 1000,
+        signal: controller.signal,
+      }).catch((error: unknown) => {
+        if (!isStop(error, controller.signal)) fail(error);
+      });
+    }
+    await stopped;
+  } finally {
     detach();
+    if (!controller.signal.aborted) controller.abort(new Stopped('fatal'));
     await close(server);
-    throw error;
+    await loop;
   }
-  await stopped;
+  if (fatal) throw fatal;
+  try {
+    save();
+  } catch (error) {
+    throw fatal ?? error;
+  }
 }
+

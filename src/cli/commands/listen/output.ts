@@ -1,4 +1,5 @@
-import { Chalk } from 'chalk';
+import { colors } from '../../output.js';
+import { MAX_EVENT_DEPTH } from './depth.js';
 
 /** What the listener reports for one request. Never carries the secret. */
 export type ListenRecord =
@@ -14,17 +15,16 @@ export type ListenRecord =
       forwarded_status?: number;
       /** Read from GET /events by `--backfill`, not received as a webhook. */
       backfill?: boolean;
+      /** A change the own integration made (spec: Events, clients ignore them): neither forwarded nor remembered. */
+      own?: boolean;
     }
   | { kind: 'rejected'; received_at: string; status: number; reason: string; event_id: string | null; delivery_id: string | null }
-  | { kind: 'forward_failed'; received_at: string; event_id: string; error: string };
+  | { kind: 'forward_failed'; received_at: string; event_id: string; error: string }
+  /** An order read by GET /orders?updated_since after the feed cursor expired (not an API event). */
+  | { kind: 'reconciled'; received_at: string; event: { type: string; data: { order: Record<string, unknown> } }; forwarded_status?: number };
 
-/** Colours only on a terminal and never with NO_COLOR (DESIGN: CLI surface, output). */
-function colours(stream: NodeJS.WriteStream): InstanceType<typeof Chalk> {
-  const off = 'NO_COLOR' in process.env || !stream.isTTY;
-  return new Chalk(off ? { level: 0 } : {});
-}
 
-function orderSummary(event: Record<string, unknown>): string {
+function orderSummary(event: { data?: unknown }): string {
   const data = event.data as { order?: { id?: unknown; status?: unknown } } | undefined;
   const order = data?.order;
   if (!order || typeof order.id !== 'string') return '';
@@ -32,29 +32,34 @@ function orderSummary(event: Record<string, unknown>): string {
 }
 
 const REASONS: Record<string, string> = {
-  missing_signature: 'falta la cabecera X-Service-Signature',
-  missing_timestamp: 'falta la cabecera X-Service-Timestamp',
-  invalid_timestamp: 'X-Service-Timestamp no es un número de segundos',
-  timestamp_out_of_tolerance: 'la marca de tiempo está a más de 300 s del reloj local',
-  no_matching_signature: 'ninguna firma coincide con el secreto',
-  invalid_json: 'el cuerpo firmado no es JSON',
-  missing_event_id: 'el evento no trae id',
-  payload_too_large: 'el cuerpo supera 5 MB',
-  not_ready: 'el receptor aún no tiene el secreto (configurando el webhook)',
+  missing_signature: 'no X-Service-Signature header',
+  missing_timestamp: 'no X-Service-Timestamp header',
+  invalid_timestamp: 'X-Service-Timestamp is not a number of seconds',
+  timestamp_out_of_tolerance: 'the timestamp is more than 300 s away from the local clock',
+  no_matching_signature: 'no signature matches the secret',
+  invalid_json: 'the signed body is not a JSON object',
+  too_deeply_nested: `the signed body nests deeper than ${MAX_EVENT_DEPTH} levels`,
+  missing_event_id: 'the event has no id',
+  payload_too_large: 'the body is over 5 MB',
+  not_ready: 'the listener has no secret yet (configuring the webhook)',
 };
 
 /** One human line: time, type, event id, order id and status when present. */
-export function humanLine(record: ListenRecord, stream: NodeJS.WriteStream = process.stdout): string {
-  const c = colours(stream);
+export function humanLine(record: ListenRecord): string {
+  const c = colors();
   const time = record.received_at.slice(11, 19);
   if (record.kind === 'rejected') {
     const id = record.event_id ? `  ${record.event_id}` : '';
-    return `${c.dim(time)}  ${c.red(`rechazado ${record.status}`)}${id}  ${REASONS[record.reason] ?? record.reason} (${record.reason})`;
+    return `${c.dim(time)}  ${c.red(`rejected ${record.status}`)}${id}  ${REASONS[record.reason] ?? record.reason} (${record.reason})`;
+  }
+  if (record.kind === 'reconciled') {
+    const forwarded = record.forwarded_status === undefined ? '' : `  → ${record.forwarded_status}`;
+    return `${c.dim(time)}  ${c.green(record.event.type)}${orderSummary(record.event)}${forwarded}`;
   }
   if (record.kind === 'forward_failed') {
-    return `${c.dim(time)}  ${c.red('reenvío fallido 502')}  ${record.event_id}  ${record.error}`;
+    return `${c.dim(time)}  ${c.red('forward failed 502')}  ${record.event_id}  ${record.error}`;
   }
-  const mark = record.duplicate ? `  ${c.yellow('duplicate')}` : '';
+  const mark = record.duplicate ? `  ${c.yellow('duplicate')}` : record.own ? `  ${c.yellow('skipped (own change)')}` : '';
   const forwarded = record.forwarded_status === undefined ? '' : `  → ${record.forwarded_status}`;
   const backfill = record.backfill ? `  ${c.cyan('backfill')}` : '';
   return `${c.dim(time)}  ${c.green(record.type)}  ${record.event_id}${orderSummary(record.event)}${mark}${forwarded}${backfill}`;
@@ -63,9 +68,13 @@ export function humanLine(record: ListenRecord, stream: NodeJS.WriteStream = pro
 /** One JSON object per line (DESIGN: streams under --json). */
 export function jsonLine(record: ListenRecord): string {
   if (record.kind === 'event') {
-    const { forwarded_status, backfill } = record;
+    const { forwarded_status, backfill, own } = record;
     const line = { received_at: record.received_at, event_id: record.event_id, delivery_id: record.delivery_id, type: record.type, verified: true, duplicate: record.duplicate, event: record.event };
-    return JSON.stringify({ ...line, ...(forwarded_status === undefined ? {} : { forwarded_status }), ...(backfill ? { backfill } : {}) });
+    return JSON.stringify({ ...line, ...(forwarded_status === undefined ? {} : { forwarded_status }), ...(backfill ? { backfill } : {}), ...(own ? { skipped: 'own_integration' } : {}) });
+  }
+  if (record.kind === 'reconciled') {
+    const { forwarded_status } = record;
+    return JSON.stringify({ received_at: record.received_at, type: record.event.type, reconciled: true, event: record.event, ...(forwarded_status === undefined ? {} : { forwarded_status }) });
   }
   if (record.kind === 'rejected') {
     const { kind: _kind, ...rest } = record;

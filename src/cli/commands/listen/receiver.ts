@@ -1,18 +1,18 @@
 import http from 'node:http';
 import { verify } from '../../../webhooks/sign.js';
-import { forward, forwardedHeaders } from './forward.js';
+import { redactSecrets } from '../../../logging/redact.js';
+import { MAX_EVENT_DEPTH, nestedDeeperThan } from './depth.js';
+import type { Dispatcher } from './dispatch.js';
 import type { ListenRecord } from './output.js';
 
-// spec: Limits, request body 5 MB.
-const MAX_BODY_BYTES = 5 * 1024 * 1024;
+// spec: Limits, request body 5 MB (DESIGN: 5,000,000 bytes).
+const MAX_BODY_BYTES = 5_000_000;
 
 export interface ReceiverOptions {
   /** Null until `--configure` obtained it: requests meanwhile get 503 (the service retries). */
   secret: () => string | null;
-  /** Event ids already handled (shared with `--backfill`). */
-  seen: Set<string>;
   path: string;
-  forwardTo?: URL;
+  dispatcher: Dispatcher;
   report: (record: ListenRecord) => void;
 }
 
@@ -36,36 +36,49 @@ function readRaw(req: http.IncomingMessage): Promise<Buffer | null> {
 }
 
 function answer(res: http.ServerResponse, status: number, body: string): void {
+  if (res.headersSent) return;
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(body);
 }
 
-function parseEvent(raw: Buffer): Record<string, unknown> | null {
+/**
+ * The signed body as an event object, or why not. The depth is checked on the text first, in one
+ * loop: a body nested thousands of levels would overflow the stack of anything recursive later
+ * (printing it with `JSON.stringify`, the app's own parser), so it is refused with 400.
+ */
+export function parseEvent(raw: Buffer): { event: Record<string, unknown> } | { reason: 'invalid_json' | 'too_deeply_nested' } {
+  const text = raw.toString('utf8');
+  if (nestedDeeperThan(text, MAX_EVENT_DEPTH)) return { reason: 'too_deeply_nested' };
   try {
-    const value: unknown = JSON.parse(raw.toString('utf8'));
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    const value: unknown = JSON.parse(text);
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return { event: value as Record<string, unknown> };
   } catch {
-    return null;
+    // not JSON
   }
+  return { reason: 'invalid_json' };
 }
 
 /**
- * The request handler: verify with the shared module, drop duplicates by event id, print, and
- * optionally forward. An event id counts as seen only once it was accepted (and, when forwarding,
- * once the app answered 2xx), so a failed delivery that the service retries is handled again.
+ * The request handler: verify with the shared module, refuse what is not an event, and hand the
+ * event to the dispatcher (duplicates, own changes, printing, forwarding). Nothing a client sends
+ * can make it answer 500: an unexpected failure is reported and answered 500 without stopping the
+ * listener.
  */
 export function createReceiver(options: ReceiverOptions): http.RequestListener {
-  const seen = options.seen;
-  return (req, res) => void handle(req, res).catch(() => answer(res, 500, 'error interno'));
+  return (req, res) =>
+    void handle(req, res).catch((error: unknown) => {
+      process.stderr.write(`Internal error while handling a delivery: ${redactSecrets((error as Error).message ?? String(error))}\n`);
+      answer(res, 500, 'internal error');
+    });
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://listener');
-    if (url.pathname !== options.path) return answer(res, 404, 'no encontrado');
+    if (url.pathname !== options.path) return answer(res, 404, 'not found');
     if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST' }).end();
-    const received_at = new Date().toISOString();
+    const receivedAt = new Date().toISOString();
     const eventIdHeader = header(req, 'x-service-event-id') ?? null;
-    const delivery_id = header(req, 'x-service-delivery-id') ?? null;
+    const deliveryId = header(req, 'x-service-delivery-id') ?? null;
     const reject = (status: number, reason: string) => {
-      options.report({ kind: 'rejected', received_at, status, reason, event_id: eventIdHeader, delivery_id });
+      options.report({ kind: 'rejected', received_at: receivedAt, status, reason, event_id: eventIdHeader, delivery_id: deliveryId });
       answer(res, status, reason);
     };
     const raw = await readRaw(req);
@@ -74,28 +87,13 @@ export function createReceiver(options: ReceiverOptions): http.RequestListener {
     if (secret === null) return reject(503, 'not_ready');
     const result = verify({ signature: header(req, 'x-service-signature'), timestamp: header(req, 'x-service-timestamp'), rawBody: raw, secrets: secret });
     if (!result.ok) return reject(401, result.reason);
-    const event = parseEvent(raw);
-    if (!event) return reject(400, 'invalid_json');
-    const event_id = typeof event.id === 'string' ? event.id : eventIdHeader;
-    if (!event_id) return reject(400, 'missing_event_id');
-    const type = typeof event.type === 'string' ? event.type : (header(req, 'x-service-event-type') ?? 'desconocido');
-    const base = { kind: 'event' as const, received_at, event_id, delivery_id, type, event };
-    if (seen.has(event_id)) {
-      options.report({ ...base, duplicate: true });
-      return answer(res, 200, 'duplicate');
-    }
-    if (!options.forwardTo) {
-      seen.add(event_id);
-      options.report({ ...base, duplicate: false });
-      return answer(res, 200, 'ok');
-    }
-    const forwarded = await forward(options.forwardTo, forwardedHeaders(req.headers), raw);
-    if (!forwarded.ok) {
-      options.report({ kind: 'forward_failed', received_at, event_id, error: forwarded.error });
-      return answer(res, 502, 'reenvío fallido');
-    }
-    if (forwarded.status >= 200 && forwarded.status < 300) seen.add(event_id);
-    options.report({ ...base, duplicate: false, forwarded_status: forwarded.status });
-    answer(res, forwarded.status, forwarded.body);
+    const parsed = parseEvent(raw);
+    if ('reason' in parsed) return reject(400, parsed.reason);
+    const event = parsed.event;
+    const eventId = typeof event.id === 'string' ? event.id : eventIdHeader;
+    if (!eventId) return reject(400, 'missing_event_id');
+    const type = typeof event.type === 'string' ? event.type : (header(req, 'x-service-event-type') ?? 'unknown');
+    const outcome = await options.dispatcher.webhook({ event, eventId, type, deliveryId, receivedAt, raw, headers: req.headers });
+    answer(res, outcome.status, outcome.body);
   }
 }

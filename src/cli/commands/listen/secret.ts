@@ -20,7 +20,7 @@ async function readLine(input: NodeJS.ReadableStream & { destroy?: () => void })
 }
 
 export const MISSING_SECRET =
-  'Falta el secreto de firma del webhook (whsec_…). Defina MERCHANT_KIT_WEBHOOK_SECRET o páselo con --secret-stdin.';
+  'error: no webhook signing secret (whsec_…): set MERCHANT_KIT_WEBHOOK_SECRET or pipe it with --secret-stdin.';
 
 /**
  * The signing secret, never from the command line if avoidable (it would show in `ps`): the
@@ -33,7 +33,7 @@ export async function findSecret(sources: SecretSources, input: NodeJS.ReadableS
   if (sources.stdin) {
     const line = (await readLine(input)).trim();
     if (line) return checked(line);
-    throw new ExitError('--secret-stdin no recibió ningún secreto: la entrada estándar estaba vacía.', 2);
+    throw new ExitError('error: --secret-stdin got no secret: stdin was empty.', 2);
   }
   const flag = sources.flag?.trim();
   return flag ? checked(flag) : null;
@@ -42,5 +42,5 @@ export async function findSecret(sources: SecretSources, input: NodeJS.ReadableS
 /** spec: Webhook configuration — signing secrets carry the `whsec_` prefix; anything else is a mistake (e.g. "undefined"). */
 function checked(secret: string): string {
   if (/^whsec_[A-Za-z0-9_-]+$/.test(secret)) return secret;
-  throw new ExitError('El secreto de firma no tiene la forma whsec_…: revise MERCHANT_KIT_WEBHOOK_SECRET, --secret-stdin o --secret.', 2);
+  throw new ExitError('error: the signing secret is not of the form whsec_…: check MERCHANT_KIT_WEBHOOK_SECRET, --secret-stdin or --secret.', 2);
 }

@@ -1,0 +1,93 @@
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { ExitError } from '../../errors.js';
+
+/**
+ * What `feed tail` and `listen --backfill` keep between runs. The feed's cursor is opaque and
+ * marks page ends only, so the ids handled after it are kept too: a restart in the middle of a
+ * page skips exactly those and nothing else.
+ */
+export interface CursorState {
+  version: 1;
+  /** The integration the cursor belongs to (GET /me): a file of another one is refused. */
+  integration_id: string | null;
+  /** The `next_cursor` of the last page fully handled; null: start at the oldest available event. */
+  cursor: string | null;
+  /** `created_at` of the last event read from the feed; `updated_since` of a reconciliation. */
+  last_event_at: string | null;
+  /** When this file was first written; `updated_since` when no event was ever read. */
+  started_at: string;
+  /** Events of the page after `cursor` already handled (forwarded, printed or skipped). */
+  page_done: string[];
+  /** `listen` only: the newest event ids handled from either source, oldest first, bounded. */
+  seen: string[];
+}
+
+/** How many handled ids `listen` remembers across restarts (about 300 KB of file). */
+export const SEEN_LIMIT = 10_000;
+
+export function emptyState(now: Date = new Date()): CursorState {
+  return { version: 1, integration_id: null, cursor: null, last_event_at: null, started_at: now.toISOString(), page_done: [], seen: [] };
+}
+
+const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
+const nullableString = (v: unknown): v is string | null => v === null || typeof v === 'string';
+
+/** The saved state, a fresh one when the file does not exist; anything else unreadable exits 1 with one line. */
+export function readCursorFile(file: string): CursorState {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    // No file yet (or no folder: the first write will say why it cannot be made).
+    if (['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '')) return emptyState();
+    throw new ExitError(`Cannot read the cursor file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
+  }
+  let value: Partial<CursorState>;
+  try {
+    value = JSON.parse(text) as Partial<CursorState>;
+  } catch {
+    value = {};
+  }
+  const ok =
+    value !== null && typeof value === 'object' && value.version === 1 &&
+    nullableString(value.integration_id) && nullableString(value.cursor) && nullableString(value.last_event_at) &&
+    typeof value.started_at === 'string' && strings(value.page_done) && strings(value.seen);
+  if (!ok) throw new ExitError(`${file} is not a merchant-kit cursor file: pick another --cursor-file or delete it to start from the oldest event.`);
+  return value as CursorState;
+}
+
+/**
+ * Writes the whole state to a temporary file beside `file`, flushes it and renames it over `file`,
+ * so a crash leaves either the old state or the new one, never half of either. Synchronous on
+ * purpose: two writes can never interleave, and the caller knows the state is on disk when it
+ * returns. A failure exits 1 with one line; the previous file is left as it was.
+ */
+export function writeCursorFile(file: string, state: CursorState): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    const fd = openSync(temp, 'w', 0o600);
+    try {
+      writeSync(fd, `${JSON.stringify(state)}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, file);
+  } catch (error) {
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // The folder itself is unusable; there is no temporary file to remove.
+    }
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new ExitError(`Cannot write the cursor file ${file} (${code}): stopped at the last position saved there.`);
+  }
+}
+
+/** Appends ids to a bounded list of the newest ones, oldest dropped first. */
+export function remember(list: string[], id: string, limit: number = SEEN_LIMIT): void {
+  list.push(id);
+  if (list.length > limit) list.splice(0, list.length - limit);
+}

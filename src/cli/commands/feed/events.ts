@@ -1,0 +1,42 @@
+import { MAX_EVENT_DEPTH, nestedDeeperThan } from '../listen/depth.js';
+
+/**
+ * spec: Events — "clients ignore events whose `data.changed_by.integration_id` is their own
+ * integration". `ownId` comes from GET /me; without it (a listener with no credential) the
+ * envelope's `integration_id`, which names the integration the event was made for, stands in.
+ *
+ * @example
+ * isOwnChange({ integration_id: 'int_A', data: { changed_by: { integration_id: 'int_A' } } }, null) // → true
+ */
+export function isOwnChange(event: Record<string, unknown>, ownId: string | null): boolean {
+  const data = event.data as { changed_by?: { integration_id?: unknown } } | undefined;
+  const by = data?.changed_by?.integration_id;
+  if (typeof by !== 'string') return false;
+  const own = ownId ?? (typeof event.integration_id === 'string' ? event.integration_id : null);
+  return by === own;
+}
+
+/** The headers an app gets with an event read from the feed: those of a delivery that a feed can give. */
+export function feedForwardHeaders(event: { id: string; type: string }): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'user-agent': 'merchant-kit',
+    'x-service-event-id': event.id,
+    'x-service-event-type': event.type,
+    'x-merchant-kit-source': 'feed',
+  };
+}
+
+/**
+ * The event as JSON text, or null when it nests deeper than MAX_EVENT_DEPTH (the API never sends
+ * such an event; a printer or the app's parser could not take it).
+ */
+export function eventJson(event: unknown): string | null {
+  let text: string;
+  try {
+    text = JSON.stringify(event);
+  } catch {
+    return null; // RangeError: too deep for the stack
+  }
+  return nestedDeeperThan(text, MAX_EVENT_DEPTH) ? null : text;
+}

@@ -1,0 +1,56 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CliProcess } from './cli.js';
+import type { TestEmulator } from './emulator.js';
+
+/** A scratch folder for cursor files and the config folder; removed by `cleanup()`. */
+export function scratchDir(): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'mk-feed-'));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The environment a CLI subprocess needs to reach the emulator's sandbox with the seeded test credential, and nothing of the user's own config. */
+export function apiEnv(emu: TestEmulator, configDir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    MERCHANT_KIT_BASE_URL: emu.running.sandbox_base_url,
+    MERCHANT_KIT_CREDENTIAL: emu.test.credential,
+    MERCHANT_KIT_PROFILE: '',
+    MERCHANT_KIT_WEBHOOK_SECRET: '',
+    XDG_CONFIG_HOME: configDir,
+    ...extra,
+  };
+}
+
+/** Polls `check` every 20 ms until it returns true; fails with `describe()` after `timeoutMs`. */
+export async function waitUntil(check: () => boolean, describe: () => string, timeoutMs = 8000): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out: ${describe()}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** The stdout lines of a CLI run parsed as JSON, skipping the first `skip` lines (a ready line). */
+export function jsonLines(cli: CliProcess, skip = 0): any[] {
+  return cli.lines.slice(skip).map((l) => JSON.parse(l));
+}
+
+/** Waits until the run printed `count` lines (after `skip`) and returns them parsed. */
+export async function waitForJsonLines(cli: CliProcess, count: number, skip = 0, timeoutMs = 8000): Promise<any[]> {
+  await waitUntil(() => cli.lines.length - skip >= count, () => `${count} lines wanted, got:\n${cli.lines.join('\n')}\nstderr: ${cli.stderr()}`, timeoutMs);
+  return jsonLines(cli, skip);
+}
+
+/** Every event id of the sandbox integration's feed, oldest first. */
+export async function feedIds(emu: TestEmulator, query = ''): Promise<string[]> {
+  const ids: string[] = [];
+  let after: string | null = null;
+  for (;;) {
+    const qs: string = ['limit=200', query, after ? `after=${after}` : ''].filter(Boolean).join('&');
+    const res = await emu.api('GET', `/events?${qs}`);
+    ids.push(...res.body.data.map((e: any) => e.id));
+    after = res.body.next_cursor;
+    if (!res.body.has_more) return ids;
+  }
+}
