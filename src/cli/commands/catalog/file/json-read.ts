@@ -1,0 +1,100 @@
+import { CATALOG_FORMAT, CATALOG_VERSION, CatalogFileError, fileIssue, itemLabel, type FileIssue, type RawEntry } from './model.js';
+
+const KEYS = new Set(['format', 'version', 'categories', 'products']);
+
+/**
+ * Reads the JSON catalog format (what `catalog pull` writes) into raw entries, each with the line
+ * where it starts so that problems point into the file. Throws `CatalogFileError` for a file that is
+ * not that format; item fields are checked later, against the contract.
+ */
+export function readJsonCatalog(file: string, text: string): RawEntry[] {
+  const doc = parseJson(file, text);
+  const issues: FileIssue[] = [];
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
+    throw new CatalogFileError(file, [fileIssue(file, 1, `expected a JSON object with "format": "${CATALOG_FORMAT}"`)]);
+  }
+  const root = doc as Record<string, unknown>;
+  if (root.format !== CATALOG_FORMAT) issues.push(fileIssue(file, null, `"format" must be "${CATALOG_FORMAT}"`, 'invalid_value', 'format'));
+  if (root.version !== CATALOG_VERSION) issues.push(fileIssue(file, null, `"version" must be ${CATALOG_VERSION}`, 'invalid_value', 'version'));
+  for (const key of Object.keys(root)) {
+    if (!KEYS.has(key)) issues.push(fileIssue(file, null, `unknown top-level field "${key}"`, 'unknown_field', key));
+  }
+  for (const key of ['categories', 'products'] as const) {
+    if (root[key] !== undefined && !Array.isArray(root[key])) issues.push(fileIssue(file, null, `"${key}" must be a list`, 'invalid_type', key));
+  }
+  if (issues.length) throw new CatalogFileError(file, issues);
+  const lines = elementLines(text);
+  const entries = (key: 'categories' | 'products', kind: RawEntry['kind']): RawEntry[] =>
+    ((root[key] as unknown[] | undefined) ?? []).map((value, i) => ({
+      kind,
+      value,
+      where: { file, line: lines[key]?.[i] ?? null, label: itemLabel(`${key}[${i}]`, value) },
+    }));
+  return [...entries('categories', 'category'), ...entries('products', 'product')];
+}
+
+function parseJson(file: string, text: string): unknown {
+  try {
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (error) {
+    const message = (error as Error).message;
+    const at = /position (\d+)/.exec(message);
+    const line = at ? lineOf(text, Number(at[1])) : null;
+    throw new CatalogFileError(file, [fileIssue(file, line, `not valid JSON: ${message}`, 'malformed_json')]);
+  }
+}
+
+function lineOf(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+/**
+ * The starting line of each element of the root object's arrays (`categories`, `products`), found
+ * by one scan of the text that follows strings and nesting. JSON.parse gives values, not positions.
+ */
+export function elementLines(text: string): Record<string, number[]> {
+  const out: Record<string, number[]> = {};
+  let depth = 0;
+  let line = 1;
+  let lastKey: string | null = null;
+  let current: number[] | null = null;
+  let expectValue = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\n') line++;
+    else if (c === '"') {
+      const end = stringEnd(text, i);
+      if (depth === 1) lastKey = JSON.parse(text.slice(i, end + 1)) as string;
+      if (depth === 2 && current && expectValue) current.push(line);
+      expectValue = false;
+      i = end;
+    } else if (c === '[' || c === '{') {
+      if (depth === 2 && current && expectValue) current.push(line);
+      expectValue = false;
+      depth++;
+      if (depth === 2 && c === '[' && lastKey !== null) {
+        current = out[lastKey] = [];
+        expectValue = true;
+      }
+    } else if (c === ']' || c === '}') {
+      depth--;
+      if (depth < 2) current = null;
+    } else if (c === ',') {
+      if (depth === 2 && current) expectValue = true;
+    } else if (depth === 2 && current && expectValue && !/\s/.test(c)) {
+      current.push(line);
+      expectValue = false;
+    }
+  }
+  return out;
+}
+
+function stringEnd(text: string, start: number): number {
+  for (let i = start + 1; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === '"') return i;
+  }
+  return text.length - 1;
+}

@@ -1,0 +1,162 @@
+import type { MerchantClient } from '../../../../client/index.js';
+import type { BatchResponse } from '../../../../contract/catalog.js';
+import { ApiError } from '../../../../client/index.js';
+import { ExitError } from '../../../errors.js';
+import { splitParts, partsDigest, wireOp } from './parts.js';
+import type { PlannedOp, SyncPlan } from './plan.js';
+import type { Progress } from './progress.js';
+import { clearState, loadState, newState, partKey, saveState, stateFile, type SnapshotState } from './resume.js';
+import { sendBatch } from './send.js';
+import { randomBytes } from 'node:crypto';
+
+/** A failed operation, located in its file. */
+export interface OpError {
+  file: string;
+  line: number | null;
+  item: string;
+  op: string;
+  external_id: string;
+  code: string;
+  message: string;
+  details?: unknown;
+}
+
+export interface RunResult {
+  batches: number;
+  operations: number;
+  counts: Record<'created' | 'updated' | 'unchanged' | 'ignored_stale' | 'failed', number>;
+  errors: OpError[];
+  syncRunIds: string[];
+  snapshot: null | { snapshot_id: string; status: string; deactivated: number; reason: string | null; resumed_from_part: number | null };
+}
+
+const emptyCounts = (): RunResult['counts'] => ({ created: 0, updated: 0, unchanged: 0, ignored_stale: 0, failed: 0 });
+
+function record(result: RunResult, ops: PlannedOp[], data: BatchResponse): void {
+  for (const r of data.results) {
+    const op = ops[r.index];
+    if (r.result === 'error') {
+      result.counts.failed++;
+      result.errors.push({
+        file: op?.where.file ?? '', line: op?.where.line ?? null, item: op?.where.label ?? `operation ${r.index}`, op: op?.op ?? '',
+        external_id: op?.external_id ?? String(r.external_id), code: r.error?.code ?? 'error', message: r.error?.message ?? '',
+        ...(r.error?.details !== undefined ? { details: r.error.details } : {}),
+      });
+    } else result.counts[r.result]++;
+  }
+  if (!result.syncRunIds.includes(data.sync_run_id)) result.syncRunIds.push(data.sync_run_id);
+}
+
+/** Sends only what changed, in batches of at most 500 operations, one at a time. */
+export async function runIncremental(client: MerchantClient, plan: SyncPlan, progress: Progress): Promise<RunResult> {
+  const parts = splitParts(plan.ops);
+  const result: RunResult = { batches: parts.length, operations: plan.ops.length, counts: emptyCounts(), errors: [], syncRunIds: [], snapshot: null };
+  const run = randomBytes(8).toString('hex');
+  let done = 0;
+  for (const [i, ops] of parts.entries()) {
+    progress.sending(i + 1, parts.length, done, plan.ops.length);
+    const started = Date.now();
+    const sent = await sendBatch(client, { operations: ops.map(wireOp) }, `mk-sync-${run}-b${i + 1}`, progress);
+    record(result, ops, sent.data);
+    done += ops.length;
+    progress.sent(i + 1, parts.length, ops.length, sent.data.summary.failed, Date.now() - started, sent.replayed);
+  }
+  progress.sending(parts.length, parts.length, done, plan.ops.length);
+  return result;
+}
+
+export interface SnapshotOptions {
+  stateDir: string;
+  baseUrl: string;
+  integrationId: string;
+}
+
+/**
+ * Sends every item as one full snapshot in parts of at most 500 operations, with one `snapshot_id`.
+ * Progress is saved after each acknowledged part, so a rerun after an interruption continues there
+ * (see resume.ts); a part the server already applied answers as a replay and is never applied twice.
+ */
+export async function runSnapshot(client: MerchantClient, plan: SyncPlan, progress: Progress, options: SnapshotOptions): Promise<RunResult> {
+  const parts = splitParts(plan.ops);
+  const digest = partsDigest(parts);
+  const path = stateFile(options.stateDir, options.baseUrl, options.integrationId, digest);
+  let state = loadState(path, digest, parts.length);
+  const resumedFrom = state && state.parts_done > 0 ? state.parts_done + 1 : null;
+  if (state && resumedFrom) progress.note(`resuming snapshot ${state.snapshot_id} at part ${resumedFrom}/${parts.length} (earlier run interrupted)`);
+  state ??= newState(digest, parts.length);
+  saveState(path, state);
+  const result: RunResult = { batches: 0, operations: plan.ops.length, counts: emptyCounts(), errors: [], syncRunIds: [], snapshot: null };
+  let restarts = 0;
+  // After a crash between the last part and the clean-up, the last part is sent again: its replay
+  // carries the snapshot's final state.
+  for (let part = Math.min(state.parts_done + 1, parts.length); part <= parts.length; ) {
+    const ops = parts[part - 1];
+    progress.sending(part, parts.length, offset(parts, part - 1), plan.ops.length);
+    const started = Date.now();
+    const body = { operations: ops.map(wireOp), full_snapshot: true, snapshot_id: state.snapshot_id, snapshot_part: part, snapshot_last: part === parts.length };
+    let sent;
+    try {
+      sent = await sendBatch(client, body, partKey(state.snapshot_id, part), progress);
+    } catch (error) {
+      const next = recover(error, state, part, restarts);
+      if (next === null) throw error;
+      if (next === 'restart') {
+        restarts++;
+        progress.note(`snapshot ${state.snapshot_id} is closed (it expired); starting a new snapshot`);
+        state = newState(digest, parts.length);
+      } else {
+        progress.note(`the server expects part ${next} of snapshot ${state.snapshot_id}; continuing there`);
+        state.parts_done = next - 1;
+      }
+      saveState(path, state);
+      part = state.parts_done + 1;
+      continue;
+    }
+    result.batches++;
+    const partResult: RunResult = { ...result, counts: emptyCounts(), errors: [], syncRunIds: [] };
+    record(partResult, ops, sent.data);
+    addInto(state, partResult);
+    state.parts_done = part;
+    state.sync_run_id = sent.data.sync_run_id;
+    if (sent.data.snapshot) {
+      result.snapshot = { ...sent.data.snapshot, resumed_from_part: resumedFrom };
+    }
+    saveState(path, state);
+    progress.sent(part, parts.length, ops.length, sent.data.summary.failed, Date.now() - started, sent.replayed);
+    part++;
+  }
+  progress.sending(parts.length, parts.length, plan.ops.length, plan.ops.length);
+  clearState(path);
+  result.counts = { ...emptyCounts(), ...state.counts } as RunResult['counts'];
+  result.errors = state.errors as OpError[];
+  result.syncRunIds = state.sync_run_id ? [state.sync_run_id] : [];
+  return result;
+}
+
+const offset = (parts: PlannedOp[][], n: number) => parts.slice(0, n).reduce((sum, p) => sum + p.length, 0);
+
+function addInto(state: SnapshotState, part: RunResult): void {
+  for (const [k, v] of Object.entries(part.counts)) state.counts[k] = (state.counts[k] ?? 0) + v;
+  state.errors.push(...part.errors);
+}
+
+/**
+ * The part to continue from after a snapshot error, or null to fail: 409 `snapshot_out_of_order`
+ * gives `details.expected_part`; 409 `snapshot_closed` (the snapshot expired, 2 hours) starts a new
+ * snapshot from part 1 (`restart`), once.
+ */
+function recover(error: unknown, state: SnapshotState, part: number, restarts: number): number | 'restart' | null {
+  if (!(error instanceof ApiError) || error.status !== 409) return null;
+  if (error.code === 'snapshot_closed') return restarts === 0 ? 'restart' : null;
+  if (error.code !== 'snapshot_out_of_order') return null;
+  const expected = (error.details as { expected_part?: unknown } | undefined)?.expected_part;
+  if (typeof expected !== 'number' || expected === part || expected < 1 || expected > state.parts_total) return null;
+  return expected;
+}
+
+/** The sync's exit: 1 when an operation failed or the snapshot did not complete. */
+export function failureOf(result: RunResult): ExitError | null {
+  if (result.counts.failed > 0) return new ExitError(`error: ${result.counts.failed} operation${result.counts.failed === 1 ? '' : 's'} failed (listed above)`, 1);
+  if (result.snapshot && result.snapshot.status !== 'completed') return new ExitError(`error: snapshot ${result.snapshot.snapshot_id} ended ${result.snapshot.status}`, 1);
+  return null;
+}
