@@ -11,6 +11,7 @@ import type { Product } from '../contract/catalog.js';
 import type { Store } from '../contract/store.js';
 import type { ResponseInfo } from './types.js';
 import { Transport } from './transport.js';
+import { ApiError } from './errors.js';
 import { normalizeBaseUrl } from './url.js';
 import { DEFAULT_TIMEOUT_MS } from './merchant-client.js';
 
@@ -138,6 +139,18 @@ export class EmulatorControl {
       return (await this.health())?.ok === true;
     } catch {
       return false;
+    }
+  }
+
+  /**
+   * What answers at this address: `emulator` (health ok), `needs_token` (an emulator started with
+   * `--admin-token` refused the missing or wrong token with 401) or `not_emulator` (anything else).
+   */
+  async probe(): Promise<'emulator' | 'needs_token' | 'not_emulator'> {
+    try {
+      return (await this.health())?.ok === true ? 'emulator' : 'not_emulator';
+    } catch (error) {
+      return error instanceof ApiError && error.status === 401 ? 'needs_token' : 'not_emulator';
     }
   }
 

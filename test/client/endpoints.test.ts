@@ -68,7 +68,7 @@ describe('catalog', () => {
   });
 
   it('products.put() with linkToId links a panel product to the code', async () => {
-    const panel = await rig.control.createPanelProduct(rig.emu.test.store_id, { name: 'Empanada', price: '7000', category_external_id: 'CAT-BURGER' } as never);
+    const panel = await rig.control.createPanelProduct(rig.emu.test.store_id, { name: 'Empanada', price: '7000', category_external_id: 'CAT-BURGER' });
     const linked = await rig.client.catalog.products.put('EMP-1', { name: 'Empanada', category_external_id: 'CAT-BURGER', price: '7000' }, { linkToId: panel.id });
     expect(linked.id).toBe(panel.id);
   });
