@@ -135,6 +135,12 @@ describe('never a 500 from bad input, never a hung connection', () => {
     expect(body.error.request_id).toMatch(/^req_/);
   });
 
+  it('closes a connection that never sends a byte', async () => {
+    const result = await stalledRequest(emu.url, '', '', 5_000);
+    expect(result.closedAfterMs).not.toBeNull();
+    expect(result.closedAfterMs!).toBeLessThan(3_000);
+  });
+
   it('closes a connection whose headers never finish', async () => {
     const result = await stalledRequest(emu.url, `GET /_emulator/health HTTP/1.1\r\nHost: 127.0.0.1\r\n`, 'X-Slow: 1', 5_000);
     expect(result.closedAfterMs).not.toBeNull();
