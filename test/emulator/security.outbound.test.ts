@@ -48,6 +48,15 @@ describe('webhook deliveries never reach the emulator itself', () => {
     expect(res.body.error.details).toEqual([expect.objectContaining({ field: 'url', code: 'self_target' })]);
   });
 
+  it.each(['https://192.0.2.10/hook', 'https://198.18.0.1/hook', 'https://[2001:db8::1]/hook', 'https://[64:ff9b::a00:1]/hook', 'https://[::ffff:a9fe:a9fe]/hook'])(
+    'refuses PUT /webhook to the written-out address %s with 422 not_public',
+    async (url) => {
+      const res = await emu.api('PUT', '/webhook', { body: { url, events: ['*'] } });
+      expect(res.status).toBe(422);
+      expect(res.body.error.details).toEqual([expect.objectContaining({ field: 'url', code: 'not_public' })]);
+    },
+  );
+
   it('refuses the panel’s webhook setting to the emulator itself too', async () => {
     const res = await emu.control('PUT', `/integrations/${emu.test.integration_id}/webhook`, { url: `http://localhost:${port}/_emulator/reset`, events: ['*'] });
     expect(res.status).toBe(422);

@@ -42,7 +42,7 @@ describe('PUT /webhook and GET /webhook', () => {
     expect(res.status).toBe(200);
   });
 
-  it.each([['https://203.0.113.10/hook'], ['https://223.255.255.1/hook'], ['https://[2001:4860:4860::8888]/hook']])(
+  it.each([['https://93.184.216.34/hook'], ['https://223.255.255.1/hook'], ['https://[2001:4860:4860::8888]/hook']])(
     'accepts the public address %s',
     async (url) => {
       const res = await emu.api('PUT', '/webhook', { body: { url, events: ['webhook.test'] } });
