@@ -51,7 +51,7 @@ describe('webhook deliveries across a SIGKILL', () => {
 
     rx.behave = () => ({ status: 500 });
     await api('POST', '/webhook/test');
-    await request(`${a.ready.admin_url}/webhooks/drain`, 'POST');
+    await request(`${a.ready.admin_url}/webhooks/drain`, 'POST', { headers: { 'content-type': 'application/json' } });
     rx.behave = () => 'hang';
     await api('POST', '/webhook/test');
     await rx.waitFor(2);
@@ -62,7 +62,7 @@ describe('webhook deliveries across a SIGKILL', () => {
 
     rx.behave = () => ({ status: 200 });
     const b = await start();
-    const drain = () => request(`${b.ready.admin_url}/webhooks/drain`, 'POST');
+    const drain = () => request(`${b.ready.admin_url}/webhooks/drain`, 'POST', { headers: { 'content-type': 'application/json' } });
     // The restarted dispatcher may already have resent the interrupted one before this drain.
     await drain();
     await request(`${b.ready.admin_url}/clock/advance`, 'POST', { body: { seconds: 60 } });
