@@ -50,7 +50,15 @@ interface ApiErrorLike {
   status: number;
   code: string;
   message: string;
+  details?: unknown;
   requestId?: string | null;
+}
+
+/** The per-field problems of a validation error, on the same line: `name: message; price: message`. */
+function fieldDetails(details: unknown): string {
+  if (!Array.isArray(details) || details.length === 0) return '';
+  const shown = details.slice(0, 5).map((d: { field?: string; message?: string }) => `${d.field || '(body)'}: ${d.message ?? ''}`);
+  return ` — ${shown.join('; ')}${details.length > 5 ? `; and ${details.length - 5} more` : ''}`;
 }
 
 function isApiError(error: unknown): error is Error & ApiErrorLike {
@@ -119,7 +127,7 @@ export function describeError(error: unknown, options: { verbose?: boolean } = {
   }
   if (isApiError(error)) {
     const request = error.requestId ? `, request_id ${error.requestId}` : '';
-    const lines = [redactSecrets(`error: ${error.message} (${error.status} ${error.code}${request})`)];
+    const lines = [redactSecrets(`error: ${error.message}${fieldDetails(error.details)} (${error.status} ${error.code}${request})`)];
     const hint = environmentHint(error);
     if (hint) lines.push(hint);
     return { lines, exitCode: 1 };

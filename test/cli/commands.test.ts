@@ -1,0 +1,251 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../helpers/cli.js';
+import { cli, tempConfig, SECRET_PATTERN, type CliResult } from '../helpers/cli-core.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { readAllEvents, seedMenu } from '../helpers/orders.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+
+// Every API command of the CLI as a subprocess against one in-process emulator (manual clock).
+
+let emu: TestEmulator;
+let receiver: Receiver;
+let config: ReturnType<typeof tempConfig>;
+let env: NodeJS.ProcessEnv;
+/** Every result, checked at the end for secrets (the webhook secret is allowed where it is shown once). */
+const results: { args: string[]; result: CliResult }[] = [];
+
+async function run(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  const result = await cli(args, { env: { ...env, ...extraEnv } });
+  results.push({ args, result });
+  return result;
+}
+
+async function json<T = any>(args: string[]): Promise<T> {
+  const r = await run([...args, '--json']);
+  expect(r.stderr, `stderr of ${args.join(' ')}`).toBe('');
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as T;
+}
+
+beforeAll(async () => {
+  await ensureBuilt();
+  emu = await startTestEmulator();
+  await seedMenu(emu);
+  receiver = await startReceiver('/hook');
+  config = tempConfig();
+  env = { ...config.env, MERCHANT_KIT_BASE_URL: emu.running.sandbox_base_url, MERCHANT_KIT_CREDENTIAL: emu.test.credential };
+}, 180_000);
+
+afterAll(async () => {
+  await emu?.close();
+  await receiver?.close();
+  config?.cleanup();
+});
+
+describe('me and store', () => {
+  it('me --json prints the API data of GET /me; the human summary names store, environment and key id', async () => {
+    const me = await json(['me']);
+    expect(me.store.id).toBe(emu.test.store_id);
+    expect(me.integration.environment).toBe('test');
+    const human = await run(['me']);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(/Environment:\s+test/);
+    expect(human.stdout).toContain(me.integration.credential.key_id);
+  });
+
+  it('store pause and store open switch accepting_orders; store get shows it', async () => {
+    expect((await json(['store', 'pause'])).accepting_orders).toBe(false);
+    expect((await run(['store', 'get'])).stdout).toMatch(/Accepting orders:\s+no/);
+    expect((await json(['store', 'open'])).accepting_orders).toBe(true);
+    expect((await json(['store', 'get'])).id).toBe(emu.test.store_id);
+  });
+});
+
+describe('simulate and orders', () => {
+  let orders: any[];
+
+  it('simulate order --count 2 --json prints the two new orders of the credential\'s store', async () => {
+    orders = await json(['simulate', 'order', '--count', '2']);
+    expect(orders).toHaveLength(2);
+    for (const o of orders) expect(o.store_id).toBe(emu.test.store_id);
+    const human = await run(['simulate', 'order', '--scenario', 'pickup_invoice']);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(/NUMBER\s+ID\s+STATUS/);
+    expect(human.stdout).toMatch(/pickup/);
+  });
+
+  it('orders list --json is an array; --limit 1 reads one page and says so, --all reads every page', async () => {
+    const pending = await json(['orders', 'list', '--status', 'pending', '--ack-status', 'pending']);
+    expect(pending.map((o: any) => o.id)).toEqual(expect.arrayContaining(orders.map((o) => o.id)));
+    const one = await run(['orders', 'list', '--limit', '1']);
+    expect(one.code, one.stderr).toBe(0);
+    expect(one.stderr).toMatch(/--all/);
+    expect(one.stdout.trim().split('\n')).toHaveLength(2); // header + one row
+    const all = await json(['orders', 'list', '--limit', '1', '--all']);
+    expect(all).toHaveLength(3);
+  });
+
+  it('orders get shows number, status, customer, items, totals and ack state', async () => {
+    const o = orders[0];
+    const r = await run(['orders', 'get', o.id]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`#${o.number}`);
+    expect(r.stdout).toMatch(/Status:\s+pending/);
+    expect(r.stdout).toContain(o.customer.name);
+    expect(r.stdout).toContain(o.items[0].name);
+    expect(r.stdout).toMatch(new RegExp(`Total:\\s+${o.totals.total} PYG`));
+    expect(r.stdout).toMatch(/Ack:\s+pending/);
+    expect(await json(['orders', 'get', o.id])).toEqual(expect.objectContaining({ id: o.id, number: o.number }));
+  });
+
+  it('orders ack acknowledges; another external id answers 409 external_id_conflict with request_id, exit 1', async () => {
+    const acked = await json(['orders', 'ack', orders[0].id, '--external-id', 'ERP-1', '--external-number', '1']);
+    expect(acked.integration).toMatchObject({ ack_status: 'acknowledged', external_id: 'ERP-1', external_number: '1' });
+    const conflict = await run(['orders', 'ack', orders[0].id, '--external-id', 'ERP-2']);
+    expect(conflict.code, conflict.stderr).toBe(1);
+    expect(conflict.stdout).toBe('');
+    expect(conflict.stderr.trim().split('\n')).toHaveLength(1);
+    expect(conflict.stderr).toMatch(/^error: .+ \(409 external_id_conflict, request_id req_\w+\)$/m);
+  });
+
+  it('orders fail reports an import failure', async () => {
+    const failed = await json(['orders', 'fail', orders[1].id, '--code', 'unmapped_product', '--message', 'No mapping', '--retryable']);
+    expect(failed.integration.ack_status).toBe('failed');
+    expect((await run(['orders', 'get', orders[1].id])).stdout).toMatch(/Ack:\s+failed: unmapped_product/);
+  });
+
+  it('orders status changes the status; a forbidden transition is exit 1 with the API code; an unknown status is exit 2', async () => {
+    const accepted = await json(['orders', 'status', orders[0].id, 'accepted', '--minutes', '30']);
+    expect(accepted).toMatchObject({ status: 'accepted', estimated_minutes: 30 });
+    const back = await run(['orders', 'status', orders[0].id, 'pending']);
+    expect(back.code, back.stderr).toBe(1);
+    expect(back.stderr).toMatch(/409 invalid_status_transition, request_id req_/);
+    const unknown = await run(['orders', 'status', orders[0].id, 'flying']);
+    expect(unknown.code, unknown.stderr).toBe(2);
+    const badFlag = await run(['orders', 'list', '--status', 'nope']);
+    expect(badFlag.code, badFlag.stderr).toBe(2);
+  });
+
+  it('entregas create (from an accepted order and manual), get and action', async () => {
+    const fromOrder = await json(['entregas', 'create', '--request-key', 'ENV-1', '--order-id', orders[0].id]);
+    expect(fromOrder).toMatchObject({ order_id: orders[0].id, status: 'requested' });
+    expect((await json(['entregas', 'get', fromOrder.id])).id).toBe(fromOrder.id);
+    const raised = await json(['entregas', 'action', fromOrder.id, 'raise_fee', '--amount', String(fromOrder.courier_fee + 1000)]);
+    expect(raised.courier_fee).toBe(fromOrder.courier_fee + 1000);
+    const manual = await run([
+      'entregas', 'create', '--request-key', 'ENV-2', '--customer-name', 'Ana Gómez', '--customer-phone', '0981123456',
+      '--address', 'Av. España 1234', '--payment-method', 'cash', '--customer-total', '85000', '--customer-fee', '10000', '--courier-fee', '12000',
+    ]);
+    expect(manual.code, manual.stderr).toBe(0);
+    expect(manual.stdout).toMatch(/Status:\s+requested/);
+    const missing = await run(['entregas', 'action', fromOrder.id, 'pickup']);
+    expect(missing.code, missing.stderr).toBe(2);
+    expect(missing.stderr).toMatch(/--settlement-confirmed/);
+  });
+});
+
+describe('webhook', () => {
+  it('set prints the signing secret once on creation; get, a second set and deliveries never show it', async () => {
+    const created = await run(['webhook', 'set', '--url', `${receiver.url}`, '--events', 'order.created,webhook.test']);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toMatch(/Signing secret: whsec_/);
+    const updated = await json(['webhook', 'set', '--url', `${receiver.url}`]);
+    expect(updated.events).toEqual(['order.created', 'webhook.test']); // kept without --events
+    expect(updated.signing_secret).toBeUndefined();
+    const got = await json(['webhook', 'get']);
+    expect(got.url).toBe(receiver.url);
+  });
+
+  it('test queues a webhook.test; deliveries lists it; retry resends it', async () => {
+    expect(await json(['webhook', 'test'])).toEqual({ queued: true });
+    await emu.control('POST', '/webhooks/drain');
+    const deliveries = await json(['webhook', 'deliveries']);
+    const test = deliveries.find((d: any) => d.event_type === 'webhook.test');
+    expect(test.status).toBe('succeeded');
+    const human = await run(['webhook', 'deliveries', '--status', 'succeeded']);
+    expect(human.stdout).toMatch(/ID\s+EVENT\s+STATUS/);
+    const retried = await json(['webhook', 'retry', test.id]);
+    expect(retried.id).toBe(test.id);
+  });
+
+  it('rotate-secret prints the new secret once', async () => {
+    const r = await run(['webhook', 'rotate-secret']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Signing secret: whsec_/);
+  });
+});
+
+describe('faults and failures', () => {
+  it('a wrong credential: exit 1, one line with the Spanish message, 401 unauthenticated and request_id', async () => {
+    const r = await run(['me'], { MERCHANT_KIT_CREDENTIAL: 'svk_test_AAAAAAAAAAAAAAAAAAAAAAAA.svs_test_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB' });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^error: Credencial .+ \(401 unauthenticated, request_id req_\w+\)$/m);
+  });
+
+  it('a credential of the other environment is refused before any call, with the base URL meant', async () => {
+    const before = receiver.received.length;
+    const r = await run(['me'], { MERCHANT_KIT_BASE_URL: `${receiver.url.replace('/hook', '')}/sandbox/v1`, MERCHANT_KIT_CREDENTIAL: emu.live.credential });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/live credential .* did you mean http:\/\/127\.0\.0\.1:\d+\/v1\?/);
+    expect(receiver.received.length).toBe(before);
+  });
+
+  it('a base URL without /v1 gets 404 with a hint', async () => {
+    const r = await run(['me'], { MERCHANT_KIT_BASE_URL: emu.url });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/404 not_found/);
+    expect(r.stderr).toMatch(/did you mean http:\/\/127\.0\.0\.1:\d+\/sandbox\/v1\?/);
+  });
+
+  it('an unreachable base URL: one line, exit 1, no stack trace', async () => {
+    const r = await run(['me'], { MERCHANT_KIT_BASE_URL: 'http://127.0.0.1:1/sandbox/v1' });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr.trim()).toBe('error: could not reach http://127.0.0.1:1/sandbox/v1 (ECONNREFUSED)');
+  });
+
+  it('http:// to a non-loopback host is a usage error (exit 2)', async () => {
+    const r = await run(['me'], { MERCHANT_KIT_BASE_URL: 'http://api.example.com/sandbox/v1' });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/https:\/\//);
+  });
+
+  it('simulate against a target that is not an emulator: one clear line, exit 1', async () => {
+    const r = await run(['simulate', 'order'], { MERCHANT_KIT_BASE_URL: `${receiver.url.replace('/hook', '')}/sandbox/v1` });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr.trim()).toMatch(/^error: .+ is not a merchant-kit emulator/);
+  });
+
+  it('a 5xx storm: retried, then exit 1 with the code; a retried ack is applied once', async () => {
+    const [order] = await json(['simulate', 'order']);
+    await emu.control('POST', '/faults', { method: 'POST', path: '/sandbox/v1/orders/*/ack', status: 503, times: 50 });
+    const storm = await run(['orders', 'ack', order.id, '--external-id', 'ERP-STORM']);
+    expect(storm.code, storm.stderr).toBe(1);
+    expect(storm.stderr).toMatch(/503 maintenance/);
+    await emu.control('DELETE', '/faults');
+    await emu.control('POST', '/faults', { method: 'POST', path: '/sandbox/v1/orders/*/ack', status: 500, times: 2 });
+    const acked = await json(['orders', 'ack', order.id, '--external-id', 'ERP-STORM']);
+    expect(acked.integration.ack_status).toBe('acknowledged');
+    const events = (await readAllEvents(emu)).filter((e) => e.type === 'order.updated' && e.data.order.id === order.id);
+    expect(events).toHaveLength(1);
+  });
+
+  it('a 429 with Retry-After: waits that long and succeeds', async () => {
+    await emu.control('POST', '/faults', { method: 'GET', path: '/sandbox/v1/me', status: 429, retry_after: 1, times: 1 });
+    const started = Date.now();
+    const r = await run(['me', '--verbose']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(r.stderr).toMatch(/retrying: GET \/me failed \(429 rate_limited\)/);
+  });
+
+  it('never prints a credential secret; the webhook secret only where it is shown once', () => {
+    for (const { args, result } of results) {
+      const text = result.stdout + result.stderr;
+      if (/svs_/.test(text)) throw new Error(`svs_ printed by ${args.join(' ')}`);
+      const showsOnce = args[0] === 'webhook' && (args[1] === 'rotate-secret' || (args[1] === 'set' && !args.includes('--json')));
+      if (!showsOnce && SECRET_PATTERN.test(text)) throw new Error(`secret printed by ${args.join(' ')}`);
+    }
+    expect(results.length).toBeGreaterThan(30);
+  });
+});
