@@ -1,0 +1,140 @@
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../helpers/cli.js';
+import { cli, tempConfig } from '../helpers/cli-core.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+
+// Profiles as a user meets them: `profile add` from stdin, list, use, remove, the encrypted store,
+// and the precedence of flags over environment variables over the active profile.
+
+let emu: TestEmulator;
+let other: TestEmulator;
+let receiver: Receiver;
+let config: ReturnType<typeof tempConfig>;
+
+beforeAll(async () => {
+  await ensureBuilt();
+  [emu, other] = await Promise.all([startTestEmulator(), startTestEmulator()]);
+  receiver = await startReceiver('/');
+}, 180_000);
+afterAll(async () => {
+  await Promise.all([emu?.close(), other?.close(), receiver?.close()]);
+});
+beforeEach(() => {
+  config = tempConfig();
+});
+afterEach(() => config.cleanup());
+
+const add = (name: string, baseUrl: string, credential: string, env: NodeJS.ProcessEnv = {}) =>
+  cli(['profile', 'add', name, '--base-url', baseUrl, '--credential-stdin'], { input: `${credential}\n`, env: { ...config.env, ...env } });
+
+describe('profile add, list, use, remove', () => {
+  it('adds a profile checked with GET /me; list shows name, base URL, environment, store and key id, never the secret', async () => {
+    const added = await add('sandbox', emu.running.sandbox_base_url, emu.test.credential);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toMatch(/Profile "sandbox" saved: test, store .+ \(str_\w+\), key svk_test_\w+ — active\./);
+    const list = await cli(['profile', 'list', '--json'], { env: config.env });
+    const [p] = JSON.parse(list.stdout);
+    expect(p).toMatchObject({ name: 'sandbox', base_url: emu.running.sandbox_base_url, environment: 'test', store_id: emu.test.store_id, active: true });
+    expect(p.key_id).toBe(emu.test.credential.split('.')[0]);
+    const human = await cli(['profile', 'list'], { env: config.env });
+    expect(human.stdout).toMatch(/^\*\s+sandbox\s+http:\/\/127\.0\.0\.1:\d+\/sandbox\/v1\s+test/m);
+    for (const text of [added.stdout, added.stderr, list.stdout, human.stdout]) expect(text).not.toMatch(/svs_/);
+  });
+
+  it('stores the credential AES-256-GCM encrypted: folder 0700, files 0600, no secret in clear', async () => {
+    await add('sandbox', emu.running.sandbox_base_url, emu.test.credential);
+    const dir = join(config.dir, 'merchant-kit');
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'profiles.json')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, 'key')).mode & 0o777).toBe(0o600);
+    const text = readFileSync(join(dir, 'profiles.json'), 'utf8');
+    expect(text).not.toContain(emu.test.credential.split('.')[1]);
+    expect(JSON.parse(text).profiles.sandbox.credential).toEqual({ iv: expect.any(String), tag: expect.any(String), data: expect.any(String) });
+  });
+
+  it('uses the active profile; profile use switches; profile remove forgets', async () => {
+    await add('one', emu.running.sandbox_base_url, emu.test.credential);
+    await add('two', other.running.sandbox_base_url, other.test.credential);
+    expect(JSON.parse((await cli(['me', '--json'], { env: config.env })).stdout).store.id).toBe(emu.test.store_id);
+    expect((await cli(['profile', 'use', 'two'], { env: config.env })).code).toBe(0);
+    expect(JSON.parse((await cli(['me', '--json'], { env: config.env })).stdout).store.id).toBe(other.test.store_id);
+    expect((await cli(['profile', 'remove', 'two'], { env: config.env })).code).toBe(0);
+    const none = await cli(['me'], { env: config.env });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/no base URL/);
+    expect((await cli(['profile', 'use', 'nope'], { env: config.env })).code).toBe(2);
+  });
+
+  it('refuses a live credential against the sandbox base path (and the reverse) before any call', async () => {
+    const base = receiver.url.replace(/\/$/, '');
+    const wrong = await add('x', `${base}/sandbox/v1`, emu.live.credential);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/did you mean http:\/\/127\.0\.0\.1:\d+\/v1\?/);
+    const reverse = await add('x', `${base}/v1`, emu.test.credential);
+    expect(reverse.code).toBe(2);
+    expect(reverse.stderr).toMatch(/did you mean http:\/\/127\.0\.0\.1:\d+\/sandbox\/v1\?/);
+    expect(receiver.received).toHaveLength(0);
+  });
+
+  it('a rejected credential is not saved (exit 1, 401)', async () => {
+    const bad = await add('bad', emu.running.sandbox_base_url, 'svk_test_AAAAAAAAAAAAAAAAAAAAAAAA.svs_test_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/401 unauthenticated/);
+    expect(JSON.parse((await cli(['profile', 'list', '--json'], { env: config.env })).stdout)).toEqual([]);
+  });
+
+  it('a tampered profile file gives one clear line and exit 1, never a stack trace', async () => {
+    await add('sandbox', emu.running.sandbox_base_url, emu.test.credential);
+    const path = join(config.dir, 'merchant-kit', 'profiles.json');
+    const file = JSON.parse(readFileSync(path, 'utf8'));
+    file.profiles.sandbox.base_url = 'http://127.0.0.1:9/sandbox/v1';
+    writeFileSync(path, JSON.stringify(file));
+    for (const args of [['me'], ['profile', 'list']]) {
+      const r = await cli(args, { env: config.env });
+      expect(r.code).toBe(1);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(/cannot be decrypted/);
+    }
+    writeFileSync(path, '{not json');
+    const broken = await cli(['me'], { env: config.env });
+    expect(broken.code).toBe(1);
+    expect(broken.stderr.trim()).toMatch(/^error: the profile file .+ is damaged \(not valid JSON\)/);
+  });
+
+  it('MERCHANT_KIT_MASTER_KEY replaces the key file; another key cannot decrypt', async () => {
+    const key = { MERCHANT_KIT_MASTER_KEY: 'a'.repeat(64) };
+    expect((await add('sandbox', emu.running.sandbox_base_url, emu.test.credential, key)).code).toBe(0);
+    expect((await cli(['me', '--json'], { env: { ...config.env, ...key } })).code).toBe(0);
+    const wrong = await cli(['me'], { env: { ...config.env, MERCHANT_KIT_MASTER_KEY: 'b'.repeat(64) } });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/cannot be decrypted/);
+  });
+});
+
+describe('precedence: flags, then MERCHANT_KIT_*, then the active profile', () => {
+  it('the environment beats the active profile; --base-url beats the environment; --profile beats the environment', async () => {
+    await add('one', emu.running.sandbox_base_url, emu.test.credential);
+    await add('two', other.running.sandbox_base_url, other.test.credential);
+    await cli(['profile', 'use', 'one'], { env: config.env });
+    const storeOf = async (args: string[], env: NodeJS.ProcessEnv = {}) => {
+      const r = await cli([...args, 'me', '--json'], { env: { ...config.env, ...env } });
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout).store.id as string;
+    };
+    const envOther = { MERCHANT_KIT_BASE_URL: other.running.sandbox_base_url, MERCHANT_KIT_CREDENTIAL: other.test.credential };
+    expect(await storeOf([])).toBe(emu.test.store_id);
+    expect(await storeOf([], envOther)).toBe(other.test.store_id);
+    expect(await storeOf([], { MERCHANT_KIT_PROFILE: 'two' })).toBe(other.test.store_id);
+    expect(await storeOf(['--profile', 'one'], envOther)).toBe(emu.test.store_id);
+    // --base-url with the environment's credential: the flag wins over MERCHANT_KIT_BASE_URL.
+    expect(await storeOf(['--base-url', emu.running.sandbox_base_url], { ...envOther, MERCHANT_KIT_CREDENTIAL: emu.test.credential })).toBe(
+      emu.test.store_id,
+    );
+    // --credential-stdin beats MERCHANT_KIT_CREDENTIAL.
+    const piped = await cli(['--credential-stdin', 'me', '--json'], { env: { ...config.env, ...envOther, MERCHANT_KIT_BASE_URL: emu.running.sandbox_base_url }, input: `${emu.test.credential}\n` });
+    expect(JSON.parse(piped.stdout).store.id).toBe(emu.test.store_id);
+  });
+});
