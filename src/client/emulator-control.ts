@@ -13,7 +13,7 @@ import type { ResponseInfo } from './types.js';
 import { Transport } from './transport.js';
 import { ApiError } from './errors.js';
 import { normalizeBaseUrl } from './url.js';
-import { DEFAULT_TIMEOUT_MS } from './merchant-client.js';
+import { count, DEFAULT_TIMEOUT_MS } from './merchant-client.js';
 
 /** GET /_emulator/clock */
 export interface EmulatorClock {
@@ -102,8 +102,8 @@ export class EmulatorControl {
     this.#transport = new Transport({
       baseUrl: `${this.url}/_emulator`,
       authorization: () => (this.#adminToken === null ? null : `Bearer ${this.#adminToken}`),
-      maxRetries: options.maxRetries ?? 0,
-      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      maxRetries: count(options.maxRetries, 0),
+      timeoutMs: count(options.timeoutMs, DEFAULT_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS,
       userAgent: 'merchant-kit-control',
       dispatcher: options.dispatcher,
       onResponse: options.onResponse,

@@ -14,6 +14,8 @@ export type ApiErrorDetails = ApiFieldIssue[] | Record<string, unknown>;
 export const NETWORK_ERROR = 'network_error';
 /** A call on a client after its `close()` (status 0, never retried). */
 export const CLIENT_CLOSED = 'client_closed';
+/** The request could not be sent as given (status 0, never retried). */
+export const INVALID_REQUEST = 'invalid_request';
 /** The server answered with something that is not the spec's JSON (a proxy's HTML page, a truncated body). */
 export const INVALID_RESPONSE = 'invalid_response';
 

@@ -1,7 +1,7 @@
 // Public surface of the typed client (import from 'merchant-kit' or this file). Names here are stable:
 // the CLI, the homologation checks and integrators build on them.
 export { MerchantClient, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, type MerchantClientOptions } from './merchant-client.js';
-export { ApiError, NETWORK_ERROR, INVALID_RESPONSE, CLIENT_CLOSED, parseRetryAfter, type ApiErrorDetails, type ApiFieldIssue, type ApiErrorInit } from './errors.js';
+export { ApiError, NETWORK_ERROR, INVALID_RESPONSE, INVALID_REQUEST, CLIENT_CLOSED, parseRetryAfter, type ApiErrorDetails, type ApiFieldIssue, type ApiErrorInit } from './errors.js';
 export { Paginator, type Page, type PageFetcher } from './paginator.js';
 export { RETRYABLE_STATUSES, DEFAULT_BACKOFF, isRetryable, retryDelay, type BackoffOptions } from './retry.js';
 export { generateIdempotencyKey, isValidIdempotencyKey } from './idempotency.js';

@@ -59,13 +59,15 @@ export class MerchantClient {
     if (typeof options.credential !== 'string' || options.credential.trim() === '') {
       throw new TypeError('MerchantClient needs a credential (svk_….svs_…)');
     }
+    // Printable ASCII without spaces: anything else could not travel in a header (the value is not shown).
+    if (!/^[\x21-\x7e]+$/.test(options.credential.trim())) throw new TypeError('The credential has characters a credential cannot have');
     this.#credential = options.credential.trim();
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
     this.#transport = new Transport({
       baseUrl: this.baseUrl,
       authorization: () => `Bearer ${this.#credential}`,
-      maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
-      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      maxRetries: count(options.maxRetries, DEFAULT_MAX_RETRIES),
+      timeoutMs: count(options.timeoutMs, DEFAULT_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS,
       userAgent: options.userAgent ?? 'merchant-kit-client',
       dispatcher: options.dispatcher,
       backoff: options.backoff,
@@ -154,4 +156,9 @@ export class MerchantClient {
   [inspect.custom](): string {
     return `MerchantClient ${inspect(this.toJSON())}`;
   }
+}
+
+/** A whole number ≥ 0 from an option, or the default when it is missing or not a finite number. */
+export function count(value: number | undefined, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) ? Math.max(0, Math.floor(value)) : fallback;
 }

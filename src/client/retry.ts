@@ -1,4 +1,4 @@
-import type { ApiError } from './errors.js';
+import { NETWORK_ERROR, type ApiError } from './errors.js';
 
 /** spec: Errors, retry guidance — only these statuses (and network failures) are repeated. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
@@ -16,7 +16,7 @@ export const DEFAULT_BACKOFF: Required<BackoffOptions> = { baseMs: 1000, maxMs: 
 
 /** Whether a failed attempt may be repeated: network failures and the spec's retryable statuses. */
 export function isRetryable(error: ApiError): boolean {
-  return error.status === 0 || RETRYABLE_STATUSES.has(error.status);
+  return error.code === NETWORK_ERROR || RETRYABLE_STATUSES.has(error.status);
 }
 
 /**

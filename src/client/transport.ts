@@ -1,5 +1,5 @@
 import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
-import { ApiError, CLIENT_CLOSED, errorFromResponse, INVALID_RESPONSE, networkError } from './errors.js';
+import { ApiError, CLIENT_CLOSED, errorFromResponse, INVALID_REQUEST, INVALID_RESPONSE, networkError } from './errors.js';
 import { isRetryable, retryDelay, sleep as realSleep, type BackoffOptions } from './retry.js';
 import type { ResponseInfo, RetryInfo } from './types.js';
 
@@ -67,7 +67,8 @@ export class Transport {
 
   async send(call: HttpCall): Promise<HttpResult> {
     if (this.#closed) throw new ApiError({ status: 0, code: CLIENT_CLOSED, message: `${call.method} ${call.path}: the client was closed` });
-    const maxRetries = call.maxRetries ?? this.#options.maxRetries;
+    // NaN and negatives mean a single attempt.
+    const maxRetries = Math.max(0, Math.floor(call.maxRetries ?? this.#options.maxRetries)) || 0;
     for (let attempt = 1; ; attempt++) {
       let error: ApiError;
       try {
@@ -93,6 +94,8 @@ export class Transport {
     const started = performance.now();
     const timeout = AbortSignal.timeout(this.#options.timeoutMs);
     const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
+    // Serialized before the exchange: a body that cannot be JSON is the caller's error, never retried.
+    const body = call.body === undefined ? undefined : JSON.stringify(call.body);
     let status: number;
     let headers: Record<string, string>;
     let text: string;
@@ -100,7 +103,7 @@ export class Transport {
       const response = await undiciRequest(`${this.#options.baseUrl}${call.path}`, {
         method: call.method as Dispatcher.HttpMethod,
         headers: this.#headers(call),
-        body: call.body === undefined ? undefined : JSON.stringify(call.body),
+        body,
         dispatcher: this.#dispatcher,
         signal,
       });
@@ -112,6 +115,10 @@ export class Transport {
       await new Promise((resolve) => setImmediate(resolve));
     } catch (cause) {
       if (call.signal?.aborted) throw call.signal.reason;
+      // undici refuses the request itself (a header with a line break): not a network failure.
+      if ((cause as { code?: string }).code === 'UND_ERR_INVALID_ARG') {
+        throw new ApiError({ status: 0, code: INVALID_REQUEST, message: `${call.method} ${call.path}: the request is invalid`, cause });
+      }
       const what = timeout.aborted ? `No answer within ${this.#options.timeoutMs} ms from ${call.method} ${call.path}` : `${call.method} ${call.path} failed`;
       throw networkError(cause, what);
     }

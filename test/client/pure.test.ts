@@ -44,10 +44,13 @@ describe('parseRetryAfter', () => {
 
 describe('isRetryable', () => {
   it.each([
-    [0, true], [429, true], [500, true], [502, true], [503, true], [504, true],
-    [400, false], [401, false], [403, false], [404, false], [409, false], [413, false], [422, false], [501, false],
-  ])('status %i → %s', (status, retry) => {
-    expect(isRetryable(new ApiError({ status, code: 'x', message: 'x' }))).toBe(retry);
+    [0, 'network_error', true], [0, 'client_closed', false], [0, 'invalid_request', false],
+    [429, 'rate_limited', true], [500, 'internal_error', true], [502, 'internal_error', true], [503, 'maintenance', true], [504, 'internal_error', true],
+    [400, 'malformed_json', false], [401, 'unauthenticated', false], [403, 'insufficient_scope', false], [404, 'not_found', false],
+    [409, 'request_in_progress', false], [413, 'payload_too_large', false], [422, 'validation_failed', false], [501, 'internal_error', false],
+    [200, 'invalid_response', false],
+  ])('status %i %s → %s', (status, code, retry) => {
+    expect(isRetryable(new ApiError({ status, code, message: 'x' }))).toBe(retry);
   });
 });
 

@@ -148,6 +148,24 @@ describe('network failures', () => {
     await fake.close();
   });
 
+  it('refuses a request undici cannot send once, as invalid_request', async () => {
+    const fake = await startFakeServer((_req, res) => sendJson(res, 200, { data: {} }));
+    const client = new MerchantClient({ baseUrl: fake.url + '/v1', credential: 'svk_test_a.svs_test_b', userAgent: 'bad\nagent', backoff: FAST_BACKOFF });
+    await expect(client.me()).rejects.toMatchObject({ status: 0, code: 'invalid_request' });
+    const bigint = { accepting_orders: 1n } as unknown as { accepting_orders: boolean };
+    await expect(client.store.patch(bigint)).rejects.toThrow(TypeError);
+    expect(fake.requests).toHaveLength(0);
+    await client.close();
+    await fake.close();
+  });
+
+  it('refuses a credential that cannot travel in a header without showing it', () => {
+    expect(() => new MerchantClient({ baseUrl: 'http://127.0.0.1:9/v1', credential: 'svk_test_a.svs_test_se cret' })).toThrow(
+      'The credential has characters a credential cannot have',
+    );
+    expect(() => new MerchantClient({ baseUrl: 'http://127.0.0.1:9/v1', credential: ' ' })).toThrow('needs a credential');
+  });
+
   it('retries a 502 page that is not JSON', async () => {
     const fake = await startFakeServer((_req, res, n) => {
       if (n === 0) {
