@@ -9,6 +9,7 @@ import { IdFactory } from '../src/contract/ids.js';
 import { redactError, redactSecrets } from '../src/logging/redact.js';
 import { controlPlugin } from './control/index.js';
 import { SERVICES } from './services.js';
+import { registerHomologation } from './homologation/index.js';
 import { createHostPolicy } from './http/host-check.js';
 import { answerClientError } from './http/client-error.js';
 
@@ -80,6 +81,8 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
   });
   app.setNotFoundHandler((request, reply) => sendError(request, reply, ApiError.of('not_found')));
 
+  // Homologation observer (emulator/homologation): records every API call per integration; before the API routes so its hooks apply to them.
+  registerHomologation(app, emulator);
   for (const env of Object.values(emulator.envs)) {
     await app.register(envPlugin(emulator, env), { prefix: env.basePath });
   }

@@ -1,0 +1,50 @@
+import type { MerchantClient } from '../src/client/merchant-client.js';
+import type { EmulatorControl } from '../src/client/emulator-control.js';
+import type { ReferenceReceiver } from './internal/receiver.js';
+
+/** The integration context of GET /me, as far as the checks read it. */
+export interface MeView {
+  integration: { id: string; environment: string; scopes: string[]; settings: Record<string, unknown>; status: string };
+  store: { id: string; slug: string; name: string };
+}
+
+/** An order as far as the checks read it. */
+export interface OrderView {
+  id: string;
+  status: string;
+  fulfillment_type: string;
+  updated_at: string;
+  customer: { billing?: unknown };
+  items: { product: { external_id: string | null } }[];
+  integration: { ack_status: string; external_id: string | null };
+  status_history: { status: string }[];
+  estimated_minutes: number | null;
+}
+
+export type Scenario = 'delivery' | 'pickup_invoice' | 'unmapped_product';
+
+/** What one check leaves for the next ones (the integration, the receiver, the orders received). */
+export interface SharedState {
+  me?: MeView;
+  receiver?: ReferenceReceiver;
+  orders?: Partial<Record<Scenario, OrderView>>;
+}
+
+/** Everything a check's `run` may use. */
+export interface RunContext {
+  client: MerchantClient;
+  /** The emulator's control API; null against a real environment. */
+  control: EmulatorControl | null;
+  /** interactive: a person creates orders in the panel; non_interactive: such steps are skipped. */
+  mode: 'automatic' | 'interactive' | 'non_interactive';
+  /** The base URL's path (`/sandbox/v1`), for fault globs. */
+  basePath: string;
+  state: SharedState;
+  signal: AbortSignal;
+  /** Real-time budget for waits on a person or a feed (ms). */
+  waitMs: number;
+  /** Shows a line to the person running the command (interactive steps). */
+  say(line: string): void;
+  /** A run-unique suffix for external codes and keys (so reruns do not collide). */
+  runId: string;
+}

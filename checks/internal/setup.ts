@@ -1,0 +1,61 @@
+import type { MeView, OrderView, RunContext, Scenario } from '../context.js';
+import { ReferenceReceiver } from './receiver.js';
+import { describeError, type EvidenceLog } from './evidence.js';
+
+/** GET /me once per run (the connection check usually did it already). */
+export async function ensureMe(ctx: RunContext, log: EvidenceLog): Promise<MeView | string> {
+  if (ctx.state.me) return ctx.state.me;
+  const me = await log.call('GET /me', (o) => ctx.client.me(o));
+  if (!me.ok) return `GET /me failed: ${describeError(me.error)}`;
+  return (ctx.state.me = me.value as unknown as MeView);
+}
+
+/**
+ * The run's reference receiver, set as the integration's webhook through the API (PUT /webhook).
+ * A new webhook's secret comes in the 201; an existing one is rotated to learn a secret (the old
+ * one keeps signing alongside for its overlap, and one matching signature suffices).
+ */
+export async function ensureReceiver(ctx: RunContext, log: EvidenceLog): Promise<ReferenceReceiver | string> {
+  if (ctx.state.receiver) return ctx.state.receiver;
+  const receiver = await new ReferenceReceiver().listen();
+  ctx.state.receiver = receiver;
+  const put = await log.call('PUT /webhook (reference receiver)', (o) => ctx.client.webhook.put({ url: receiver.url, events: ['*'], active: true }, o));
+  if (!put.ok) return `PUT /webhook failed: ${describeError(put.error)}`;
+  let secret = (put.value as { signing_secret?: string }).signing_secret;
+  if (!secret) {
+    const rotated = await log.call('POST /webhook/rotate-secret', (o) => ctx.client.webhook.rotateSecret(o));
+    if (!rotated.ok) return `POST /webhook/rotate-secret failed: ${describeError(rotated.error)}`;
+    secret = rotated.value.signing_secret;
+  }
+  receiver.secrets = [secret];
+  return receiver;
+}
+
+/** Which simulator scenario an order looks like (real environments: orders a person created). */
+export function scenarioOf(o: OrderView): Scenario | null {
+  if (o.items.some((i) => i.product.external_id === null)) return 'unmapped_product';
+  if (o.fulfillment_type === 'pickup' && o.customer.billing) return 'pickup_invoice';
+  if (o.fulfillment_type === 'delivery') return 'delivery';
+  return null;
+}
+
+export const SCENARIOS: Scenario[] = ['delivery', 'pickup_invoice', 'unmapped_product'];
+
+/** The three scenario orders: those received earlier in the run, or new ones from the emulator's simulator. */
+export async function ensureOrders(ctx: RunContext, log: EvidenceLog): Promise<Record<Scenario, OrderView> | string> {
+  const have = ctx.state.orders ?? {};
+  if (SCENARIOS.every((s) => have[s])) return have as Record<Scenario, OrderView>;
+  if (!ctx.control) return 'no orders received (order_reception did not get the three simulated orders)';
+  const me = await ensureMe(ctx, log);
+  if (typeof me === 'string') return me;
+  const orders: Partial<Record<Scenario, OrderView>> = { ...have };
+  for (const scenario of SCENARIOS.filter((s) => !have[s])) {
+    try {
+      orders[scenario] = (await ctx.control.simulateOrder({ store_id: me.store.id, scenario })) as unknown as OrderView;
+    } catch (error) {
+      return `the simulator refused the ${scenario} order: ${(error as Error).message}`;
+    }
+  }
+  ctx.state.orders = orders;
+  return orders as Record<Scenario, OrderView>;
+}

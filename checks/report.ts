@@ -1,0 +1,109 @@
+import { redactSecrets } from '../src/logging/redact.js';
+import type { CheckResult, Evidence } from './types.js';
+
+/** Bumped on any incompatible change of the JSON report (docs/homologation-report.schema.json). */
+export const REPORT_SCHEMA_VERSION = '1.0';
+
+/** How the report was filled. */
+export type ReportMode = 'automatic' | 'interactive' | 'non_interactive' | 'observer';
+
+export interface ReportTarget {
+  /** The API base URL (no credential in it). */
+  base_url: string;
+  environment: 'test' | 'live' | null;
+  emulator: boolean;
+}
+
+export interface ReportIntegration {
+  id: string | null;
+  store_id: string | null;
+  store_name: string | null;
+}
+
+export interface ReportSummary {
+  total: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  pending: number;
+  /** Every mandatory check passed and the run is complete: the certificate is issued. */
+  certified: boolean;
+}
+
+/** The JSON report (`homologation.json`); the observer's GET answers the same shape. */
+export interface HomologationReport {
+  schema_version: string;
+  tool: { name: 'merchant-kit'; version: string };
+  mode: ReportMode;
+  generated_at: string;
+  started_at: string;
+  /** False while an observer session still watches, or when a run was interrupted or cut short. */
+  complete: boolean;
+  interrupted: boolean;
+  target: ReportTarget;
+  integration: ReportIntegration;
+  summary: ReportSummary;
+  checks: CheckResult[];
+  /** Plain sentences for the reader: steps skipped and why, how the run ended. */
+  notes: string[];
+}
+
+export interface ReportInput {
+  version: string;
+  mode: ReportMode;
+  startedAt: Date;
+  now?: Date;
+  complete: boolean;
+  interrupted?: boolean;
+  target: ReportTarget;
+  integration: ReportIntegration;
+  checks: CheckResult[];
+  notes?: string[];
+}
+
+export function summarize(checks: CheckResult[], complete: boolean): ReportSummary {
+  const count = (s: string) => checks.filter((c) => c.status === s).length;
+  const mandatory = checks.filter((c) => c.mandatory);
+  return {
+    total: checks.length,
+    passed: count('pass'),
+    failed: count('fail'),
+    skipped: count('skip'),
+    pending: count('pending'),
+    // DESIGN: a skipped mandatory check means no certificate; so does an incomplete run.
+    certified: complete && mandatory.length > 0 && mandatory.every((c) => c.status === 'pass'),
+  };
+}
+
+/** Evidence texts pass through the secret masks: a message quoting a credential never reaches a file. */
+function cleanEvidence(e: Evidence): Evidence {
+  const out: Evidence = { ...e };
+  for (const key of ['step', 'path', 'expected', 'actual', 'idempotency_key'] as const) {
+    const v = out[key];
+    if (typeof v === 'string') out[key] = redactSecrets(v);
+  }
+  return out;
+}
+
+export function buildReport(input: ReportInput): HomologationReport {
+  const checks = input.checks.map((c) => ({ ...c, reason: redactSecrets(c.reason), evidence: c.evidence.map(cleanEvidence) }));
+  return {
+    schema_version: REPORT_SCHEMA_VERSION,
+    tool: { name: 'merchant-kit', version: input.version },
+    mode: input.mode,
+    generated_at: (input.now ?? new Date()).toISOString(),
+    started_at: input.startedAt.toISOString(),
+    complete: input.complete,
+    interrupted: input.interrupted ?? false,
+    target: input.target,
+    integration: input.integration,
+    summary: summarize(checks, input.complete),
+    checks,
+    notes: (input.notes ?? []).map(redactSecrets),
+  };
+}
+
+/** Exit code of a run: 0 only when every mandatory check passed (DESIGN, issue: reports). */
+export function exitCodeOf(report: HomologationReport): 0 | 1 {
+  return report.summary.certified ? 0 : 1;
+}

@@ -1,0 +1,101 @@
+import type { Check } from './check.js';
+import type { OrderView } from './context.js';
+import { callEvidence, expired, ok2xx, seconds } from './internal/calls.js';
+import { describeError, EvidenceLog, type Answer } from './internal/evidence.js';
+import { ensureMe } from './internal/setup.js';
+import type { InjectedFault, Observation } from './observation.js';
+import { fail, pass, pending, skip, type CheckOutcome, type Evidence } from './types.js';
+
+/** Clock slack allowed when comparing a retry's wait with Retry-After (timer and network jitter). */
+export const WAIT_SLACK_MS = 50;
+
+/** The wait between an answer and the next attempt's start, in ms. */
+const gap = (a: Answer, b: Answer) => b.at - b.durationMs - a.at;
+
+/** Judges a retried call from the client's answers: same key, waited Retry-After, then success. */
+function judgeAnswers(log: EvidenceLog, label: string, answers: Answer[], status: number, retryAfter: number): boolean {
+  const [first, second] = answers;
+  if (!first || first.status !== status || !second) return log.note(`${label}: retried`, false, `${status}, then a retry`, answers.map((a) => a.status).join(', ') || 'no answer');
+  const sameKey = first.idempotencyKey !== null && first.idempotencyKey === second.idempotencyKey;
+  const waited = gap(first, second);
+  const ok = sameKey && waited >= retryAfter * 1000 - WAIT_SLACK_MS && second.status >= 200 && second.status < 300;
+  return log.note(`${label}: retry`, ok, `same Idempotency-Key after ≥ ${retryAfter} s, then 2xx`, `${sameKey ? 'same key' : 'another key'}, after ${seconds(waited)}, answered ${second.status}`);
+}
+
+async function runOnEmulator(ctx: Parameters<Check['run']>[0]): Promise<CheckOutcome> {
+  const log = new EvidenceLog();
+  const me = await ensureMe(ctx, log);
+  if (typeof me === 'string') return fail(me, log.items);
+  let order: OrderView;
+  try {
+    order = (await ctx.control!.simulateOrder({ store_id: me.store.id, scenario: 'delivery' })) as unknown as OrderView;
+  } catch (error) {
+    return fail(`the simulator refused an order: ${(error as Error).message}`, log.items);
+  }
+  const base = `${ctx.basePath}/orders/${order.id}`;
+  await ctx.control!.addFault({ method: 'POST', path: `${base}/ack`, status: 503, retry_after: 1, times: 1 });
+  const ack = await log.call('ack behind an injected 503', (o) => ctx.client.orders.ack(order.id, { external_id: `mkh-${ctx.runId}-R` }, o));
+  const ackOk = judgeAnswers(log, '503 with Retry-After 1', ack.answers, 503, 1);
+  await ctx.control!.addFault({ method: 'POST', path: `${base}/status`, status: 429, retry_after: 1, times: 1 });
+  const accept = await log.call('accept behind an injected 429', (o) => ctx.client.orders.setStatus(order.id, { status: 'accepted', estimated_minutes: 20 }, o));
+  const acceptOk = judgeAnswers(log, '429 with Retry-After 1', accept.answers, 429, 1);
+  if (!ack.ok) return fail(`the retried ack failed: ${describeError(ack.error)}`, log.items);
+  if (!accept.ok) return fail(`the retried status change failed: ${describeError(accept.error)}`, log.items);
+  const after = await log.call('GET the order', (o) => ctx.client.orders.get(order.id, o));
+  if (!after.ok) return fail(`GET /orders/{id} failed: ${describeError(after.error)}`, log.items);
+  const history = (after.value as unknown as OrderView).status_history.filter((h) => h.status === 'accepted').length;
+  const onceOk = log.note('effect once', history === 1 && (after.value as unknown as OrderView).integration.ack_status === 'acknowledged', 'acknowledged, one accepted entry in status_history', `${(after.value as unknown as OrderView).integration.ack_status}, ${history} accepted entr${history === 1 ? 'y' : 'ies'}`);
+  if (!ackOk || !acceptOk || !onceOk) return fail('a retry did not keep its Idempotency-Key, did not wait for Retry-After, or applied twice', log.items);
+  return pass('the 503 and the 429 were each retried once with the same Idempotency-Key after Retry-After, and applied once', log.items);
+}
+
+/** The observer's judgement of one injected fault. */
+function judgeFault(obs: Observation, f: InjectedFault, evidence: Evidence[]): boolean | null | string {
+  const call = obs.calls.find((c) => c.seq === f.call_seq);
+  if (!call) {
+    evidence.push({ step: `injected ${f.status}`, ok: false, expected: 'the integration\'s next idempotent write', actual: 'no idempotent write yet' });
+    return null;
+  }
+  evidence.push(callEvidence(`injected ${f.status} (Retry-After ${f.retry_after})`, call, true));
+  const next = obs.calls.find((c) => c.seq > call.seq && c.method === call.method && c.path === call.path);
+  if (!next) {
+    evidence.push({ step: `retry after ${f.status}`, ok: false, expected: 'a retry with the same key', actual: 'none yet' });
+    return null;
+  }
+  const waited = next.at - (call.at + call.duration_ms);
+  const sameKey = next.idempotency_key === call.idempotency_key;
+  const ok = sameKey && waited >= f.retry_after * 1000 - WAIT_SLACK_MS;
+  evidence.push({ ...callEvidence(`retry after ${f.status}`, next, ok), expected: `same Idempotency-Key after ≥ ${f.retry_after} s`, actual: `${sameKey ? 'same key' : `another key (${next.idempotency_key ?? 'none'})`}, after ${seconds(waited)}` });
+  if (!sameKey) return `the retry after the ${f.status} used another Idempotency-Key`;
+  if (!ok) return `the retry after the ${f.status} came ${seconds(waited)} later, before Retry-After (${f.retry_after} s)`;
+  // The effect once: the request finally succeeded under its one key (a repeat with the same key is
+  // a replay, never a second effect; the injected answers never ran).
+  const done = obs.calls.find((c) => c.seq > call.seq && c.method === call.method && c.path === call.path && c.idempotency_key === call.idempotency_key && ok2xx(c));
+  if (done && done !== next) evidence.push(callEvidence(`success after ${f.status}`, done));
+  return done ? true : null;
+}
+
+export const retries: Check = {
+  id: 'retries',
+  title: 'Retries: 503 and 429 with Retry-After, same Idempotency-Key, effect once',
+  area: 'resilience',
+  mandatory: true,
+  rule: 'Errors, retry guidance and Idempotency rules: retry after 429/5xx honouring Retry-After, with the same Idempotency-Key, so the effect happens once (5xx and 429 answers are not stored).',
+
+  async run(ctx) {
+    if (!ctx.control) return skip('needs injected faults, which only the emulator (or the real test environment\'s own homologation) provides');
+    return runOnEmulator(ctx);
+  },
+
+  grade(obs) {
+    const evidence: Evidence[] = [];
+    let undecided = false;
+    for (const f of obs.session.faults) {
+      const verdict = judgeFault(obs, f, evidence);
+      if (typeof verdict === 'string') return fail(verdict, evidence);
+      if (verdict === null) undecided = true;
+    }
+    if (!undecided) return pass('the injected 503 and 429 were retried with the same Idempotency-Key after Retry-After; the effect happened once', evidence);
+    return expired(obs) ? fail('the injected faults were not both retried before the timeout', evidence) : pending('waiting for the integration\'s idempotent writes and their retries', evidence);
+  },
+};

@@ -1,0 +1,51 @@
+import { redactSecrets } from '../src/logging/redact.js';
+import type { Check } from './check.js';
+import type { RunContext } from './context.js';
+import type { CheckMeta, CheckOutcome, CheckResult } from './types.js';
+
+export interface RunOptions {
+  /** Called as each check starts (live progress). */
+  onStart?: (check: CheckMeta) => void;
+  /** Called as each check is decided. */
+  onDecided?: (result: CheckResult) => void;
+}
+
+export function resultOf(check: CheckMeta, outcome: CheckOutcome, durationMs: number): CheckResult {
+  return { id: check.id, title: check.title, area: check.area, mandatory: check.mandatory, rule: check.rule, duration_ms: Math.round(durationMs), ...outcome };
+}
+
+/** Resolves with `pending` when the run is interrupted (SIGINT, --timeout) while a check runs. */
+function aborted(signal: AbortSignal): Promise<CheckOutcome> {
+  return new Promise((resolve) => {
+    const done = () => resolve({ status: 'pending', reason: 'interrupted before the check was decided', evidence: [] });
+    if (signal.aborted) done();
+    else signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * Runs the checks in order. A check that throws fails with the reason (a target that is down,
+ * answers garbage or times out is a failed check, never a crash); an interrupted run leaves the
+ * check under way and the rest `pending`.
+ */
+export async function runChecks(checks: readonly Check[], ctx: RunContext, options: RunOptions = {}): Promise<CheckResult[]> {
+  const results: CheckResult[] = [];
+  for (const check of checks) {
+    if (ctx.signal.aborted) {
+      results.push(resultOf(check, { status: 'pending', reason: 'not run: the run was interrupted', evidence: [] }, 0));
+      continue;
+    }
+    options.onStart?.(check);
+    const started = performance.now();
+    let outcome: CheckOutcome;
+    try {
+      outcome = await Promise.race([check.run(ctx), aborted(ctx.signal)]);
+    } catch (error) {
+      outcome = { status: 'fail', reason: `the check could not run: ${redactSecrets(error instanceof Error ? error.message : String(error))}`, evidence: [] };
+    }
+    const result = resultOf(check, outcome, performance.now() - started);
+    results.push(result);
+    options.onDecided?.(result);
+  }
+  return results;
+}

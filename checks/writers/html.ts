@@ -1,0 +1,75 @@
+import type { HomologationReport } from '../report.js';
+import type { CheckResult } from '../types.js';
+import { AREA_TITLE, evidenceLine, STATUS_LABEL } from './common.js';
+
+export function htmlEscape(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+// Inline styles only: the page is one file that opens anywhere, offline (no external assets).
+const STYLE = `
+body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem auto;max-width:60rem;padding:0 1rem;color:#1d2430}
+h1{font-size:1.6rem}.verdict{padding:.8rem 1rem;border-radius:.4rem;font-weight:600}
+.verdict.ok{background:#e5f6ea;color:#1b5e2f}.verdict.no{background:#fdeaea;color:#8a1c1c}
+table{border-collapse:collapse;width:100%;margin:.5rem 0 1.5rem}th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #dde1e6;vertical-align:top}
+.status{font-weight:700}.pass{color:#1b7f3b}.fail{color:#b3261e}.skip,.pending{color:#8a6d00}
+section.check{border:1px solid #dde1e6;border-radius:.4rem;padding:.6rem 1rem;margin:.8rem 0}
+section.check ul{font-family:ui-monospace,Menlo,monospace;font-size:.85rem;padding-left:1.2rem}
+.certificate{border:3px double #1b5e2f;border-radius:.6rem;padding:1rem 1.5rem;margin:1.5rem 0;background:#f7fcf8}
+.certificate dt{font-weight:600}.certificate dd{margin:0 0 .5rem 0}.hash{font-family:ui-monospace,Menlo,monospace;word-break:break-all}
+`;
+
+function checkSection(c: CheckResult): string {
+  const evidence = c.evidence.map((e) => `<li class="${e.ok ? 'pass' : 'fail'}">${htmlEscape(evidenceLine(e))}</li>`).join('');
+  return `<section class="check" id="check-${c.id}" data-check="${c.id}" data-status="${c.status}">
+<h3><span class="status ${c.status}">${STATUS_LABEL[c.status]}</span> <code>${c.id}</code> ${htmlEscape(c.title)}${c.mandatory ? '' : ' (optional)'}</h3>
+<p>${htmlEscape(c.reason)}</p>
+<p><small>Spec rule: ${htmlEscape(c.rule)}</small></p>
+${evidence ? `<ul>${evidence}</ul>` : '<p><small>No evidence recorded.</small></p>'}
+</section>`;
+}
+
+function certificate(report: HomologationReport, jsonSha256: string): string {
+  const passed = report.checks.filter((c) => c.status === 'pass').map((c) => c.id).join(', ');
+  return `<section class="certificate" id="certificate">
+<h2>Homologation certificate</h2>
+<p>Every mandatory check of the merchant API v1 homologation passed.</p>
+<dl>
+<dt>Integration</dt><dd id="cert-integration">${htmlEscape(report.integration.id ?? 'unknown')}</dd>
+<dt>Store</dt><dd id="cert-store">${htmlEscape([report.integration.store_name, report.integration.store_id].filter(Boolean).join(' · ') || 'unknown')}</dd>
+<dt>Environment</dt><dd id="cert-environment">${htmlEscape(report.target.environment ?? 'unknown')}${report.target.emulator ? ' (emulator)' : ''}</dd>
+<dt>Date</dt><dd id="cert-date">${htmlEscape(report.generated_at)}</dd>
+<dt>Checks passed</dt><dd id="cert-checks">${htmlEscape(passed)}</dd>
+<dt>SHA-256 of homologation.json</dt><dd class="hash" id="cert-sha256">${jsonSha256}</dd>
+</dl>
+</section>`;
+}
+
+/** `homologation.html`: summary, each check with its evidence, and the certificate when earned. */
+export function htmlReport(report: HomologationReport, jsonSha256: string): string {
+  const s = report.summary;
+  const verdict = s.certified
+    ? `<p class="verdict ok" id="verdict">Certified: all ${s.passed} checks passed.</p>`
+    : `<p class="verdict no" id="verdict">Not certified: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.pending} pending.${report.complete ? '' : ' This run is incomplete.'}</p>`;
+  const rows = report.checks
+    .map((c) => `<tr><td class="status ${c.status}">${STATUS_LABEL[c.status]}</td><td><a href="#check-${c.id}"><code>${c.id}</code></a></td><td>${htmlEscape(AREA_TITLE[c.area])}</td><td>${htmlEscape(c.title)}</td><td>${c.duration_ms} ms</td></tr>`)
+    .join('\n');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Homologation report — ${htmlEscape(report.integration.id ?? 'unknown integration')}</title>
+<style>${STYLE}</style></head>
+<body>
+<h1>Homologation report</h1>
+<p>Target <code>${htmlEscape(report.target.base_url)}</code> · ${htmlEscape(report.target.environment ?? 'unknown')} environment${report.target.emulator ? ' (emulator)' : ''} · mode ${report.mode} · generated ${htmlEscape(report.generated_at)} by merchant-kit ${htmlEscape(report.tool.version)}</p>
+${verdict}
+${s.certified ? certificate(report, jsonSha256) : ''}
+<h2>Summary</h2>
+<table id="summary"><thead><tr><th>Result</th><th>Check</th><th>Area</th><th>Title</th><th>Time</th></tr></thead><tbody>
+${rows}
+</tbody></table>
+${report.notes.length ? `<h2>Notes</h2><ul>${report.notes.map((n) => `<li>${htmlEscape(n)}</li>`).join('')}</ul>` : ''}
+<h2>Checks</h2>
+${report.checks.map(checkSection).join('\n')}
+</body></html>
+`;
+}

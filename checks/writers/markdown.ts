@@ -1,0 +1,33 @@
+import type { HomologationReport } from '../report.js';
+import { evidenceLine, STATUS_LABEL } from './common.js';
+
+const ICON = { pass: '✅', fail: '❌', skip: '⏭️', pending: '⏳' } as const;
+
+/** Table cells: no pipes or newlines. */
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+
+/** `homologation.md`: a summary for CI step summaries ($GITHUB_STEP_SUMMARY). */
+export function markdownReport(report: HomologationReport): string {
+  const s = report.summary;
+  const verdict = s.certified
+    ? '**Certified**: every mandatory check passed.'
+    : `**Not certified**: ${s.failed} failed, ${s.skipped} skipped, ${s.pending} pending of ${s.total}.`;
+  const lines = [
+    '# Homologation report',
+    '',
+    verdict + (report.complete ? '' : ' The run is **incomplete**.'),
+    '',
+    `Target: \`${report.target.base_url}\` (${report.target.environment ?? 'unknown'} environment${report.target.emulator ? ', emulator' : ''}) · mode: ${report.mode} · integration: \`${report.integration.id ?? 'unknown'}\` · ${report.generated_at}`,
+    '',
+    '| | Check | Mandatory | Result | Reason |',
+    '|---|---|---|---|---|',
+    ...report.checks.map((c) => `| ${ICON[c.status]} | \`${c.id}\` ${cell(c.title)} | ${c.mandatory ? 'yes' : 'no'} | ${STATUS_LABEL[c.status]} | ${cell(c.reason)} |`),
+    '',
+  ];
+  const notPassed = report.checks.filter((c) => c.status === 'fail');
+  for (const c of notPassed) {
+    lines.push(`<details><summary><code>${c.id}</code> evidence</summary>`, '', ...c.evidence.map((e) => `- ${cell(evidenceLine(e))}`), '', '</details>', '');
+  }
+  if (report.notes.length) lines.push('Notes:', '', ...report.notes.map((n) => `- ${cell(n)}`), '');
+  return lines.join('\n');
+}

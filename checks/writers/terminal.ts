@@ -1,0 +1,37 @@
+import type { HomologationReport } from '../report.js';
+import type { CheckResult } from '../types.js';
+import { evidenceLine, STATUS_LABEL } from './common.js';
+
+export interface Painter {
+  green(s: string): string;
+  red(s: string): string;
+  yellow(s: string): string;
+  dim(s: string): string;
+  bold(s: string): string;
+}
+
+export const PLAIN: Painter = { green: (s) => s, red: (s) => s, yellow: (s) => s, dim: (s) => s, bold: (s) => s };
+
+/** One line for a decided check (also the live progress line). */
+export function checkLine(c: Pick<CheckResult, 'id' | 'title' | 'status' | 'reason'>, paint: Painter = PLAIN): string {
+  const label = STATUS_LABEL[c.status].padEnd(7);
+  const colour = c.status === 'pass' ? paint.green : c.status === 'fail' ? paint.red : paint.yellow;
+  return `${colour(label)} ${c.id.padEnd(20)} ${c.reason}`;
+}
+
+/** The terminal summary: a line per check, the evidence of failures, the verdict. */
+export function terminalReport(report: HomologationReport, paint: Painter = PLAIN, verbose = false): string {
+  const lines = [paint.bold(`Homologation against ${report.target.base_url} (${report.mode})`)];
+  for (const c of report.checks) {
+    lines.push(checkLine(c, paint));
+    if (c.status === 'fail' || verbose) for (const e of c.evidence) lines.push(paint.dim(`          ${evidenceLine(e)}`));
+  }
+  for (const n of report.notes) lines.push(paint.yellow(`note: ${n}`));
+  const s = report.summary;
+  lines.push(
+    s.certified
+      ? paint.green(paint.bold(`Certified: ${s.passed}/${s.total} checks passed.`))
+      : paint.red(paint.bold(`Not certified: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.pending} pending.${report.complete ? '' : ' Incomplete run.'}`)),
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,118 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { ApiError } from '../../src/contract/errors.js';
+import type { Emulator } from '../emulator.js';
+import { sendError } from '../http/reply.js';
+import { bodyDigest, factsOf, type Facts } from './recorder.js';
+import { homologationService } from './service.js';
+
+/** What the pre-handler learnt of a request, for the response hook. */
+interface Seen {
+  path: string;
+  digest: string | null;
+  facts: Facts | null;
+  injected: boolean;
+  code: string | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    homologation: Seen | null;
+  }
+}
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The path under the environment's base path, without the query. */
+function relativePath(url: string): string {
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  if (path.startsWith('/sandbox/v1/')) return path.slice('/sandbox/v1'.length);
+  if (path.startsWith('/v1/')) return path.slice('/v1'.length);
+  return path;
+}
+
+/**
+ * The homologation observer's hooks on the whole app (registered once from emulator/app.ts, before
+ * the API routes so that they apply to them):
+ * - preHandler (after authentication): reads the digest and the whitelisted facts of a write, and
+ *   answers an observer-injected 503/429 to the integration's next idempotent write;
+ * - onSend: keeps the error code of a non-2xx answer;
+ * - onResponse: records the call in the integration's ring (control routes and unauthenticated
+ *   calls have no integration and are not recorded).
+ * Callback hooks with early returns: a GET costs a few property reads and one array push.
+ */
+export function registerHomologation(app: FastifyInstance, emulator: Emulator): void {
+  const service = homologationService(emulator);
+  app.decorateRequest('homologation', null);
+
+  app.addHook('preHandler', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const auth = request.auth;
+    if (!auth || !service.recorder.enabled) return done();
+    const path = relativePath(request.url);
+    const write = WRITES.has(request.method);
+    const seen: Seen = { path, digest: null, facts: null, injected: false, code: null };
+    request.homologation = seen;
+    if (!write) return done();
+    seen.digest = bodyDigest(request.body);
+    const previous = request.method === 'POST' && path.endsWith('/status') ? currentStatus(emulator, request.url, path) : null;
+    seen.facts = factsOf(request.method, path, request.body, previous);
+    if (request.headers['idempotency-key'] === undefined) return done();
+    const fault = service.takeFault(auth.integration.id);
+    if (!fault) return done();
+    seen.injected = true;
+    const error = fault.status === 503 ? ApiError.of('maintenance') : ApiError.of('rate_limited');
+    error.withHeaders({ 'Retry-After': String(fault.retry_after) });
+    // The fault's call is known once recorded: remember which fault to bind to it.
+    pendingFault.set(request, fault);
+    sendError(request, reply, error);
+  });
+
+  app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, p?: unknown) => void) => {
+    const seen = request.homologation;
+    if (seen && reply.statusCode >= 400 && typeof payload === 'string') {
+      try {
+        seen.code = (JSON.parse(payload) as { error?: { code?: string } }).error?.code ?? null;
+      } catch {
+        seen.code = null;
+      }
+    }
+    done(null, payload);
+  });
+
+  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const seen = request.homologation;
+    const auth = request.auth;
+    if (!seen || !auth) return done();
+    const key = request.headers['idempotency-key'];
+    const integrationId = auth.integration.id;
+    service.recorder.record(integrationId, {
+      at: Date.now() - Math.round(reply.elapsedTime),
+      method: request.method,
+      path: seen.path,
+      status: reply.statusCode,
+      code: seen.code,
+      idempotency_key: typeof key === 'string' ? key : null,
+      duration_ms: Math.round(reply.elapsedTime * 10) / 10,
+      body_sha256: seen.digest,
+      request_id: request.id,
+      facts: seen.facts,
+      injected: seen.injected,
+    });
+    const fault = pendingFault.get(request);
+    if (fault) {
+      const calls = service.recorder.calls(integrationId);
+      fault.call_seq = calls[calls.length - 1]?.seq ?? null;
+      pendingFault.delete(request);
+    }
+    done();
+  });
+}
+
+const pendingFault = new WeakMap<FastifyRequest, { call_seq: number | null }>();
+
+/** The order's status before a status call runs (graded as the move's starting point). */
+function currentStatus(emulator: Emulator, url: string, path: string): string | null {
+  const env = url.startsWith('/sandbox/') ? emulator.envs.test : emulator.envs.live;
+  const orderId = path.split('/')[2] ?? '';
+  return env.orders.byId(orderId)?.status ?? null;
+}

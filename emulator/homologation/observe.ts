@@ -1,0 +1,67 @@
+import pkg from '../../package.json' with { type: 'json' };
+import { ApiError } from '../../src/contract/errors.js';
+import type { Emulator } from '../emulator.js';
+import type { EnvContext } from '../context.js';
+import { gradeObservation } from '../../checks/grade.js';
+import { buildReport, type HomologationReport } from '../../checks/report.js';
+import type { Observation, SessionView } from '../../checks/observation.js';
+import { homologationService } from './service.js';
+import { ObserverSession, SESSION_TIMEOUT } from './session.js';
+
+function locate(emulator: Emulator, integrationId: string): { env: EnvContext; storeId: string; scopes: string[] } {
+  const env = emulator.envOf((e) => e.integrations.byId(integrationId));
+  if (!env) throw ApiError.of('not_found', undefined, 'La integración no existe.');
+  const integration = env.integrations.byId(integrationId)!;
+  return { env, storeId: integration.storeId, scopes: [...integration.scopes] };
+}
+
+/** DESIGN: POST /_emulator/homologation/{id}/start — a new session (a running one is replaced). */
+export function startSession(emulator: Emulator, integrationId: string, timeoutSeconds = SESSION_TIMEOUT.default): ObserverSession {
+  const { env, storeId } = locate(emulator, integrationId);
+  const service = homologationService(emulator);
+  service.sessions.get(integrationId)?.stop();
+  const session = new ObserverSession(service, emulator, env, integrationId, storeId, timeoutSeconds);
+  service.sessions.set(integrationId, session);
+  return session;
+}
+
+/** Before any session: only the calls are there to grade; what needs the session stays pending. */
+function noSession(now: number): SessionView {
+  return { started_at: now, deadline: Number.POSITIVE_INFINITY, orders: [], deliveries: [], probes: [], faults: [], problems: [], finished: false };
+}
+
+/**
+ * DESIGN: GET /_emulator/homologation/{id} — the report so far, in the JSON report's schema, graded
+ * from every call the integration made since the emulator started or was reset. Complete once
+ * every check is decided or the session's time is up.
+ */
+export function observerReport(emulator: Emulator, integrationId: string, now = Date.now()): HomologationReport {
+  const { env, storeId, scopes } = locate(emulator, integrationId);
+  const service = homologationService(emulator);
+  const session = service.sessions.get(integrationId);
+  const view = session ? session.snapshot() : noSession(now);
+  const observation: Observation = {
+    integration_id: integrationId,
+    environment: env.name,
+    scopes,
+    calls: service.recorder.calls(integrationId),
+    session: view,
+    now,
+  };
+  const checks = gradeObservation(observation);
+  const decided = checks.every((c) => c.status !== 'pending');
+  const store = env.stores.byId(storeId);
+  const notes = [...view.problems];
+  if (!session) notes.push('No session started: POST /_emulator/homologation/{integration_id}/start sends the orders, probes and faults.');
+  return buildReport({
+    version: pkg.version,
+    mode: 'observer',
+    startedAt: new Date(view.started_at),
+    now: new Date(now),
+    complete: Boolean(session) && decided,
+    target: { base_url: `${emulator.publicUrl}${env.basePath}`, environment: env.name, emulator: true },
+    integration: { id: integrationId, store_id: storeId, store_name: store?.name ?? null },
+    checks,
+    notes,
+  });
+}

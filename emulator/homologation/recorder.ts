@@ -1,0 +1,94 @@
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../http/idempotency.js';
+import type { Facts, RecordedCall } from '../../checks/observation.js';
+
+export type { Facts, RecordedCall };
+
+/** Calls kept per integration: enough for a long session, bounded so an endless loop cannot eat memory. */
+export const RING_SIZE = 5000;
+
+class Ring {
+  private readonly items: RecordedCall[] = [];
+  private next = 0;
+
+  push(call: RecordedCall): void {
+    if (this.items.length < RING_SIZE) this.items.push(call);
+    else this.items[this.next] = call;
+    this.next = (this.next + 1) % RING_SIZE;
+  }
+
+  /** Oldest first. */
+  list(): RecordedCall[] {
+    if (this.items.length < RING_SIZE) return [...this.items];
+    return [...this.items.slice(this.next), ...this.items.slice(0, this.next)];
+  }
+}
+
+/**
+ * The observer's record of every API call per integration since the emulator started or was reset:
+ * always on and cheap (an object pushed into an in-memory ring). Never bodies, never the
+ * Authorization header.
+ */
+export class CallRecorder {
+  private rings = new Map<string, Ring>();
+  private seq = 0;
+  /** BENCH-ONLY switch (POST /_emulator/homologation/recorder) to measure what recording costs. */
+  enabled = true;
+
+  record(integrationId: string, call: Omit<RecordedCall, 'seq'>): void {
+    if (!this.enabled) return;
+    let ring = this.rings.get(integrationId);
+    if (!ring) this.rings.set(integrationId, (ring = new Ring()));
+    ring.push({ seq: ++this.seq, ...call });
+  }
+
+  calls(integrationId: string): RecordedCall[] {
+    return this.rings.get(integrationId)?.list() ?? [];
+  }
+
+  clear(): void {
+    this.rings = new Map();
+  }
+}
+
+/**
+ * JSON with sorted keys, so two JSON-equal bodies have the same digest. The idempotency layer's
+ * iterative writer: a body nested thousands of levels deep must not overflow the stack (a 500).
+ */
+const canonical = (value: unknown): string => canonicalJson(value);
+
+export function bodyDigest(body: unknown): string | null {
+  if (body === undefined || body === null) return null;
+  return createHash('sha256').update(canonical(body)).digest('hex');
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : null);
+const has = (o: Record<string, unknown>, k: string) => o[k] !== undefined && o[k] !== null;
+
+/**
+ * The facts the observer grades by, per endpoint (whitelisted, none of them secret): counts and
+ * flags, order codes and statuses. Anything else keeps only its digest.
+ */
+export function factsOf(method: string, path: string, body: unknown, previousStatus: string | null): Facts | null {
+  const b = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+  if (method === 'PUT' && path.startsWith('/catalog/products/')) {
+    return { option_groups: Array.isArray(b.option_groups) ? b.option_groups.length : 0 };
+  }
+  if (method === 'PATCH' && path.startsWith('/catalog/products/')) return { price: has(b, 'price'), available: has(b, 'available') };
+  if (method === 'POST' && path === '/catalog/batch') {
+    return {
+      full_snapshot: b.full_snapshot === true,
+      snapshot_id: str(b.snapshot_id),
+      snapshot_part: typeof b.snapshot_part === 'number' ? b.snapshot_part : null,
+      snapshot_last: b.snapshot_last === true,
+      operations: Array.isArray(b.operations) ? b.operations.length : 0,
+    };
+  }
+  if (method !== 'POST' || !path.startsWith('/orders/')) return null;
+  if (path.endsWith('/ack')) return { external_id: str(b.external_id) };
+  if (path.endsWith('/import-failure')) return { code: str(b.code) };
+  if (path.endsWith('/status')) {
+    return { status: str(b.status), estimated_minutes: has(b, 'estimated_minutes'), reason: has(b, 'reason'), previous_status: previousStatus };
+  }
+  return null;
+}

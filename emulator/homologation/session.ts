@@ -1,0 +1,145 @@
+import type { Emulator } from '../emulator.js';
+import type { EnvContext } from '../context.js';
+import { simulateOrder } from '../orders/simulator.js';
+import { changeStatus } from '../orders/service.js';
+import type { InjectedFault, ProbeRecord, SessionScenario, SessionView } from '../../checks/observation.js';
+import { deliveriesOf, toSessionDelivery } from './data.js';
+import { reformatted, sendProbe, STALE_SECONDS, testEventBody, unknownSecret, validSecrets, type ProbeDelivery } from './probes.js';
+import type { HomologationService } from './service.js';
+
+/** Default and bounds of a session's watch, in seconds (the CLI passes its --timeout). */
+export const SESSION_TIMEOUT = { default: 120, min: 5, max: 3600 };
+/** How long the session waits for the integration's receiver to take a regular delivery before probing on. */
+const DELIVERY_WAIT_MS = 5000;
+
+const SCENARIOS: SessionScenario[] = ['delivery', 'pickup_invoice', 'unmapped_product', 'probe'];
+
+/** Retry-After of the injected faults: 1 s keeps a session short and still tells a waiting client from an eager one. */
+const FAULTS: InjectedFault[] = [
+  { status: 503, retry_after: 1, call_seq: null },
+  { status: 429, retry_after: 1, call_seq: null },
+];
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
+/**
+ * An observed homologation session of one integration (DESIGN: POST /_emulator/homologation/{id}/start):
+ * arms one 503 and one 429 for its next idempotent writes, has the simulator create the three
+ * scenario orders plus a probe order, then sends the signature probes, a duplicate and an
+ * out-of-order delivery to its webhook. Grading reads the calls the integration makes meanwhile.
+ */
+export class ObserverSession {
+  readonly view: SessionView;
+  private readonly abort = new AbortController();
+  readonly done: Promise<void>;
+
+  constructor(
+    private readonly service: HomologationService,
+    private readonly emulator: Emulator,
+    readonly env: EnvContext,
+    readonly integrationId: string,
+    readonly storeId: string,
+    timeoutSeconds: number,
+  ) {
+    const now = Date.now();
+    this.view = { started_at: now, deadline: now + timeoutSeconds * 1000, orders: [], deliveries: [], probes: [], faults: FAULTS.map((f) => ({ ...f })), problems: [], finished: false };
+    service.arm(integrationId, this.view.faults);
+    this.createOrders();
+    this.done = this.probe().catch((error: Error) => {
+      this.view.problems.push(`the session stopped: ${error.message}`);
+    }).finally(() => {
+      this.view.finished = true;
+    });
+  }
+
+  stop(): void {
+    this.abort.abort();
+  }
+
+  /** The session's view with the regular deliveries of its orders read fresh. */
+  snapshot(): SessionView {
+    const deliveries = this.view.orders.flatMap((o) => deliveriesOf(this.env, this.integrationId, o.order_id).map(toSessionDelivery));
+    return { ...this.view, deliveries };
+  }
+
+  private createOrders(): void {
+    for (const scenario of SCENARIOS) {
+      try {
+        const order = simulateOrder(this.env, {
+          store_id: this.storeId,
+          scenario: scenario === 'probe' ? 'delivery' : scenario,
+          notes: scenario === 'probe' ? 'homologation probe order' : `homologation ${scenario} order`,
+        } as Parameters<typeof simulateOrder>[1]);
+        this.view.orders.push({ scenario, order_id: order.id });
+      } catch (error) {
+        this.view.problems.push(`the simulator could not create the ${scenario} order: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  private async send(probe: ProbeDelivery): Promise<ProbeRecord | null> {
+    const webhook = this.env.webhooks.get(this.integrationId);
+    if (!webhook) return null;
+    const record = await sendProbe(this.env, this.service.agents, webhook, probe, this.abort.signal, this.emulator.options.webhookTimeoutMs);
+    if (!this.abort.signal.aborted) this.view.probes.push(record);
+    return record;
+  }
+
+  private async probe(): Promise<void> {
+    const webhook = this.env.webhooks.get(this.integrationId);
+    if (!webhook || !webhook.active) {
+      this.view.problems.push('the integration has no active webhook: no probe could be sent (PUT /webhook first)');
+      return;
+    }
+    const secrets = validSecrets(this.env, webhook);
+    const testEvent = () => {
+      const id = this.env.ids.next('event');
+      return { eventId: id, eventType: 'webhook.test', body: testEventBody(this.env, this.storeId, this.integrationId, id) };
+    };
+    await this.send({ kind: 'bad_signature', ...testEvent(), secrets, skewSeconds: 0, corrupt: true });
+    await this.send({ kind: 'stale_timestamp', ...testEvent(), secrets, skewSeconds: -STALE_SECONDS, corrupt: false });
+    await this.send({ kind: 'unknown_secret', ...testEvent(), secrets: [unknownSecret()], skewSeconds: 0, corrupt: false });
+    const plain = testEvent();
+    await this.send({ kind: 'reserialised', ...plain, body: reformatted(plain.body), secrets, skewSeconds: 0, corrupt: false });
+    await this.duplicateAndOutOfOrder(secrets);
+  }
+
+  /** Waits until a regular delivery about the order matches, or the wait runs out. */
+  private async deliveredTo(orderId: string, type: string) {
+    const until = Date.now() + DELIVERY_WAIT_MS;
+    for (;;) {
+      const found = deliveriesOf(this.env, this.integrationId, orderId).find((d) => d.event_type === type);
+      if ((found && found.succeeded_at !== null) || Date.now() > until || this.abort.signal.aborted) return found;
+      await sleep(50, this.abort.signal);
+    }
+  }
+
+  private async duplicateAndOutOfOrder(secrets: string[]): Promise<void> {
+    const probeOrder = this.view.orders.find((o) => o.scenario === 'probe');
+    if (!probeOrder) return;
+    const created = await this.deliveredTo(probeOrder.order_id, 'order.created');
+    if (!created) {
+      this.view.problems.push('the probe order was never delivered: no duplicate or out-of-order probe');
+      return;
+    }
+    if (created.succeeded_at === null) this.view.problems.push('the probe order\'s order.created delivery did not succeed within 5 s');
+    // The same event again (same id and body): the receiver answers 2xx and processes it once.
+    await this.send({ kind: 'duplicate', eventId: created.event_id, eventType: created.event_type, body: created.body, secrets, skewSeconds: 0, corrupt: false });
+    // Newer version first (the order is cancelled, a regular delivery), then the older one again.
+    try {
+      changeStatus(this.env, probeOrder.order_id, null, { type: 'system', integrationId: null }, { status: 'cancelled', reason: 'Cancelled by the homologation session (out-of-order probe)' });
+    } catch (error) {
+      this.view.problems.push(`the probe order could not be cancelled: ${(error as Error).message}`);
+      return;
+    }
+    await this.deliveredTo(probeOrder.order_id, 'order.status_changed');
+    const older = JSON.parse(created.body) as Record<string, unknown>;
+    const eventId = this.env.ids.next('event');
+    const body = JSON.stringify({ ...older, id: eventId, type: 'order.updated' });
+    await this.send({ kind: 'out_of_order', eventId, eventType: 'order.updated', body, secrets, skewSeconds: 0, corrupt: false });
+  }
+}
