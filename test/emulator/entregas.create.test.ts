@@ -150,7 +150,8 @@ describe('privacy of the delivery code and tracking_url', () => {
       const res = await app.inject({
         method: 'POST',
         url: '/sandbox/v1/entregas',
-        headers: { authorization: `Bearer ${seed.credential}`, 'idempotency-key': key(), host: 'evil.example.com' },
+        // An allowed name other than the configured one (a foreign Host is refused 403 host_not_allowed).
+        headers: { authorization: `Bearer ${seed.credential}`, 'idempotency-key': key(), host: 'localhost:9999' },
         payload: manual({ request_key: 'REQ-INJECT' }),
       });
       expect(res.statusCode).toBe(201);
@@ -160,12 +161,13 @@ describe('privacy of the delivery code and tracking_url', () => {
     }
   });
 
-  it('builds tracking_url from the emulator\'s own address, not from a forged Host header', async () => {
-    const forged = await rawRequest('POST', '/entregas', { host: 'evil.example.com', 'idempotency-key': key() }, manual({ request_key: 'REQ-HOST' }));
+  it('builds tracking_url from the emulator\'s own address, not from the Host header', async () => {
+    // A foreign Host is refused (403 host_not_allowed); an allowed name other than the emulator's URL shows the same.
+    const forged = await rawRequest('POST', '/entregas', { host: 'localhost:9999', 'idempotency-key': key() }, manual({ request_key: 'REQ-HOST' }));
     expect(forged.status).toBe(201);
     expect(forged.body.data.tracking_url).toBe(`${emu.url}/_emulator/tracking/${forged.body.data.tracking_url.split('/').at(-1)}`);
-    expect(forged.body.data.tracking_url).not.toContain('evil.example.com');
-    const read = await rawRequest('GET', `/entregas/${forged.body.data.id}`, { host: 'evil.example.com' });
+    expect(forged.body.data.tracking_url).not.toContain('localhost');
+    const read = await rawRequest('GET', `/entregas/${forged.body.data.id}`, { host: 'localhost:9999' });
     expect(read.body.data.tracking_url).toBe(forged.body.data.tracking_url);
   });
 });
