@@ -1,4 +1,4 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import pkg from '../../package.json' with { type: 'json' };
 import { describeError } from './errors.js';
 import { runCleanups } from './cleanup.js';
@@ -50,7 +50,11 @@ try {
   await runCleanups();
 } catch (error) {
   await runCleanups().catch(() => undefined);
-  if (error instanceof CommanderError) {
+  if (error instanceof InvalidArgumentError) {
+    // Thrown by an action's own check: commander has not printed it.
+    process.stderr.write(`error: ${error.message}\n`);
+    process.exitCode = 2;
+  } else if (error instanceof CommanderError) {
     // commander already printed its message (or the help/version text).
     process.exitCode = error.exitCode === 0 ? 0 : 2;
   } else {

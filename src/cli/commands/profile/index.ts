@@ -11,7 +11,9 @@ export function register(program: Command): void {
     .description('Add (or replace) a profile: asks for the credential without echo, or reads it with --credential-stdin; checks it with GET /me')
     .addHelpText(
       'after',
-      '\nThe base URL comes from --base-url (or MERCHANT_KIT_BASE_URL). The first profile becomes the active one.\n\nExample:\n  $ echo "$CREDENTIAL" | merchant-kit profile add sandbox --base-url http://127.0.0.1:4010/sandbox/v1 --credential-stdin',
+      '\nThe base URL comes from --base-url (or MERCHANT_KIT_BASE_URL). The first profile becomes the active one.\n\n' +
+        'Examples:\n  $ merchant-kit profile add sandbox --base-url http://127.0.0.1:4010/sandbox/v1\n' +
+        '  $ echo "$CREDENTIAL" | merchant-kit profile add sandbox --base-url http://127.0.0.1:4010/sandbox/v1 --credential-stdin',
     )
     .action(async (name: string, _o: unknown, command: Command) => (await import('./add.js')).profileAddAction(name, command));
   profile

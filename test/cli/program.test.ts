@@ -1,0 +1,112 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT, ensureBuilt } from '../helpers/cli.js';
+import { cli } from '../helpers/cli-core.js';
+
+// The program itself: version, help with an example on every command, exit codes of usage errors,
+// completion scripts, and the promise that --help/--version load no server or HTTP module.
+
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+let help: string;
+
+beforeAll(async () => {
+  await ensureBuilt();
+  help = (await cli(['completion', 'bash'])).stdout;
+}, 180_000);
+
+/** Every command path from the bash completion script's table (`'orders list'`, …). */
+function commandPaths(script: string): string[] {
+  const body = script.split('_opts()')[0];
+  return [...body.matchAll(/^\s+'([a-z -]*)'\)/gm)].map((m) => m[1]).filter(Boolean);
+}
+
+describe('merchant-kit', () => {
+  it('--version prints the package version and exits 0', async () => {
+    for (const flag of ['--version', '-V']) {
+      const r = await cli([flag]);
+      expect(r.code).toBe(0);
+      expect(r.stdout.trim()).toBe(pkg.version);
+    }
+  });
+
+  it('--help lists the commands in English and exits 0', async () => {
+    const r = await cli(['--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Usage: merchant-kit \[options\] \[command\]/);
+    for (const group of ['profile', 'me', 'store', 'orders', 'webhook', 'entregas', 'simulate', 'openapi', 'completion']) {
+      expect(r.stdout).toMatch(new RegExp(`^  ${group}\\b`, 'm'));
+    }
+    expect(r.stdout).not.toMatch(/perfil|salida|dirección/);
+  });
+
+  it('every command of mine has --help with a copy-paste example', async () => {
+    const mine = commandPaths(help).filter((p) => /^(profile|me|store|orders|webhook|entregas|simulate|completion|openapi)\b/.test(p));
+    expect(mine.length).toBeGreaterThan(20);
+    for (const path of mine) {
+      const r = await cli([...path.split(' '), '--help']);
+      expect(r.code, path).toBe(0);
+      expect(r.stdout, path).toMatch(/Examples?:\n {2}\$ merchant-kit /);
+    }
+  }, 120_000);
+
+  it('an unknown subcommand, a missing argument and an unknown option exit 2', async () => {
+    for (const args of [['nope'], ['orders', 'nope'], ['orders', 'get'], ['orders', 'list', '--nope'], ['store'], ['completion', 'tcsh']]) {
+      const r = await cli(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(args.length === 1 && args[0] === 'store' ? /Usage: merchant-kit store/ : /error:/);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  it('completion scripts come from the command tree; the bash one is valid bash', async () => {
+    expect(commandPaths(help)).toEqual(expect.arrayContaining(['orders list', 'webhook rotate-secret', 'profile add', 'entregas action']));
+    expect(() => execFileSync('bash', ['-n'], { input: help })).not.toThrow();
+    const fish = (await cli(['completion', 'fish'])).stdout;
+    expect(fish).toMatch(/complete -c merchant-kit -n '__merchant_kit_at \\'orders\\'' -a 'list'/);
+    expect(fish).toMatch(/-l 'ack-status'/);
+    expect((await cli(['completion', 'zsh'])).stdout).toMatch(/^#compdef merchant-kit\n/);
+  });
+
+  it('completes subcommands and options in bash', () => {
+    const script = `${help}\nCOMP_WORDS=(merchant-kit orders li); COMP_CWORD=2; _merchant_kit; echo "\${COMPREPLY[@]}"\n` +
+      `COMP_WORDS=(merchant-kit orders list --ack); COMP_CWORD=3; _merchant_kit; echo "\${COMPREPLY[@]}"\n`;
+    const out = execFileSync('bash', ['-c', script], { encoding: 'utf8' }).trim().split('\n');
+    expect(out).toEqual(['list', '--ack-status']);
+  });
+
+  it('--help and --version load neither fastify, better-sqlite3, undici, zod nor the emulator', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'merchant-kit-imports-'));
+    try {
+      const log = join(dir, 'loaded.txt');
+      writeFileSync(
+        join(dir, 'hooks.mjs'),
+        `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  appendFileSync(${JSON.stringify(log)}, result.url + '\\n');
+  return result;
+}`,
+      );
+      writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module'; register(${JSON.stringify(`file://${join(dir, 'hooks.mjs')}`)});`);
+      for (const args of [['--version'], ['--help'], ['orders', '--help'], ['profile', 'add', '--help']]) {
+        writeFileSync(log, '');
+        execFileSync(process.execPath, ['--import', join(dir, 'register.mjs'), BIN, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+        const loaded = readFileSync(log, 'utf8');
+        expect(loaded, args.join(' ')).toMatch(/commander/);
+        expect(loaded, args.join(' ')).not.toMatch(/node_modules\/(fastify|better-sqlite3|undici|zod|ora)\/|\/emulator\//);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('an unexpected failure is one redacted line without a stack (the stack only with --verbose)', async () => {
+    const env = { MERCHANT_KIT_BASE_URL: 'http://127.0.0.1:1/sandbox/v1', MERCHANT_KIT_CREDENTIAL: 'svk_test_abc.svs_test_secretsecret' };
+    const r = await cli(['orders', 'get', 'ord_x'], { env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toMatch(/svs_test_secretsecret/);
+  });
+});
