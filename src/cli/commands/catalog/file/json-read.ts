@@ -38,10 +38,21 @@ function parseJson(file: string, text: string): unknown {
     return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (error) {
     const message = (error as Error).message;
-    const at = /position (\d+)/.exec(message);
-    const line = at ? lineOf(text, Number(at[1])) : null;
-    throw new CatalogFileError(file, [fileIssue(file, line, `not valid JSON: ${message}`, 'malformed_json')]);
+    throw new CatalogFileError(file, [fileIssue(file, errorLine(text, message), `not valid JSON: ${message}`, 'malformed_json')]);
   }
+}
+
+/**
+ * The line of a JSON.parse error. V8 gives a position for some errors, an excerpt of the text around
+ * the bad token for others (`Unexpected token '}', ..."gories": [}" is not valid JSON`).
+ */
+function errorLine(text: string, message: string): number | null {
+  const at = /position (\d+)/.exec(message);
+  if (at) return lineOf(text, Number(at[1]));
+  if (/end of JSON input/.test(message)) return lineOf(text, text.trimEnd().length);
+  const excerpt = /, (?:\.\.\.)?"([\s\S]*)"(?:\.\.\.)? is not valid JSON$/.exec(message)?.[1];
+  const offset = excerpt ? text.indexOf(excerpt) : -1;
+  return offset === -1 || text.indexOf(excerpt!, offset + 1) !== -1 ? null : lineOf(text, offset + excerpt!.length - 1);
 }
 
 function lineOf(text: string, offset: number): number {

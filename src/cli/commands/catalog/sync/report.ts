@@ -13,11 +13,11 @@ export function printIssues(issues: FileIssue[]): void {
   if (issues.length > MAX_LISTED) note(`… and ${issues.length - MAX_LISTED} more`);
 }
 
-/** `menu.csv:7 row 6 (EMP-CARNE): upsert_product failed: validation_failed data.price: Monto inválido …` */
+/** `menu.csv:7: row 6 (EMP-CARNE): upsert_product failed: validation_failed … data.price: Monto inválido …` */
 export function formatOpError(e: OpError): string {
   const at = e.line === null ? e.file : `${e.file}:${e.line}`;
   const fields = Array.isArray(e.details) ? e.details.map((d: { field?: string; message?: string }) => ` ${d.field}: ${d.message}`).join(';') : '';
-  return `${at} ${e.item}: ${e.op} failed: ${e.code} ${e.message}${fields}`;
+  return `${at}: ${e.item}: ${e.op} failed: ${e.code} ${e.message}${fields}`;
 }
 
 const target = (store: StoreState) => `store "${store.storeName}" (${store.storeId}, ${store.environment})`;

@@ -83,7 +83,10 @@ export async function runSnapshot(client: MerchantClient, plan: SyncPlan, progre
   let state = loadState(path, digest, parts.length);
   const resumedFrom = state && state.parts_done > 0 ? state.parts_done + 1 : null;
   if (state && resumedFrom) progress.note(`resuming snapshot ${state.snapshot_id} at part ${resumedFrom}/${parts.length} (earlier run interrupted)`);
-  state ??= newState(digest, parts.length);
+  if (!state || !resumedFrom) {
+    state = newState(digest, parts.length);
+    progress.note(`snapshot ${state.snapshot_id}: ${parts.length} part${parts.length === 1 ? '' : 's'}, ${plan.ops.length.toLocaleString('en-US')} operations`);
+  }
   saveState(path, state);
   const result: RunResult = { batches: 0, operations: plan.ops.length, counts: emptyCounts(), errors: [], syncRunIds: [], snapshot: null };
   let restarts = 0;

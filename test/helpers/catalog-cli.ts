@@ -1,0 +1,97 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import type { EmulatorOptions } from '../../emulator/emulator.js';
+import { cli, tempConfig, type CliResult } from './cli-core.js';
+import { ROOT } from './cli.js';
+import { startTestEmulator, type TestEmulator } from './emulator.js';
+import { allCategories, allProducts } from './batch.js';
+
+export const FIXTURES = join(ROOT, 'fixtures', 'catalog');
+export const RESTAURANT_JSON = join(FIXTURES, 'asuncion-restaurant.json');
+export const RESTAURANT_CSV = join(FIXTURES, 'asuncion-restaurant.csv');
+
+/** An emulator, a private config folder and a way to run `merchant-kit` against a store of it. */
+export interface CatalogRig {
+  emu: TestEmulator;
+  dir: string;
+  /** The environment for the CLI: sandbox base URL, the credential (seeded test store by default), config folder. */
+  env(credential?: string): NodeJS.ProcessEnv;
+  run(args: string[], options?: { credential?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<CliResult>;
+  /** Writes a file in the rig's folder and returns its path. */
+  file(name: string, text: string): string;
+  close(): Promise<void>;
+}
+
+export async function catalogRig(options: EmulatorOptions = {}): Promise<CatalogRig> {
+  const emu = await startTestEmulator(options);
+  const config = tempConfig();
+  const env = (credential = emu.test.credential): NodeJS.ProcessEnv => ({
+    ...config.env,
+    MERCHANT_KIT_BASE_URL: emu.running.sandbox_base_url,
+    MERCHANT_KIT_CREDENTIAL: credential,
+  });
+  return {
+    emu,
+    dir: config.dir,
+    env,
+    run: (args, o = {}) => cli(args, { env: { ...env(o.credential), ...o.env }, timeoutMs: o.timeoutMs ?? 60_000 }),
+    file: (name, text) => {
+      const path = join(config.dir, name);
+      writeFileSync(path, text);
+      return path;
+    },
+    close: async () => {
+      await emu.close();
+      config.cleanup();
+    },
+  };
+}
+
+/**
+ * A store's catalog without what differs between stores (ids, timestamps, image download state):
+ * what `catalog pull` → `catalog sync` must carry over, sorted by code.
+ */
+export async function catalogOf(emu: TestEmulator, credential?: string) {
+  const byCode = (a: { external_id: string | null }, b: { external_id: string | null }) => String(a.external_id).localeCompare(String(b.external_id));
+  const categories = (await allCategories(emu, credential)).map((c) => ({ external_id: c.external_id, name: c.name, position: c.position, active: c.active }));
+  const products = (await allProducts(emu, credential)).map((p) => ({
+    external_id: p.external_id,
+    name: p.name,
+    category_external_id: p.category_external_id,
+    price: p.price,
+    description: p.description,
+    sku: p.sku,
+    position: p.position,
+    active: p.active,
+    available: p.available,
+    image_url: p.image.requested_url,
+    option_groups: p.option_groups.map((g: any) => ({
+      external_id: g.external_id, name: g.name, min_select: g.min_select, max_select: g.max_select,
+      options: g.options.map((o: any) => ({ external_id: o.external_id, name: o.name, price: o.price, available: o.available })),
+    })),
+  }));
+  return { categories: categories.sort(byCode), products: products.sort(byCode) };
+}
+
+export function readJson(path: string): any {
+  return JSON.parse(readFileSync(path, 'utf8'));
+}
+
+/** The restaurant fixture as an object, to change and write back for a test. */
+export const restaurant = () => readJson(RESTAURANT_JSON);
+
+/** A generated menu of `products` products (fixtures/catalog/generate-large.mjs) written to `out`. */
+export function generateMenu(products: number, out: string): string {
+  execFileSync(process.execPath, [join(FIXTURES, 'generate-large.mjs'), '--products', String(products), '--out', out], { stdio: 'pipe' });
+  return out;
+}
+
+/** The last JSON document printed on stdout (the `--json` summary). */
+export function jsonOut(result: CliResult): any {
+  try {
+    return JSON.parse(result.stdout);
+  } catch {
+    throw new Error(`stdout is not JSON (exit ${result.code}); stdout: ${result.stdout.slice(0, 500)}; stderr: ${result.stderr.slice(0, 2000)}`);
+  }
+}
