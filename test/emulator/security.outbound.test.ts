@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { product, withCategory } from '../helpers/catalog.js';
+import { startReceiver } from '../helpers/receiver.js';
+import { OutboundGuard } from '../../emulator/net/outbound.js';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
@@ -78,6 +80,37 @@ describe('webhook deliveries never reach the emulator itself', () => {
   });
 });
 
+describe('names are resolved and every address checked', () => {
+  it('delivers to a local receiver reached by the name localhost', async () => {
+    const rx = await startReceiver();
+    try {
+      const url = rx.url.replace('127.0.0.1', 'localhost');
+      expect((await emu.api('PUT', '/webhook', { body: { url, events: ['*'] } })).status).toBeLessThan(300);
+      await emu.api('POST', '/webhook/test');
+      await emu.control('POST', '/webhooks/drain');
+      expect(rx.received.length).toBeGreaterThanOrEqual(1);
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('refuses in lookup a name that resolves to the emulator’s own port, and passes it for another port', async () => {
+    const guard = new OutboundGuard();
+    guard.listening('127.0.0.1', 4010);
+    const resolve = (port: number, all: boolean) =>
+      new Promise<{ error: NodeJS.ErrnoException | null; address: unknown }>((done) =>
+        guard.lookupFor(port)('localhost', { all } as never, (error, address) => done({ error, address })),
+      );
+    expect((await resolve(4010, true)).error?.code).toBe('ERR_OUTBOUND_REFUSED');
+    expect((await resolve(4010, false)).error?.code).toBe('ERR_OUTBOUND_REFUSED');
+    const other = await resolve(4011, true);
+    expect(other.error).toBeNull();
+    expect(Array.isArray(other.address)).toBe(true);
+    const single = await resolve(4011, false);
+    expect(typeof single.address).toBe('string');
+  });
+});
+
 describe('image downloads are checked on every hop, on the resolved address', () => {
   const put = (code: string, image_url: string) => emu.api('PUT', `/catalog/products/${code}`, { body: product({ image_url }) });
   const image = async (code: string) => {
@@ -85,9 +118,11 @@ describe('image downloads are checked on every hop, on the resolved address', ()
     return (await emu.api('GET', '/catalog/products?limit=200')).body.data.find((p: any) => p.external_id === code).image;
   };
 
-  it('downloads from a loopback image server', async () => {
+  it('downloads from a loopback image server, by address and by name', async () => {
     await put('IMG-OK', `${imageBase}/ok.png`);
     expect((await image('IMG-OK')).status).toBe('ready');
+    await put('IMG-OK-NAME', `${imageBase.replace('127.0.0.1', 'localhost')}/ok.png`);
+    expect((await image('IMG-OK-NAME')).status).toBe('ready');
   });
 
   it.each([
