@@ -12,12 +12,12 @@ const passOn = args.filter((a) => !named.includes(a));
 const chosen = named.length ? named.map((a) => (a.endsWith('.mjs') ? a : `${a}.mjs`)) : all;
 // Each benchmark has flags of its own: they go only to benchmarks named on the command line.
 if (passOn.length && !named.length) {
-  console.error(`Nombre el benchmark al que van ${passOn.join(' ')}: ${all.map((f) => basename(f, '.mjs')).join(', ')}.`);
+  console.error(`Name the benchmark that ${passOn.join(' ')} is for: ${all.map((f) => basename(f, '.mjs')).join(', ')}.`);
   process.exit(2);
 }
 
 if (!existsSync(join(here, '..', 'dist', 'emulator', 'index.js'))) {
-  console.error('Falta la compilación: ejecute `npx tsup` (o `npm run build`) antes de los benchmarks.');
+  console.error('The build is missing: run `npx tsup` (or `npm run build`) before the benchmarks.');
   process.exit(1);
 }
 let failed = 0;
