@@ -10,6 +10,7 @@ import type { DeliveryRecord, Webhook, WebhookChaos, drainResult, webhookChaos, 
 import type { Product } from '../contract/catalog.js';
 import type { Store } from '../contract/store.js';
 import type { ResponseInfo } from './types.js';
+import type { HomologationReport } from '../../checks/report.js';
 import { Transport } from './transport.js';
 import { ApiError } from './errors.js';
 import { normalizeBaseUrl } from './url.js';
@@ -62,6 +63,15 @@ export interface RotatedCredential {
   credential: string;
   overlap_hours: number;
   previous: { key_id: string; expires_at: string | null }[];
+}
+
+/** GET /_emulator/export — the bundle's bytes as served. */
+export interface StateBundle {
+  bytes: Buffer;
+  /** Hex SHA-256 of the bundle's payload, as written inside the bundle (`X-Bundle-SHA256`). */
+  sha256: string | null;
+  /** The file name the emulator suggests (`merchant-kit-state.json.gz`). */
+  filename: string | null;
 }
 
 export interface EmulatorControlOptions {
@@ -269,20 +279,27 @@ export class EmulatorControl {
     return this.#data('PATCH', `/products/${enc(productId)}`, body);
   }
 
-  /** POST /_emulator/homologation/{integration_id}/start — an observed homologation session. */
-  startHomologation(integrationId: string): Promise<unknown> {
-    return this.#data('POST', `/homologation/${enc(integrationId)}/start`);
+  /**
+   * POST /_emulator/homologation/{integration_id}/start — starts an observed homologation session
+   * (optional `timeout_seconds`); answers the observer's report as it stands.
+   */
+  startHomologation(integrationId: string, body: { timeout_seconds?: number } = {}): Promise<HomologationReport> {
+    return this.#data('POST', `/homologation/${enc(integrationId)}/start`, body);
   }
 
   /** GET /_emulator/homologation/{integration_id} — the report filled from the integration's own calls. */
-  homologation(integrationId: string): Promise<unknown> {
+  homologation(integrationId: string): Promise<HomologationReport> {
     return this.#data('GET', `/homologation/${enc(integrationId)}`);
   }
 
-  /** GET /_emulator/export — the whole state as a versioned bundle (what `emulator export` writes). */
-  async exportState(): Promise<unknown> {
-    const response = await this.request<unknown>('GET', '/export');
-    return response.data;
+  /**
+   * GET /_emulator/export — the whole state as a versioned bundle (gzip JSON; what `emulator export`
+   * writes and `emulator start --from` reads), with the checksum of its payload (`X-Bundle-SHA256`).
+   */
+  async exportState(): Promise<StateBundle> {
+    const result = await this.#transport.send({ endpointId: 'control', method: 'GET', path: '/export', idempotencyKey: null, raw: true });
+    const filename = /filename="([^"]+)"/.exec(result.headers['content-disposition'] ?? '')?.[1] ?? null;
+    return { bytes: result.body as Buffer, sha256: result.headers['x-bundle-sha256'] ?? null, filename };
   }
 
   close(): Promise<void> {

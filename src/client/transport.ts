@@ -31,6 +31,8 @@ export interface HttpCall {
   maxRetries?: number;
   signal?: AbortSignal;
   onResponse?: (info: ResponseInfo) => void;
+  /** A 2xx body is returned as bytes (a Buffer), not parsed: downloads such as the state bundle. */
+  raw?: boolean;
 }
 
 export interface HttpResult {
@@ -95,21 +97,21 @@ export class Transport {
     const timeout = AbortSignal.timeout(this.#options.timeoutMs);
     const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
     // Serialized before the exchange: a body that cannot be JSON is the caller's error, never retried.
-    const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+    const payload = call.body === undefined ? undefined : JSON.stringify(call.body);
     let status: number;
     let headers: Record<string, string>;
-    let text: string;
+    let bytes: Buffer;
     try {
       const response = await undiciRequest(`${this.#options.baseUrl}${call.path}`, {
         method: call.method as Dispatcher.HttpMethod,
         headers: this.#headers(call),
-        body,
+        body: payload,
         dispatcher: this.#dispatcher,
         signal,
       });
       status = response.statusCode;
       headers = flattenHeaders(response.headers);
-      text = await response.body.text();
+      bytes = Buffer.from(await response.body.arrayBuffer());
       // undici hands the socket back to the pool just after the body ends; yielding once lets the next
       // call find it idle instead of opening a second connection.
       await new Promise((resolve) => setImmediate(resolve));
@@ -130,7 +132,9 @@ export class Transport {
     };
     this.#options.onResponse?.(info);
     call.onResponse?.(info);
-    return { status, headers, body: parseJson(text, status, requestId, headers), requestId, replayed };
+    const ok = status >= 200 && status < 300;
+    const body = call.raw && ok ? bytes : parseJson(bytes.toString('utf8'), status, requestId, headers);
+    return { status, headers, body, requestId, replayed };
   }
 
   #headers(call: HttpCall): Record<string, string> {

@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, EmulatorControl, MerchantClient } from '../../src/client/index.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
@@ -155,6 +156,24 @@ describe('orders, catalog and webhooks', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 404, code: 'not_found' });
     expect(error.message).toBe('No existe ese comercio.');
+  });
+});
+
+describe('homologation and export', () => {
+  it('startHomologation() and homologation() answer the observer report', async () => {
+    const started = await control.startHomologation(emu.test.integration_id, { timeout_seconds: 600 });
+    expect(started).toMatchObject({ mode: 'observer', integration: { id: emu.test.integration_id } });
+    const report = await control.homologation(emu.test.integration_id);
+    expect(report.schema_version).toBe(started.schema_version);
+    expect(report.checks.length).toBeGreaterThan(0);
+  });
+
+  it('exportState() returns the gzip bundle with its checksum', async () => {
+    const bundle = await control.exportState();
+    expect(bundle.filename).toBe('merchant-kit-state.json.gz');
+    const state = JSON.parse(gunzipSync(bundle.bytes).toString('utf8'));
+    expect(state).toMatchObject({ format: 'merchant-kit-bundle', sha256: bundle.sha256 });
+    expect(JSON.stringify(state.payload)).toContain(emu.test.store_id);
   });
 });
 
