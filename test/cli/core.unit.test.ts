@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { ACK_STATUSES, IMPORT_FAILURE_CODES, ORDER_STATUSES, SIMULATOR_SCENARIOS } from '../../src/contract/orders.js';
+import { DELIVERY_STATUSES } from '../../src/contract/webhooks.js';
+import { ENTREGA_ACTIONS, ENTREGA_PAYMENT_METHODS } from '../../src/contract/entregas.js';
+import * as cliLists from '../../src/cli/options.js';
+import { ApiError } from '../../src/client/index.js';
+import { adminUrlFor, checkEnvironmentMatch, credentialEnvironment, parseBaseUrl } from '../../src/cli/context.js';
+import { ExitError, baseUrlFor, describeError, environmentOfPath, rememberTarget } from '../../src/cli/errors.js';
+import { keyFromText, open, seal } from '../../src/cli/config/crypto.js';
+import { formatTable } from '../../src/cli/output.js';
+
+// Pure parts of the CLI core, as tables.
+
+describe('parseBaseUrl', () => {
+  it.each([
+    ['http://127.0.0.1:4010/sandbox/v1/', 'http://127.0.0.1:4010/sandbox/v1'],
+    ['http://localhost:4010/v1', 'http://localhost:4010/v1'],
+    ['http://[::1]:4010/v1', 'http://[::1]:4010/v1'],
+    ['https://api.example.com/v1', 'https://api.example.com/v1'],
+  ])('accepts %s as %s', (raw, expected) => expect(parseBaseUrl(raw, '--base-url')).toBe(expected));
+
+  it.each(['http://api.example.com/v1', 'ftp://127.0.0.1/v1', 'not a url', 'https://u:p@api.example.com/v1', 'https://api.example.com/v1?x=1'])(
+    'refuses %s with exit 2',
+    (raw) => expect(() => parseBaseUrl(raw, '--base-url')).toThrow(expect.objectContaining({ exitCode: 2 })),
+  );
+});
+
+describe('credentialEnvironment', () => {
+  it.each([
+    ['svk_test_abc.svs_test_def', 'test'],
+    ['svk_live_abc.svs_live_def', 'live'],
+  ])('%s is %s', (c, env) => expect(credentialEnvironment(c, 'x')).toBe(env));
+
+  it.each(['svk_test_abc.svs_live_def', 'svk_test_abc', 'Bearer x', 'svk_prod_a.svs_prod_b'])('refuses %s without echoing it', (c) => {
+    try {
+      credentialEnvironment(c, 'MERCHANT_KIT_CREDENTIAL');
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ExitError).exitCode).toBe(2);
+      expect((error as Error).message).not.toContain(c);
+    }
+  });
+});
+
+describe('environment of the base path', () => {
+  it.each([
+    ['/v1', 'live'],
+    ['/sandbox/v1', 'test'],
+    ['/api/sandbox/v1/', 'test'],
+    ['/', null],
+    ['/v2', null],
+  ])('%s → %s', (path, env) => expect(environmentOfPath(path)).toBe(env));
+
+  it.each([
+    ['http://h:1/v1', 'test', 'http://h:1/sandbox/v1'],
+    ['http://h:1/sandbox/v1', 'live', 'http://h:1/v1'],
+    ['http://h:1', 'test', 'http://h:1/sandbox/v1'],
+    ['https://h/base/v1', 'test', 'https://h/base/sandbox/v1'],
+  ] as const)('baseUrlFor(%s, %s) = %s', (url, env, expected) => expect(baseUrlFor(url, env)).toBe(expected));
+
+  it('refuses a test credential on /v1 with the URL meant, and accepts matching or unknown paths', () => {
+    expect(() => checkEnvironmentMatch('http://h:1/v1', 'test')).toThrow(/did you mean http:\/\/h:1\/sandbox\/v1\?/);
+    expect(() => checkEnvironmentMatch('http://h:1/sandbox/v1', 'live')).toThrow(/did you mean http:\/\/h:1\/v1\?/);
+    expect(() => checkEnvironmentMatch('http://h:1/sandbox/v1', 'test')).not.toThrow();
+    expect(() => checkEnvironmentMatch('https://sandbox.example.com/api', 'test')).not.toThrow();
+  });
+
+  it.each(['http://h:1/v1', 'http://h:1/sandbox/v1'])('the control API of %s is at the root', (url) => expect(adminUrlFor(url)).toBe('http://h:1/_emulator'));
+});
+
+describe('describeError', () => {
+  it('an API error: one line with message, status, code and request id; exit 1', () => {
+    rememberTarget(undefined);
+    const e = new ApiError({ status: 409, code: 'external_id_conflict', message: 'Conflicto.', requestId: 'req_1' });
+    expect(describeError(e)).toEqual({ lines: ['error: Conflicto. (409 external_id_conflict, request_id req_1)'], exitCode: 1 });
+  });
+
+  it('validation details go on the same line', () => {
+    const e = new ApiError({ status: 422, code: 'validation_failed', message: 'Inválido.', details: [{ field: 'external_id', code: 'pattern', message: 'Formato.' }] });
+    expect(describeError(e).lines[0]).toBe('error: Inválido. — external_id: Formato. (422 validation_failed)');
+  });
+
+  it('a 401 from a base path of the other environment gets a hint', () => {
+    rememberTarget({ baseUrl: 'https://api.example.com/v1', environment: 'test' });
+    const e = new ApiError({ status: 401, code: 'unauthenticated', message: 'Credencial inválida.', requestId: 'req_2' });
+    expect(describeError(e).lines[1]).toBe('hint: the credential is a test credential; did you mean https://api.example.com/sandbox/v1?');
+    rememberTarget(undefined);
+  });
+
+  it('an unexpected error is one redacted line; the stack only with verbose', () => {
+    const e = new Error('boom svs_test_abcdefghijkl\nsecond line');
+    expect(describeError(e)).toEqual({ lines: [expect.stringMatching(/^error: boom svs_test_\[\w+\]$/)], exitCode: 1 });
+    const verbose = describeError(e, { verbose: true });
+    expect(verbose.lines).toHaveLength(2);
+    expect(verbose.lines.join('\n')).not.toContain('abcdefghijkl');
+  });
+
+  it('an ExitError keeps its code', () => expect(describeError(new ExitError('x', 2)).exitCode).toBe(2));
+});
+
+describe('profile crypto', () => {
+  const key = randomBytes(32);
+  it('round-trips with a fresh IV each time; another AAD or key, or a flipped byte, opens to null', () => {
+    const a = seal('svk_test_a.svs_test_b', key, 'p1');
+    const b = seal('svk_test_a.svs_test_b', key, 'p1');
+    expect(a.iv).not.toBe(b.iv);
+    expect(open(a, key, 'p1')).toBe('svk_test_a.svs_test_b');
+    expect(open(a, key, 'p2')).toBeNull();
+    expect(open(a, randomBytes(32), 'p1')).toBeNull();
+    const data = Buffer.from(a.data, 'base64');
+    data[0] ^= 1;
+    expect(open({ ...a, data: data.toString('base64') }, key, 'p1')).toBeNull();
+  });
+
+  it.each([
+    ['a'.repeat(64), 32],
+    [randomBytes(32).toString('base64'), 32],
+    ['a passphrase', 32],
+  ])('keyFromText(%s) is 32 bytes', (text, len) => expect(keyFromText(text)).toHaveLength(len));
+});
+
+describe('output', () => {
+  it('formatTable aligns columns, right-aligns numbers, prints - for empty cells and no trailing spaces', () => {
+    const text = formatTable(
+      [
+        { n: 1, name: 'Ana', x: null },
+        { n: 120, name: 'Bartolomé', x: 'y' },
+      ],
+      [
+        { header: 'N', value: (r) => r.n, align: 'right' },
+        { header: 'NAME', value: (r) => r.name },
+        { header: 'X', value: (r) => r.x },
+      ],
+    );
+    expect(text.split('\n')).toEqual(['  N  NAME       X', '  1  Ana        -', '120  Bartolomé  y']);
+  });
+});
+
+describe('option lists of the CLI', () => {
+  // The CLI keeps its own copies so that --help never loads zod; they must equal the contract's.
+  it.each([
+    [cliLists.ORDER_STATUSES, ORDER_STATUSES],
+    [cliLists.ACK_STATUSES, ACK_STATUSES],
+    [cliLists.IMPORT_FAILURE_CODES, IMPORT_FAILURE_CODES],
+    [cliLists.SIMULATOR_SCENARIOS, SIMULATOR_SCENARIOS],
+    [cliLists.DELIVERY_STATUSES, DELIVERY_STATUSES],
+    [cliLists.ENTREGA_ACTIONS, ENTREGA_ACTIONS],
+    [cliLists.ENTREGA_PAYMENT_METHODS, ENTREGA_PAYMENT_METHODS],
+  ])('%j equals the contract', (mine, contract) => expect([...mine]).toEqual([...contract]));
+});
