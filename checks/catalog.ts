@@ -32,7 +32,7 @@ export const catalog: Check = {
   rule: 'Endpoints (catalog) and Full snapshot rules: PUT a category and a product with option groups by external_id, PATCH price and availability, and send a full snapshot in parts in order (1…n, snapshot_last on the last).',
 
   async run(ctx) {
-    const log = new EvidenceLog();
+    const log = new EvidenceLog(ctx.signal);
     const id = (s: string) => `mkh-${s}-${ctx.runId}`;
     const category = await log.call('PUT category', (o) => ctx.client.catalog.categories.put(id('cat'), { name: 'Homologation', position: 100000 }, o));
     if (!category.ok) return fail(`PUT /catalog/categories failed: ${describeError(category.error)}`, log.items);

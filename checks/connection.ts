@@ -24,7 +24,7 @@ export const connection: Check = {
   rule: 'Authentication 1–9: every request carries Bearer key.secret; a test credential works only on the test base path; the scopes the integration needs are granted (403 insufficient_scope otherwise).',
 
   async run(ctx) {
-    const log = new EvidenceLog();
+    const log = new EvidenceLog(ctx.signal);
     const me = await log.call('GET /me', (o) => ctx.client.me(o));
     if (!me.ok) return fail(`GET /me failed: ${describeError(me.error)}`, log.items);
     const view = me.value as unknown as MeView;

@@ -14,7 +14,7 @@ export const importCheck: Check = {
   rule: 'Import confirmation: ack sets acknowledged; repeating it with the same external_id succeeds with no effect, with another code is 409 external_id_conflict (a 4xx is never repeated); an order with a product without external code is reported with import-failure and may be acknowledged later.',
 
   async run(ctx) {
-    const log = new EvidenceLog();
+    const log = new EvidenceLog(ctx.signal);
     const orders = await ensureOrders(ctx, log);
     if (typeof orders === 'string') return fail(orders, log.items);
     const code = (s: string) => `mkh-${ctx.runId}-${s}`;

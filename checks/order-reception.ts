@@ -59,7 +59,7 @@ async function onRealEnvironment(ctx: RunContext, log: EvidenceLog): Promise<Che
   const until = Date.now() + ctx.waitMs;
   while (SCENARIOS.some((s) => !found[s]) && Date.now() < until && !ctx.signal.aborted) {
     await new Promise((r) => setTimeout(r, 2000));
-    const page = await feedOrders(ctx, new EvidenceLog(), cursor);
+    const page = await feedOrders(ctx, new EvidenceLog(ctx.signal), cursor);
     cursor = page.cursor;
     for (const o of page.orders) {
       const s = scenarioOf(o);
@@ -81,7 +81,7 @@ export const orderReception: Check = {
   rule: 'Events, Webhook delivery and Feed: each order arrives complete, pushed to the signed webhook (answered 2xx within 10 s) and in GET /events.',
 
   async run(ctx) {
-    const log = new EvidenceLog();
+    const log = new EvidenceLog(ctx.signal);
     return ctx.control ? onEmulator(ctx, log) : onRealEnvironment(ctx, log);
   },
 

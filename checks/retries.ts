@@ -23,7 +23,7 @@ function judgeAnswers(log: EvidenceLog, label: string, answers: Answer[], status
 }
 
 async function runOnEmulator(ctx: Parameters<Check['run']>[0]): Promise<CheckOutcome> {
-  const log = new EvidenceLog();
+  const log = new EvidenceLog(ctx.signal);
   const me = await ensureMe(ctx, log);
   if (typeof me === 'string') return fail(me, log.items);
   let order: OrderView;

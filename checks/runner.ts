@@ -14,10 +14,26 @@ export function resultOf(check: CheckMeta, outcome: CheckOutcome, durationMs: nu
   return { id: check.id, title: check.title, area: check.area, mandatory: check.mandatory, rule: check.rule, duration_ms: Math.round(durationMs), ...outcome };
 }
 
+/** The run's time is up (`--timeout`): a timeout is a failure of the target, not an interruption. */
+export class RunTimeout extends Error {
+  constructor(readonly seconds: number) {
+    super(`no result within --timeout (${seconds} s)`);
+    this.name = 'RunTimeout';
+  }
+}
+
+const signal = (ctx: RunContext) => ctx.signal;
+
+/** What a check stopped early by the run's signal is: failed at a timeout, pending at an interruption. */
+function stopped(signal: AbortSignal, what: string): CheckOutcome {
+  if (signal.reason instanceof RunTimeout) return { status: 'fail', reason: `${what} when the run timed out: ${signal.reason.message}`, evidence: [] };
+  return { status: 'pending', reason: `${what} when the run was interrupted`, evidence: [] };
+}
+
 /** Resolves with `pending` when the run is interrupted (SIGINT, --timeout) while a check runs. */
 function aborted(signal: AbortSignal): Promise<CheckOutcome> {
   return new Promise((resolve) => {
-    const done = () => resolve({ status: 'pending', reason: 'interrupted before the check was decided', evidence: [] });
+    const done = () => resolve(stopped(signal, 'the check was under way'));
     if (signal.aborted) done();
     else signal.addEventListener('abort', done, { once: true });
   });
@@ -32,7 +48,7 @@ export async function runChecks(checks: readonly Check[], ctx: RunContext, optio
   const results: CheckResult[] = [];
   for (const check of checks) {
     if (ctx.signal.aborted) {
-      results.push(resultOf(check, { status: 'pending', reason: 'not run: the run was interrupted', evidence: [] }, 0));
+      results.push(resultOf(check, stopped(signal(ctx), 'not run'), 0));
       continue;
     }
     options.onStart?.(check);

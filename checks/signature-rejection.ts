@@ -59,7 +59,7 @@ export const signatureRejection: Check = {
   rule: 'Webhook delivery, receiver rules 1–4 and Events: verify HMAC-SHA256 over the raw body in constant time, refuse timestamps over 300 s away, discard duplicates by event id, keep the newer order version by updated_at.',
 
   async run(ctx) {
-    const log = new EvidenceLog();
+    const log = new EvidenceLog(ctx.signal);
     const receiver = await ensureReceiver(ctx, log);
     if (typeof receiver === 'string') return fail(receiver, log.items);
     const secrets = receiver.secrets;

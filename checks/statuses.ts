@@ -24,7 +24,7 @@ export const statuses: Check = {
   rule: 'Order status: pending → accepted (estimated_minutes 1–600), later stages may be skipped, rejected only from pending and cancelled from any non-final state with a reason (3–255), anything else 409 invalid_status_transition with details.current_status — a 4xx never repeated.',
 
   async run(ctx) {
-    const log = new EvidenceLog();
+    const log = new EvidenceLog(ctx.signal);
     const orders = await ensureOrders(ctx, log);
     if (typeof orders === 'string') return fail(orders, log.items);
     const move = async (step: string, order: OrderView, body: Parameters<typeof ctx.client.orders.setStatus>[1], want: string) => {

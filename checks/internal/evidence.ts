@@ -16,6 +16,9 @@ export type Outcome<T> = { ok: true; value: T; answers: Answer[] } | { ok: false
 export class EvidenceLog {
   readonly items: Evidence[] = [];
 
+  /** `signal` (the run's) cancels calls under way when the run is interrupted or times out. */
+  constructor(private readonly signal?: AbortSignal) {}
+
   /** Runs one call, recording each attempt's answer; never throws an ApiError (it is returned). */
   async call<T>(step: string, fn: (options: CallOptions) => Promise<T>, extra: CallOptions = {}): Promise<Outcome<T>> {
     const answers: Answer[] = [];
@@ -33,7 +36,7 @@ export class EvidenceLog {
       });
     };
     try {
-      return { ok: true, value: await fn({ ...extra, onResponse }), answers };
+      return { ok: true, value: await fn({ signal: this.signal, ...extra, onResponse }), answers };
     } catch (error) {
       const apiError = toApiError(error);
       if (answers.length === 0 || apiError.status === 0) {

@@ -1,4 +1,31 @@
-import type { Command } from 'commander';
+import { Command, Option } from 'commander';
 
-/** `merchant-kit homologate`: being built. */
-export function register(_program: Command): void {}
+/** `merchant-kit homologate`: the homologation checks, as the reference integrator or as an observer. */
+export function register(program: Command): void {
+  program
+    .command('homologate')
+    .description('Run the homologation checks against the base URL in use and write the reports (certificate when every mandatory check passes)')
+    .option('--report-dir <dir>', 'folder for homologation.json, .junit.xml, .html and .md', 'homologation-report')
+    .option('--format <list>', 'comma-separated: terminal,json,junit,html,md', 'terminal,json,junit,html,md')
+    .option('--only <ids>', 'comma-separated check ids (connection,catalog,order_reception,signature_rejection,import,statuses,retries)')
+    .option('--observe', 'grade your own ERP from its calls to the emulator (an observed session) instead of running the checks')
+    .option('--integration <id>', 'the integration to observe (int_…), with --observe')
+    .addOption(new Option('--timeout <seconds>', 'longest wait for a person, the feed or the observed ERP').default('120'))
+    .option('--non-interactive', 'against a real environment: skip the steps that need a person in the panel')
+    .option('--allow-live', 'run against a live credential (the catalog check writes to the real menu)')
+    .option('--admin-token <token>', 'the emulator\'s admin token (or MERCHANT_KIT_ADMIN_TOKEN)')
+    .addHelpText(
+      'after',
+      `
+Against an emulator (found through /_emulator/health) the run is automatic. Exit code 0 only when
+every mandatory check passes; 1 otherwise; 2 for usage errors.
+
+Examples:
+  $ merchant-kit homologate --report-dir reports
+  $ merchant-kit homologate --observe --integration int_… --timeout 300`,
+    )
+    .action(async (_options: unknown, command: Command) => {
+      const { homologateAction } = await import('./action.js');
+      await homologateAction(command);
+    });
+}

@@ -1,0 +1,88 @@
+import type { Command } from 'commander';
+import pkg from '../../../../package.json' with { type: 'json' };
+import { resolveContext } from '../../context.js';
+import { ExitError, usageError } from '../../errors.js';
+import { colors, printJson, printLine } from '../../output.js';
+import { buildReport, summarize, type HomologationReport } from '../../../../checks/report.js';
+import { writeReports } from '../../../../checks/writers/index.js';
+import { terminalReport } from '../../../../checks/writers/terminal.js';
+import { parseOptions, type HomologateOptions } from './options.js';
+import { Progress } from './progress.js';
+import { runActive } from './active.js';
+import { RunTimeout } from '../../../../checks/runner.js';
+import { runObserver } from './observe.js';
+
+/** SIGINT (and --timeout for the active run) end the run early; the reports are still written. */
+function interruption(timeoutSeconds: number | null): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const onSignal = () => controller.abort(new Error('interrupted'));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const timer = timeoutSeconds === null ? null : setTimeout(() => controller.abort(new RunTimeout(timeoutSeconds)), timeoutSeconds * 1000);
+  return {
+    signal: controller.signal,
+    dispose() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      if (timer) clearTimeout(timer);
+    },
+  };
+}
+
+export async function homologateAction(command: Command): Promise<void> {
+  const options: HomologateOptions = parseOptions(command.optsWithGlobals());
+  const cli = await resolveContext(command);
+  if (cli.environment === 'live' && !options.allowLive) {
+    throw usageError('error: refusing a live credential: the catalog check writes to the real menu (pass --allow-live to run anyway)');
+  }
+  const isEmulator = await cli.control().isEmulator();
+  if (options.observe && !isEmulator) throw usageError('error: --observe needs an emulator at the base URL (no /_emulator/health answered)');
+  const progress = await Progress.create(options.json);
+  const started = new Date();
+  // The active run's deadline is --timeout (the observer's is the session's own).
+  const stop = interruption(options.observe ? null : options.timeoutSeconds);
+  let report: HomologationReport;
+  try {
+    if (options.observe) {
+      const observed = await runObserver(cli, options, progress, stop.signal);
+      report = observed.interrupted ? markInterrupted(observed.report) : observed.report;
+    } else {
+      const run = await runActive(cli, options, isEmulator, progress, stop.signal);
+      const interrupted = stop.signal.aborted && !(stop.signal.reason instanceof RunTimeout);
+      report = buildReport({
+        version: pkg.version,
+        mode: run.mode,
+        startedAt: started,
+        complete: !interrupted && run.results.every((r) => r.status !== 'pending'),
+        interrupted,
+        target: { base_url: cli.baseUrl, environment: cli.environment, emulator: isEmulator },
+        integration: run.integration,
+        checks: run.results,
+        notes: interrupted
+          ? [...run.notes, 'The run was interrupted: checks not decided are pending.']
+          : stop.signal.aborted
+            ? [...run.notes, `The run timed out after ${options.timeoutSeconds} s: checks not decided failed.`]
+            : run.notes,
+      });
+    }
+  } finally {
+    stop.dispose();
+  }
+  const written = await writeReports(report, options.reportDir, options.formats);
+  if (options.json) printJson(report);
+  else if (options.formats.includes('terminal')) {
+    const c = colors();
+    printLine(terminalReport(report, { green: c.green, red: c.red, yellow: c.yellow, dim: c.dim, bold: c.bold }, cli.verbose));
+  }
+  if (!options.json) for (const path of written) progress.say(`wrote ${path}`);
+  if (!report.summary.certified) {
+    const why = report.interrupted ? 'interrupted' : `${report.summary.failed} failed, ${report.summary.skipped} skipped, ${report.summary.pending} pending`;
+    throw new ExitError(`homologation: not certified (${why})`, 1);
+  }
+}
+
+/** An observer's report cut short by the person: incomplete, undecided checks stay pending. */
+function markInterrupted(report: HomologationReport): HomologationReport {
+  const notes = [...report.notes, 'The run was interrupted: checks not decided are pending.'];
+  return { ...report, complete: false, interrupted: true, notes, summary: summarize(report.checks, false) };
+}

@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import type { CliContext } from '../../context.js';
+import { runChecks } from '../../../../checks/runner.js';
+import { selectChecks } from '../../../../checks/registry.js';
+import type { RunContext } from '../../../../checks/context.js';
+import type { CheckResult } from '../../../../checks/types.js';
+import type { ReportIntegration, ReportMode } from '../../../../checks/report.js';
+import type { Progress } from './progress.js';
+import type { HomologateOptions } from './options.js';
+
+export interface ActiveRun {
+  mode: ReportMode;
+  results: CheckResult[];
+  integration: ReportIntegration;
+  notes: string[];
+}
+
+/** The webhook as it was before the run, to put back afterwards (null: there was none). */
+type PreviousWebhook = { url: string; events: string[]; active: boolean } | null | undefined;
+
+async function previousWebhook(ctx: RunContext): Promise<PreviousWebhook> {
+  try {
+    const w = (await ctx.client.webhook.get()) as { url: string; events: string[]; active: boolean };
+    return { url: w.url, events: w.events, active: w.active };
+  } catch (error) {
+    return (error as { code?: string }).code === 'not_found' ? null : undefined;
+  }
+}
+
+/**
+ * The CLI as the reference integrator: runs the selected checks against the target. On an emulator
+ * it drives the simulator and faults itself; against a real environment it asks a person (or, with
+ * --non-interactive, skips what needs one). The webhook it points at its own receiver is put back.
+ */
+export async function runActive(cli: CliContext, options: HomologateOptions, isEmulator: boolean, progress: Progress, signal: AbortSignal): Promise<ActiveRun> {
+  const mode: ReportMode = isEmulator ? 'automatic' : options.nonInteractive ? 'non_interactive' : 'interactive';
+  const notes: string[] = [];
+  if (mode === 'non_interactive') notes.push('--non-interactive: the steps that need a person in the panel (creating the simulated orders) were skipped; the checks that depend on them are skipped or failed, so no certificate can be issued.');
+  if (!isEmulator) notes.push('Real environment: fault injection is only available on the emulator, so the retries check is skipped.');
+  const ctx: RunContext = {
+    client: cli.client(),
+    control: isEmulator ? cli.control() : null,
+    mode: mode === 'automatic' ? 'automatic' : mode,
+    basePath: new URL(cli.baseUrl).pathname.replace(/\/$/, ''),
+    state: {},
+    signal,
+    waitMs: options.timeoutSeconds * 1000,
+    say: (line) => progress.say(line),
+    runId: randomBytes(3).toString('hex'),
+  };
+  const before = await previousWebhook(ctx);
+  const results = await runChecks(selectChecks(options.only), ctx, { onStart: (c) => progress.start(c), onDecided: (r) => progress.decided(r) });
+  progress.stop();
+  if (ctx.state.receiver) {
+    await ctx.state.receiver.close();
+    if (before !== undefined) {
+      const restore = before ?? { url: ctx.state.receiver.url, events: ['*'], active: false };
+      await ctx.client.webhook.put(restore).catch(() => notes.push('The webhook could not be put back as it was before the run.'));
+    }
+  }
+  const me = ctx.state.me;
+  return {
+    mode,
+    results,
+    integration: { id: me?.integration.id ?? null, store_id: me?.store.id ?? null, store_name: me?.store.name ?? null },
+    notes,
+  };
+}

@@ -1,0 +1,52 @@
+import type { Ora } from 'ora';
+import { checkLine, type Painter } from '../../../../checks/writers/terminal.js';
+import type { CheckMeta, CheckResult } from '../../../../checks/types.js';
+import { errColors } from '../../output.js';
+
+/**
+ * Live progress on stderr: an ora spinner per check on a TTY, plain lines otherwise (CI logs), and
+ * nothing but the final result with --json.
+ */
+export class Progress {
+  private spinner: Ora | null = null;
+  private readonly paint: Painter;
+
+  private constructor(
+    private readonly fancy: boolean,
+    private readonly quiet: boolean,
+    private readonly ora: typeof import('ora').default | null,
+  ) {
+    const c = errColors();
+    this.paint = { green: c.green, red: c.red, yellow: c.yellow, dim: c.dim, bold: c.bold };
+  }
+
+  static async create(json: boolean): Promise<Progress> {
+    const fancy = !json && Boolean(process.stderr.isTTY) && !process.env.CI;
+    const ora = fancy ? (await import('ora')).default : null;
+    return new Progress(fancy, json, ora);
+  }
+
+  say(line: string): void {
+    if (this.quiet) return;
+    this.spinner?.stop();
+    process.stderr.write(`${line}\n`);
+    this.spinner?.start();
+  }
+
+  start(check: Pick<CheckMeta, 'id' | 'title'>): void {
+    if (this.fancy && this.ora) this.spinner = this.ora({ text: `${check.id}: ${check.title}`, stream: process.stderr }).start();
+  }
+
+  decided(result: Pick<CheckResult, 'id' | 'title' | 'status' | 'reason'>): void {
+    const line = checkLine(result, this.paint);
+    if (this.spinner) {
+      this.spinner.stopAndPersist({ symbol: '', text: line });
+      this.spinner = null;
+    } else if (!this.quiet) process.stderr.write(`${line}\n`);
+  }
+
+  stop(): void {
+    this.spinner?.stop();
+    this.spinner = null;
+  }
+}
