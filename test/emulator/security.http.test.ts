@@ -135,6 +135,18 @@ describe('never a 500 from bad input, never a hung connection', () => {
     expect(body.error.request_id).toMatch(/^req_/);
   });
 
+  it('closes 300 stalled connections, each with a spec error body', async () => {
+    // The control API reads the body before anything else answers (no credential, no rate limit).
+    const head = `POST /_emulator/stores HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n`;
+    const results = await Promise.all(Array.from({ length: 300 }, () => stalledRequest(emu.url, head, '{"environment":', 8_000)));
+    for (const r of results) {
+      expect(r.closedAfterMs).not.toBeNull();
+      expect(r.text).toMatch(/^HTTP\/1\.1 400 /);
+      expect(r.text).toContain('"code":"malformed_json"');
+    }
+    expect(Math.max(...results.map((r) => r.closedAfterMs!))).toBeLessThan(5_000);
+  });
+
   it('closes a connection that never sends a byte', async () => {
     const result = await stalledRequest(emu.url, '', '', 5_000);
     expect(result.closedAfterMs).not.toBeNull();
