@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import type { Db } from '../db/open.js';
 
 export interface CategoryRow {
@@ -81,7 +82,7 @@ export interface PageParams {
 
 const PRODUCT_VIEW = 'SELECT p.*, c.external_id AS category_external_id FROM products p JOIN categories c ON c.id = p.category_id';
 
-export function createCatalogStatements(db: Db) {
+export function createCatalogStatements(db: Db): CatalogStatements {
   return {
     // Categories
     categoryByExternal: db.prepare<[string, string], CategoryRow>('SELECT * FROM categories WHERE integration_id = ? AND external_id = ?'),
@@ -171,4 +172,44 @@ export function createCatalogStatements(db: Db) {
     deleteOption: db.prepare<[string]>('DELETE FROM options WHERE id = ?'),
   };
 }
-export type CatalogStatements = ReturnType<typeof createCatalogStatements>;
+/**
+ * Written out (not `ReturnType`) so that the declaration emit of `npm run build` can name them:
+ * better-sqlite3's own statement type lives in a namespace its types do not export.
+ */
+export interface CatalogStatements {
+  categoryByExternal: Database.Statement<[string, string], CategoryRow>;
+  categoryById: Database.Statement<[string], CategoryRow>;
+  categoryByName: Database.Statement<[string, string], CategoryRow>;
+  insertCategory: Database.Statement<[CategoryRow], unknown>;
+  updateCategory: Database.Statement<[Pick<CategoryRow, "id" | "name" | "position" | "active" | "source_updated_at" | "updated_at">], unknown>;
+  setCategorySourceUpdatedAt: Database.Statement<[number, string], unknown>;
+  listCategories: Database.Statement<[PageParams], CategoryRow>;
+  activeProductsInCategory: Database.Statement<[string], { n: number; }>;
+  linkedCategories: Database.Statement<[string], CategoryRow>;
+  productByExternal: Database.Statement<[string, string], ProductRow>;
+  productById: Database.Statement<[string], ProductRow>;
+  productViewById: Database.Statement<[string], ProductView>;
+  insertProduct: Database.Statement<[ProductRow], unknown>;
+  updateProduct: Database.Statement<[Omit<ProductRow, "store_id" | "created_at">], unknown>;
+  setProductSourceUpdatedAt: Database.Statement<[number, string], unknown>;
+  listProductIds: Database.Statement<[PageParams & { category_id: string | null; active: number | null; }], string>;
+  productViewsByIds: Database.Statement<[{ ids: string; }], ProductView>;
+  linkedProducts: Database.Statement<[string], ProductRow>;
+  activeProductCount: Database.Statement<[string], { n: number; }>;
+  touchProduct: Database.Statement<[number, string], unknown>;
+  setImage: Database.Statement<[Pick<ProductRow, "id" | "updated_at" | "photo_url" | "photo_source" | "image_status" | "image_requested_url" | "image_error">], unknown>;
+  groupsOfProduct: Database.Statement<[string], OptionGroupRow>;
+  optionsOfProduct: Database.Statement<[string], OptionRow>;
+  groupsOfProducts: Database.Statement<[{ ids: string; }], OptionGroupRow>;
+  optionsOfProducts: Database.Statement<[{ ids: string; }], OptionRow>;
+  groupByExternal: Database.Statement<[string, string], OptionGroupRow>;
+  optionByExternal: Database.Statement<[string, string], OptionRow>;
+  optionById: Database.Statement<[string], OptionRow>;
+  insertGroup: Database.Statement<[OptionGroupRow], unknown>;
+  updateGroup: Database.Statement<[Pick<OptionGroupRow, "id" | "name" | "position" | "min_select" | "max_select">], unknown>;
+  deleteGroup: Database.Statement<[string], unknown>;
+  insertOption: Database.Statement<[OptionRow], unknown>;
+  updateOption: Database.Statement<[Pick<OptionRow, "id" | "name" | "position" | "price" | "available" | "group_id">], unknown>;
+  patchOption: Database.Statement<[Pick<OptionRow, "id" | "price" | "available">], unknown>;
+  deleteOption: Database.Statement<[string], unknown>;
+}

@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import type { Db } from '../db/open.js';
 
 export interface SnapshotRow {
@@ -36,7 +37,7 @@ interface LinkedRow {
 type Key = { integration_id: string; snapshot_id: string };
 
 /** Full catalog snapshots: their state, the codes each one sent and the stored results of each part. */
-export function createSnapshotStatements(db: Db) {
+export function createSnapshotStatements(db: Db): SnapshotStatements {
   return {
     get: db.prepare<Key, SnapshotRow>('SELECT * FROM snapshots WHERE integration_id = @integration_id AND snapshot_id = @snapshot_id'),
     insert: db.prepare<Omit<SnapshotRow, 'deactivated' | 'reason' | 'failed'>>(
@@ -76,4 +77,19 @@ export function createSnapshotStatements(db: Db) {
     ),
   };
 }
-export type SnapshotStatements = ReturnType<typeof createSnapshotStatements>;
+/**
+ * Written out (not `ReturnType`) so that the declaration emit of `npm run build` can name them:
+ * better-sqlite3's own statement type lives in a namespace its types do not export.
+ */
+export interface SnapshotStatements {
+  get: Database.Statement<[Key], SnapshotRow>;
+  insert: Database.Statement<[Omit<SnapshotRow, "deactivated" | "reason" | "failed">], unknown>;
+  finishPart: Database.Statement<[Key & { part: number; failed: number; }], unknown>;
+  close: Database.Statement<[Key & Pick<SnapshotRow, "deactivated" | "reason" | "status">], unknown>;
+  addItem: Database.Statement<[SnapshotItem], unknown>;
+  items: Database.Statement<[Key], Pick<SnapshotItem, "kind" | "external_id">>;
+  part: Database.Statement<[Key & { part: number; }], SnapshotPartRow>;
+  insertPart: Database.Statement<[Key & { part: number; } & SnapshotPartRow], unknown>;
+  linkedProducts: Database.Statement<[string], LinkedRow>;
+  linkedCategories: Database.Statement<[string], LinkedRow>;
+}

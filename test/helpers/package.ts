@@ -1,0 +1,131 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+// Helpers of the package tests (test/package): a tiny semver range check for `engines.node`, the
+// installed tree's package.json files, and a build + `npm pack` of the repo in a temporary copy (so
+// that the shared `dist/` other tests run from is never cleaned under them).
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+
+type Version = [number, number, number];
+
+function parseVersion(text: string): { version: Version; wild: number } | null {
+  const m = /^v?(\d+|[xX*])(?:\.(\d+|[xX*]))?(?:\.(\d+|[xX*]))?(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/.exec(text.trim());
+  if (!m) return null;
+  const parts = [m[1], m[2], m[3]];
+  const wild = parts.findIndex((p) => p === undefined || /^[xX*]$/.test(p));
+  const version = parts.map((p) => (p === undefined || /^[xX*]$/.test(p) ? 0 : Number(p))) as Version;
+  return { version, wild: wild === -1 ? 3 : wild };
+}
+
+const compare = (a: Version, b: Version) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+
+/** The version just past a partial one: `1.2` → 1.3.0, `1` → 2.0.0. */
+function bump(v: Version, wild: number): Version {
+  if (wild === 0) return [Infinity, 0, 0];
+  if (wild === 1) return [v[0] + 1, 0, 0];
+  return [v[0], v[1] + 1, 0];
+}
+
+type Test = (v: Version) => boolean;
+
+function comparator(op: string, text: string): Test {
+  const parsed = parseVersion(text);
+  if (!parsed) throw new Error(`not a version: ${text}`);
+  const { version: v, wild } = parsed;
+  const upper = bump(v, wild);
+  switch (op) {
+    case '>=':
+      return (x) => compare(x, v) >= 0;
+    case '>':
+      return wild < 3 ? (x) => compare(x, upper) >= 0 : (x) => compare(x, v) > 0;
+    case '<=':
+      return wild < 3 ? (x) => compare(x, upper) < 0 : (x) => compare(x, v) <= 0;
+    case '<':
+      return (x) => compare(x, v) < 0;
+    case '^': {
+      const cap: Version = v[0] > 0 || wild <= 1 ? [v[0] + 1, 0, 0] : v[1] > 0 || wild <= 2 ? [0, v[1] + 1, 0] : [0, 0, v[2] + 1];
+      return (x) => compare(x, v) >= 0 && compare(x, cap) < 0;
+    }
+    case '~': {
+      const cap: Version = wild <= 1 ? [v[0] + 1, 0, 0] : [v[0], v[1] + 1, 0];
+      return (x) => compare(x, v) >= 0 && compare(x, cap) < 0;
+    }
+    default:
+      return (x) => compare(x, v) >= 0 && (wild < 3 ? compare(x, upper) < 0 : compare(x, v) === 0);
+  }
+}
+
+/**
+ * Whether `version` satisfies the npm range `range` (`>=18`, `^20.19.0 || >=22.12.0`, `14 - 20`,
+ * `18.x`, `*`). Prerelease tags are ignored: engines ranges name releases.
+ */
+export function satisfies(version: string, range: string): boolean {
+  const v = parseVersion(version)?.version;
+  if (!v) throw new Error(`not a version: ${version}`);
+  return range.split('||').some((alternative) => {
+    const text = alternative.trim().replace(/(>=|<=|>|<|=|\^|~)\s+/g, '$1');
+    if (text === '' || text === '*' || text === 'x') return true;
+    const hyphen = /^(\S+)\s+-\s+(\S+)$/.exec(text);
+    if (hyphen) return comparator('>=', hyphen[1])(v) && comparator('<=', hyphen[2])(v);
+    return text.split(/\s+/).every((part) => {
+      const m = /^(>=|<=|>|<|=|\^|~)?(.+)$/.exec(part)!;
+      return comparator(m[1] ?? '=', m[2])(v);
+    });
+  });
+}
+
+/** Every package.json of an installed tree, nested node_modules and scopes included. */
+export function installedPackages(nodeModules: string): { name: string; version: string; engines?: { node?: string }; dir: string }[] {
+  const out: { name: string; version: string; engines?: { node?: string }; dir: string }[] = [];
+  const visit = (dir: string) => {
+    if (!existsSync(dir)) return;
+    for (const entry of readdirSync(dir)) {
+      if (entry.startsWith('.')) continue;
+      const path = join(dir, entry);
+      if (entry.startsWith('@')) {
+        visit(path);
+        continue;
+      }
+      const manifest = join(path, 'package.json');
+      if (!existsSync(manifest)) continue;
+      const pkg = JSON.parse(readFileSync(manifest, 'utf8'));
+      out.push({ name: pkg.name ?? entry, version: pkg.version, engines: pkg.engines, dir: path });
+      visit(join(path, 'node_modules'));
+    }
+  };
+  visit(nodeModules);
+  return out;
+}
+
+export interface RunResult {
+  status: number | null;
+  output: string;
+}
+
+export function run(command: string, args: string[], cwd: string, timeoutMs = 120_000): RunResult {
+  const r = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: timeoutMs, env: { ...process.env, npm_config_update_notifier: 'false' } });
+  return { status: r.status, output: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}` };
+}
+
+const BUILD_INPUTS = ['package.json', 'tsup.config.ts', 'tsconfig.json', 'tsconfig.build.json', 'bin', 'src', 'emulator', 'checks', 'fixtures', 'docs', 'README.md', 'LICENSE'];
+
+/**
+ * Copies what the build reads into `dir`, links the repo's node_modules, runs `npm run build` (the
+ * package's own build script) and `npm pack`; returns the tarball's path.
+ */
+export function buildAndPack(dir: string): string {
+  const pkg = join(dir, 'pkg');
+  mkdirSync(pkg, { recursive: true });
+  for (const name of BUILD_INPUTS) {
+    if (existsSync(join(ROOT, name))) cpSync(join(ROOT, name), join(pkg, name), { recursive: true });
+  }
+  symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'), 'dir');
+  const build = run('npm', ['run', 'build'], pkg);
+  if (build.status !== 0) throw new Error(`npm run build failed:\n${build.output}`);
+  const pack = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], pkg);
+  if (pack.status !== 0) throw new Error(`npm pack failed:\n${pack.output}`);
+  const json = pack.output.slice(pack.output.indexOf('['), pack.output.lastIndexOf(']') + 1);
+  return join(dir, (JSON.parse(json) as { filename: string }[])[0].filename);
+}
