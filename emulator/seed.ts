@@ -44,6 +44,7 @@ export function loadOrCreateSeeds(dataDir: string | null, envs: Record<Environme
   const file = dataDir ? join(dataDir, SEED_FILE) : null;
   let seeds: SeededStore[];
   if (file && existsSync(file)) {
+    chmodSync(file, 0o600); // written by an older version with the umask's mode
     seeds = JSON.parse(readFileSync(file, 'utf8')) as SeededStore[];
     applySeeds(envs, seeds);
     return seeds;

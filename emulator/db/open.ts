@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
 
@@ -11,9 +11,17 @@ export type Db = Database.Database;
  * mode of the database file, which is created here (0600) before SQLite opens it.
  */
 export function secureDataDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  chmodSync(dir, 0o700);
+  if (!existsSync(dir)) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700); // the umask may have taken bits off, never added: set it exactly
+    return;
+  }
+  // An existing folder is tightened only when it holds nothing but the emulator's own files:
+  // `--data .` must not lock others out of a project folder.
+  if (readdirSync(dir).every((name) => OWN_FILES.test(name))) chmodSync(dir, 0o700);
 }
+
+const OWN_FILES = /^((live|test)\.sqlite(-wal|-shm|-journal)?|seed-credentials\.json|emulator\.pid|clock\.json)$/;
 
 function secureFiles(file: string): void {
   for (const path of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(path)) chmodSync(path, 0o600);
