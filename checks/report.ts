@@ -1,5 +1,5 @@
 import { redactSecrets } from '../src/logging/redact.js';
-import type { CheckResult, Evidence } from './types.js';
+import { CHECK_IDS, type CheckResult, type Evidence } from './types.js';
 
 /** Bumped on any incompatible change of the JSON report (docs/homologation-report.schema.json). */
 export const REPORT_SCHEMA_VERSION = '1.0';
@@ -70,8 +70,12 @@ export function summarize(checks: CheckResult[], complete: boolean): ReportSumma
     failed: count('fail'),
     skipped: count('skip'),
     pending: count('pending'),
-    // DESIGN: a skipped mandatory check means no certificate; so does an incomplete run.
-    certified: complete && mandatory.length > 0 && mandatory.every((c) => c.status === 'pass'),
+    // DESIGN: a skipped mandatory check means no certificate; so does an incomplete run, and so does
+    // a run of only some checks (--only): each of the seven mandatory ids must be there and pass.
+    certified:
+      complete &&
+      mandatory.every((c) => c.status === 'pass') &&
+      CHECK_IDS.every((id) => checks.some((c) => c.id === id && c.status === 'pass')),
   };
 }
 

@@ -1,0 +1,54 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli, type CliProcess } from './cli.js';
+
+/** A scratch folder for reports and an empty config home (no profile of the machine leaks in). */
+export function homologationScratch(): { dir: string; reports: string; env: NodeJS.ProcessEnv } {
+  const dir = mkdtempSync(join(tmpdir(), 'mk-homologate-'));
+  return { dir, reports: join(dir, 'reports'), env: { XDG_CONFIG_HOME: join(dir, 'config'), HOME: dir, CI: '1' } };
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/** Runs the CLI to its end. */
+export async function runToEnd(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult & { process: CliProcess }> {
+  const started = Date.now();
+  const cli = runCli(args, env);
+  const { code } = await cli.exited;
+  // stdout lines are read through readline: give it a turn to flush the last ones.
+  await new Promise((r) => setTimeout(r, 20));
+  return { code, stdout: cli.lines.join('\n'), stderr: cli.stderr(), ms: Date.now() - started, process: cli };
+}
+
+/** Every file under `dir` with its text. */
+export function filesIn(dir: string): { path: string; text: string }[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => {
+      const path = join(e.parentPath, e.name);
+      return { path, text: readFileSync(path, 'utf8') };
+    });
+}
+
+/** A fake API that is up but wrong: `garbage` answers HTML 200 to everything, `hang` never answers. */
+export async function startBadTarget(kind: 'garbage' | 'hang'): Promise<{ url: string; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = http.createServer((req, res) => {
+    if (kind === 'hang') return;
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Welcome to nginx!</body></html>');
+  });
+  server.on('connection', (s) => (sockets.add(s), s.on('close', () => sockets.delete(s))));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/sandbox/v1`,
+    close: () => new Promise((r) => (sockets.forEach((s) => s.destroy()), server.close(() => r()))),
+  };
+}
