@@ -21,7 +21,7 @@ function newestSource(dir: string): number {
 function isFresh(): boolean {
   if (!existsSync(BUILT)) return false;
   const built = statSync(BUILT).mtimeMs;
-  return ['src', 'emulator'].every((dir) => newestSource(join(ROOT, dir)) <= built);
+  return ['src', 'emulator', 'checks'].every((dir) => !existsSync(join(ROOT, dir)) || newestSource(join(ROOT, dir)) <= built);
 }
 
 /**
