@@ -137,6 +137,22 @@ describe('a newcomer’s first minutes', () => {
     expect(again.stderr).toContain('No running emulator found');
   });
 
+  it('emulator stop refuses to signal a pid that is not a merchant-kit process', async () => {
+    const data = tempDir();
+    const { writeFileSync } = await import('node:fs');
+    const { spawn } = await import('node:child_process');
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
+    try {
+      writeFileSync(join(data, 'emulator.pid'), `${other.pid}\n`);
+      const result = await finished(runCli(['emulator', 'stop', '--data', data]));
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('not a merchant-kit process');
+      expect(other.exitCode).toBeNull();
+    } finally {
+      other.kill('SIGKILL');
+    }
+  });
+
   it('emulator reset puts the emulator found from --base-url back to its seeded state, with the admin token', async () => {
     const { ready } = await start(['--memory', '--clock', 'manual', '--admin-token', 'tok-123456']);
     const headers = { authorization: 'Bearer tok-123456' };

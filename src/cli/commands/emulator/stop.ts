@@ -1,6 +1,5 @@
-import { resolve } from 'node:path';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { PID_FILE, readPidFile } from '../../../../emulator/server.js';
 import { ExitError } from '../../errors.js';
 
@@ -14,6 +13,21 @@ function alive(pid: number): boolean {
   }
 }
 
+/**
+ * After a reboot a pid may belong to another program: where /proc tells the command line (Linux),
+ * only a process whose command names merchant-kit and the emulator is signalled. Elsewhere the pid file is trusted.
+ */
+function notAnEmulator(pid: number): boolean {
+  const file = `/proc/${pid}/cmdline`;
+  if (!existsSync(file)) return false;
+  try {
+    const command = readFileSync(file, 'utf8');
+    return !(command.includes('merchant-kit') && command.includes('emulator'));
+  } catch {
+    return false;
+  }
+}
+
 const STOP_WAIT_MS = 15_000;
 
 /** `merchant-kit emulator stop`: SIGTERM to the pid in the data folder's pid file, then waits for it to exit. */
@@ -24,6 +38,9 @@ export async function stopAction(options: { data: string; json?: boolean }): Pro
   if (!alive(pid)) {
     rmSync(join(dir, PID_FILE), { force: true });
     throw new ExitError(`The emulator of ${dir} is not running (pid ${pid} is gone); removed its stale pid file.`);
+  }
+  if (notAnEmulator(pid)) {
+    throw new ExitError(`pid ${pid} of ${join(dir, PID_FILE)} is not a merchant-kit process (a stale pid file?); nothing was stopped. Delete the file if the emulator is not running.`);
   }
   try {
     process.kill(pid, 'SIGTERM');
