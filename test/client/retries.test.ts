@@ -50,6 +50,26 @@ describe('retries with emulator faults', () => {
     expect(history.external_id).toBe('ERP-429');
   });
 
+  it('retries a timed-out status change with the same key and the order changes once', async () => {
+    // The first attempt is held 400 ms by the emulator and then still runs; the client gave up at
+    // 150 ms and sent the retry, which ran first. The late original finds the key already used.
+    const order = await newOrder();
+    const retries: RetryInfo[] = [];
+    const client = rig.makeClient({ timeoutMs: 150, dispatcher: undefined, onRetry: (i) => retries.push(i) });
+    const attempts: string[] = [];
+    await rig.control.addFault({ method: 'POST', path: `/sandbox/v1/orders/${order.id}/status`, delay_ms: 400, times: 1 });
+    const changed = await client.orders.setStatus(order.id, { status: 'accepted' }, { onResponse: (i) => attempts.push(`${i.status} ${i.idempotencyKey}`) });
+    expect(changed.status).toBe('accepted');
+    expect(attempts).toHaveLength(1);
+    expect(retries.map((r) => r.error.code)).toEqual(['network_error']);
+    expect(attempts[0]).toBe(`200 ${retries[0]!.idempotencyKey}`);
+    await new Promise((r) => setTimeout(r, 500));
+    const after = await rig.client.orders.get(order.id);
+    expect(after.status_history.filter((h) => h.status === 'accepted')).toHaveLength(1);
+    const events = await rig.client.events.list({ types: ['order.status_changed'], limit: 200 });
+    expect(events.data.filter((e) => (e.data.order as { id: string }).id === order.id)).toHaveLength(1);
+  });
+
   it('waits 1, 2, 4, 8 s with jitter, then rejects with the last 500', async () => {
     const waits: number[] = [];
     const client = rig.makeClient({ sleep: async (ms) => void waits.push(ms), backoff: undefined, dispatcher: undefined });
