@@ -21,7 +21,7 @@ export function register(program: Command): void {
     .option('--cursor-file <file>', 'where the position is saved after each page (atomically); a restart continues exactly there')
     .option('--interval <seconds>', 'seconds between polls once the feed is read to its end', seconds('--interval'), 15)
     .option('--forward-to <url>', 'POST each event (raw JSON) to your app; retried with backoff until it answers 2xx (https, or http only to loopback)')
-    .option('--include-own', "also handle status changes made by this integration (skipped by default, as the spec asks)")
+    .option('--include-own', 'also handle changes made by this integration itself (skipped by default, as the spec asks)')
     .option('--once', 'read the feed to its end once and exit (for cron jobs)')
     .option('--json', 'one JSON object per line: the event as the API sent it')
     .addHelpText(
