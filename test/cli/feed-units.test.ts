@@ -160,6 +160,14 @@ describe('drainFeed', () => {
     expect(handled).toEqual(['e1', 'e2', 'e3', 'e4']);
   });
 
+  it('does not loop on a page that says has_more without moving on', async () => {
+    const state = { ...emptyState(), cursor: 'stuck' };
+    let calls = 0;
+    const stuck = async (): Promise<FeedPage> => (calls++, { data: [], next_cursor: 'stuck', has_more: true, cursor_expired: false });
+    expect(await drainFeed({ page: stuck, state, save: () => {}, savePerEvent: false, signal: new AbortController().signal, handle: async () => {}, onExpired: async () => {} })).toBe(true);
+    expect(calls).toBe(1);
+  });
+
   it('on cursor_expired reconciles from the last event time, then reads on from the oldest event', async () => {
     const state = { ...emptyState(), cursor: 'gone', last_event_at: 't-last' };
     const since: string[] = [];

@@ -61,11 +61,13 @@ export async function drainFeed(o: DrainOptions): Promise<boolean> {
       state.last_event_at = event.created_at;
       if (o.savePerEvent) o.save();
     }
+    const before = state.cursor;
     // An empty page from the start of an empty feed has no cursor yet: stay where we are.
     if (page.next_cursor !== null) state.cursor = page.next_cursor;
     state.page_done = [];
     o.save();
-    if (!page.has_more) return true;
+    // A server that says has_more without moving on would be asked again forever: wait for the next poll.
+    if (!page.has_more || (page.data.length === 0 && state.cursor === before)) return true;
   }
 }
 
