@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { resolveContext } from '../../context.js';
-import { emit, note } from '../../output.js';
+import { emit, note, withSpinner } from '../../output.js';
 import type { OrdersListOptions } from './index.js';
 import { printOrders } from './show.js';
 
@@ -14,7 +14,7 @@ export async function ordersListAction(options: OrdersListOptions, command: Comm
     limit: options.limit,
   });
   let orders;
-  if (options.all) orders = await paginator.all();
+  if (options.all) orders = await withSpinner('Reading every page of orders', () => paginator.all(), { json: ctx.json });
   else {
     const page = await paginator.first();
     orders = page.data;

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Order } from '../../../contract/orders.js';
 import { resolveContext, type CliContext } from '../../context.js';
 import { ExitError } from '../../errors.js';
-import { emit } from '../../output.js';
+import { emit, withSpinner } from '../../output.js';
 import { printOrders } from '../orders/show.js';
 import type { SimulateOptions } from './index.js';
 
@@ -26,8 +26,14 @@ export async function simulateOrderAction(options: SimulateOptions, command: Com
   await requireEmulator(ctx);
   const me = await ctx.client().me();
   const orders: Order[] = [];
-  for (let i = 0; i < options.count; i++) {
-    orders.push(await ctx.control().simulateOrder({ store_id: me.store.id, scenario: options.scenario as 'delivery' }));
-  }
+  await withSpinner(
+    `Simulating ${options.count} order(s)`,
+    async () => {
+      for (let i = 0; i < options.count; i++) {
+        orders.push(await ctx.control().simulateOrder({ store_id: me.store.id, scenario: options.scenario as 'delivery' }));
+      }
+    },
+    { json: ctx.json },
+  );
   emit(ctx.json, orders, printOrders);
 }
