@@ -119,6 +119,24 @@ describe('merchant-kit listen --backfill', () => {
     expect(line).toMatchObject({ backfill: true, forwarded_status: 200, delivery_id: null });
   });
 
+  it('after more than 30 days off (cursor_expired) says so and forwards the orders changed since, signed, then reads on', async () => {
+    const first = await listen(backfill());
+    await app.waitFor((await feedIds(emu)).length);
+    await stop(first.cli);
+    app.received.length = 0;
+    await emu.control('POST', '/clock/advance', { seconds: 31 * 24 * 3600 });
+    const order = await simulate(emu);
+    const second = await listen(backfill());
+    await app.waitFor(2);
+    await waitUntil(() => second.cli.stderr().includes('expired'), () => second.cli.stderr());
+    expect(second.cli.stderr()).toMatch(/cursor expired .*GET \/orders\?updated_since=/);
+    const [reconciled, created] = app.received;
+    expect(reconciled.headers['x-merchant-kit-source']).toBe('reconciliation');
+    expect(JSON.parse(reconciled.body)).toMatchObject({ type: 'order.reconciled', data: { order: { id: order.id } } });
+    expect(verify({ signature: reconciled.headers['x-service-signature'] as string, timestamp: reconciled.headers['x-service-timestamp'] as string, rawBody: reconciled.body, secrets: secret })).toEqual({ ok: true });
+    expect(JSON.parse(created.body)).toMatchObject({ type: 'order.created', data: { order: { id: order.id } } });
+  });
+
   it("skips the integration's own status changes unless --include-own, from the feed and from webhooks", async () => {
     const mine = await simulate(emu);
     const theirs = await simulate(emu);
@@ -129,6 +147,8 @@ describe('merchant-kit listen --backfill', () => {
     await waitUntil(() => changes().length === 1, () => `changes: ${changes()}`);
     await stop(plain.cli);
     expect(changes()).toEqual([theirs.id]);
+    const skipped = plain.cli.lines.map((l) => JSON.parse(l)).filter((l) => l.skipped === 'own_integration');
+    expect(skipped.map((l) => [l.type, l.event.data.order.id, l.backfill])).toEqual([['order.status_changed', mine.id, true]]);
 
     // Over webhooks, without a credential: the envelope names the integration.
     app.received.length = 0;

@@ -125,7 +125,7 @@ export class Dispatcher {
    */
   async feed(event: FeedEvent, body: string, signal: AbortSignal): Promise<void> {
     const base = { kind: 'event' as const, received_at: new Date().toISOString(), event_id: event.id, delivery_id: null, type: event.type, event, backfill: true };
-    if (this.own(event)) return;
+    if (this.own(event)) return this.o.report({ ...base, duplicate: false, own: true });
     await this.once(event.id, async () => {
       if (!this.o.forwardTo) {
         this.markSeen(event.id);
