@@ -2,6 +2,7 @@ import type { Check } from './check.js';
 import type { MeView } from './context.js';
 import { callEvidence, callsTo, expired, ok2xx } from './internal/calls.js';
 import { describeError, EvidenceLog } from './internal/evidence.js';
+import { INVALID_RESPONSE } from '../src/client/errors.js';
 import { fail, pass, pending } from './types.js';
 
 /** The scopes the other checks need (spec: Authentication, permissions table). */
@@ -25,8 +26,13 @@ export const connection: Check = {
 
   async run(ctx) {
     const log = new EvidenceLog(ctx.signal);
-    const me = await log.call('GET /me', (o) => ctx.client.me(o));
-    if (!me.ok) return fail(`GET /me failed: ${describeError(me.error)}`, log.items);
+    // One retry at most: a target that is down should fail the run in seconds, not after the full backoff.
+    const me = await log.call('GET /me', (o) => ctx.client.me(o), { maxRetries: 1 });
+    if (!me.ok) {
+      const reason = `GET /me failed: ${describeError(me.error)}`;
+      if (me.error.status === 0 || me.error.code === INVALID_RESPONSE) ctx.state.unreachable = reason;
+      return fail(reason, log.items);
+    }
     const view = me.value as unknown as MeView;
     ctx.state.me = view;
     const credentialEnv = ctx.client.environment;

@@ -26,7 +26,11 @@ export type Scenario = 'delivery' | 'pickup_invoice' | 'unmapped_product';
 /** What one check leaves for the next ones (the integration, the receiver, the orders received). */
 export interface SharedState {
   me?: MeView;
+  /** Set when the target does not answer as the API (down, garbage): later checks fail at once with it. */
+  unreachable?: string;
   receiver?: ReferenceReceiver;
+  /** The webhook before the run pointed it at the receiver (null: none), to put back afterwards. */
+  previousWebhook?: { url: string; events: string[]; active: boolean } | null;
   orders?: Partial<Record<Scenario, OrderView>>;
 }
 

@@ -51,6 +51,12 @@ export async function runChecks(checks: readonly Check[], ctx: RunContext, optio
       results.push(resultOf(check, stopped(signal(ctx), 'not run'), 0));
       continue;
     }
+    if (ctx.state.unreachable) {
+      const result = resultOf(check, { status: 'fail', reason: `not run: the target does not answer as the API (${ctx.state.unreachable})`, evidence: [] }, 0);
+      results.push(result);
+      options.onDecided?.(result);
+      continue;
+    }
     options.onStart?.(check);
     const started = performance.now();
     let outcome: CheckOutcome;

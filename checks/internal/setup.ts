@@ -17,6 +17,12 @@ export async function ensureMe(ctx: RunContext, log: EvidenceLog): Promise<MeVie
  */
 export async function ensureReceiver(ctx: RunContext, log: EvidenceLog): Promise<ReferenceReceiver | string> {
   if (ctx.state.receiver) return ctx.state.receiver;
+  const before = await log.call('GET /webhook (to put it back afterwards)', (o) => ctx.client.webhook.get(o));
+  if (before.ok) ctx.state.previousWebhook = { url: before.value.url, events: [...before.value.events], active: before.value.active ?? true };
+  else if (before.error.code === 'not_found') {
+    ctx.state.previousWebhook = null;
+    log.judge(true, 'a webhook or 404', '404: none configured');
+  } else return `GET /webhook failed: ${describeError(before.error)}`;
   const receiver = await new ReferenceReceiver().listen();
   ctx.state.receiver = receiver;
   const put = await log.call('PUT /webhook (reference receiver)', (o) => ctx.client.webhook.put({ url: receiver.url, events: ['*'], active: true }, o));

@@ -35,7 +35,7 @@ export async function homologateAction(command: Command): Promise<void> {
   if (cli.environment === 'live' && !options.allowLive) {
     throw usageError('error: refusing a live credential: the catalog check writes to the real menu (pass --allow-live to run anyway)');
   }
-  const isEmulator = await cli.control().isEmulator();
+  const isEmulator = await detectEmulator(cli.adminUrl, command);
   if (options.observe && !isEmulator) throw usageError('error: --observe needs an emulator at the base URL (no /_emulator/health answered)');
   const progress = await Progress.create(options.json);
   const started = new Date();
@@ -78,6 +78,21 @@ export async function homologateAction(command: Command): Promise<void> {
   if (!report.summary.certified) {
     const why = report.interrupted ? 'interrupted' : `${report.summary.failed} failed, ${report.summary.skipped} skipped, ${report.summary.pending} pending`;
     throw new ExitError(`homologation: not certified (${why})`, 1);
+  }
+}
+
+/**
+ * DESIGN: an emulator is recognised by /_emulator/health. A short timeout of its own: a target that
+ * never answers must not hold the run (nor its exit) for the client's 30 s.
+ */
+async function detectEmulator(adminUrl: string, command: Command): Promise<boolean> {
+  const { EmulatorControl } = await import('../../../client/index.js');
+  const opts = command.optsWithGlobals() as { adminToken?: string };
+  const probe = new EmulatorControl(adminUrl.replace(/\/_emulator\/?$/, ''), { adminToken: opts.adminToken ?? process.env.MERCHANT_KIT_ADMIN_TOKEN, timeoutMs: 3000 });
+  try {
+    return await probe.isEmulator();
+  } finally {
+    await probe.close().catch(() => undefined);
   }
 }
 

@@ -15,18 +15,6 @@ export interface ActiveRun {
   notes: string[];
 }
 
-/** The webhook as it was before the run, to put back afterwards (null: there was none). */
-type PreviousWebhook = { url: string; events: string[]; active: boolean } | null | undefined;
-
-async function previousWebhook(ctx: RunContext): Promise<PreviousWebhook> {
-  try {
-    const w = (await ctx.client.webhook.get()) as { url: string; events: string[]; active: boolean };
-    return { url: w.url, events: w.events, active: w.active };
-  } catch (error) {
-    return (error as { code?: string }).code === 'not_found' ? null : undefined;
-  }
-}
-
 /**
  * The CLI as the reference integrator: runs the selected checks against the target. On an emulator
  * it drives the simulator and faults itself; against a real environment it asks a person (or, with
@@ -48,11 +36,11 @@ export async function runActive(cli: CliContext, options: HomologateOptions, isE
     say: (line) => progress.say(line),
     runId: randomBytes(3).toString('hex'),
   };
-  const before = await previousWebhook(ctx);
   const results = await runChecks(selectChecks(options.only), ctx, { onStart: (c) => progress.start(c), onDecided: (r) => progress.decided(r) });
   progress.stop();
   if (ctx.state.receiver) {
     await ctx.state.receiver.close();
+    const before = ctx.state.previousWebhook;
     if (before !== undefined) {
       const restore = before ?? { url: ctx.state.receiver.url, events: ['*'], active: false };
       await ctx.client.webhook.put(restore).catch(() => notes.push('The webhook could not be put back as it was before the run.'));

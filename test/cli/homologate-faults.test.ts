@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../helpers/cli.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { homologationScratch, runToEnd, startBadTarget } from '../helpers/homologation.js';
+
+let emu: TestEmulator;
+
+beforeAll(async () => {
+  await ensureBuilt();
+  emu = await startTestEmulator();
+}, 180_000);
+afterAll(() => emu?.close());
+
+/** Runs homologate against a target with a credential of the emulator's test store. */
+async function homologate(baseUrl: string, args: string[] = [], credential = emu.test.credential) {
+  const scratch = homologationScratch();
+  const result = await runToEnd(['homologate', '--report-dir', scratch.reports, ...args], { ...scratch.env, MERCHANT_KIT_BASE_URL: baseUrl, MERCHANT_KIT_CREDENTIAL: credential });
+  const read = () => JSON.parse(readFileSync(join(scratch.reports, 'homologation.json'), 'utf8'));
+  return { ...result, read };
+}
+
+const byId = (report: { checks: { id: string; status: string; reason: string }[] }) => Object.fromEntries(report.checks.map((c) => [c.id, c]));
+
+describe('homologate: bad targets give failed checks with the reason, never a crash', () => {
+  it('fails every check of a target that is down, with the reason, and exits 1', async () => {
+    const r = await homologate('http://127.0.0.1:9/sandbox/v1', ['--non-interactive']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    const checks = byId(r.read());
+    expect(checks.connection.status).toBe('fail');
+    expect(checks.connection.reason).toMatch(/GET \/me failed: network_error/);
+    // Once the target is known to be unreachable, the other checks fail at once with that reason.
+    expect(checks.retries).toMatchObject({ status: 'fail', reason: expect.stringMatching(/not run: the target does not answer/) });
+    expect(r.ms).toBeLessThan(10_000);
+    expect(r.read().summary.certified).toBe(false);
+  });
+
+  it('fails the checks of a target that answers garbage (HTML), naming the answer', async () => {
+    const target = await startBadTarget('garbage');
+    try {
+      const r = await homologate(target.url, ['--non-interactive']);
+      expect(r.code).toBe(1);
+      expect(byId(r.read()).connection.reason).toMatch(/GET \/me failed: (200 )?invalid_response/);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('fails the check under way when a target never answers within --timeout', async () => {
+    const target = await startBadTarget('hang');
+    try {
+      const r = await homologate(target.url, ['--non-interactive', '--timeout', '5']);
+      expect(r.code).toBe(1);
+      expect(r.ms).toBeLessThan(15_000);
+      const report = r.read();
+      expect(byId(report).connection).toMatchObject({ status: 'fail', reason: expect.stringMatching(/timed out/) });
+      expect(report.checks.every((c: { status: string }) => c.status === 'fail' || c.status === 'skip')).toBe(true);
+    } finally {
+      await target.close();
+    }
+  }, 30_000);
+});
+
+describe('homologate: refusals and usage', () => {
+  it('refuses a live credential without --allow-live (exit 2) and writes nothing', async () => {
+    const r = await homologate(emu.running.live_base_url, [], emu.live.credential);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/refusing a live credential/);
+    expect(() => r.read()).toThrow();
+  });
+
+  it('answers bad flags with one line and exit 2', async () => {
+    for (const args of [['--format', 'pdf'], ['--only', 'connection,bogus'], ['--observe'], ['--timeout', '1']]) {
+      const r = await homologate(emu.running.sandbox_base_url, args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr.trim().split('\n')[0]).toMatch(/^error: /);
+    }
+  });
+
+  it('runs only the checks named by --only and does not certify a partial run', async () => {
+    const r = await homologate(emu.running.sandbox_base_url, ['--only', 'connection,catalog', '--format', 'json']);
+    expect(r.code).toBe(1);
+    const report = r.read();
+    expect(report.checks.map((c: { id: string; status: string }) => [c.id, c.status])).toEqual([['connection', 'pass'], ['catalog', 'pass']]);
+    expect(report.summary.certified).toBe(false);
+  });
+});
