@@ -38,7 +38,9 @@ export function controlPlugin(emulator: Emulator, hosts: HostPolicy) {
     const token = emulator.options.adminToken;
     // Callback hooks: no promise per request.
     app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-      if (token && !tokenMatches(request.headers.authorization, token)) {
+      // The panel page and its assets hold no data (a browser cannot send a Bearer header to open a page).
+      const panelPage = (request.routeOptions.config as { panelPublic?: boolean }).panelPublic === true;
+      if (token && !panelPage && !tokenMatches(request.headers.authorization, token)) {
         return sendError(request, reply, new ApiError('unauthenticated', 'Token de administración ausente o inválido.'));
       }
       const refused = refuseWebPageWrites(request, hosts);
