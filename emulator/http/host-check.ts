@@ -37,8 +37,19 @@ export function createHostPolicy(boundHost: string, allowedHosts: readonly strin
   // reached by names it cannot know (a CI service container as http://emulator:4010): any Host,
   // unless --allowed-host names some.
   const open = allowedHosts.length === 0 && (WILDCARDS.has(bound) || !isLoopbackHost(bound));
+  // Clients send the same few Host values again and again: remember the verdict per raw header
+  // (bounded, so a stream of made-up names cannot grow it).
+  const verdicts = new Map<string, boolean>();
+  const judge = (header: string): boolean => {
+    let verdict = verdicts.get(header);
+    if (verdict === undefined) {
+      verdict = names.has(hostOnly(header));
+      if (verdicts.size < 256) verdicts.set(header, verdict);
+    }
+    return verdict;
+  };
   return {
-    hostAllowed: open ? () => true : (header) => header !== undefined && names.has(hostOnly(header)),
+    hostAllowed: open ? () => true : (header) => header !== undefined && judge(header),
     originAllowed(origin, host) {
       const scheme = origin.indexOf('://');
       if (scheme === -1) return false; // `null` (sandboxed frames, file://) and anything malformed

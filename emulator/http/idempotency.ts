@@ -6,11 +6,34 @@ import type { EnvContext } from '../context.js';
 import type { StoredResponse } from '../data/idempotency.js';
 
 /**
- * JSON with sorted keys: two bodies that are JSON-equal give the same text. Iterative, with an
- * explicit stack: a body nested thousands of levels deep (JSON.parse takes it) must not overflow
- * the call stack and turn into a 500.
+ * JSON with sorted keys: two bodies that are JSON-equal give the same text. A body nested thousands
+ * of levels deep (JSON.parse takes it) must not overflow the call stack and turn into a 500: the
+ * usual shallow body is written recursively (fast), and any part deeper than `RECURSION_LIMIT`
+ * levels by the iterative writer, with an explicit stack.
  */
 export function canonicalJson(root: unknown): string {
+  return writeRecursive(root, 0);
+}
+
+const RECURSION_LIMIT = 500;
+
+function writeRecursive(value: unknown, depth: number): string {
+  if (value === undefined) return 'null';
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (depth >= RECURSION_LIMIT) return writeIterative(value);
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i > 0 ? ',' : '') + writeRecursive(value[i], depth + 1);
+    return `${out}]`;
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) out += `${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:${writeRecursive(record[keys[i]!], depth + 1)}`;
+  return `${out}}`;
+}
+
+function writeIterative(root: unknown): string {
   const out: string[] = [];
   // Each entry is either a value still to write or a piece of punctuation already decided.
   const stack: ({ value: unknown } | string)[] = [{ value: root }];

@@ -99,6 +99,18 @@ describe('never a 500 from bad input, never a hung connection', () => {
     expect(canonicalJson(value)).toBe(text);
   });
 
+  it('writes the same canonical JSON past the recursion limit as before it', () => {
+    const nested = (depth: number) => {
+      let v: unknown = { z: [1, null, 'a'], a: true };
+      for (let i = 0; i < depth; i++) v = { b: v, a: [i] };
+      return v;
+    };
+    const text = canonicalJson(nested(1_200));
+    expect(text.startsWith('{"a":[1199],"b":{"a":[1198],"b":')).toBe(true);
+    expect(text.endsWith('{"a":true,"z":[1,null,"a"]}' + '}'.repeat(1_200))).toBe(true);
+    expect(JSON.parse(text)).toEqual(nested(1_200));
+  });
+
   it('writes the canonical JSON of a value nested 100,000 levels deep', () => {
     let deep: unknown = 1;
     for (let i = 0; i < 100_000; i++) deep = { a: [deep] };
