@@ -8,46 +8,30 @@ import type { Order, panelOrderPatch, panelStatusChangeBody, simulateOrderReques
 import type { PanelProductInput, PanelProductPatch } from '../contract/panel-catalog.js';
 import type { DeliveryRecord, Webhook, WebhookChaos, drainResult, webhookChaos, webhookPanelInput } from '../contract/webhooks.js';
 import type { Product } from '../contract/catalog.js';
-import type { Store } from '../contract/store.js';
 import type { ResponseInfo } from './types.js';
 import type { HomologationReport } from '../../checks/report.js';
+import type { clockView } from '../../emulator/control/system.js';
+import type { describeState, integrationView, storeView } from '../../emulator/control/state.js';
+import type { rotateCredential } from '../../emulator/auth/rotate.js';
 import { Transport } from './transport.js';
 import { ApiError } from './errors.js';
 import { normalizeBaseUrl } from './url.js';
 import { count, DEFAULT_TIMEOUT_MS } from './merchant-client.js';
 
+// Answers of the control API, typed from the emulator's own views (type-only imports: nothing of the
+// emulator is loaded by the client), so that they cannot drift from what the routes send.
+
 /** GET /_emulator/clock */
-export interface EmulatorClock {
-  now: string;
-  mode: 'system' | 'manual';
-  offset_seconds: number;
-}
+export type EmulatorClock = ReturnType<typeof clockView>;
 
 /** A store as the panel sees it: the API's Store plus environment, suspension and the merchant's switch. */
-export type ControlStore = Store & { environment: 'live' | 'test'; suspended: boolean; accepting_switch: boolean };
+export type ControlStore = ReturnType<typeof storeView>;
 
 /** An integration as the panel sees it; credentials by key id only. */
-export interface ControlIntegration {
-  id: string;
-  store_id: string;
-  environment: 'live' | 'test';
-  status: string;
-  scopes: string[];
-  settings: Record<string, unknown>;
-  credentials: { key_id: string; created_at: string; expires_at: string | null; revoked_at: string | null }[];
-  [field: string]: unknown;
-}
+export type ControlIntegration = ReturnType<typeof integrationView>;
 
 /** GET /_emulator/state (DESIGN): environments, stores with alerts, integrations with their webhook, clock. */
-export interface EmulatorState {
-  clock: EmulatorClock;
-  limits: unknown;
-  environments: {
-    name: 'live' | 'test';
-    base_path: string;
-    stores: (ControlStore & { alerts: unknown[]; integrations: (ControlIntegration & { webhook: unknown })[] })[];
-  }[];
-}
+export type EmulatorState = ReturnType<typeof describeState>;
 
 /** POST /_emulator/stores — 201; the credential is shown here once. */
 export interface CreatedStore {
@@ -56,14 +40,8 @@ export interface CreatedStore {
   credential: string;
 }
 
-/** POST /_emulator/integrations/{id}/credentials */
-export interface RotatedCredential {
-  integration_id: string;
-  key_id: string;
-  credential: string;
-  overlap_hours: number;
-  previous: { key_id: string; expires_at: string | null }[];
-}
+/** POST /_emulator/integrations/{id}/credentials — the new credential, shown once. */
+export type RotatedCredential = ReturnType<typeof rotateCredential>;
 
 /** GET /_emulator/export — the bundle's bytes as served. */
 export interface StateBundle {

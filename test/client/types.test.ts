@@ -2,7 +2,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { AckStatus, Category, DeliveryRecord, MeContext, Order, OrderStatus, Product, Store, UpsertResult } from '../../src/contract/index.js';
 import { getMe, putProduct } from '../../src/contract/index.js';
 import { ackOrder } from '../../src/contract/orders-endpoints.js';
-import { MerchantClient, type BodyOf, type DataOf, type FeedPage, type Page, type ParamsOf, type QueryOf } from '../../src/client/index.js';
+import { MerchantClient, type EmulatorClock, type EmulatorState, type BodyOf, type DataOf, type FeedPage, type Page, type ParamsOf, type QueryOf } from '../../src/client/index.js';
 
 // Compile-time checks (tsc): the client's types are read from the endpoint rows, not written again.
 describe('types inferred from the endpoint rows', () => {
@@ -14,6 +14,12 @@ describe('types inferred from the endpoint rows', () => {
     expectTypeOf<ParamsOf<typeof getMe>>().toEqualTypeOf<Record<string, string> | undefined>();
     expectTypeOf<QueryOf<typeof getMe>>().toEqualTypeOf<Record<string, unknown> | undefined>();
     expect(ackOrder.id).toBe('ackOrder');
+  });
+
+  it('types control answers from the emulator\'s own views', () => {
+    expectTypeOf<EmulatorClock['offset_seconds']>().toEqualTypeOf<number>();
+    expectTypeOf<EmulatorState['environments'][number]['stores'][number]['id']>().toEqualTypeOf<string>();
+    expectTypeOf<EmulatorState>().not.toBeAny();
   });
 
   it('types every method of the client', () => {
