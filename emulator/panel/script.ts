@@ -112,7 +112,7 @@ export const PANEL_SCRIPT = String.raw`'use strict';
     if (env) { ui.env = env.name; var store = currentStore(); ui.storeId = store ? store.id : null; }
     $('token-form').hidden = true;
     $('app').hidden = false;
-    renderSwitchers(); renderAlerts(); renderStore(); renderIntegration(); renderCredentials(); renderWebhook(); renderClock();
+    renderSwitchers(); renderAlerts(); renderBoard(); renderStore(); renderIntegration(); renderCredentials(); renderWebhook(); renderClock();
   }
   async function loadOrders() {
     var store = currentStore();
@@ -382,10 +382,13 @@ export const PANEL_SCRIPT = String.raw`'use strict';
     var h = ui.homologation;
     if (!h) { fill($('homologation'), el('p', { class: 'muted', 'data-homologation': 'none', text: 'No homologation report for this integration.' })); return; }
     var checks = Array.isArray(h.checks) ? h.checks : [];
+    var summary = h.summary && typeof h.summary === 'object' ? Object.keys(h.summary).filter(function (k) { return typeof h.summary[k] !== 'object'; }).map(function (k) { return k + ': ' + h.summary[k]; }).join(', ') : '';
     fill($('homologation'), [
+      summary ? el('p', { 'data-homologation': 'summary', text: summary }) : null,
       checks.length ? el('table', null, checks.map(function (c) {
-        return el('tr', null, el('td', { text: c.id || c.name || '' }), el('td', { text: c.status || c.result || (c.passed ? 'passed' : '') }), el('td', { text: c.message || c.summary || '' }));
+        return el('tr', { 'data-check': c.id || c.name || '' }, el('td', { text: c.id || c.name || '' }), el('td', { 'data-field': 'status', text: c.status || c.result || '' }), el('td', { text: c.reason || c.message || '' }));
       })) : null,
+      Array.isArray(h.notes) ? el('ul', null, h.notes.map(function (n) { return el('li', { class: 'muted', text: n }); })) : null,
       el('details', null, el('summary', { text: 'Full report' }), el('pre', { text: JSON.stringify(h, null, 2) }))]);
   }
 

@@ -161,8 +161,17 @@ describe('panel page', () => {
     expect(await page.content()).not.toContain(credential.split('.')[1]);
   });
 
-  it('shows no homologation report line while none exists', async () => {
-    await page.locator('#homologation').getByText(/homologation report/i).waitFor();
+  it('shows the homologation report of the integration from GET /_emulator/homologation/{integration_id}', async () => {
+    const res = await emu.control('GET', `/homologation/${emu.test.integration_id}`);
+    if (res.status !== 200) {
+      await page.locator('[data-homologation="none"]').waitFor();
+      return;
+    }
+    await page.reload();
+    await page.locator('#live.on').waitFor();
+    for (const check of res.body.data.checks) {
+      await page.locator(`#homologation [data-check="${check.id}"] [data-field="status"]`).getByText(check.status, { exact: true }).waitFor();
+    }
   });
 
   it('keeps a screenshot as a test artifact and for the docs', async () => {
