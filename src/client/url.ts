@@ -29,6 +29,8 @@ export function queryString(query: Record<string, unknown> | undefined): string 
 export function normalizeBaseUrl(baseUrl: string | URL): string {
   const url = new URL(String(baseUrl));
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`Base URL must be http(s): ${url.protocol}`);
+  // A user or password in the URL would be printed with it (toJSON, errors): refused, not stripped.
+  if (url.username !== '' || url.password !== '') throw new TypeError('Base URL must not carry a user or password');
   url.search = '';
   url.hash = '';
   return url.toString().replace(/\/+$/, '');

@@ -92,6 +92,10 @@ describe('normalizeBaseUrl', () => {
   it('refuses a URL that is not http(s)', () => {
     expect(() => normalizeBaseUrl('ftp://example.com/v1')).toThrow('must be http(s)');
   });
+
+  it('refuses a URL with a user or password, without repeating it', () => {
+    expect(() => normalizeBaseUrl('https://erp:hunter2@api.example.com/v1')).toThrow('Base URL must not carry a user or password');
+  });
 });
 
 describe('idempotency keys', () => {
