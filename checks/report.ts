@@ -103,8 +103,14 @@ export function buildReport(input: ReportInput): HomologationReport {
     integration: input.integration,
     summary: summarize(checks, input.complete),
     checks,
-    notes: (input.notes ?? []).map(redactSecrets),
+    notes: [...(input.notes ?? []), ...notRun(checks)].map(redactSecrets),
   };
+}
+
+/** A note naming the mandatory checks a partial run (--only) left out: no certificate without them. */
+function notRun(checks: CheckResult[]): string[] {
+  const missing = CHECK_IDS.filter((id) => !checks.some((c) => c.id === id));
+  return missing.length ? [`Not run (a certificate needs every mandatory check): ${missing.join(', ')}.`] : [];
 }
 
 /** Exit code of a run: 0 only when every mandatory check passed (DESIGN, issue: reports). */

@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../helpers/cli.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { homologationScratch, runToEnd } from '../helpers/homologation.js';
+import { launchChromium } from '../helpers/panel.js';
+
+let emu: TestEmulator;
+let browser: Browser;
+let certified: string;
+let partial: string;
+
+beforeAll(async () => {
+  await ensureBuilt();
+  emu = await startTestEmulator();
+  const env = { MERCHANT_KIT_BASE_URL: emu.running.sandbox_base_url, MERCHANT_KIT_CREDENTIAL: emu.test.credential };
+  const a = homologationScratch();
+  expect((await runToEnd(['homologate', '--report-dir', a.reports], { ...a.env, ...env })).code).toBe(0);
+  certified = a.reports;
+  const b = homologationScratch();
+  expect((await runToEnd(['homologate', '--only', 'connection', '--report-dir', b.reports], { ...b.env, ...env })).code).toBe(1);
+  partial = b.reports;
+  browser = await launchChromium();
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await emu?.close();
+});
+
+/** Opens a report page and collects every request it makes beyond its own file. */
+async function open(dir: string) {
+  const page = await browser.newPage();
+  const external: string[] = [];
+  page.on('request', (r) => {
+    if (!r.url().startsWith('file:')) external.push(r.url());
+  });
+  await page.goto(pathToFileURL(join(dir, 'homologation.html')).href);
+  return { page, external };
+}
+
+describe('homologation.html in headless Chromium', () => {
+  it('shows the certificate with integration, store, environment, date, checks and the SHA-256 of homologation.json', async () => {
+    const { page, external } = await open(certified);
+    await expect(page.locator('#verdict').innerText()).resolves.toMatch(/Certified: all 7 checks passed/);
+    const cert = page.locator('#certificate');
+    expect(await cert.isVisible()).toBe(true);
+    const json = readFileSync(join(certified, 'homologation.json'));
+    const report = JSON.parse(json.toString('utf8'));
+    expect(await page.locator('#cert-integration').innerText()).toBe(emu.test.integration_id);
+    expect(await page.locator('#cert-store').innerText()).toContain(emu.test.store_id);
+    expect(await page.locator('#cert-environment').innerText()).toBe('test (emulator)');
+    expect(await page.locator('#cert-date').innerText()).toBe(report.generated_at);
+    expect((await page.locator('#cert-checks').innerText()).split(', ')).toHaveLength(7);
+    expect(await page.locator('#cert-sha256').innerText()).toBe(createHash('sha256').update(json).digest('hex'));
+    // Each check with its evidence, and nothing fetched from elsewhere (one self-contained file).
+    expect(await page.locator('section.check[data-status="pass"]').count()).toBe(7);
+    expect(await page.locator('#check-connection li').first().innerText()).toMatch(/GET \/me .*→ 200 .*req_/);
+    expect(external).toEqual([]);
+    await page.close();
+  });
+
+  it('shows no certificate and names what is missing when not every mandatory check passed', async () => {
+    const { page } = await open(partial);
+    await expect(page.locator('#verdict').innerText()).resolves.toMatch(/^Not certified/);
+    expect(await page.locator('#certificate').count()).toBe(0);
+    expect(await page.locator('section.check').count()).toBe(1);
+    expect(await page.locator('#summary tbody tr').count()).toBe(1);
+    expect(await page.locator('body').innerText()).toContain('Not run (a certificate needs every mandatory check): catalog, order_reception, signature_rejection, import, statuses, retries.');
+    await page.close();
+  });
+});

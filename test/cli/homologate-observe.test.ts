@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, runCli } from '../helpers/cli.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { filesIn, homologationScratch, runToEnd } from '../helpers/homologation.js';
+import { startReferenceErp, type ReferenceErp } from '../helpers/reference-erp.js';
+
+let emu: TestEmulator | undefined;
+let erp: ReferenceErp | undefined;
+
+beforeAll(ensureBuilt, 180_000);
+afterEach(async () => {
+  await erp?.close();
+  await emu?.close();
+  erp = emu = undefined;
+});
+
+const envFor = (e: TestEmulator, scratch: ReturnType<typeof homologationScratch>) => ({
+  ...scratch.env,
+  MERCHANT_KIT_BASE_URL: e.running.sandbox_base_url,
+  MERCHANT_KIT_CREDENTIAL: e.test.credential,
+});
+
+describe('homologate --observe', () => {
+  it('grades the reference ERP from its own calls, shows each check as decided and certifies it', async () => {
+    emu = await startTestEmulator({ clock: 'system' });
+    erp = await startReferenceErp(emu.running.sandbox_base_url, emu.test.credential);
+    const scratch = homologationScratch();
+    const r = await runToEnd(['homologate', '--observe', '--integration', emu.test.integration_id, '--timeout', '30', '--report-dir', scratch.reports], envFor(emu, scratch));
+    expect(r.code, r.stderr).toBe(0);
+    // Progress lines on stderr (plain: not a TTY), one per check as it is decided.
+    const decided = r.stderr.split('\n').filter((l) => /^(PASS|FAIL)\s/.test(l));
+    expect(decided).toHaveLength(7);
+    const report = JSON.parse(readFileSync(join(scratch.reports, 'homologation.json'), 'utf8'));
+    expect(report).toMatchObject({ mode: 'observer', complete: true, summary: { certified: true, passed: 7 } });
+    expect(filesIn(scratch.reports)).toHaveLength(4);
+    expect(erp.errors).toEqual([]);
+  }, 60_000);
+
+  it('writes the reports marked incomplete when interrupted with SIGINT', async () => {
+    emu = await startTestEmulator({ clock: 'system' });
+    // No ERP runs: the session's checks stay pending until the person stops the watch.
+    const scratch = homologationScratch();
+    const cli = runCli(['homologate', '--observe', '--integration', emu.test.integration_id, '--timeout', '60', '--report-dir', scratch.reports], envFor(emu, scratch));
+    const until = Date.now() + 15_000;
+    while (!cli.stderr().includes('Observing') && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    expect(cli.stderr()).toContain('Observing');
+    cli.child.kill('SIGINT');
+    const { code } = await cli.exited;
+    expect(code).toBe(1);
+    expect(cli.stderr()).toMatch(/not certified \(interrupted\)/);
+    const report = JSON.parse(readFileSync(join(scratch.reports, 'homologation.json'), 'utf8'));
+    expect(report).toMatchObject({ complete: false, interrupted: true, summary: { certified: false } });
+    expect(report.checks.some((c: { status: string }) => c.status === 'pending')).toBe(true);
+    expect(report.notes.join(' ')).toMatch(/interrupted/);
+    const md = readFileSync(join(scratch.reports, 'homologation.md'), 'utf8');
+    expect(md).toContain('**incomplete**');
+  }, 60_000);
+
+  it('refuses --observe against something that is not an emulator (exit 2)', async () => {
+    const scratch = homologationScratch();
+    const r = await runToEnd(['homologate', '--observe', '--integration', 'int_01M85J7YBV45TYWZK3J7P64J6X'], { ...scratch.env, MERCHANT_KIT_BASE_URL: 'http://127.0.0.1:9/sandbox/v1', MERCHANT_KIT_CREDENTIAL: 'svk_test_abcdefghijklmnopqrstuvwx.svs_test_abcdefghijklmnopqrstuvwxyz0123456789abcd' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--observe needs an emulator/);
+  });
+});
