@@ -3,7 +3,7 @@ import type { Cell, EnvironmentDump, TableDump } from './format.js';
 
 // Secrets never enter a bundle: a credential's secret part or a webhook signing secret that shows up
 // in any stored text (an idempotent rotate-secret answer, say) is replaced by this marker.
-const SECRET = /\b(?:svs_(?:live|test)_[A-Za-z0-9]+|whsec_[A-Za-z0-9_-]+)/g;
+const SECRET = /\b(?:svs|whsec)_[A-Za-z0-9_-]+/g;
 export const REDACTED = '[redacted]';
 
 function scrub(value: string): string {
