@@ -5,6 +5,7 @@ export default defineConfig({
     'src/index': 'src/index.ts',
     'src/cli/main': 'src/cli/main.ts',
     'emulator/index': 'emulator/index.ts',
+    'checks/index': 'checks/index.ts',
   },
   format: ['esm'],
   target: 'node20',
