@@ -76,6 +76,19 @@ describe('panel page', () => {
     expect(latency).toBeLessThan(2000);
   });
 
+  it('simulates an order in each scenario from the page', async () => {
+    for (const scenario of ['delivery', 'pickup_invoice', 'unmapped_product']) {
+      const before = await page.locator('[data-column="pending"] [data-order-id]').count();
+      await page.locator('#scenario').selectOption(scenario);
+      await page.locator('#simulate').click();
+      await expect.poll(() => page.locator('[data-column="pending"] [data-order-id]').count()).toBe(before + 1);
+    }
+    const newest = page.locator('[data-column="pending"] [data-order-id]').first();
+    expect(await newest.locator('[data-field="item"]').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining('[no external code]')]));
+    const pickup = page.locator('[data-column="pending"] [data-order-id]').nth(1);
+    expect(await pickup.locator('.title').textContent()).toMatch(/pickup$/);
+  });
+
   it('accepting in the page changes the status in the API and emits order.status_changed by store_user', async () => {
     const order = await simulate(emu, { scenario: 'pickup_invoice' });
     await card(order.id).waitFor();
