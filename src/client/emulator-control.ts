@@ -98,7 +98,10 @@ export class EmulatorControl {
     });
   }
 
-  /** Accepts the emulator's root, `…/v1`, `…/sandbox/v1` or `…/_emulator`. */
+  /**
+   * Accepts the emulator's root, `…/v1`, `…/sandbox/v1` or `…/_emulator`.
+   * @example const control = EmulatorControl.fromBaseUrl('http://127.0.0.1:4010/sandbox/v1');
+   */
   static fromBaseUrl(url: string | URL, options: EmulatorControlOptions = {}): EmulatorControl {
     return new EmulatorControl(normalizeBaseUrl(url).replace(ENV_SUFFIX, ''), options);
   }

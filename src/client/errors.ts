@@ -36,6 +36,9 @@ export interface ApiErrorInit {
  * handling, `message` the API's Spanish message (shown to people as is), `details` the per-field list
  * or the state object, `requestId` the `X-Request-Id` to quote to support, `retryAfter` the seconds
  * of `Retry-After` when the server sent one.
+ * @example
+ * try { await client.orders.setStatus(id, { status: 'ready' }); }
+ * catch (e) { if (e instanceof ApiError && e.code === 'invalid_status_transition') console.log(e.details); }
  */
 export class ApiError extends Error {
   readonly status: number;

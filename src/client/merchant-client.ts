@@ -98,6 +98,9 @@ export class MerchantClient {
    * Calls any endpoint row (`ALL_ENDPOINTS`, or a named row such as `ackOrder`) and returns the
    * envelope's `data` with the whole body and the call's metadata (status, headers, request id,
    * replay). Adds an Idempotency-Key when the row takes one and none is given. Rejects with ApiError.
+   * @example
+   * const res = await client.request(ackOrder, { params: { order_id }, body: { external_id: 'ERP-1' } });
+   * console.log(res.status, res.requestId, res.replayed, res.data.integration.ack_status);
    */
   async request<E extends AnyEndpoint>(endpoint: E, options: RequestOptions<E> = {}): Promise<ApiResponse<E>> {
     const path = fillPath(endpoint.path, options.params as Record<string, unknown> | undefined) + queryString(options.query as Record<string, unknown> | undefined);
@@ -126,7 +129,10 @@ export class MerchantClient {
     };
   }
 
-  /** A cursor list of a row whose response is `{data: [...], next_cursor}`, read lazily page by page. */
+  /**
+   * A cursor list of a row whose response is `{data: [...], next_cursor}`, read lazily page by page.
+   * @example for await (const order of client.paginate(listOrders, { status: ['pending'] })) console.log(order.id);
+   */
   paginate<E extends AnyEndpoint>(endpoint: E, query?: QueryOf<E>, options: CallOptions = {}): Paginator<ItemOf<E>> {
     const base = (query ?? {}) as Record<string, unknown>;
     const fetchPage = async (cursor: string | undefined): Promise<Page<ItemOf<E>>> => {

@@ -14,6 +14,9 @@ export type PageFetcher<T> = (cursor: string | undefined) => Promise<Page<T>>;
  * A cursor list, read lazily: `for await (const item of paginator)` walks every item across pages,
  * `pages()` walks the pages, `first()` reads one page, `all()` collects every item. Nothing is
  * requested until one of them is used; each use starts again from the first page.
+ * @example
+ * const orders = client.orders.list({ limit: 100 });
+ * for await (const page of orders.pages()) save(page.data, page.nextCursor);
  */
 export class Paginator<T> implements AsyncIterable<T> {
   readonly #fetch: PageFetcher<T>;

@@ -22,6 +22,7 @@ export function isRetryable(error: ApiError): boolean {
 /**
  * The wait before retry number `retry` (0 for the first retry): `baseMs · 2^retry` capped at `maxMs`,
  * spread by ±`jitter`, and never shorter than the server's `Retry-After`.
+ * @example retryDelay(2, null, { jitter: 0 }) === 4000; retryDelay(0, 3, { jitter: 0 }) === 3000
  */
 export function retryDelay(retry: number, retryAfterSeconds: number | null, options: BackoffOptions = {}, random: () => number = Math.random): number {
   const { baseMs, maxMs, jitter } = { ...DEFAULT_BACKOFF, ...options };

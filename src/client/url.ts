@@ -13,6 +13,7 @@ export function fillPath(template: string, params: Record<string, unknown> | und
 /**
  * The query string (with its `?`, or empty): arrays become comma-separated lists (`status=pending,accepted`),
  * booleans `true`/`false`, undefined and null values are left out.
+ * @example queryString({ status: ['pending', 'accepted'], limit: 50 }) === '?status=pending%2Caccepted&limit=50'
  */
 export function queryString(query: Record<string, unknown> | undefined): string {
   if (!query) return '';
