@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCli } from '../helpers/cli.js';
-import { catalogRig, generateMenu, jsonOut, type CatalogRig } from '../helpers/catalog-cli.js';
+import { buildSettled, catalogRig, generateMenu, jsonOut, type CatalogRig } from '../helpers/catalog-cli.js';
 import { allProducts } from '../helpers/batch.js';
 import { waitUntil } from '../helpers/feed.js';
 
@@ -23,6 +23,7 @@ describe('catalog sync --full-snapshot after an interruption', () => {
     const total = 3000 + 6;
     // Each batch waits 400 ms before it runs, so the run can be killed in the middle.
     await rig.emu.control('POST', '/faults', { method: 'POST', path: '/sandbox/v1/catalog/batch', delay_ms: 400, times: 100 });
+    await buildSettled();
     const first = runCli(['catalog', 'sync', file, '--full-snapshot', '--json'], rig.env());
     await waitUntil(() => first.stderr().includes('part 3/7:'), () => first.stderr(), 30_000);
     first.child.kill('SIGKILL');
@@ -53,6 +54,7 @@ describe('catalog sync --full-snapshot after an interruption', () => {
   it('starts a new snapshot when the file changed since the interrupted run', async () => {
     const file = generateMenu(1200, join(rig.dir, 'menu.json'));
     await rig.emu.control('POST', '/faults', { method: 'POST', path: '/sandbox/v1/catalog/batch', delay_ms: 400, times: 100 });
+    await buildSettled();
     const first = runCli(['catalog', 'sync', file, '--full-snapshot'], rig.env());
     await waitUntil(() => first.stderr().includes('part 1/3:'), () => first.stderr(), 30_000);
     first.child.kill('SIGKILL');

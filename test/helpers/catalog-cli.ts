@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import type { EmulatorOptions } from '../../emulator/emulator.js';
@@ -23,6 +23,28 @@ export interface CatalogRig {
   close(): Promise<void>;
 }
 
+const LOCK = join(ROOT, 'node_modules', '.cache', 'merchant-kit-build.lock');
+const MAIN = join(ROOT, 'dist', 'src', 'cli', 'main.js');
+
+/** Resolves once no build of dist/ is running (another test file may be rebuilding it). */
+export async function buildSettled(): Promise<void> {
+  for (let waited = 0; (existsSync(LOCK) || !existsSync(MAIN)) && waited < 120_000; waited += 200) await new Promise((r) => setTimeout(r, 200));
+}
+
+/**
+ * `cli()` once dist/ is in place. Test files share dist/ and rebuild it when sources change (tsup
+ * empties it first): a run that could not even load the CLI is run again after the build, once.
+ * Nothing ran in that case, so repeating it is safe.
+ */
+async function runBuilt(args: string[], options: Parameters<typeof cli>[1]): Promise<CliResult> {
+  await buildSettled();
+  const first = await cli(args, options);
+  if (!(first.code !== 0 && first.stderr.includes('ERR_MODULE_NOT_FOUND') && first.stderr.includes('/dist/'))) return first;
+  await new Promise((r) => setTimeout(r, 500));
+  await buildSettled();
+  return cli(args, options);
+}
+
 export async function catalogRig(options: EmulatorOptions = {}): Promise<CatalogRig> {
   const emu = await startTestEmulator(options);
   const config = tempConfig();
@@ -35,7 +57,7 @@ export async function catalogRig(options: EmulatorOptions = {}): Promise<Catalog
     emu,
     dir: config.dir,
     env,
-    run: (args, o = {}) => cli(args, { env: { ...env(o.credential), ...o.env }, timeoutMs: o.timeoutMs ?? 60_000 }),
+    run: (args, o = {}) => runBuilt(args, { env: { ...env(o.credential), ...o.env }, timeoutMs: o.timeoutMs ?? 60_000 }),
     file: (name, text) => {
       const path = join(config.dir, name);
       writeFileSync(path, text);

@@ -51,7 +51,7 @@ function plainProgress(): Progress {
     },
     sent(part, parts, ops, failed, ms, replayed) {
       const extra = [failed ? `${failed} failed` : '', replayed ? 'replayed' : ''].filter(Boolean).join(', ');
-      note(`part ${part}/${parts}: ${fmt(ops)} operations in ${(ms / 1000).toFixed(1)} s${extra ? ` (${extra})` : ''}`);
+      note(`part ${part}/${parts}: ${fmt(ops)} operation${ops === 1 ? '' : 's'} in ${(ms / 1000).toFixed(1)} s${extra ? ` (${extra})` : ''}`);
     },
     note,
     stop() {},

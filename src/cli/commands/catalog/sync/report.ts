@@ -64,7 +64,7 @@ export function printDryRun(json: boolean, file: string, plan: SyncPlan, store: 
 
 function notInFileText(plan: SyncPlan, store: StoreState, n: number): string {
   const why = !plan.fullSnapshot ? 'only --full-snapshot deactivates missing items' : `missing_items_policy is ${store.missingItemsPolicy}`;
-  return `${plural(n, 'item')} of the store ${n === 1 ? 'is' : 'are'} not in the file and stay as they are (${why}).`;
+  return `Not in the file, left as ${n === 1 ? 'it is' : 'they are'}: ${plural(n, 'item')} of the store (${why}).`;
 }
 
 function describeOp(op: PlannedOp): string {
