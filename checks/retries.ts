@@ -89,7 +89,8 @@ export const retries: Check = {
 
   grade(obs) {
     const evidence: Evidence[] = [];
-    let undecided = false;
+    // No fault injected yet (no session): nothing to judge.
+    let undecided = obs.session.faults.length === 0;
     for (const f of obs.session.faults) {
       const verdict = judgeFault(obs, f, evidence);
       if (typeof verdict === 'string') return fail(verdict, evidence);

@@ -1,0 +1,22 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, ROOT } from '../helpers/cli.js';
+
+beforeAll(ensureBuilt, 180_000);
+
+describe('merchant-kit/checks', () => {
+  it('is exported by package.json and built: the seven checks, the runner and the writers', async () => {
+    const pkg = (await import(pathToFileURL(join(ROOT, 'package.json')).href, { with: { type: 'json' } })).default;
+    expect(pkg.exports['./checks'].import).toBe('./dist/checks/index.js');
+    const file = join(ROOT, 'dist', 'checks', 'index.js');
+    expect(existsSync(file)).toBe(true);
+    const checks = await import(pathToFileURL(file).href);
+    expect(checks.CHECKS.map((c: { id: string }) => c.id)).toEqual(['connection', 'catalog', 'order_reception', 'signature_rejection', 'import', 'statuses', 'retries']);
+    expect(checks.CHECKS.every((c: { mandatory: boolean; rule: string }) => c.mandatory && c.rule.length > 20)).toBe(true);
+    expect(typeof checks.runChecks).toBe('function');
+    expect(typeof checks.writeReports).toBe('function');
+    expect(checks.REPORT_SCHEMA_VERSION).toBe('1.0');
+  });
+});

@@ -1,0 +1,105 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { homologationService } from '../../emulator/homologation/service.js';
+import { RING_SIZE, CallRecorder, factsOf } from '../../emulator/homologation/recorder.js';
+
+let emu: TestEmulator | undefined;
+afterEach(async () => {
+  await emu?.close();
+  emu = undefined;
+});
+
+const recorded = (e: TestEmulator) => homologationService(e.running.emulator).recorder.calls(e.test.integration_id);
+
+describe('the observer records every API call per integration', () => {
+  it('keeps method, path, status, idempotency key, timing and a body digest — never the body or the credential', async () => {
+    emu = await startTestEmulator();
+    await emu.api('GET', '/me?x=1');
+    await emu.api('PUT', '/catalog/categories/rec-cat', { body: { name: 'Secret menu name' } });
+    await emu.api('PATCH', '/catalog/products/nope', { body: { price: '100' }, idempotencyKey: 'key-12345678' });
+    await emu.api('GET', '/me', { credential: 'svk_test_aaaaaaaaaaaaaaaaaaaaaaaa.svs_test_wrongwrongwrongwrongwrongwrongwrongwrong' });
+    const calls = recorded(emu);
+    expect(calls.map((c) => [c.method, c.path, c.status])).toEqual([
+      ['GET', '/me', 200],
+      ['PUT', '/catalog/categories/rec-cat', 201],
+      ['PATCH', '/catalog/products/nope', 404],
+    ]);
+    expect(calls[0]).toMatchObject({ idempotency_key: null, body_sha256: null, request_id: expect.stringMatching(/^req_/), injected: false });
+    expect(calls[1]!.body_sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(calls[2]).toMatchObject({ idempotency_key: 'key-12345678', code: 'not_found', facts: { price: true, available: false } });
+    expect(calls.every((c) => c.duration_ms >= 0 && c.at > 0)).toBe(true);
+    const text = JSON.stringify(calls);
+    expect(text).not.toContain('Secret menu name');
+    expect(text).not.toContain(emu.test.credential.split('.')[1]!);
+    expect(text).not.toMatch(/Bearer|svs_/);
+    // Another integration's ring is its own.
+    expect(homologationService(emu.running.emulator).recorder.calls(emu.live.integration_id)).toEqual([]);
+  });
+
+  it('is cleared by /_emulator/reset', async () => {
+    emu = await startTestEmulator();
+    await emu.api('GET', '/me');
+    expect(recorded(emu)).toHaveLength(1);
+    expect((await emu.control('POST', '/reset')).status).toBe(200);
+    expect(recorded(emu)).toHaveLength(0);
+  });
+
+  it('keeps a bounded ring per integration, oldest dropped first', () => {
+    const r = new CallRecorder();
+    for (let i = 0; i < RING_SIZE + 3; i++) r.record('int_a', { at: i, method: 'GET', path: `/n/${i}`, status: 200, code: null, idempotency_key: null, duration_ms: 0, body_sha256: null, request_id: 'req', facts: null, injected: false });
+    const calls = r.calls('int_a');
+    expect(calls).toHaveLength(RING_SIZE);
+    expect(calls[0]!.path).toBe('/n/3');
+    expect(calls.at(-1)!.path).toBe(`/n/${RING_SIZE + 2}`);
+  });
+
+  it.each([
+    ['PUT', '/catalog/products/p', { name: 'x', option_groups: [{}, {}] }, { option_groups: 2 }],
+    ['POST', '/orders/o/ack', { external_id: 'E-1', external_number: '9' }, { external_id: 'E-1' }],
+    ['POST', '/orders/o/import-failure', { code: 'unmapped_product', message: 'private text' }, { code: 'unmapped_product' }],
+    ['GET', '/orders/o', undefined, null],
+  ])('reads only whitelisted facts: %s %s', (method, path, body, facts) => {
+    expect(factsOf(method, path, body, null)).toEqual(facts);
+  });
+});
+
+describe('control API: /_emulator/homologation', () => {
+  it('answers 404 for an unknown integration', async () => {
+    emu = await startTestEmulator();
+    expect((await emu.control('POST', '/homologation/int_01M85J7YBV45TYWZK3J7P64J6X/start')).status).toBe(404);
+    expect((await emu.control('GET', '/homologation/int_01M85J7YBV45TYWZK3J7P64J6X')).status).toBe(404);
+  });
+
+  it('grades the calls made before any session and says no session was started', async () => {
+    emu = await startTestEmulator();
+    await emu.api('GET', '/me');
+    const res = await emu.control('GET', `/homologation/${emu.test.integration_id}`);
+    expect(res.status).toBe(200);
+    const report = res.body.data;
+    expect(report).toMatchObject({ schema_version: '1.0', mode: 'observer', complete: false });
+    expect(report.checks.find((c: { id: string }) => c.id === 'connection').status).toBe('pass');
+    expect(report.checks.find((c: { id: string }) => c.id === 'retries').status).toBe('pending');
+    expect(report.notes.join(' ')).toMatch(/No session started/);
+  });
+
+  it('refuses a bad timeout with 422', async () => {
+    emu = await startTestEmulator();
+    const res = await emu.control('POST', `/homologation/${emu.test.integration_id}/start`, { timeout_seconds: 1 });
+    expect(res.status).toBe(422);
+  });
+
+  it('injects the session\'s 503 only into its own integration\'s next idempotent write', async () => {
+    emu = await startTestEmulator();
+    const other = (await emu.control('POST', '/stores', { environment: 'test' })).body.data;
+    expect((await emu.control('POST', `/homologation/${emu.test.integration_id}/start`, { timeout_seconds: 10 })).status).toBe(201);
+    const body = { name: 'Cat' };
+    const elsewhere = await emu.api('PUT', '/catalog/categories/x1', { body, credential: other.credential, idempotencyKey: 'other-key-1' });
+    expect(elsewhere.status).toBe(201);
+    const mine = await emu.api('PATCH', '/store', { body: { accepting_orders: true }, idempotencyKey: 'mine-key-01' });
+    expect(mine.status).toBe(503);
+    expect(mine.headers.get('retry-after')).toBe('1');
+    const next = await emu.api('PATCH', '/store', { body: { accepting_orders: true }, idempotencyKey: 'mine-key-01' });
+    expect(next.status).toBe(429);
+    expect(recorded(emu).filter((c) => c.injected).map((c) => c.status)).toEqual([503, 429]);
+  });
+});
