@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from '../helpers/cli.js';
-import { cli, tempConfig, SECRET_PATTERN, type CliResult } from '../helpers/cli-core.js';
+import { cli, tempConfig, SECRET_PATTERN, type CliResult, buildPrivateCli } from '../helpers/cli-core.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { readAllEvents, seedMenu } from '../helpers/orders.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
@@ -27,8 +26,11 @@ async function json<T = any>(args: string[]): Promise<T> {
   return JSON.parse(r.stdout) as T;
 }
 
+let removeBuild: () => void = () => undefined;
+afterAll(() => removeBuild());
+
 beforeAll(async () => {
-  await ensureBuilt();
+  removeBuild = await buildPrivateCli();
   emu = await startTestEmulator();
   await seedMenu(emu);
   receiver = await startReceiver('/hook');

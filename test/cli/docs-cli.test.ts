@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, ensureBuilt } from '../helpers/cli.js';
-import { tempConfig } from '../helpers/cli-core.js';
+import { ROOT } from '../helpers/cli.js';
+import { tempConfig, buildPrivateCli, cliEntry } from '../helpers/cli-core.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 
 // The ```sh blocks of docs/cli.md and README.md run as written against a fresh emulator: its address
@@ -29,8 +29,11 @@ function shBlocks(file: string): { line: number; code: string }[] {
 
 let emu: TestEmulator;
 let config: ReturnType<typeof tempConfig>;
+let removeBuild: () => void = () => undefined;
+afterAll(() => removeBuild());
+
 beforeAll(async () => {
-  await ensureBuilt();
+  removeBuild = await buildPrivateCli();
   emu = await startTestEmulator({ clock: 'system' });
   config = tempConfig();
 }, 180_000);
@@ -44,7 +47,7 @@ function runBlock(code: string): Promise<{ code: number; output: string }> {
   const script = code
     .replaceAll('127.0.0.1:4010', host)
     .replaceAll('svk_test_….svs_test_…', emu.test.credential)
-    .replaceAll('npx merchant-kit', `node ${JSON.stringify(BIN)}`);
+    .replaceAll('npx merchant-kit', `node ${JSON.stringify(cliEntry())}`);
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: config.dir, XDG_CONFIG_HOME: config.dir, NO_COLOR: '1' };
   return new Promise((resolve) => {
     execFile('bash', ['-e', '-o', 'pipefail', '-c', script], { cwd: ROOT, env, timeout: 60_000 }, (error, stdout, stderr) =>

@@ -3,18 +3,22 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { buildPrivateCli, cliEntry } from '../helpers/cli-core.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, ensureBuilt } from '../helpers/cli.js';
+import { ROOT } from '../helpers/cli.js';
 
 const run = promisify(execFile);
 
 function cli(...args: string[]) {
-  return run(process.execPath, [BIN, ...args], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } });
+  return run(process.execPath, [cliEntry(), ...args], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } });
 }
 
 let dir: string;
+let removeBuild: () => void = () => undefined;
+afterAll(() => removeBuild());
+
 beforeAll(async () => {
-  await ensureBuilt(); // builds dist/ with tsup when it is missing or older than the sources
+  removeBuild = await buildPrivateCli(); // a private build of the current sources
   dir = await mkdtemp(join(tmpdir(), 'merchant-kit-openapi-'));
 }, 180_000);
 afterAll(() => rm(dir, { recursive: true, force: true }));

@@ -1,8 +1,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ensureBuilt } from '../helpers/cli.js';
-import { cli, tempConfig } from '../helpers/cli-core.js';
+import { cli, tempConfig, buildPrivateCli } from '../helpers/cli-core.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
@@ -14,8 +13,11 @@ let other: TestEmulator;
 let receiver: Receiver;
 let config: ReturnType<typeof tempConfig>;
 
+let removeBuild: () => void = () => undefined;
+afterAll(() => removeBuild());
+
 beforeAll(async () => {
-  await ensureBuilt();
+  removeBuild = await buildPrivateCli();
   [emu, other] = await Promise.all([startTestEmulator(), startTestEmulator()]);
   receiver = await startReceiver('/');
 }, 180_000);

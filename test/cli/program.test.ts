@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, ensureBuilt } from '../helpers/cli.js';
-import { cli } from '../helpers/cli-core.js';
+import { ROOT } from '../helpers/cli.js';
+import { cli, buildPrivateCli, cliEntry } from '../helpers/cli-core.js';
 
 // The program itself: version, help with an example on every command, exit codes of usage errors,
 // completion scripts, and the promise that --help/--version load no server or HTTP module.
@@ -12,8 +12,11 @@ import { cli } from '../helpers/cli-core.js';
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 let help: string;
 
+let removeBuild: () => void = () => undefined;
+afterAll(() => removeBuild());
+
 beforeAll(async () => {
-  await ensureBuilt();
+  removeBuild = await buildPrivateCli();
   help = (await cli(['completion', 'bash'])).stdout;
 }, 180_000);
 
@@ -93,7 +96,7 @@ export async function resolve(specifier, context, next) {
       writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module'; register(${JSON.stringify(`file://${join(dir, 'hooks.mjs')}`)});`);
       for (const args of [['--version'], ['--help'], ['orders', '--help'], ['profile', 'add', '--help']]) {
         writeFileSync(log, '');
-        execFileSync(process.execPath, ['--import', join(dir, 'register.mjs'), BIN, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+        execFileSync(process.execPath, ['--import', join(dir, 'register.mjs'), cliEntry(), ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
         const loaded = readFileSync(log, 'utf8');
         expect(loaded, args.join(' ')).toMatch(/commander/);
         expect(loaded, args.join(' ')).not.toMatch(/node_modules\/(fastify|better-sqlite3|undici|zod|ora)\/|\/emulator\//);

@@ -1,8 +1,36 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, ROOT } from './cli.js';
+
+let main: string | undefined;
+
+/**
+ * Builds the CLI into a private folder for this test file and runs it from there. Eight people
+ * share dist/, and its rebuilds (clean, new chunk names) used to pull lazily imported chunks from
+ * under running commands; a private build is a snapshot nobody else touches. The folder sits under
+ * node_modules/.cache so that the bundle still resolves its dependencies from node_modules.
+ * Returns a function that removes it.
+ */
+export async function buildPrivateCli(): Promise<() => void> {
+  const parent = join(ROOT, 'node_modules', '.cache');
+  mkdirSync(parent, { recursive: true });
+  const out = mkdtempSync(join(parent, 'merchant-kit-cli-test-'));
+  const tsup = join(ROOT, 'node_modules', 'tsup', 'dist', 'cli-default.js');
+  await new Promise<void>((resolve, reject) =>
+    execFile(process.execPath, [tsup, '--out-dir', out, '--silent'], { cwd: ROOT }, (error, _o, stderr) =>
+      error ? reject(new Error(`private build failed: ${stderr}`)) : resolve(),
+    ),
+  );
+  main = join(out, 'src', 'cli', 'main.js');
+  return () => rmSync(out, { recursive: true, force: true });
+}
+
+/** The CLI's entry: the private build when there is one, else bin/merchant-kit.js (dist/). */
+export function cliEntry(): string {
+  return main ?? BIN;
+}
 
 export interface CliResult {
   code: number | null;
@@ -30,7 +58,7 @@ function baseEnv(): NodeJS.ProcessEnv {
 /** Runs `merchant-kit …args` to the end and returns its exit code and output. */
 export function cli(args: string[], options: RunOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...baseEnv(), ...options.env } });
+    const child = spawn(process.execPath, [cliEntry(), ...args], { cwd: ROOT, env: { ...baseEnv(), ...options.env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += String(d)));
