@@ -94,8 +94,7 @@ export class Transport {
   /** One HTTP exchange; a network failure or timeout becomes an ApiError with status 0. */
   async #attempt(call: HttpCall, attempt: number): Promise<Omit<HttpResult, 'attempts'>> {
     const started = performance.now();
-    const timeout = AbortSignal.timeout(this.#options.timeoutMs);
-    const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
+    const deadline = attemptSignal(this.#options.timeoutMs, call.signal);
     // Serialized before the exchange: a body that cannot be JSON is the caller's error, never retried.
     const payload = call.body === undefined ? undefined : JSON.stringify(call.body);
     let status: number;
@@ -107,7 +106,7 @@ export class Transport {
         headers: this.#headers(call),
         body: payload,
         dispatcher: this.#dispatcher,
-        signal,
+        signal: deadline.signal,
       });
       status = response.statusCode;
       headers = flattenHeaders(response.headers);
@@ -121,8 +120,10 @@ export class Transport {
       if ((cause as { code?: string }).code === 'UND_ERR_INVALID_ARG') {
         throw new ApiError({ status: 0, code: INVALID_REQUEST, message: `${call.method} ${call.path}: the request is invalid`, cause });
       }
-      const what = timeout.aborted ? `No answer within ${this.#options.timeoutMs} ms from ${call.method} ${call.path}` : `${call.method} ${call.path} failed`;
+      const what = deadline.timedOut() ? `No answer within ${this.#options.timeoutMs} ms from ${call.method} ${call.path}` : `${call.method} ${call.path} failed`;
       throw networkError(cause, what);
+    } finally {
+      deadline.dispose();
     }
     const requestId = headers['x-request-id'] ?? null;
     const replayed = headers['idempotent-replay'] === 'true';
@@ -171,4 +172,29 @@ function parseJson(text: string, status: number, requestId: string | null, heade
     if (status < 200 || status >= 300) return undefined;
     throw new ApiError({ status, code: INVALID_RESPONSE, message: `HTTP ${status} with a body that is not JSON`, requestId, headers });
   }
+}
+
+/**
+ * The signal of one attempt: aborted by its timeout or by the caller's signal. Built by hand rather
+ * than with `AbortSignal.any` so that a long-lived caller signal (a `feed tail` running for days)
+ * keeps no listener per call once `dispose()` ran.
+ */
+function attemptSignal(timeoutMs: number, outer: AbortSignal | undefined) {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException(`No answer within ${timeoutMs} ms`, 'TimeoutError'));
+  }, timeoutMs);
+  const onAbort = () => controller.abort(outer!.reason);
+  if (outer?.aborted) onAbort();
+  else outer?.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    dispose() {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', onAbort);
+    },
+  };
 }

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, EmulatorControl, MerchantClient, type ResponseInfo, type RetryInfo } from '../../src/client/index.js';
@@ -70,6 +71,14 @@ describe('connections', () => {
     client = new MerchantClient({ baseUrl: `${fake.url}/v1`, credential: CREDENTIAL });
     await client.me();
     expect(fake.connections).toBe(2);
+  });
+
+  it('leaves no listener on a long-lived caller signal after its calls end', async () => {
+    fake = await startFakeServer((_req, res) => sendJson(res, 200, { data: { ok: true } }));
+    client = new MerchantClient({ baseUrl: `${fake.url}/v1`, credential: CREDENTIAL });
+    const lifetime = new AbortController();
+    for (let i = 0; i < 30; i++) await client.me({ signal: lifetime.signal });
+    expect(getEventListeners(lifetime.signal, 'abort')).toHaveLength(0);
   });
 
   it('sends the credential as a Bearer header and JSON only with a body', async () => {
