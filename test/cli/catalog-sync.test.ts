@@ -156,6 +156,16 @@ describe('catalog sync under the batch limits', () => {
   });
 });
 
+describe('catalog sync against a store whose panel owns the catalog', () => {
+  it('refuses with catalog_mode manual before sending anything (exit 1)', async () => {
+    const manual = await newStore(rig.emu, { settings: { catalog_mode: 'manual' } });
+    const run = await rig.run(['catalog', 'sync', RESTAURANT_JSON], { credential: manual.credential });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("error: the integration's catalog_mode is manual");
+    expect((await catalogOf(rig.emu, manual.credential)).products).toEqual([]);
+  });
+});
+
 describe('catalog sync: per-operation errors', () => {
   it('reports an operation the API refuses with its file row, applies the others and exits 1', async () => {
     // An option code that already belongs to another product of the store: only the API knows.

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { formatOptionGroups, OptionSyntaxError, parseOptionGroups } from '../../src/cli/commands/catalog/file/option-syntax.js';
+import { elementLines } from '../../src/cli/commands/catalog/file/json-read.js';
+import { splitParts } from '../../src/cli/commands/catalog/sync/parts.js';
+import { productChanges, categoryChanges } from '../../src/cli/commands/catalog/sync/compare.js';
+import { productInput, categoryInput } from '../../src/contract/catalog.js';
+import type { PlannedOp } from '../../src/cli/commands/catalog/sync/plan.js';
+
+// Pure parts of catalog sync: the CSV option syntax, JSON item lines, part splitting, the diff.
+
+describe('option_groups cell syntax', () => {
+  it.each([
+    ['', []],
+    ['G = Tamaño [1-1]: O1 = Chica; O2 = Grande = 15000', [{ external_id: 'G', name: 'Tamaño', min_select: 1, max_select: 1, options: [{ external_id: 'O1', name: 'Chica' }, { external_id: 'O2', name: 'Grande', price: '15000' }] }]],
+    ['G=Extras:O=Huevo=3000=unavailable', [{ external_id: 'G', name: 'Extras', options: [{ external_id: 'O', name: 'Huevo', price: '3000', available: false }] }]],
+    ['G = Salsas [0-2]: A = Ajo = unavailable | H = Hielo', [
+      { external_id: 'G', name: 'Salsas', min_select: 0, max_select: 2, options: [{ external_id: 'A', name: 'Ajo', available: false }] },
+      { external_id: 'H', name: 'Hielo', options: [] },
+    ]],
+    ['G\\:1 = Pan \\| masa \\[casera\\]: O = 1\\/2 \\= medio\\; x', [{ external_id: 'G:1', name: 'Pan | masa [casera]', options: [{ external_id: 'O', name: '1/2 = medio; x' }] }]],
+  ])('parses %j', (cell, groups) => {
+    expect(parseOptionGroups(cell)).toEqual(groups);
+  });
+
+  it.each([
+    ['G Tamaño: O = Chica', /group 1: expected "code = name/],
+    ['G = Tamaño [1-1 O = x', /group 1: expected "code = name/],
+    ['G = T: O', /group 1, option 1: expected "code = name/],
+    ['G = T: O = a = 1 = 2', /group 1, option 1/],
+    ['G = T [a-b]: O = x', /bounds go as \[min-max\]/],
+  ])('refuses %j', (cell, message) => {
+    expect(() => parseOptionGroups(cell)).toThrow(OptionSyntaxError);
+    expect(() => parseOptionGroups(cell)).toThrow(message);
+  });
+
+  it('writes what it reads (pull → CSV → sync keeps every group and option)', () => {
+    const groups = [
+      { external_id: 'P.g:1', name: 'Pan | masa; [x] = y', min_select: 0, max_select: 3, options: [
+        { external_id: 'P.o1', name: 'Uno', price: '0', available: true },
+        { external_id: 'P.o2', name: 'Dos: extra', price: '2500.50', available: false },
+      ] },
+      { external_id: 'P.h', name: 'Vacío', min_select: 0, max_select: 1, options: [] },
+    ];
+    const parsed = productInput.parse({ name: 'x', category_external_id: 'C', price: '1', option_groups: parseOptionGroups(formatOptionGroups(groups)) });
+    expect(parsed.option_groups).toEqual(groups);
+  });
+});
+
+describe('elementLines', () => {
+  it('finds the line where each category and product starts, whatever the layout', () => {
+    const text = '{\n  "format": "x",\n  "categories": [\n    {"external_id": "A", "name": "[{,\\"}]"},\n    {\n      "external_id": "B"\n    }\n  ],\n  "products": [{"a": [1, {"b": 2}]}, {"c": 3},\n\n  {"d": 4}]\n}';
+    expect(elementLines(text)).toEqual({ categories: [4, 5], products: [9, 9, 11] });
+  });
+});
+
+const op = (code: string, bytes = 0): PlannedOp => ({
+  op: 'upsert_product', external_id: code, data: { name: 'x'.repeat(bytes) } as never, where: { file: 'f', line: 1, label: '' }, change: 'created', fields: [],
+});
+
+describe('splitParts', () => {
+  it.each([
+    [0, 500, [] as number[]],
+    [1, 500, [1]],
+    [500, 500, [500]],
+    [501, 500, [500, 1]],
+    [1201, 500, [500, 500, 201]],
+  ])('%i operations at most %i a part → %j', (n, max, sizes) => {
+    expect(splitParts(Array.from({ length: n }, (_, i) => op(`P-${i}`)), max).map((p) => p.length)).toEqual(sizes);
+  });
+
+  it('keeps a part under the byte limit, in order', () => {
+    const ops = Array.from({ length: 10 }, (_, i) => op(`P-${i}`, 1000));
+    const parts = splitParts(ops, 500, 3500);
+    expect(parts.map((p) => p.length)).toEqual([3, 3, 3, 1]);
+    expect(parts.flat().map((o) => o.external_id)).toEqual(ops.map((o) => o.external_id));
+  });
+});
+
+describe('what a PUT would change', () => {
+  const stored = {
+    id: 'prd_1', external_id: 'P', category_external_id: 'C', category_id: 'cat_1', name: 'Pizza', price: '55000.50', description: null, sku: null,
+    active: true, available: true, position: 3, image_url: 'https://x/a.png', image: { status: 'ready', source: 'integration', requested_url: 'https://x/a.png', error: null },
+    option_groups: [{ id: 'ogr_1', external_id: 'G', name: 'Tamaño', min_select: 0, max_select: 1, options: [{ id: 'opt_1', external_id: 'O', name: 'Chica', price: '0', available: true }] }],
+    source_updated_at: null, created_at: '', updated_at: '',
+  } as const;
+  const item = (data: Record<string, unknown>) => ({
+    external_id: 'P', where: { file: 'f', line: 1, label: '' },
+    data: productInput.parse({ name: 'Pizza', category_external_id: 'C', price: '55000.5', option_groups: [{ external_id: 'G', name: 'Tamaño', options: [{ external_id: 'O', name: 'Chica' }] }], ...data }),
+  });
+
+  it.each([
+    [{}, []],
+    [{ position: 3, image_url: 'https://x/a.png' }, []],
+    [{ price: '55000.51' }, ['price']],
+    [{ position: 4, available: false }, ['available', 'position']],
+    [{ image_url: 'https://x/b.png' }, ['image_url']],
+    [{ image_url: 'https://x/b.png', image_mode: 'if_empty' }, []],
+    [{ description: 'Rica' }, ['description']],
+    [{ option_groups: [{ external_id: 'G', name: 'Tamaño', options: [{ external_id: 'O', name: 'Chica', price: '1' }] }] }, ['option_groups']],
+    [{ option_groups: [] }, ['option_groups']],
+  ])('%j → %j', (data, fields) => {
+    expect(productChanges(item(data), stored as never)).toEqual(fields);
+  });
+
+  it('compares a category by name, active and (when given) position', () => {
+    const cat = { id: 'cat_1', external_id: 'C', name: 'Bebidas', position: 5, active: true, source_updated_at: null, created_at: '', updated_at: '' };
+    const c = (data: Record<string, unknown>) => ({ external_id: 'C', where: { file: 'f', line: 1, label: '' }, data: categoryInput.parse({ name: 'Bebidas', ...data }) });
+    expect(categoryChanges(c({}), cat)).toEqual([]);
+    expect(categoryChanges(c({ position: 6, active: false }), cat)).toEqual(['position', 'active']);
+  });
+});
