@@ -1,0 +1,63 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ensureBuilt, ROOT } from '../helpers/cli.js';
+import { filesIn, homologationScratch } from '../helpers/homologation.js';
+import { startReferenceErp } from '../helpers/reference-erp.js';
+
+// docs/homologation.md's CI recipe, run as written: the script block after `<!-- ci-recipe -->`,
+// with `npx merchant-kit` on PATH as the repo's built bin and a stand-in ./start-connector.sh that
+// hands the target to this test, which runs the reference ERP as "your connector".
+
+/** The fenced block that follows the `<!-- ci-recipe -->` line. */
+function recipe(markdown: string): string {
+  const lines = markdown.split('\n');
+  const at = lines.findIndex((l) => l.trim() === '<!-- ci-recipe -->');
+  if (at === -1) throw new Error('no <!-- ci-recipe --> block in docs/homologation.md');
+  const open = lines.findIndex((l, i) => i > at && l.startsWith('```'));
+  const close = lines.findIndex((l, i) => i > open && l.startsWith('```'));
+  return lines.slice(open + 1, close).join('\n');
+}
+
+beforeAll(ensureBuilt, 180_000);
+
+describe('docs/homologation.md CI recipe', () => {
+  it('starts the emulator, observes the connector, exits 0 and publishes the JUnit file and the Markdown summary', async () => {
+    const scratch = homologationScratch();
+    const dir = scratch.dir;
+    const bin = join(dir, '.bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'npx'), `#!/bin/sh\nif [ "$1" = "merchant-kit" ]; then shift; exec "${process.execPath}" "${BIN}" "$@"; fi\nexit 127\n`);
+    chmodSync(join(bin, 'npx'), 0o755);
+    writeFileSync(join(dir, 'start-connector.sh'), '#!/bin/sh\nprintf "%s\\n%s\\n" "$MERCHANT_KIT_BASE_URL" "$MERCHANT_KIT_CREDENTIAL" > connector.request\nwhile [ ! -f connector.ready ]; do sleep 0.1; done\n');
+    chmodSync(join(dir, 'start-connector.sh'), 0o755);
+    writeFileSync(join(dir, 'homologation.sh'), recipe(readFileSync(join(ROOT, 'docs', 'homologation.md'), 'utf8')));
+    const summary = join(dir, 'step-summary.md');
+    const child = spawn('bash', ['homologation.sh'], { cwd: dir, env: { ...process.env, ...scratch.env, PATH: `${bin}:${process.env.PATH}`, GITHUB_STEP_SUMMARY: summary, NO_COLOR: '1' } });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+
+    // The stand-in connector: the reference ERP, started with the target the script exported.
+    const request = join(dir, 'connector.request');
+    const until = Date.now() + 20_000;
+    while (!existsSync(request) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    const [baseUrl, credential] = readFileSync(request, 'utf8').trim().split('\n');
+    const erp = await startReferenceErp(baseUrl!, credential!);
+    writeFileSync(join(dir, 'connector.ready'), '');
+    try {
+      expect(await exited, output).toBe(0);
+    } finally {
+      await erp.close();
+    }
+    expect(readFileSync(summary, 'utf8')).toContain('**Certified**: every mandatory check passed.');
+    const reports = join(dir, 'homologation-report');
+    expect(readFileSync(join(reports, 'homologation.junit.xml'), 'utf8')).toContain('<testsuites name="merchant-kit homologation" tests="7" failures="0"');
+    // The reports carry no secret (the connector.request file of this test does, and is not a report).
+    const secret = credential!.split('.')[1]!;
+    for (const f of filesIn(reports)) expect(f.text).not.toContain(secret);
+    expect(erp.errors).toEqual([]);
+  }, 90_000);
+});
