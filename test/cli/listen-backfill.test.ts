@@ -1,7 +1,7 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { verify } from '../../src/webhooks/index.js';
+import { signatureHeader, verify } from '../../src/webhooks/index.js';
 import { ensureBuilt, runCli, type CliProcess } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { apiEnv, feedIds, scratchDir, waitUntil } from '../helpers/feed.js';
@@ -203,6 +203,22 @@ describe('merchant-kit listen --backfill', () => {
     expect(cli.stderr().trim().split('\n')).toHaveLength(1);
     expect(cli.stderr()).toContain('Cannot write the cursor file');
     expect(existsSync(join(scratch.dir, 'a-file'))).toBe(true);
+  });
+
+  it('stops with exit 1 and one line when the cursor file becomes unwritable; the delivery in hand gets 500 and is not lost', async () => {
+    const dir = join(scratch.dir, 'state');
+    const { cli, url } = await listen(['--backfill', '--cursor-file', join(dir, 'c.json')]);
+    await waitUntil(() => existsSync(join(dir, 'c.json')), () => 'first save');
+    rmSync(dir, { recursive: true });
+    writeFileSync(dir, 'not a folder');
+    const body = JSON.stringify({ id: 'evt_unsaved', type: 'webhook.test', api_version: '1.0', data: { test: true } });
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const res = await fetch(url, { method: 'POST', body, headers: { 'x-service-timestamp': timestamp, 'x-service-signature': signatureHeader([secret], timestamp, body) } });
+    expect(res.status).toBe(500);
+    expect((await cli.exited).code).toBe(1);
+    const errors = cli.stderr().trim().split('\n');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/Cannot write the cursor file .*c\.json/);
   });
 
   it('refuses --cursor-file without --backfill (exit 2)', async () => {

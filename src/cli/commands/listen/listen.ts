@@ -31,9 +31,16 @@ function localUrl(address: AddressInfo, path: string): string {
   return `http://${host}:${address.port}${path}`;
 }
 
+/** Stops accepting; idle connections close now, a response being written gets half a second to finish. */
 function close(server: http.Server): Promise<void> {
-  server.closeAllConnections();
-  return new Promise((resolve) => server.close(() => resolve()));
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => server.closeAllConnections(), 500);
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
 }
 
 /** `--cursor-file` and `--reconcile-interval` mean something only with `--backfill`. */
@@ -94,7 +101,10 @@ async function run(options: ListenOptions, forwardTo: URL | undefined, api: Api 
   let fatal: unknown = null;
   const fail = (error: unknown) => {
     fatal ??= error;
-    if (!controller.signal.aborted) controller.abort(new Stopped('fatal'));
+    // After the current request's 500 is written (the service retries it), not before.
+    setImmediate(() => {
+      if (!controller.signal.aborted) controller.abort(new Stopped('fatal'));
+    });
   };
   const state = api?.state ?? emptyState();
   const rawSave = api?.save ?? (() => {});

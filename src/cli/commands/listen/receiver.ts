@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { verify } from '../../../webhooks/sign.js';
 import { redactSecrets } from '../../../logging/redact.js';
+import { ExitError } from '../../errors.js';
 import { MAX_EVENT_DEPTH, nestedDeeperThan } from './depth.js';
 import type { Dispatcher } from './dispatch.js';
 import type { ListenRecord } from './output.js';
@@ -66,7 +67,10 @@ export function parseEvent(raw: Buffer): { event: Record<string, unknown> } | { 
 export function createReceiver(options: ReceiverOptions): http.RequestListener {
   return (req, res) =>
     void handle(req, res).catch((error: unknown) => {
-      process.stderr.write(`Internal error while handling a delivery: ${redactSecrets((error as Error).message ?? String(error))}\n`);
+      // An ExitError (the state file cannot be written) stops the listener and is reported once, by main.
+      if (!(error instanceof ExitError)) {
+        process.stderr.write(`Internal error while handling a delivery: ${redactSecrets((error as Error).message ?? String(error))}\n`);
+      }
       answer(res, 500, 'internal error');
     });
 
