@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,9 +109,23 @@ export async function resolve(specifier, context, next) {
   });
 
   it('an unexpected failure is one redacted line without a stack (the stack only with --verbose)', async () => {
-    const env = { MERCHANT_KIT_BASE_URL: 'http://127.0.0.1:1/sandbox/v1', MERCHANT_KIT_CREDENTIAL: 'svk_test_abc.svs_test_secretsecret' };
-    const r = await cli(['orders', 'get', 'ord_x'], { env });
-    expect(r.code).toBe(1);
-    expect(r.stderr).not.toMatch(/svs_test_secretsecret/);
+    // A server that answers GET /me with an empty object: printing it fails inside the CLI.
+    const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":{}}'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const env = { MERCHANT_KIT_BASE_URL: `http://127.0.0.1:${port}/sandbox/v1`, MERCHANT_KIT_CREDENTIAL: 'svk_test_abc.svs_test_secretsecret' };
+      const r = await cli(['me'], { env });
+      expect(r.code).toBe(1);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(/^error: Cannot read properties of undefined/);
+      const verbose = await cli(['me', '--verbose'], { env });
+      expect(verbose.code).toBe(1);
+      expect(verbose.stderr).toMatch(/\n\s+at /);
+      for (const text of [r.stderr, verbose.stderr]) expect(text).not.toMatch(/secretsecret/);
+    } finally {
+      server.close();
+    }
   });
+
 });
