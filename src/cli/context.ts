@@ -56,7 +56,7 @@ export function parseBaseUrl(raw: string, source: string): string {
 
 /** The environment of a credential from its prefixes (`svk_test_….svs_test_…` → test). Usage error when malformed. */
 export function credentialEnvironment(credential: string, source: string): Environment {
-  const m = /^svk_(live|test)_[A-Za-z0-9]+\.svs_(live|test)_[A-Za-z0-9]+$/.exec(credential);
+  const m = /^svk_(live|test)_[A-Za-z0-9_-]+\.svs_(live|test)_[A-Za-z0-9_-]+$/.exec(credential);
   if (!m || m[1] !== m[2]) {
     throw usageError(`error: the credential from ${source} is not of the form svk_test_….svs_test_… or svk_live_….svs_live_…`);
   }

@@ -132,7 +132,7 @@ function decryptProfile(name: string, env: NodeJS.ProcessEnv, file: ProfilesFile
   const p = file.profiles[name];
   const key = masterKey(env, false);
   const plain = key ? open(p.credential, key, aad(name, p)) : null;
-  if (plain === null || !/^svk_(live|test)_[A-Za-z0-9]+\.svs_(live|test)_[A-Za-z0-9]+$/.test(plain)) {
+  if (plain === null || !/^svk_(live|test)_[A-Za-z0-9_-]+\.svs_(live|test)_[A-Za-z0-9_-]+$/.test(plain)) {
     throw new ExitError(
       `error: the credential of profile "${name}" cannot be decrypted (the profile file was altered or the master key changed); run: merchant-kit profile remove ${name} && merchant-kit profile add ${name} --base-url ${p.base_url}`,
       1,
