@@ -1,10 +1,10 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ensureBuilt, ROOT } from '../helpers/cli.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, ROOT } from '../helpers/cli.js';
 import { adaptBlock, BLOCK_MARK, lastBlock, sessionScript, shellBlocks, type Target } from '../helpers/docs.js';
 
 // issue 10, item 9: every command of the docs works when copy-pasted in order.
@@ -17,7 +17,8 @@ import { adaptBlock, BLOCK_MARK, lastBlock, sessionScript, shellBlocks, type Tar
 //   folder, against a fresh emulator of their own (the built CLI, `--port 0 --memory --json`);
 // - `127.0.0.1:4010` and `localhost:4010` become that emulator's address, `svk_test_….svs_test_…`
 //   and `svk_live_….svs_live_…` its seeded credentials; `merchant-kit` and `npx merchant-kit` run the
-//   repo's built bin; lines that are `npm install`, `npm ci`, `npm start`, `npm test` are skipped;
+//   repo's built bin (a private copy of it); lines that are `npm install`, `npm ci`, `npm start`,
+//   `npm test` are skipped; `curl` fails on answers of 400 or more (`--fail-with-body`);
 // - a block that fails fails the test with the file, the block's line and its output.
 
 const FILES = [
@@ -29,6 +30,9 @@ const FILES = [
 ].filter((f) => shellBlocks(readFileSync(join(ROOT, f), 'utf8')).length > 0);
 
 const FILE_TIMEOUT_MS = 45_000;
+/** The private copy of the built CLI the sessions run (see snapshotBuild). */
+let BUILD = '';
+let BIN = '';
 
 interface Emulator {
   target: Target;
@@ -138,10 +142,34 @@ async function runFile(file: string): Promise<{ failure: string | null; blocks: 
   }
 }
 
+/**
+ * A private copy of the built CLI (bin, dist, package.json; node_modules and fixtures linked), so
+ * that a rebuild of the shared dist/ by another test run cannot pull it away mid-session.
+ */
+function snapshotBuild(): string {
+  const root = mkdtempSync(join(tmpdir(), 'merchant-kit-docs-build-'));
+  for (const name of ['bin', 'dist', 'package.json']) cpSync(join(ROOT, name), join(root, name), { recursive: true });
+  for (const name of ['node_modules', 'fixtures']) if (existsSync(join(ROOT, name))) symlinkSync(join(ROOT, name), join(root, name), 'dir');
+  if (!existsSync(join(root, 'dist', 'src', 'cli', 'main.js'))) throw new Error('dist/ was being rebuilt while it was copied');
+  return root;
+}
+
 describe('the docs run as written (issue 10, item 9)', () => {
   beforeAll(async () => {
-    await ensureBuilt();
+    for (let attempt = 0; ; attempt++) {
+      await ensureBuilt();
+      try {
+        BUILD = snapshotBuild();
+        break;
+      } catch (error) {
+        if (attempt >= 5) throw error;
+      }
+    }
+    BIN = join(BUILD, 'bin', 'merchant-kit.js');
   }, 180_000);
+  afterAll(() => {
+    if (BUILD) rmSync(BUILD, { recursive: true, force: true });
+  });
 
   it('finds the shell blocks of README.md and docs/*.md', () => {
     expect(FILES).toContain('README.md');
