@@ -33,9 +33,12 @@ const cases = [
 /** Wall time of one process from spawn to exit, in milliseconds. */
 function time(args) {
   const started = process.hrtime.bigint();
-  const { status } = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' } });
+  const { status, stderr } = spawnSync(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  if (status !== 0) throw new Error(`${args.join(' ')} exited ${status}`);
+  if (status !== 0) {
+    console.error(`${args.join(' ')} exited ${status}: ${String(stderr).trim().split('\n')[0]} (was dist/ being rebuilt? run again)`);
+    process.exit(1);
+  }
   return ms;
 }
 
