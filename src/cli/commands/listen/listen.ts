@@ -11,7 +11,7 @@ import { configureWebhook } from './configure.js';
 import { Dispatcher } from './dispatch.js';
 import { parseForwardUrl } from './forward.js';
 import { DEFAULT_RECONCILE_SECONDS, type ListenOptions } from './index.js';
-import { printer } from './output.js';
+import { printer, printReady, type Configured } from './output.js';
 import { createReceiver } from './receiver.js';
 import { reconcileLoop } from './reconcile.js';
 import { findSecret, MISSING_SECRET } from './secret.js';
@@ -136,25 +136,8 @@ async function run(options: ListenOptions, forwardTo: URL | undefined, api: Api 
   let loop: Promise<void> = Promise.resolve();
   try {
     const url = localUrl(address, options.path);
-    let configured: { url: string; created: boolean } | null = null;
-    if (api && options.configure !== undefined) {
-      const webhookUrl = options.configure === true ? url : options.configure;
-      const result = await configureWebhook(api.client, webhookUrl);
-      if (result.secret) setSecret(result.secret);
-      if (secret() === null) {
-        throw new ExitError('error: the webhook already existed and its secret is given only when it is created: pass it with MERCHANT_KIT_WEBHOOK_SECRET or --secret-stdin.', 2);
-      }
-      configured = { url: webhookUrl, created: result.created };
-    }
-    if (options.json) {
-      const ready = { event: 'ready', url, forward_to: forwardTo?.href ?? null, configured_url: configured?.url ?? null, cursor_file: api?.file || null };
-      process.stdout.write(`${JSON.stringify(ready)}\n`);
-    } else {
-      const via = forwardTo ? `, forwarding to ${forwardTo.href}` : '';
-      process.stdout.write(`Listening for webhooks on ${url}${via}. Ctrl+C to stop.\n`);
-      if (configured) process.stdout.write(`Webhook ${configured.created ? 'created' : 'updated'} with the URL ${configured.url}\n`);
-      if (api?.file) process.stdout.write(`Backfill on: feed position and handled events kept in ${api.file}\n`);
-    }
+    const configured = api && options.configure !== undefined ? await configure(api.client, options.configure === true ? url : options.configure, secret, setSecret) : null;
+    printReady(Boolean(options.json), { url, forwardTo: forwardTo?.href ?? null, configured, cursorFile: api?.file || null });
     if (api && options.backfill) {
       loop = reconcileLoop({
         client: api.client, dispatcher, state, save, forwardTo, secret, report,
@@ -172,10 +155,16 @@ async function run(options: ListenOptions, forwardTo: URL | undefined, api: Api 
     await loop;
   }
   if (fatal) throw fatal;
-  try {
-    save();
-  } catch (error) {
-    throw fatal ?? error;
+  rawSave();
+}
+
+/** `--configure`: the webhook points at `url`; its secret is used when the API hands one out (creation only). */
+async function configure(client: MerchantClient, url: string, secret: () => string | null, setSecret: (s: string) => void): Promise<Configured> {
+  const result = await configureWebhook(client, url);
+  if (result.secret) setSecret(result.secret);
+  if (secret() === null) {
+    throw new ExitError('error: the webhook already existed and its secret is given only when it is created: pass it with MERCHANT_KIT_WEBHOOK_SECRET or --secret-stdin.', 2);
   }
+  return { url, created: result.created };
 }
 

@@ -87,3 +87,22 @@ export function jsonLine(record: ListenRecord): string {
 export function printer(json: boolean | undefined): (record: ListenRecord) => void {
   return (record) => process.stdout.write(`${json ? jsonLine(record) : humanLine(record)}\n`);
 }
+
+/** What `--configure` did. */
+export interface Configured {
+  url: string;
+  created: boolean;
+}
+
+/** The first output: the listener's URL (one JSON line with `--json`), what `--configure` did and where `--backfill` keeps its state. */
+export function printReady(json: boolean, ready: { url: string; forwardTo: string | null; configured: Configured | null; cursorFile: string | null }): void {
+  if (json) {
+    const line = { event: 'ready', url: ready.url, forward_to: ready.forwardTo, configured_url: ready.configured?.url ?? null, cursor_file: ready.cursorFile };
+    process.stdout.write(`${JSON.stringify(line)}\n`);
+    return;
+  }
+  const via = ready.forwardTo ? `, forwarding to ${ready.forwardTo}` : '';
+  process.stdout.write(`Listening for webhooks on ${ready.url}${via}. Ctrl+C to stop.\n`);
+  if (ready.configured) process.stdout.write(`Webhook ${ready.configured.created ? 'created' : 'updated'} with the URL ${ready.configured.url}\n`);
+  if (ready.cursorFile) process.stdout.write(`Backfill on: feed position and handled events kept in ${ready.cursorFile}\n`);
+}
