@@ -125,6 +125,24 @@ describe('merchant-kit feed tail', () => {
     expect(JSON.parse(rx.received[0].body).id).toBe(all[0]);
   });
 
+  it('after a SIGKILL in the middle of forwarding, a restart loses nothing and repeats at most the one event in flight', async () => {
+    await orders(10);
+    const all = await feedIds(emu);
+    const rx = await app();
+    rx.behave = () => ({ status: 200, delayMs: 50 });
+    const first = tail(['--forward-to', rx.url, '--cursor-file', cursorFile(), '--interval', '0.5']);
+    await rx.waitFor(4);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const taken = rx.received.length;
+    tail(['--forward-to', rx.url, '--cursor-file', cursorFile(), '--interval', '0.5']);
+    await waitUntil(() => new Set(rx.received.map((r) => r.headers['x-service-event-id'])).size === all.length, () => `app got ${rx.received.length}`, 10_000);
+    const ids = rx.received.map((r) => r.headers['x-service-event-id']);
+    expect([...new Set(ids)]).toEqual(all);
+    expect(ids.length - all.length).toBeLessThanOrEqual(1);
+    expect(taken).toBeLessThan(all.length);
+  });
+
   it('forwards the raw event JSON; an app that fails then recovers gets every event, in order, none skipped', async () => {
     await orders(4);
     const all = await feedIds(emu);
