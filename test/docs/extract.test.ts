@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { adaptBlock, BLOCK_MARK, lastBlock, sessionScript, shellBlocks } from '../helpers/docs.js';
+
+// The docs runner's pure parts (test/helpers/docs.ts): which blocks run and how they are adapted.
+
+const md = (...lines: string[]) => lines.join('\n');
+
+describe('shellBlocks', () => {
+  it.each([
+    ['a sh block', md('text', '```sh', 'echo hi', '```'), [{ line: 2, code: 'echo hi' }]],
+    ['console, text, json and bash-norun are not run', md('```console', '$ x', '```', '```text', 'x', '```', '```json', '{}', '```', '```bash-norun', 'x', '```'), []],
+    ['bash is not sh', md('```bash', 'echo hi', '```'), []],
+    ['a not-run mark before the fence', md('<!-- not-run -->', '', '```sh', 'merchant-kit listen', '```'), []],
+    ['a mark further up does not count', md('<!-- not-run -->', 'words', '```sh', 'echo hi', '```'), [{ line: 3, code: 'echo hi' }]],
+    ['indented fences lose their indentation', md('- item', '  ```sh', '  echo a', '    echo b', '  ```'), [{ line: 2, code: 'echo a\n  echo b' }]],
+    ['a longer fence holds a shorter one', md('````sh', 'cat <<EOF', '```', 'EOF', '````'), [{ line: 1, code: 'cat <<EOF\n```\nEOF' }]],
+    ['blocks in order', md('```sh', 'a', '```', '```sh', 'b', '```'), [{ line: 1, code: 'a' }, { line: 4, code: 'b' }]],
+  ])('%s', (_name, text, expected) => {
+    expect(shellBlocks(text)).toEqual(expected);
+  });
+});
+
+describe('adaptBlock', () => {
+  const target = { hostPort: '127.0.0.1:5555', testCredential: 'svk_test_A.svs_test_B', liveCredential: 'svk_live_C.svs_live_D' };
+  it.each([
+    ['the documented address', 'curl http://127.0.0.1:4010/v1/me', 'curl http://127.0.0.1:5555/v1/me'],
+    ['localhost', 'curl localhost:4010/_emulator/health', 'curl 127.0.0.1:5555/_emulator/health'],
+    ['another port stays', 'curl http://127.0.0.1:40100/x', 'curl http://127.0.0.1:40100/x'],
+    ['the test credential', "export MK='svk_test_….svs_test_…'", "export MK='svk_test_A.svs_test_B'"],
+    ['the live credential', 'Bearer svk_live_….svs_live_…', 'Bearer svk_live_C.svs_live_D'],
+    ['npm install && npm start', 'npm install && npm start      # the emulator', ''],
+    ['npm test with a comment', 'npm test   # the suite', ''],
+    ['npm ci before a command', 'npm ci && merchant-kit me', 'merchant-kit me'],
+    ['npm run is kept', 'npm run build', 'npm run build'],
+  ])('%s', (_name, code, expected) => {
+    expect(adaptBlock(code, target)).toBe(expected);
+  });
+});
+
+describe('sessionScript and lastBlock', () => {
+  const script = sessionScript([{ code: 'echo one' }, { code: 'false' }]);
+
+  it('runs with errexit and pipefail and marks each block', () => {
+    expect(script.startsWith('set -eo pipefail\n')).toBe(true);
+    expect(script.match(new RegExp(BLOCK_MARK, 'g'))).toHaveLength(3);
+  });
+
+  it.each([
+    ['no marker yet', 'text', 0],
+    ['the last marker', `${BLOCK_MARK} 0\none\n${BLOCK_MARK} 1\n`, 1],
+    ['the end marker', `${BLOCK_MARK} 0\n${BLOCK_MARK} 1\n${BLOCK_MARK} end\n`, null],
+    ['a marker inside a line does not count', `x${BLOCK_MARK} 1\n`, 0],
+  ])('lastBlock: %s', (_name, output, expected) => {
+    expect(lastBlock(output)).toBe(expected);
+  });
+});
