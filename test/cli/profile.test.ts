@@ -81,6 +81,18 @@ describe('profile add, list, use, remove', () => {
     expect(receiver.received).toHaveLength(0);
   });
 
+  it('without a terminal the credential may come from MERCHANT_KIT_CREDENTIAL or piped stdin; none at all is exit 2', async () => {
+    const args = ['profile', 'add', 'piped', '--base-url', emu.running.sandbox_base_url];
+    expect((await cli(args, { input: `${emu.test.credential}\n`, env: config.env })).code).toBe(0);
+    const fromEnv = await cli([...args.slice(0, 2), 'fromenv', ...args.slice(3)], { env: { ...config.env, MERCHANT_KIT_CREDENTIAL: emu.test.credential } });
+    expect(fromEnv.code, fromEnv.stderr).toBe(0);
+    const none = await cli([...args.slice(0, 2), 'none', ...args.slice(3)], { env: config.env });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/no credential was given/);
+    const names = JSON.parse((await cli(['profile', 'list', '--json'], { env: config.env })).stdout).map((p: any) => p.name);
+    expect(names).toEqual(['fromenv', 'piped']);
+  });
+
   it('a rejected credential is not saved (exit 1, 401)', async () => {
     const bad = await add('bad', emu.running.sandbox_base_url, 'svk_test_AAAAAAAAAAAAAAAAAAAAAAAA.svs_test_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB');
     expect(bad.code).toBe(1);

@@ -6,6 +6,18 @@ import { saveProfile, type ProfileInfo } from '../../config/profiles.js';
 import { promptHidden } from '../../config/prompt.js';
 import { emit, printLine } from '../../output.js';
 
+/**
+ * The credential: `--credential-stdin`, else a hidden prompt on a terminal, else
+ * `MERCHANT_KIT_CREDENTIAL`, else one line of (piped) stdin. Never a plain flag.
+ */
+async function readCredential(fromStdin: boolean): Promise<{ credential: string; source: string }> {
+  if (fromStdin) return { credential: await readStdinLine(), source: '--credential-stdin' };
+  if (process.stdin.isTTY) return { credential: await promptHidden('Credential (svk_….svs_…): '), source: 'the prompt' };
+  const env = process.env.MERCHANT_KIT_CREDENTIAL?.trim();
+  if (env) return { credential: env, source: 'MERCHANT_KIT_CREDENTIAL' };
+  return { credential: await readStdinLine(), source: 'stdin' };
+}
+
 /** Validates name, base URL and credential locally, checks the credential with GET /me, then stores it encrypted. */
 export async function profileAddAction(name: string, command: Command): Promise<void> {
   const opts = command.optsWithGlobals() as GlobalOptions;
@@ -13,9 +25,9 @@ export async function profileAddAction(name: string, command: Command): Promise<
   const rawBase = opts.baseUrl ?? process.env.MERCHANT_KIT_BASE_URL;
   if (!rawBase) throw usageError('error: profile add needs --base-url URL (e.g. http://127.0.0.1:4010/sandbox/v1)');
   const baseUrl = parseBaseUrl(rawBase, opts.baseUrl ? '--base-url' : 'MERCHANT_KIT_BASE_URL');
-  const credential = opts.credentialStdin ? await readStdinLine() : await promptHidden('Credential (svk_….svs_…): ');
-  if (!credential) throw usageError('error: no credential was given');
-  const environment = credentialEnvironment(credential, opts.credentialStdin ? '--credential-stdin' : 'the prompt');
+  const { credential, source } = await readCredential(Boolean(opts.credentialStdin));
+  if (!credential) throw usageError('error: no credential was given (type it at the prompt, or pipe it with --credential-stdin)');
+  const environment = credentialEnvironment(credential, source);
   checkEnvironmentMatch(baseUrl, environment);
   rememberTarget({ baseUrl, environment });
   const ctx = await buildContext({ baseUrl, credential, environment, json: Boolean(opts.json), verbose: Boolean(opts.verbose) });
