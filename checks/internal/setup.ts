@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { MeView, OrderView, RunContext, Scenario } from '../context.js';
 import { ReferenceReceiver } from './receiver.js';
 import { describeError, type EvidenceLog } from './evidence.js';
@@ -11,12 +12,21 @@ export async function ensureMe(ctx: RunContext, log: EvidenceLog): Promise<MeVie
 }
 
 /**
- * The run's reference receiver, set as the integration's webhook through the API (PUT /webhook).
+ * The run's reference receiver. On an emulator it is set as the integration's webhook through the
+ * API (PUT /webhook); against a real environment it stays local.
  * A new webhook's secret comes in the 201; an existing one is rotated to learn a secret (the old
  * one keeps signing alongside for its overlap, and one matching signature suffices).
  */
 export async function ensureReceiver(ctx: RunContext, log: EvidenceLog): Promise<ReferenceReceiver | string> {
   if (ctx.state.receiver) return ctx.state.receiver;
+  if (!ctx.control) {
+    // A real environment cannot reach this machine (and wants a public HTTPS URL): its webhook is left
+    // alone, and the receiver is checked locally with a secret of its own.
+    const local = await new ReferenceReceiver().listen();
+    local.secrets = [`whsec_${randomBytes(32).toString('base64url')}`];
+    log.note('reference receiver (local)', true, 'a local receiver with its own secret', local.url);
+    return (ctx.state.receiver = local);
+  }
   const before = await log.call('GET /webhook (to put it back afterwards)', (o) => ctx.client.webhook.get(o));
   if (before.ok) ctx.state.previousWebhook = { url: before.value.url, events: [...before.value.events], active: before.value.active ?? true };
   else if (before.error.code === 'not_found') {
