@@ -80,9 +80,11 @@ describe('homologate: refusals and usage', () => {
   });
 
   it('runs only the checks named by --only and does not certify a partial run', async () => {
-    const r = await homologate(emu.running.sandbox_base_url, ['--only', 'connection,catalog', '--format', 'json']);
+    const r = await homologate(emu.running.sandbox_base_url, ['--only', 'connection,catalog', '--format', 'json', '--json']);
     expect(r.code).toBe(1);
     const report = r.read();
+    // --json: the report itself on stdout, the same as the file.
+    expect(JSON.parse(r.stdout)).toEqual(report);
     expect(report.checks.map((c: { id: string; status: string }) => [c.id, c.status])).toEqual([['connection', 'pass'], ['catalog', 'pass']]);
     expect(report.summary.certified).toBe(false);
   });
