@@ -253,12 +253,12 @@ const SNAPSHOT_FIELD_RULES = {
   ],
 };
 export const batchRequest = z.strictObject({
-  // Empty is allowed: the spec does not forbid it, and the last part of a snapshot of an empty catalog has none.
   // Any item passes here: each operation is read on its own (emulator/catalog/batch.ts), so one
   // bad operation fails only itself. The document shows the items as `batchOperationByOp`.
   // More than 500 is a 413 answered before this schema runs (emulator/catalog/batch-run.ts); the
   // bound is here for the document.
-  operations: z.array(documentedAs(z.unknown(), batchOperationByOp)).max(LIMITS.batchOperations),
+  // An empty list is a 422 of its own (`too_small`, emulator/catalog/batch-run.ts): `minItems` says it here.
+  operations: z.array(documentedAs(z.unknown(), batchOperationByOp)).max(LIMITS.batchOperations).meta({ minItems: 1 }),
   full_snapshot: z.boolean().default(false),
   snapshot_id: z.string().regex(/^[A-Za-z0-9._:-]{1,100}$/).optional(),
   snapshot_part: z.int().min(1).max(10_000).optional(),

@@ -16,6 +16,7 @@ const param = (path: string, method: string, name: string) => {
 };
 
 const product = { name: 'Cola', category_external_id: 'CAT', price: '1000' };
+const ops = [{ op: 'deactivate_product', external_id: 'P' }];
 const manual = {
   request_key: 'K-1', customer: { name: 'Ana', phone: '0981123456' }, address: { line: 'Calle 1' }, payment_method: 'cash',
   customer_total: 1, customer_fee: 1, courier_fee: 1,
@@ -32,13 +33,14 @@ const rows: Row[] = [
   ['PATCH product: price', () => body('/catalog/products/{external_id}', 'patch'), { price: '10' }, true],
   ['PATCH option: empty body', () => body('/catalog/options/{external_id}', 'patch'), {}, false],
   ['batch: 500 operations', () => body('/catalog/batch', 'post'), { operations: Array(500).fill({ op: 'deactivate_product', external_id: 'P' }) }, true],
+  ['batch: no operations', () => body('/catalog/batch', 'post'), { operations: [] }, false],
   ['batch: 501 operations', () => body('/catalog/batch', 'post'), { operations: Array(501).fill({ op: 'deactivate_product', external_id: 'P' }) }, false],
-  ['batch: snapshot_id without full_snapshot', () => body('/catalog/batch', 'post'), { operations: [], snapshot_id: 'S', snapshot_part: 1 }, false],
-  ['batch: snapshot_last with full_snapshot false', () => body('/catalog/batch', 'post'), { operations: [], full_snapshot: false, snapshot_last: true }, false],
-  ['batch: snapshot_id without snapshot_part', () => body('/catalog/batch', 'post'), { operations: [], full_snapshot: true, snapshot_id: 'S' }, false],
-  ['batch: part 2 of a snapshot', () => body('/catalog/batch', 'post'), { operations: [], full_snapshot: true, snapshot_id: 'S', snapshot_part: 2 }, true],
-  ['batch: a one-part snapshot as part 2', () => body('/catalog/batch', 'post'), { operations: [], full_snapshot: true, snapshot_part: 2 }, false],
-  ['batch: a one-part snapshot not last', () => body('/catalog/batch', 'post'), { operations: [], full_snapshot: true, snapshot_last: false }, false],
+  ['batch: snapshot_id without full_snapshot', () => body('/catalog/batch', 'post'), { operations: ops, snapshot_id: 'S', snapshot_part: 1 }, false],
+  ['batch: snapshot_last with full_snapshot false', () => body('/catalog/batch', 'post'), { operations: ops, full_snapshot: false, snapshot_last: true }, false],
+  ['batch: snapshot_id without snapshot_part', () => body('/catalog/batch', 'post'), { operations: ops, full_snapshot: true, snapshot_id: 'S' }, false],
+  ['batch: part 2 of a snapshot', () => body('/catalog/batch', 'post'), { operations: ops, full_snapshot: true, snapshot_id: 'S', snapshot_part: 2 }, true],
+  ['batch: a one-part snapshot as part 2', () => body('/catalog/batch', 'post'), { operations: ops, full_snapshot: true, snapshot_part: 2 }, false],
+  ['batch: a one-part snapshot not last', () => body('/catalog/batch', 'post'), { operations: ops, full_snapshot: true, snapshot_last: false }, false],
   ['status: rejected without reason', () => body('/orders/{order_id}/status', 'post'), { status: 'rejected' }, false],
   ['status: cancelled with reason', () => body('/orders/{order_id}/status', 'post'), { status: 'cancelled', reason: 'Sin stock' }, true],
   ['status: estimated_minutes with preparing', () => body('/orders/{order_id}/status', 'post'), { status: 'preparing', estimated_minutes: 10 }, false],
