@@ -39,39 +39,79 @@ function checkFits(emulator: Emulator, bundle: Bundle): void {
       const columns = columnsOf(env.db, table);
       const unknown = t.columns.filter((c) => !columns.has(c));
       if (unknown.length) throw new BundleError(`the bundle's ${table} table has unknown columns: ${unknown.join(', ')}`);
-      if (!Array.isArray(t.rows) || t.rows.some((r) => !Array.isArray(r) || r.length !== t.columns.length)) {
+      if (!Array.isArray(t.rows) || t.rows.some((r) => !Array.isArray(r) || r.length !== t.columns.length || !r.every(isCell))) {
         throw new BundleError(`the bundle's ${table} table is malformed`);
       }
     }
   }
 }
 
+const isCell = (c: unknown): c is Cell =>
+  c === null || typeof c === 'string' || typeof c === 'number' ||
+  (typeof c === 'object' && typeof (c as { $hex?: unknown }).$hex === 'string' && /^(?:[0-9a-f]{2})*$/i.test((c as { $hex: string }).$hex));
+
 const value = (c: Cell): unknown => (c !== null && typeof c === 'object' ? Buffer.from(c.$hex, 'hex') : c);
+
+/** Deletes every table of `db` and writes the bundle's rows and sequences (inside the caller's transaction). */
+function replaceTables(db: Db, dump: EnvironmentDump): void {
+  for (const name of tableNames(db)) db.exec(`DELETE FROM "${name}"`);
+  db.exec('DELETE FROM sqlite_sequence');
+  for (const [table, t] of Object.entries(dump.tables)) {
+    if (!t.rows.length) continue;
+    const insert = db.prepare(`INSERT INTO "${table}" (${t.columns.map((c) => `"${c}"`).join(', ')}) VALUES (${t.columns.map(() => '?').join(', ')})`);
+    try {
+      for (const row of t.rows) insert.run(...row.map(value));
+    } catch (error) {
+      throw new BundleError(`the bundle's ${table} rows cannot be loaded: ${(error as Error).message}`);
+    }
+  }
+  const setSeq = db.prepare('INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)');
+  for (const [name, seq] of Object.entries(dump.sequences ?? {})) setSeq.run(name, seq);
+}
+
+const TRIAL = Symbol('trial load rolled back');
+
+/**
+ * Loads both environments' rows once and rolls them back, so that a row the schema refuses (a
+ * duplicate key, a wrong type in a STRICT table) is found before anything is reset or replaced:
+ * the checksum proves only that the file is intact, not that whoever wrote it wrote valid rows.
+ */
+function trialLoad(emulator: Emulator, bundle: Bundle): void {
+  for (const env of Object.values(emulator.envs)) {
+    withoutForeignKeys(env.db, () => {
+      try {
+        env.db.transaction(() => {
+          replaceTables(env.db, bundle.payload.environments[env.name]!);
+          throw TRIAL;
+        })();
+      } catch (error) {
+        if (error !== TRIAL) throw error instanceof BundleError ? new BundleError(`${env.name}: ${error.message}`) : error;
+      }
+    });
+  }
+}
+
+function withoutForeignKeys<T>(db: Db, fn: () => T): T {
+  db.pragma('foreign_keys = OFF');
+  try {
+    return fn();
+  } finally {
+    db.pragma('foreign_keys = ON');
+  }
+}
 
 /** Replaces one environment's tables with the bundle's, in one transaction. */
 function load(env: EnvContext, dump: EnvironmentDump, now: number): RestoredIntegration[] {
   const db = env.db;
-  db.pragma('foreign_keys = OFF');
-  try {
-    return db.transaction(() => {
-      for (const name of tableNames(db)) db.exec(`DELETE FROM "${name}"`);
-      db.exec('DELETE FROM sqlite_sequence');
-      for (const [table, t] of Object.entries(dump.tables)) {
-        if (!t.rows.length) continue;
-        const insert = db.prepare(`INSERT INTO "${table}" (${t.columns.map((c) => `"${c}"`).join(', ')}) VALUES (${t.columns.map(() => '?').join(', ')})`);
-        for (const row of t.rows) insert.run(...row.map(value));
-      }
-      const setSeq = db.prepare('INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)');
-      db.exec('DELETE FROM sqlite_sequence');
-      for (const [name, seq] of Object.entries(dump.sequences ?? {})) setSeq.run(name, seq);
+  return withoutForeignKeys(db, () =>
+    db.transaction(() => {
+      replaceTables(db, dump);
       // A request cut off when the state was saved never finished (as after a crash).
       db.prepare("DELETE FROM idempotency_keys WHERE state = 'processing'").run();
       env.webhooks.recoverInterrupted(now);
       return handOut(env, now);
-    })();
-  } finally {
-    db.pragma('foreign_keys = ON');
-  }
+    })(),
+  );
 }
 
 /** New credentials (the bundle's key ids stay, with their digests) and new webhook signing secrets. */
@@ -99,6 +139,7 @@ function handOut(env: EnvContext, now: number): RestoredIntegration[] {
  */
 export function restoreBundle(emulator: Emulator, bundle: Bundle): RestoredIntegration[] {
   checkFits(emulator, bundle);
+  trialLoad(emulator, bundle);
   emulator.reset();
   const behind = bundle.payload.clock.now_ms - emulator.clock.now();
   const now = Math.max(emulator.clock.now(), bundle.payload.clock.now_ms);

@@ -140,6 +140,18 @@ describe('refused bundles change nothing', () => {
   it('refuses a bundle with an unknown table', () =>
     refuse(rewriteBundle(bytes, (e) => { e.payload.environments.live.tables.mystery = { columns: ['a'], rows: [] }; }), /does not know: mystery/));
   it('refuses a file that is not a bundle', () => refuse(Buffer.from('hello'), /truncated or damaged/));
+  // Regression: a bundle whose checksum was recomputed passed every check and failed half-way through
+  // the restore, after both environments had been reset and the test one replaced.
+  it('refuses a re-checksummed bundle whose live rows break the schema, before anything is reset', () =>
+    refuse(rewriteBundle(bytes, (e) => {
+      const stores = e.payload.environments.live.tables.stores;
+      stores.rows.push(stores.rows[0].slice());
+    }), /cannot be loaded.*stores/));
+  it('refuses a cell that is neither text, number, null nor a {$hex} blob', () =>
+    refuse(rewriteBundle(bytes, (e) => {
+      const stores = e.payload.environments.live.tables.stores;
+      stores.rows[0][0] = { nope: true };
+    }), /malformed/));
 });
 
 describe('GET /_emulator/export behind an admin token', () => {
