@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from '../helpers/cli.js';
+import { ensureBuilt, runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { homologationScratch, runToEnd, startBadTarget } from '../helpers/homologation.js';
 
@@ -88,4 +88,22 @@ describe('homologate: refusals and usage', () => {
     expect(report.checks.map((c: { id: string; status: string }) => [c.id, c.status])).toEqual([['connection', 'pass'], ['catalog', 'pass']]);
     expect(report.summary.certified).toBe(false);
   });
+});
+
+describe('homologate: interrupted', () => {
+  it('writes the reports marked incomplete when SIGINT comes while a check runs', async () => {
+    const scratch = homologationScratch();
+    const cli = runCli(['homologate', '--report-dir', scratch.reports], { ...scratch.env, MERCHANT_KIT_BASE_URL: emu.running.sandbox_base_url, MERCHANT_KIT_CREDENTIAL: emu.test.credential });
+    // The retries check waits out two Retry-After seconds: interrupt it then.
+    const until = Date.now() + 20_000;
+    while (!/PASS\s+statuses/.test(cli.stderr()) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    cli.child.kill('SIGINT');
+    const { code } = await cli.exited;
+    expect(code).toBe(1);
+    const report = JSON.parse(readFileSync(join(scratch.reports, 'homologation.json'), 'utf8'));
+    expect(report).toMatchObject({ complete: false, interrupted: true, summary: { certified: false } });
+    expect(byId(report).statuses.status).toBe('pass');
+    expect(byId(report).retries).toMatchObject({ status: 'pending', reason: expect.stringMatching(/interrupted/) });
+    expect(readFileSync(join(scratch.reports, 'homologation.junit.xml'), 'utf8')).toContain('<skipped message="pending: ');
+  }, 30_000);
 });
