@@ -1,7 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { startReferenceErp, type ErpVariant, type ReferenceErp } from '../helpers/reference-erp.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import type { HomologationReport } from '../../checks/report.js';
+import { ROOT } from '../helpers/cli.js';
+
+const ajv = new Ajv2020({ allErrors: true, strict: true });
+addFormats.default(ajv);
+const validate = ajv.compile(JSON.parse(readFileSync(join(ROOT, 'docs', 'homologation-report.schema.json'), 'utf8')));
 
 let emu: TestEmulator | undefined;
 let erp: ReferenceErp | undefined;
@@ -22,6 +31,8 @@ async function observe(variant: ErpVariant, timeoutSeconds = 20): Promise<{ repo
   const until = Date.now() + (timeoutSeconds + 5) * 1000;
   for (;;) {
     const res = await emu.control<{ data: HomologationReport }>('GET', `/homologation/${id}`);
+    // Every answer, decided or not, is in the report's JSON schema.
+    expect(validate(res.body.data), JSON.stringify(validate.errors)).toBe(true);
     if (res.body.data.complete || Date.now() > until) return { report: res.body.data, erp };
     await new Promise((r) => setTimeout(r, 200));
   }
