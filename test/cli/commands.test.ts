@@ -119,6 +119,9 @@ describe('simulate and orders', () => {
   it('orders status changes the status; a forbidden transition is exit 1 with the API code; an unknown status is exit 2', async () => {
     const accepted = await json(['orders', 'status', orders[0].id, 'accepted', '--minutes', '30']);
     expect(accepted).toMatchObject({ status: 'accepted', estimated_minutes: 30 });
+    const preparing = await json(['orders', 'status', orders[0].id, 'preparing', '--occurred-at', orders[0].created_at]);
+    expect(preparing.status).toBe('preparing');
+    expect(preparing.status_history.at(-1).at).toBe(orders[0].created_at);
     const back = await run(['orders', 'status', orders[0].id, 'pending']);
     expect(back.code, back.stderr).toBe(1);
     expect(back.stderr).toMatch(/409 invalid_status_transition, request_id req_/);
