@@ -70,6 +70,19 @@ const writeOperations: Operation[] = Object.entries(doc.paths as Record<string, 
     })),
 );
 
+/** Read operations with query parameters: their filters are drawn from the document too. */
+const queryOperations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, ops]) =>
+  Object.entries(ops)
+    .filter(([method, op]) => method === 'get' && !path.includes('{') && (op.parameters ?? []).some((p: any) => p.in === 'query'))
+    .map(([method, op]) => ({
+      path,
+      id: op.operationId as string,
+      params: ((op.parameters ?? []) as any[])
+        .map((p, i) => ({ name: p.name as string, in: p.in as string, required: p.required === true, pointer: parameterPointer(path, method, i) }))
+        .filter((p) => p.in === 'query'),
+    })),
+);
+
 describe('bodies drawn from the OpenAPI document (issue 10, item 7)', () => {
   let emu: TestEmulator;
   let orderId: string;
@@ -82,7 +95,7 @@ describe('bodies drawn from the OpenAPI document (issue 10, item 7)', () => {
     orderId = (await simulate(emu, { scenario: 'delivery' })).id;
   });
   afterAll(async () => {
-    console.log(`openapi fuzz: ${tally.drawn} bodies drawn, ${tally.refused} refused with details, ${tally.allowed} refusals on the allowed list`);
+    console.log(`openapi fuzz: ${tally.drawn} requests drawn, ${tally.refused} refused with details, ${tally.allowed} refusals on the allowed list`);
     await emu?.close();
   });
 
@@ -112,6 +125,24 @@ describe('bodies drawn from the OpenAPI document (issue 10, item 7)', () => {
   it('covers every write operation that takes a body', () => {
     expect(writeOperations.filter((o) => o.body).length).toBeGreaterThanOrEqual(otherDoc ? 1 : 15);
   });
+
+  it.each(queryOperations.map((o) => [`GET ${o.path}`, o] as const))('never refuses with details a query the document allows: %s', async (_name, op) => {
+    const model = Object.fromEntries(op.params.map((p) => [p.name, arbitraryAt(validator, p.pointer)]));
+    const required = op.params.filter((p) => p.required).map((p) => p.name);
+    await fc.assert(
+      fc.asyncProperty(fc.record(model, { requiredKeys: required }), async (query) => {
+        const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+        const res = await emu.api('GET', `${op.path}?${search}`);
+        tally.drawn++;
+        expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
+        const refused = detailsOf(res.body).filter((d) => !ALLOWED.some((a) => a.matches(d, op.id)));
+        if (refused.length === 0) return;
+        tally.refused++;
+        if (!otherDoc) expect.fail(`GET ${op.path}?${search} refused: ${JSON.stringify(refused)}`);
+      }),
+      { numRuns: RUNS },
+    );
+  }, 60_000);
 
   it.each(writeOperations.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))(
     'never refuses with details a body the document allows: %s',
