@@ -33,16 +33,17 @@ export async function buildSettled(): Promise<void> {
 
 /**
  * `cli()` once dist/ is in place. Test files share dist/ and rebuild it when sources change (tsup
- * empties it first): a run that could not even load the CLI is run again after the build, once.
- * Nothing ran in that case, so repeating it is safe.
+ * empties it first): a run that could not even load the CLI is run again after the build (up to
+ * three times). Nothing ran in that case, so repeating it is safe.
  */
 async function runBuilt(args: string[], options: Parameters<typeof cli>[1]): Promise<CliResult> {
-  await buildSettled();
-  const first = await cli(args, options);
-  if (!(first.code !== 0 && first.stderr.includes('ERR_MODULE_NOT_FOUND') && first.stderr.includes('/dist/'))) return first;
-  await new Promise((r) => setTimeout(r, 500));
-  await buildSettled();
-  return cli(args, options);
+  for (let attempt = 1; ; attempt++) {
+    await buildSettled();
+    const result = await cli(args, options);
+    const unloadable = result.code !== 0 && /ERR_MODULE_NOT_FOUND|SyntaxError/.test(result.stderr) && result.stderr.includes('/dist/');
+    if (!unloadable || attempt === 3) return result;
+    await new Promise((r) => setTimeout(r, 500));
+  }
 }
 
 export async function catalogRig(options: EmulatorOptions = {}): Promise<CatalogRig> {

@@ -2,11 +2,12 @@ import type { Command } from 'commander';
 import { writeFileAtomic } from '../../config/atomic.js';
 import { resolveContext } from '../../context.js';
 import { usageError } from '../../errors.js';
-import { note, printJson, printLine, withSpinner } from '../../output.js';
+import { note, printJson, printLine } from '../../output.js';
 import { csvText } from './file/csv-write.js';
 import { catalogDocument, jsonText } from './file/from-store.js';
 import { catalogFileKind } from './file/read.js';
 import { readStore } from './sync/remote.js';
+import { spin } from './sync/progress.js';
 
 /**
  * `catalog pull --out FILE`: every category and every product page of the store, written as the
@@ -17,7 +18,7 @@ export async function pullAction(options: { out: string }, command: Command): Pr
   const kind = catalogFileKind(options.out);
   if (!kind) throw usageError('error: --out must name a .json or .csv file');
   const ctx = await resolveContext(command);
-  const store = await withSpinner('Reading the catalog', () => readStore(ctx.client(), { products: true }), { json: ctx.json });
+  const store = await spin('Reading the catalog', () => readStore(ctx.client(), { products: true }), ctx.json);
   const { doc, skipped } = catalogDocument(store.categories, store.products ?? []);
   let text = jsonText(doc);
   let leftOut: string[] = [];

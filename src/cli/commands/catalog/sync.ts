@@ -2,12 +2,11 @@ import type { Command } from 'commander';
 import { resolveContext } from '../../context.js';
 import { profileStateDir } from '../../config/paths.js';
 import { ExitError, usageError } from '../../errors.js';
-import { withSpinner } from '../../output.js';
 import { CatalogFileError } from './file/model.js';
 import { readCatalogFile } from './file/read.js';
 import { unknownCategories } from './file/validate.js';
 import { planSync } from './sync/plan.js';
-import { createProgress } from './sync/progress.js';
+import { createProgress, spin } from './sync/progress.js';
 import { readStore } from './sync/remote.js';
 import { printDryRun, printIssues, printSummary } from './sync/report.js';
 import { failureOf, runIncremental, runSnapshot } from './sync/run.js';
@@ -36,7 +35,7 @@ export async function syncAction(file: string, options: SyncOptions, command: Co
   const ctx = await resolveContext(command);
   const client = ctx.client();
   // A real full snapshot sends everything whatever the store holds: its products need not be read.
-  const store = await withSpinner('Reading the store', () => readStore(client, { products: Boolean(options.dryRun || !options.fullSnapshot) }), { json: ctx.json });
+  const store = await spin('Reading the store', () => readStore(client, { products: Boolean(options.dryRun || !options.fullSnapshot) }), ctx.json);
   const unknown = unknownCategories(items, new Set(store.categories.flatMap((c) => (c.external_id ? [c.external_id] : []))));
   if (unknown.length) refuseFile(new CatalogFileError(file, unknown));
   const plan = planSync(items, store, Boolean(options.fullSnapshot));

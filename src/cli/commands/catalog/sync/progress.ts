@@ -1,4 +1,4 @@
-import { note } from '../../../output.js';
+import { note, withSpinner } from '../../../output.js';
 
 /** Progress of a sync on stderr: an ora spinner with a bar on a terminal, one plain line per event otherwise. */
 export interface Progress {
@@ -16,10 +16,21 @@ function bar(done: number, total: number, width = 24): string {
   return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}]`;
 }
 
+/**
+ * A terminal that can redraw a line. A pseudo-terminal without a size (columns 0) makes ora clear
+ * endless lines, so it gets plain lines too.
+ */
+export const canAnimate = () => Boolean(process.stderr.isTTY && process.stderr.columns > 0 && !process.env.CI);
+
+/** Runs `work` under output.ts's spinner where a spinner can be drawn; otherwise just runs it. */
+export function spin<T>(text: string, work: () => Promise<T>, json: boolean): Promise<T> {
+  return canAnimate() ? withSpinner(text, work, { json }) : work();
+}
+
 /** ora (loaded only here) when stderr is a terminal and not CI; plain lines otherwise. */
 export async function createProgress(options: { quiet?: boolean } = {}): Promise<Progress> {
   if (options.quiet) return { sending() {}, waiting() {}, sent() {}, note() {}, stop() {} };
-  if (!process.stderr.isTTY || process.env.CI) return plainProgress();
+  if (!canAnimate()) return plainProgress();
   const { default: ora } = await import('ora');
   const spinner = ora({ stream: process.stderr, color: 'cyan' }).start();
   let line = '';

@@ -96,7 +96,7 @@ export function printSummary(json: boolean, file: string, plan: SyncPlan, store:
   result.errors.slice(0, MAX_LISTED).forEach((e) => note(formatOpError(e)));
   if (result.errors.length > MAX_LISTED) note(`… and ${result.errors.length - MAX_LISTED} more failed operations`);
   if (json) return printJson(summaryJson(file, plan, store, result, ms));
-  const r = result.counts;
+  const r = Object.fromEntries(Object.entries(result.counts).map(([k, v]) => [k, v.toLocaleString('en-US')])) as Record<keyof RunResult['counts'], string>;
   printLine(`Synced ${file} into ${target(store)} in ${(ms / 1000).toFixed(1)} s (${mode(plan)})`);
   printLine(`  ${plural(result.operations, 'operation')} in ${plural(result.batches, 'batch').replace('batchs', 'batches')}: ${r.created} created, ${r.updated} updated, ${r.unchanged} unchanged, ${r.ignored_stale} ignored as stale, ${r.failed} failed`);
   const skipped = plan.fullSnapshot ? 0 : plan.unchanged.categories.length + plan.unchanged.products.length;
