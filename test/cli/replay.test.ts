@@ -89,6 +89,30 @@ describe('merchant-kit replay', () => {
     expect(cli.stderr()).toContain('bad.jsonl:1');
   });
 
+  // Regression: a difference printed the replay target's fresh webhook signing secret in clear.
+  it('never prints a secret of the replayed answers in its differences, human or --json', async () => {
+    const emu = await startTestEmulator();
+    try {
+      const file = join(dir, 'webhook.jsonl');
+      const exchange = {
+        format: 'merchant-kit.exchange', version: 1, seq: 1, at: '', duration_ms: 1,
+        request: { method: 'PUT', path: '/sandbox/v1/webhook', headers: { authorization: '[redacted]', 'content-type': 'application/json' }, body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } },
+        response: { status: 422, headers: {}, body: { error: { code: 'validation_failed', message: 'x', request_id: 'req_01M85K4B7YG0M1ES5ERX12QY31' } } },
+        violations: [],
+      };
+      writeFileSync(file, `${JSON.stringify(exchange)}\n${JSON.stringify({ ...exchange, seq: 2, request: { ...exchange.request, method: 'POST', path: '/sandbox/v1/webhook/rotate-secret', body: null } })}\n`);
+      for (const args of [[], ['--json']]) {
+        const cli = runCli(['replay', file, '--against', emu.url, ...args], { MERCHANT_KIT_CREDENTIAL: emu.test.credential });
+        expect((await cli.exited).code).toBe(1);
+        const out = `${cli.lines.join('\n')}\n${cli.stderr()}`;
+        expect(out).toContain('signing_secret');
+        expect(out).not.toMatch(/whsec_(?!\[redacted\])/);
+      }
+    } finally {
+      await emu.close();
+    }
+  });
+
   it('says which environment lacks a credential instead of sending the request', async () => {
     const live = join(dir, 'live.jsonl');
     writeFileSync(live, `${JSON.stringify({ format: 'merchant-kit.exchange', version: 1, seq: 1, at: '', duration_ms: 1, request: { method: 'GET', path: '/v1/me', headers: { authorization: '[redacted]' }, body: null }, response: { status: 200, headers: {}, body: null }, violations: [] })}\n`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareBodies, IdMap } from '../../../src/cli/commands/replay/compare.js';
+import { compareBodies, IdMap, redactDifference } from '../../../src/cli/commands/replay/compare.js';
 
 const ORD_A = 'ord_01JD0000000000000000000000';
 const ORD_B = 'ord_01JE1111111111111111111111';
@@ -50,5 +50,17 @@ describe('compareBodies', () => {
       b = [b];
     }
     expect(compareBodies(a, b, new IdMap())).toHaveLength(1);
+  });
+});
+
+describe('redactDifference', () => {
+  it.each([
+    ['data', undefined, { signing_secret: 'whsec_abc', url: 'http://x' }, undefined, { signing_secret: '[redacted]', url: 'http://x' }],
+    ['data.signing_secret', undefined, 'whsec_abc', undefined, 'whsec_[redacted]'],
+    ['data.delivery_code', '[redacted]', '4821', '[redacted]', '[redacted]'],
+    ['data.tracking_url', null, 'https://t.example/abc', null, '[redacted]'],
+    ['error.message', 'svs_test_abc', 'plain', 'svs_test_[redacted]', 'plain'],
+  ])('masks %s on both sides', (path, recorded, actual, wantRecorded, wantActual) => {
+    expect(redactDifference({ path, recorded, actual })).toEqual({ path, recorded: wantRecorded, actual: wantActual });
   });
 });

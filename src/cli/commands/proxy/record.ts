@@ -22,6 +22,9 @@ const PRIVATE_FIELDS = new Set(['delivery_code', 'tracking_url', 'signing_secret
 
 export const REDACTED = '[redacted]';
 
+/** True for a field whose value is never recorded or printed (spec: Independent delivery; webhook secret). */
+export const isPrivateField = (name: string): boolean => PRIVATE_FIELDS.has(name);
+
 /** Headers as recorded: secrets masked, hop-by-hop dropped, every value redacted of svs_/whsec_ text. */
 export function recordHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};

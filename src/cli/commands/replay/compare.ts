@@ -1,4 +1,5 @@
 import { ID_PREFIXES } from '../../../contract/ids.js';
+import { isPrivateField, REDACTED, redactJson } from '../proxy/record.js';
 
 /** One place where the replayed answer differs from the recorded one. */
 export interface Difference {
@@ -105,3 +106,14 @@ function sameText(r: string, a: string, ids: IdMap): boolean {
 }
 
 const join = (path: string, key: string | number) => (path ? `${path}.${key}` : String(key));
+
+/**
+ * A difference as it may be printed: the replay target's answers hold fresh secrets (a webhook's
+ * signing secret, an entrega's private code) that the recording masked, and a field missing on one
+ * side is shown whole, so both sides are redacted like a recorded body.
+ */
+export function redactDifference(d: Difference): Difference {
+  const field = d.path.slice(d.path.lastIndexOf('.') + 1);
+  const mask = (v: unknown) => (v === undefined ? v : isPrivateField(field) && v !== null ? REDACTED : redactJson(v));
+  return { path: d.path, recorded: mask(d.recorded), actual: mask(d.actual) };
+}

@@ -1,7 +1,7 @@
 import { Agent, request } from 'undici';
 import type { Exchange } from '../proxy/record.js';
 import { REDACTED } from '../proxy/record.js';
-import { compareBodies, IdMap, type Difference } from './compare.js';
+import { compareBodies, IdMap, redactDifference, type Difference } from './compare.js';
 
 export type Environment = 'live' | 'test';
 
@@ -100,5 +100,5 @@ async function replayOne(
   const differences: Difference[] = [];
   if (status !== exchange.response.status) differences.push({ path: 'status', recorded: exchange.response.status, actual: status });
   if (exchange.response.body !== REDACTED) differences.push(...compareBodies(exchange.response.body, parse(text), ids));
-  return { ...base, status, differences };
+  return { ...base, status, differences: differences.map(redactDifference) };
 }
