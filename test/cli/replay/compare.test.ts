@@ -56,7 +56,8 @@ describe('compareBodies', () => {
 describe('redactDifference', () => {
   it.each([
     ['data', undefined, { signing_secret: 'whsec_abc', url: 'http://x' }, undefined, { signing_secret: '[redacted]', url: 'http://x' }],
-    ['data.signing_secret', undefined, 'whsec_abc', undefined, 'whsec_[redacted]'],
+    ['data.signing_secret', undefined, 'whsec_abc', undefined, '[redacted]'],
+    ['data.secret', undefined, 'whsec_abc', undefined, 'whsec_[redacted]'],
     ['data.delivery_code', '[redacted]', '4821', '[redacted]', '[redacted]'],
     ['data.tracking_url', null, 'https://t.example/abc', null, '[redacted]'],
     ['error.message', 'svs_test_abc', 'plain', 'svs_test_[redacted]', 'plain'],
