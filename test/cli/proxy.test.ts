@@ -85,6 +85,21 @@ describe('merchant-kit proxy', () => {
     expect(lines.find((l) => l.request.path === '/sandbox/v1/webhook').request.headers.authorization).toBe('[redacted]');
   });
 
+  it('records an exchange whose body is nested 100,000 levels deep', async () => {
+    const before = proxy.exchanges().length;
+    const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
+    const res = await fetch(`${proxy.url}/catalog/batch`, {
+      method: 'POST', body: deep,
+      headers: { authorization: `Bearer ${emu.test.credential}`, 'content-type': 'application/json', 'idempotency-key': 'deep-body-1' },
+    });
+    expect(res.status).toBe(422);
+    await proxy.waitFor(before + 1);
+    await new Promise((r) => setTimeout(r, 200));
+    const last = JSON.parse(readFileSync(record, 'utf8').trim().split('\n').at(-1)!);
+    expect(last.request.path).toBe('/sandbox/v1/catalog/batch');
+    expect(last.request.headers['idempotency-key']).toBe('deep-body-1');
+  });
+
   it('answers 404 in the spec error body for a path outside the --to prefix', async () => {
     const res = await request(`${new URL(proxy.url).origin}/v1/me`, 'GET', { credential: emu.live.credential });
     expect(res.status).toBe(404);

@@ -35,6 +35,15 @@ describe('redactJson', () => {
 });
 
 describe('recordBody', () => {
+  // Regression: JSON.stringify of such a body overflowed the stack and the exchange was never written.
+  it('records a body nested 100,000 levels deep as redacted text, which a JSON line can hold', () => {
+    const text = `${'['.repeat(100_000)}"${SECRET}"${']'.repeat(100_000)}`;
+    const recorded = recordBody(Buffer.from(text), 'application/json');
+    expect(typeof recorded).toBe('string');
+    expect(() => JSON.stringify(recorded)).not.toThrow();
+    expect(recorded).not.toContain(SECRET);
+  });
+
   it('keeps JSON as JSON and other text as redacted text', () => {
     expect(recordBody(Buffer.from('{"a":1}'), 'application/json')).toEqual({ a: 1 });
     expect(recordBody(Buffer.from(`plain ${SECRET}`), 'text/plain')).not.toContain(SECRET);

@@ -37,25 +37,33 @@ export function recordHeaders(headers: Record<string, string | string[] | undefi
   return out;
 }
 
-/** A JSON value with private fields and secret-looking text masked, iteratively (deep bodies too). */
-export function redactJson(value: unknown): unknown {
+// Deeper JSON is recorded as text: JSON.stringify, which writes the line, recurses and would overflow.
+const MAX_RECORDED_DEPTH = 1000;
+const TOO_DEEP = Symbol('too deep');
+
+/**
+ * A JSON value with private fields and secret-looking text masked, iteratively (deep bodies too).
+ * Throws when the value nests deeper than `maxDepth`.
+ */
+export function redactJson(value: unknown, maxDepth = Infinity): unknown {
   const root = { v: value };
-  const stack: [Record<string, unknown> | unknown[], string | number][] = [[root as Record<string, unknown>, 'v']];
+  const stack: [Record<string, unknown> | unknown[], string | number, number][] = [[root as Record<string, unknown>, 'v', 0]];
   while (stack.length) {
-    const [holder, key] = stack.pop()!;
+    const [holder, key, depth] = stack.pop()!;
     const current = (holder as Record<string | number, unknown>)[key];
+    if (depth > maxDepth && current !== null && typeof current === 'object') throw TOO_DEEP;
     if (typeof current === 'string') {
       (holder as Record<string | number, unknown>)[key] = redactSecrets(current);
     } else if (Array.isArray(current)) {
       const copy = current.slice();
       (holder as Record<string | number, unknown>)[key] = copy;
-      for (let i = 0; i < copy.length; i++) stack.push([copy, i]);
+      for (let i = 0; i < copy.length; i++) stack.push([copy, i, depth + 1]);
     } else if (current && typeof current === 'object') {
       const copy: Record<string, unknown> = { ...(current as Record<string, unknown>) };
       (holder as Record<string | number, unknown>)[key] = copy;
       for (const k of Object.keys(copy)) {
         if (PRIVATE_FIELDS.has(k) && copy[k] !== null) copy[k] = REDACTED;
-        else stack.push([copy, k]);
+        else stack.push([copy, k, depth + 1]);
       }
     }
   }
@@ -68,9 +76,9 @@ export function recordBody(body: Buffer | undefined, contentType: string | undef
   const text = body.toString('utf8');
   if (/json/i.test(contentType ?? '') || /^\s*[[{]/.test(text)) {
     try {
-      return redactJson(JSON.parse(text));
+      return redactJson(JSON.parse(text), MAX_RECORDED_DEPTH);
     } catch {
-      /* recorded as text below */
+      /* not JSON, or nested too deep to write as JSON: recorded as text below */
     }
   }
   return redactSecrets(text);
