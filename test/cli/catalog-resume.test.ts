@@ -69,4 +69,27 @@ describe('catalog sync --full-snapshot after an interruption', () => {
     expect(jsonOut(rerun).snapshot).toMatchObject({ status: 'completed', resumed_from_part: null });
     expect(jsonOut(rerun).results.failed).toBe(0);
   }, 120_000);
+
+  it('an interrupted sync of changes sends, when run again, only what the first run did not apply', async () => {
+    const file = generateMenu(1200, join(rig.dir, 'changes.json'));
+    await rig.emu.control('POST', '/faults', { method: 'POST', path: '/sandbox/v1/catalog/batch', delay_ms: 400, times: 100 });
+    await buildSettled();
+    const first = runCli(['catalog', 'sync', file], rig.env());
+    await waitUntil(() => first.stderr().includes('part 1/3:'), () => first.stderr(), 30_000);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    await rig.emu.control('DELETE', '/faults');
+    // The batch in flight when the CLI died may still be running: the rerun waits for it (409).
+    const rerun = await rig.run(['catalog', 'sync', file, '--json']);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    const summary = jsonOut(rerun);
+    expect(summary.operations).toBeLessThanOrEqual(1203 - 500);
+    expect(summary.not_sent_unchanged).toBeGreaterThanOrEqual(500);
+    expect(summary.results.failed).toBe(0);
+    const products = await allProducts(rig.emu);
+    expect(products).toHaveLength(1200);
+    expect(new Set(products.map((p) => p.external_id)).size).toBe(1200);
+    const again = jsonOut(await rig.run(['catalog', 'sync', file, '--json']));
+    expect(again.operations).toBe(0);
+  }, 120_000);
 });
