@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../helpers/cli.js';
-import { catalogOf, catalogRig, jsonOut, readJson, restaurant, RESTAURANT_CSV, RESTAURANT_JSON, type CatalogRig } from '../helpers/catalog-cli.js';
+import { catalogOf, catalogRig, generateMenu, jsonOut, readJson, restaurant, RESTAURANT_CSV, RESTAURANT_JSON, type CatalogRig } from '../helpers/catalog-cli.js';
 import { newStore } from '../helpers/stores.js';
 
 let rig: CatalogRig;
@@ -34,6 +34,19 @@ describe('catalog pull → catalog sync', () => {
     expect(b).toEqual(a);
     expect(b.products.find((p) => p.external_id === 'LOM-ARABE')?.option_groups).toHaveLength(3);
   });
+
+  it('pulls every product page (1,200 products, 6 pages of 200) and the pull syncs into an equal store', async () => {
+    const menu = generateMenu(1200, `${rig.dir}/menu-1200.json`);
+    expect((await rig.run(['catalog', 'sync', menu])).code).toBe(0);
+    const out = `${rig.dir}/pulled-1200.json`;
+    const pull = await rig.run(['catalog', 'pull', '--out', out, '--json']);
+    expect(pull.code, pull.stderr).toBe(0);
+    expect(jsonOut(pull)).toMatchObject({ categories: 3, products: 1200 });
+    expect(new Set(readJson(out).products.map((p: any) => p.external_id)).size).toBe(1200);
+    const second = await newStore(rig.emu);
+    expect((await rig.run(['catalog', 'sync', out, '--full-snapshot'], { credential: second.credential })).code).toBe(0);
+    expect(await catalogOf(rig.emu, second.credential)).toEqual(await catalogOf(rig.emu));
+  }, 60_000);
 
   it('syncs the CSV fixture into the same catalog as the JSON fixture', async () => {
     const json = await rig.run(['catalog', 'sync', RESTAURANT_JSON]);
