@@ -15,6 +15,14 @@ describe('RetryWatch', () => {
     expect(w.onRequest('k')).toMatchObject({ rule: 'retry_after_ignored', message: expect.stringContaining('Retry-After was 3 s') });
   });
 
+  // spec: Errors — 409 request_in_progress and batch_in_progress carry Retry-After too.
+  it('names a retry that came before the Retry-After of a 409 request_in_progress or batch_in_progress', () => {
+    const { w, advance } = watch();
+    w.onResponse('k', 409, '2');
+    advance(500);
+    expect(w.onRequest('k')).toMatchObject({ rule: 'retry_after_ignored', message: expect.stringContaining('after a 409 whose Retry-After was 2 s') });
+  });
+
   it('accepts a retry after the wait, and the same wait only once', () => {
     const { w, advance } = watch();
     w.onResponse('k', 503, '2');

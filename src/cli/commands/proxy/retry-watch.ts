@@ -1,14 +1,17 @@
 import type { Violation } from './validate.js';
 
-/** A request that answered 429 or 503 with Retry-After, and when the client may come back. */
+/** A request that answered 409, 429 or 503 with Retry-After, and when the client may come back. */
 interface Wait {
   notBefore: number;
   retryAfterSeconds: number;
   status: number;
 }
 
+const WAITED_STATUSES = new Set([409, 429, 503]);
+
 /**
- * spec: Errors — retry guidance: after 429 or 503 the client waits the seconds of Retry-After.
+ * spec: Errors — retry guidance: after 429 or 503 the client waits the seconds of Retry-After; the
+ * 409s `request_in_progress` and `batch_in_progress` carry a Retry-After as well.
  * Remembers, per client and operation (method, path and Idempotency-Key), the earliest moment a retry
  * is allowed, and names the retries that came sooner. Bounded: old entries are dropped.
  */
@@ -36,9 +39,9 @@ export class RetryWatch {
     };
   }
 
-  /** Call with each response: 429 and 503 with a Retry-After set the earliest retry time. */
+  /** Call with each response: 409, 429 and 503 with a Retry-After set the earliest retry time. */
   onResponse(key: string, status: number, retryAfter: string | undefined): void {
-    if (status !== 429 && status !== 503) return;
+    if (!WAITED_STATUSES.has(status)) return;
     const seconds = retryAfter !== undefined && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) : undefined;
     if (seconds === undefined || seconds === 0) return;
     if (this.#waits.size >= this.maxEntries) {
