@@ -26,25 +26,34 @@ async function runOnEmulator(ctx: Parameters<Check['run']>[0]): Promise<CheckOut
   const log = new EvidenceLog(ctx.signal);
   const me = await ensureMe(ctx, log);
   if (typeof me === 'string') return fail(me, log.items);
-  let order: OrderView;
+  let x: OrderView;
+  let y: OrderView;
   try {
-    order = (await ctx.control!.simulateOrder({ store_id: me.store.id, scenario: 'delivery' })) as unknown as OrderView;
+    x = (await ctx.control!.simulateOrder({ store_id: me.store.id, scenario: 'delivery' })) as unknown as OrderView;
+    y = (await ctx.control!.simulateOrder({ store_id: me.store.id, scenario: 'delivery' })) as unknown as OrderView;
   } catch (error) {
     return fail(`the simulator refused an order: ${(error as Error).message}`, log.items);
   }
-  const base = `${ctx.basePath}/orders/${order.id}`;
-  await ctx.control!.addFault({ method: 'POST', path: `${base}/ack`, status: 503, retry_after: 1, times: 1 });
-  const ack = await log.call('ack behind an injected 503', (o) => ctx.client.orders.ack(order.id, { external_id: `mkh-${ctx.runId}-R` }, o));
+  await ctx.control!.addFault({ method: 'POST', path: `${ctx.basePath}/orders/${x.id}/ack`, status: 503, retry_after: 1, times: 1 });
+  await ctx.control!.addFault({ method: 'POST', path: `${ctx.basePath}/orders/${y.id}/status`, status: 429, retry_after: 1, times: 1 });
+  // The two retried calls run side by side: each waits its own Retry-After.
+  const [ack, accept] = await Promise.all([
+    log.call('ack behind an injected 503', (o) => ctx.client.orders.ack(x.id, { external_id: `mkh-${ctx.runId}-R` }, o)),
+    log.call('accept behind an injected 429', (o) => ctx.client.orders.setStatus(y.id, { status: 'accepted', estimated_minutes: 20 }, o)),
+  ]);
   const ackOk = judgeAnswers(log, '503 with Retry-After 1', ack.answers, 503, 1);
-  await ctx.control!.addFault({ method: 'POST', path: `${base}/status`, status: 429, retry_after: 1, times: 1 });
-  const accept = await log.call('accept behind an injected 429', (o) => ctx.client.orders.setStatus(order.id, { status: 'accepted', estimated_minutes: 20 }, o));
   const acceptOk = judgeAnswers(log, '429 with Retry-After 1', accept.answers, 429, 1);
   if (!ack.ok) return fail(`the retried ack failed: ${describeError(ack.error)}`, log.items);
   if (!accept.ok) return fail(`the retried status change failed: ${describeError(accept.error)}`, log.items);
-  const after = await log.call('GET the order', (o) => ctx.client.orders.get(order.id, o));
-  if (!after.ok) return fail(`GET /orders/{id} failed: ${describeError(after.error)}`, log.items);
-  const history = (after.value as unknown as OrderView).status_history.filter((h) => h.status === 'accepted').length;
-  const onceOk = log.note('effect once', history === 1 && (after.value as unknown as OrderView).integration.ack_status === 'acknowledged', 'acknowledged, one accepted entry in status_history', `${(after.value as unknown as OrderView).integration.ack_status}, ${history} accepted entr${history === 1 ? 'y' : 'ies'}`);
+  const [ackedX, acceptedY] = await Promise.all([
+    log.call('GET the acknowledged order', (o) => ctx.client.orders.get(x.id, o)),
+    log.call('GET the accepted order', (o) => ctx.client.orders.get(y.id, o)),
+  ]);
+  if (!ackedX.ok) return fail(`GET /orders/{id} failed: ${describeError(ackedX.error)}`, log.items);
+  if (!acceptedY.ok) return fail(`GET /orders/{id} failed: ${describeError(acceptedY.error)}`, log.items);
+  const ackStatus = (ackedX.value as unknown as OrderView).integration.ack_status;
+  const accepted = (acceptedY.value as unknown as OrderView).status_history.filter((h) => h.status === 'accepted').length;
+  const onceOk = log.note('effect once', ackStatus === 'acknowledged' && accepted === 1, 'acknowledged; one accepted entry in status_history', `${ackStatus}; ${accepted} accepted entr${accepted === 1 ? 'y' : 'ies'}`);
   if (!ackOk || !acceptOk || !onceOk) return fail('a retry did not keep its Idempotency-Key, did not wait for Retry-After, or applied twice', log.items);
   return pass('the 503 and the 429 were each retried once with the same Idempotency-Key after Retry-After, and applied once', log.items);
 }
