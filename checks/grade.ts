@@ -4,7 +4,11 @@ import { CHECKS } from './registry.js';
 import { resultOf } from './runner.js';
 import type { CheckOutcome, CheckResult } from './types.js';
 
-/** Every check graded from what the observer saw (pure; the emulator calls it on each GET). */
+/**
+ * Every check graded from what the observer saw (pure; the emulator calls it on each GET).
+ * @example
+ * const results = gradeObservation({ integration_id, environment: 'test', scopes, calls, session, now: Date.now() });
+ */
 export function gradeObservation(observation: Observation, checks: readonly Check[] = CHECKS): CheckResult[] {
   return checks.map((check) => {
     let outcome: CheckOutcome;

@@ -89,6 +89,11 @@ function cleanEvidence(e: Evidence): Evidence {
   return out;
 }
 
+/**
+ * The report of a run: secrets masked in every text, the summary and the certificate decided.
+ * @example
+ * const report = buildReport({ version, mode: 'automatic', startedAt, complete: true, target, integration, checks: results });
+ */
 export function buildReport(input: ReportInput): HomologationReport {
   const checks = input.checks.map((c) => ({ ...c, reason: redactSecrets(c.reason), evidence: c.evidence.map(cleanEvidence) }));
   return {

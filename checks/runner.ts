@@ -40,6 +40,9 @@ function aborted(signal: AbortSignal): Promise<CheckOutcome> {
 }
 
 /**
+ * @example
+ * const results = await runChecks(selectChecks('connection,catalog'), ctx, { onDecided: (r) => console.log(r.id, r.status) });
+ *
  * Runs the checks in order. A check that throws fails with the reason (a target that is down,
  * answers garbage or times out is a failed check, never a crash); an interrupted run leaves the
  * check under way and the rest `pending`.

@@ -26,6 +26,9 @@ async function writeAtomic(path: string, text: string): Promise<void> {
 }
 
 /**
+ * @example
+ * await writeReports(report, 'homologation-report', ['json', 'junit', 'html', 'md']);
+ *
  * Writes the file formats asked for; returns the paths written. The HTML certificate quotes the
  * SHA-256 of the JSON text, which is computed even when the JSON file is not asked for.
  */
