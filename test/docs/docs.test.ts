@@ -103,9 +103,20 @@ function runSession(script: string, cwd: string, env: NodeJS.ProcessEnv): Promis
         /* already gone */
       }
     }, FILE_TIMEOUT_MS);
-    child.on('close', (code) => {
+    let exitCode: number | null = null;
+    // When bash exits, whatever a block left running in the background (a receiver, a proxy) goes
+    // with it; its end of the output pipes closes then, and the session's output is complete.
+    child.on('exit', (code) => {
+      exitCode = code;
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        /* nothing left */
+      }
+    });
+    child.on('close', () => {
       clearTimeout(timer);
-      resolve({ code, output });
+      resolve({ code: exitCode, output });
     });
   });
 }
