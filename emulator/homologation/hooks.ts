@@ -86,6 +86,7 @@ export function registerHomologation(app: FastifyInstance, emulator: Emulator): 
     const key = request.headers['idempotency-key'];
     const integrationId = auth.integration.id;
     service.recorder.record(integrationId, {
+      seq: 0,
       at: Date.now() - Math.round(reply.elapsedTime),
       method: request.method,
       path: seen.path,

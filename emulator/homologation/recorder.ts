@@ -35,11 +35,13 @@ export class CallRecorder {
   /** BENCH-ONLY switch (POST /_emulator/homologation/recorder) to measure what recording costs. */
   enabled = true;
 
-  record(integrationId: string, call: Omit<RecordedCall, 'seq'>): void {
+  /** Keeps `call` (its `seq` is set here: one object per call, no copy). */
+  record(integrationId: string, call: RecordedCall): void {
     if (!this.enabled) return;
     let ring = this.rings.get(integrationId);
     if (!ring) this.rings.set(integrationId, (ring = new Ring()));
-    ring.push({ seq: ++this.seq, ...call });
+    call.seq = ++this.seq;
+    ring.push(call);
   }
 
   calls(integrationId: string): RecordedCall[] {
