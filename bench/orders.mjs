@@ -1,18 +1,26 @@
 // Orders benchmark (needs the build: `npx tsup`). The servers run in a child process, the load in
 // this one, so the load generator and the server never share an event loop.
 //
-//   node bench/orders.mjs [--orders 10000] [--duration 5] [--connections 20] [--profile]
+//   node bench/orders.mjs [--orders 10000] [--duration 5] [--connections 20] [--repeat 3]
+//                         [--limits on|off] [--only feed,order] [--profile] [--json]
 //
 // 1. simulates N orders through POST /_emulator/orders (8 in flight) and reports orders/s;
-// 2. pages through GET /events with limit=200 and reports events/s (target ≥ 20,000);
+// 2. pages through GET /events with limit=200 and reports events/s (target ≥ 50,000);
 // 3. autocannon on GET /v1/orders/{id} beside a bare fastify route answering the same body
-//    (target ≥ 50 %), with the server's CPU time per request.
+//    (target ≥ 65 % and ≤ 30 µs of server CPU a request), authenticated, limits on.
+// Steps 2 and 3 run --repeat times, interleaved; the figures are the medians.
 import { fork } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { ask, median } from './lib/child.mjs';
+import { topFrames } from './lib/top-frames.mjs';
 
 const CONCURRENCY = 8;
+const TARGET_RATIO = 0.65;
+const TARGET_CPU_US = 30;
+const TARGET_EVENTS = 50_000;
+const LIMITS_ON = !process.argv.includes('--limits') || process.argv[process.argv.indexOf('--limits') + 1] !== 'off';
 
 async function call(url, method, credential, body) {
   const headers = { 'content-type': 'application/json' };
@@ -36,8 +44,9 @@ async function seedMenu(base, credential) {
 
 async function serve() {
   const { startEmulator } = await import('../dist/emulator/index.js');
-  const { bareServer, serveParent } = await import('./lib/child.mjs');
-  const emu = await startEmulator({ port: 0, memory: true, limits: false, clock: 'manual' });
+  const { bareServer, serveParent, raiseRequestAllowance } = await import('./lib/child.mjs');
+  const emu = await startEmulator({ port: 0, memory: true, limits: LIMITS_ON, clock: 'manual' });
+  if (LIMITS_ON) raiseRequestAllowance(emu.emulator);
   const live = emu.stores.find((s) => s.environment === 'live');
   await seedMenu(emu.live_base_url, live.credential);
   const order = (await call(`${emu.admin_url}/orders`, 'POST', null, { store_id: live.store_id })).data;
@@ -63,23 +72,37 @@ async function main() {
       orders: { type: 'string', default: '10000' },
       duration: { type: 'string', default: '5' },
       connections: { type: 'string', default: '20' },
+      repeat: { type: 'string', default: '3' },
+      limits: { type: 'string', default: 'on' },
+      only: { type: 'string', default: 'feed,order' },
       profile: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
     },
   });
   const orders = Number(values.orders);
+  const repeat = Number(values.repeat);
+  const only = new Set(values.only.split(','));
+  const log = values.json ? () => {} : console.log;
   const { default: autocannon } = await import('autocannon');
-  const execArgv = [];
-  if (values.profile) {
-    // The server's CPU profile goes to bench/results/.
-    const dir = join(import.meta.dirname, 'results');
-    mkdirSync(dir, { recursive: true });
-    execArgv.push('--cpu-prof', '--cpu-prof-dir', dir);
-  }
-  const child = fork(import.meta.filename, ['--serve'], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const resultsDir = join(import.meta.dirname, 'results');
+  if (values.profile) mkdirSync(resultsDir, { recursive: true });
+  const child = fork(import.meta.filename, ['--serve', '--limits', values.limits], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const ready = await new Promise((resolve, reject) => {
     child.once('message', resolve);
     child.once('exit', (code) => reject(new Error(`the server process exited (${code})`)));
   });
+  const results = { limits: values.limits, orders, repeat, profiles: {} };
+  // A CPU profile of one phase of the server (the last of its repeats), with its top frames.
+  const profiled = async (name, last, work) => {
+    if (!values.profile || !last) return work();
+    await ask(child, { profile: 'start' });
+    const out = await work();
+    const file = join(resultsDir, `orders-${name}-${Date.now()}.cpuprofile`);
+    await ask(child, { profile: 'stop', file });
+    const { readFileSync } = await import('node:fs');
+    results.profiles[name] = { file, top: topFrames(JSON.parse(readFileSync(file, 'utf8')), 5) };
+    return out;
+  };
   try {
     const { test } = ready;
     await seedMenu(ready.sandboxUrl, test.credential);
@@ -96,40 +119,72 @@ async function main() {
       }),
     );
     const simSeconds = (performance.now() - started) / 1000;
-    console.log(`simulator: ${orders} orders in ${simSeconds.toFixed(2)} s = ${Math.round(orders / simSeconds)} orders/s`);
+    results.orders_per_second = Math.round(orders / simSeconds);
+    log(`simulator: ${orders} orders in ${simSeconds.toFixed(2)} s = ${results.orders_per_second} orders/s`);
 
     // 2. Feed paging, limit=200, following next_cursor while has_more.
-    let events = 0;
-    let after = null;
-    const feedStart = performance.now();
-    for (;;) {
-      const page = await call(`${ready.sandboxUrl}/events?limit=200${after ? `&after=${after}` : ''}`, 'GET', test.credential);
-      events += page.data.length;
-      after = page.next_cursor;
-      if (!page.has_more) break;
-    }
-    const feedSeconds = (performance.now() - feedStart) / 1000;
-    console.log(`feed: ${events} events in ${feedSeconds.toFixed(2)} s = ${Math.round(events / feedSeconds)} events/s (target ≥ 20000)`);
+    const feed = async () => {
+      let events = 0;
+      let after = null;
+      const feedStart = performance.now();
+      for (;;) {
+        const page = await call(`${ready.sandboxUrl}/events?limit=200${after ? `&after=${after}` : ''}`, 'GET', test.credential);
+        events += page.data.length;
+        after = page.next_cursor;
+        if (!page.has_more) break;
+      }
+      return { events, eventsPerSecond: events / ((performance.now() - feedStart) / 1000) };
+    };
 
     // 3. GET /v1/orders/{id} beside the bare route.
-    const cpu = () => new Promise((resolve) => {
-      child.once('message', (m) => resolve(m.cpu.user + m.cpu.system));
-      child.send('cpu');
-    });
+    const cpu = async () => {
+      const m = await ask(child, 'cpu');
+      return m.cpu.user + m.cpu.system;
+    };
     const load = async (url, headers) => {
       const before = await cpu();
       const r = await autocannon({ url, headers, connections: Number(values.connections), duration: Number(values.duration) });
       const used = (await cpu()) - before;
       return { rps: Math.round(r.requests.average), p99: r.latency.p99, cpuPerRequest: used / Math.max(1, r.requests.total), non2xx: r.non2xx };
     };
-    const bare = await load(ready.bareUrl, {});
-    const real = await load(ready.orderUrl, { authorization: `Bearer ${ready.liveCredential}` });
-    // The foundation's GET /v1/me through the same HTTP core, for scale.
-    const me = await load(ready.meUrl, { authorization: `Bearer ${ready.liveCredential}` });
-    console.log(`bare fastify: ${bare.rps} req/s, p99 ${bare.p99} ms, ${bare.cpuPerRequest.toFixed(0)} µs CPU/request`);
-    console.log(`GET /v1/orders/{id}: ${real.rps} req/s, p99 ${real.p99} ms, ${real.cpuPerRequest.toFixed(0)} µs CPU/request, non-2xx ${real.non2xx}`);
-    console.log(`GET /v1/me (same HTTP core, smaller body): ${me.rps} req/s, ${me.cpuPerRequest.toFixed(0)} µs CPU/request`);
-    console.log(`ratio: ${((real.rps / bare.rps) * 100).toFixed(0)} % of requests/s, ${((bare.cpuPerRequest / real.cpuPerRequest) * 100).toFixed(0)} % by CPU (target ≥ 50 %)`);
+    const feeds = [];
+    const rounds = [];
+    for (let i = 0; i < repeat; i++) {
+      const last = i === repeat - 1;
+      if (only.has('feed')) {
+        const f = await profiled('feed', last, feed);
+        feeds.push(f.eventsPerSecond);
+        log(`feed #${i + 1}: ${f.events} events = ${Math.round(f.eventsPerSecond)} events/s`);
+      }
+      if (!only.has('order')) continue;
+      const bare = await load(ready.bareUrl, {});
+      const real = await profiled('order', last, () => load(ready.orderUrl, { authorization: `Bearer ${ready.liveCredential}` }));
+      rounds.push({ bare, real, ratio: real.rps / bare.rps });
+      log(`GET /v1/orders/{id} #${i + 1}: ${real.rps} req/s (bare ${bare.rps}) = ${((real.rps / bare.rps) * 100).toFixed(0)} %, ` +
+        `${real.cpuPerRequest.toFixed(1)} µs CPU/request (bare ${bare.cpuPerRequest.toFixed(1)}), p99 ${real.p99} ms, non-2xx ${real.non2xx}`);
+    }
+    if (feeds.length) {
+      results.feed_events_per_second = Math.round(median(feeds));
+      log(`\nfeed limit=200: median ${results.feed_events_per_second} events/s (target ≥ ${TARGET_EVENTS})`);
+    }
+    if (rounds.length) {
+      results.order = {
+        ratio_to_bare: median(rounds.map((r) => r.ratio)),
+        cpu_us_per_request: median(rounds.map((r) => r.real.cpuPerRequest)),
+        bare_cpu_us_per_request: median(rounds.map((r) => r.bare.cpuPerRequest)),
+        rps: median(rounds.map((r) => r.real.rps)),
+        bare_rps: median(rounds.map((r) => r.bare.rps)),
+        non_2xx: rounds.reduce((n, r) => n + r.real.non2xx, 0),
+      };
+      const o = results.order;
+      log(`GET /v1/orders/{id} (limits ${values.limits}): median ${(o.ratio_to_bare * 100).toFixed(0)} % of bare (target ≥ ${TARGET_RATIO * 100} %), ` +
+        `${o.cpu_us_per_request.toFixed(1)} µs CPU/request (target ≤ ${TARGET_CPU_US}; bare ${o.bare_cpu_us_per_request.toFixed(1)})`);
+    }
+    for (const [name, p] of Object.entries(results.profiles)) {
+      log(`\nprofile ${name}: ${p.file}`);
+      for (const f of p.top) log(`  ${String(f.percent).padStart(5)} %  ${f.frame}`);
+    }
+    if (values.json) console.log(JSON.stringify(results, null, 2));
   } finally {
     child.send('close');
   }

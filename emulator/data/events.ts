@@ -51,8 +51,18 @@ export function eventEnvelope(e: EventRecord) {
  * quoted with JSON.stringify since it is the one free-form text.
  */
 export function eventEnvelopeJson(r: EventRow): string {
+  return `${eventEnvelopeHead(r)}${r.data}}`;
+}
+
+/** A feed row: the stored `data` as its UTF-8 bytes (copied into the response, never decoded). */
+export interface EventBytesRow extends Omit<EventRow, 'data'> {
+  data: Buffer;
+}
+
+/** The envelope's text up to its `data` value: `{"id":…,"integration_id":"…","data":`. */
+export function eventEnvelopeHead(r: Omit<EventRow, 'data'>): string {
   return `{"id":"${r.id}","type":${JSON.stringify(r.type)},"api_version":"${API_VERSION}","created_at":"${formatDate(r.created_at)}",` +
-    `"store_id":"${r.store_id}","integration_id":"${r.integration_id}","data":${r.data}}`;
+    `"store_id":"${r.store_id}","integration_id":"${r.integration_id}","data":`;
 }
 
 /** Called inside the transaction that writes the event: the outbox of the webhook dispatcher hooks here. */
@@ -70,8 +80,10 @@ export function createEventStatements(db: Db) {
   const oldestFor = db.prepare<[string], { seq: number }>('SELECT MIN(seq) AS seq FROM events WHERE integration_id = ?');
   const purge = db.prepare('DELETE FROM events WHERE created_at < ?');
   // The feed: events of one integration after a position, of the given types, not older than the cutoff.
-  const feedPage = db.prepare<{ integration_id: string; after: number; cutoff: number; types: string; limit: number }, EventRow>(
-    `SELECT * FROM events WHERE integration_id = @integration_id AND seq > @after AND created_at >= @cutoff
+  // `data` as a BLOB: better-sqlite3 hands its bytes over as a Buffer, with no UTF-8 decoding into a
+  // JS string that the response would then encode again (the feed's largest cost).
+  const feedPage = db.prepare<{ integration_id: string; after: number; cutoff: number; types: string; limit: number }, EventBytesRow>(
+    `SELECT seq, id, type, store_id, integration_id, created_at, CAST(data AS BLOB) AS data FROM events WHERE integration_id = @integration_id AND seq > @after AND created_at >= @cutoff
        AND type IN (SELECT value FROM json_each(@types)) ORDER BY seq LIMIT @limit`,
   );
   const latestFor = db.prepare<[string, number], { seq: number | null }>(
@@ -104,9 +116,9 @@ export function createEventStatements(db: Db) {
     purgeBefore: (cutoff: number) => purge.run(cutoff).changes,
     /**
      * One page of the feed (spec: GET /events), in strict creation order. `data` stays the stored
-     * JSON text: the feed copies it into the response without parsing it again.
+     * JSON, as bytes: the feed copies it into the response without decoding or parsing it.
      */
-    feedPage: (integrationId: string, after: number, cutoff: number, types: readonly string[], limit: number): EventRow[] =>
+    feedPage: (integrationId: string, after: number, cutoff: number, types: readonly string[], limit: number): EventBytesRow[] =>
       feedPage.all({ integration_id: integrationId, after, cutoff, types: JSON.stringify(types), limit }),
     /** The integration's newest event not older than `cutoff`, or null. */
     latestSeq: (integrationId: string, cutoff: number) => latestFor.get(integrationId, cutoff)?.seq ?? null,

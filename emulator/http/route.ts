@@ -140,7 +140,8 @@ function sendStored(request: FastifyRequest, reply: FastifyReply, response: Stor
     const error = (body as { error?: { request_id?: string } }).error;
     if (error) body = { error: { ...error, request_id: request.id } };
   }
-  // A body kept as JSON text goes out as is: fastify sends strings of a JSON type without serializing.
+  // A body kept as JSON text (or bytes, the feed) goes out as is: fastify sends strings and buffers
+  // of a JSON type without serializing them.
   const payload = body instanceof JsonText ? body.text : body;
   return reply.code(response.status).type('application/json; charset=utf-8').send(payload);
 }

@@ -1,6 +1,6 @@
 import type { EnvContext } from '../context.js';
 import type { IntegrationRecord } from '../data/integrations.js';
-import { eventEnvelopeJson } from '../data/events.js';
+import { eventEnvelopeHead, type EventBytesRow } from '../data/events.js';
 import { ApiError } from '../../src/contract/errors.js';
 import { visibleEventTypes, type EventType } from '../../src/contract/events.js';
 import { LIMITS } from '../../src/contract/limits.js';
@@ -43,7 +43,7 @@ function startAfter(env: EnvContext, integrationId: string, after: string | unde
  * spec: GET /events and DESIGN's feed decision: strict creation order, only the types the
  * integration's scopes allow; `next_cursor` is always the position to pass next time (the given
  * `after` on an empty page) and null only while the integration has no event at all. Answers
- * the response body as JSON text (see `eventEnvelopeJson`).
+ * the response body as JSON bytes (see `feedBody`).
  */
 export function readFeed(env: EnvContext, integration: IntegrationRecord, query: FeedQuery) {
   const cutoff = retentionCutoff(env);
@@ -62,6 +62,29 @@ export function readFeed(env: EnvContext, integration: IntegrationRecord, query:
     next = event ? encodeFeedCursor({ seq: event.seq, createdAt: event.createdAt }) : null;
   }
   const tail = JSON.stringify({ next_cursor: next, has_more: rows.length > query.limit, cursor_expired: start.expired });
-  // The response as JSON text: each event's stored data is copied, not parsed and serialized again.
-  return `{"data":[${page.map(eventEnvelopeJson).join(',')}],${tail.slice(1)}`;
+  return feedBody(page, tail);
+}
+
+const OPEN = '{"data":[';
+
+/**
+ * `{"data":[envelope,…],` + the rest of `tail` (a JSON object's text) as UTF-8 bytes, written once
+ * into one buffer: each event's stored data bytes are copied, not decoded, parsed or serialized again.
+ * The same bytes as `{"data":[${rows.map(eventEnvelopeJson).join(',')}],${tail.slice(1)}`.
+ */
+export function feedBody(rows: readonly EventBytesRow[], tail: string): Buffer {
+  const heads = rows.map(eventEnvelopeHead);
+  const rest = `],${tail.slice(1)}`;
+  let size = OPEN.length + Buffer.byteLength(rest) + Math.max(0, rows.length - 1);
+  for (let i = 0; i < rows.length; i++) size += Buffer.byteLength(heads[i]) + rows[i].data.length + 1;
+  const out = Buffer.allocUnsafe(size);
+  let at = out.write(OPEN, 0, 'latin1');
+  for (let i = 0; i < rows.length; i++) {
+    if (i > 0) at = out.writeUInt8(0x2c, at); // ,
+    at += out.write(heads[i], at);
+    at += rows[i].data.copy(out, at);
+    at = out.writeUInt8(0x7d, at); // }
+  }
+  at += out.write(rest, at);
+  return at === size ? out : out.subarray(0, at);
 }

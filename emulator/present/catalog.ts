@@ -43,13 +43,30 @@ export function presentProductTexts(env: EnvContext, ids: string[]): string[] {
   if (missing.length === 0) return kept as string[];
   const texts = new Map<string, string>();
   const rows = env.catalog.productViewsByIds.all({ ids: JSON.stringify(missing) });
-  for (const product of presentProducts(env, rows)) texts.set(product.id, cache.set(product.id, JSON.stringify(product)));
+  for (const product of presentProducts(env, rows)) texts.set(product.id, JSON.stringify(product));
+  cache.setMany(texts);
   const out: string[] = [];
   ids.forEach((id, i) => {
     const text = kept[i] ?? texts.get(id);
     if (text !== undefined) out.push(text);
   });
   return out;
+}
+
+const pageTexts = new WeakMap<Db, ChangeCache<string>>();
+/** Pages are ~25 KB each: a few hundred kept at most. */
+const MAX_PAGES = 256;
+
+/**
+ * A whole page of GET /catalog/products as JSON text, kept until the environment's database changes
+ * (see ChangeCache), so re-reading an unchanged catalog costs neither the page's query nor joining
+ * the products' texts. `key` must name every input of the page: the integration and store the
+ * credential belongs to and every query parameter (a page is never shared across integrations).
+ */
+export function productPageText(env: EnvContext, key: string, compute: () => string): string {
+  let cache = pageTexts.get(env.db);
+  if (!cache) pageTexts.set(env.db, (cache = new ChangeCache(env.db, MAX_PAGES)));
+  return cache.get(key) ?? cache.set(key, compute());
 }
 
 /** One product by id (any store), or undefined. */

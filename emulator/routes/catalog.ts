@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
 import * as api from '../../src/contract/endpoints.js';
 import { parseDate } from '../../src/contract/dates.js';
 import { LIMITS } from '../../src/contract/limits.js';
@@ -8,8 +9,10 @@ import { apiRoute, ok } from '../http/route.js';
 import type { AuthContext } from '../http/auth.js';
 import * as catalog from '../catalog/service.js';
 import { decodeCursor, page } from '../catalog/cursor.js';
-import { presentCategory, presentProductTexts } from '../present/catalog.js';
+import { presentCategory, presentProductTexts, productPageText } from '../present/catalog.js';
 import { JsonText } from '../http/json-text.js';
+
+type ProductQuery = z.output<NonNullable<(typeof api.listProducts)['query']>>;
 
 const managed = { guard: (auth: AuthContext) => catalog.assertCatalogManaged(auth.integration) };
 // The catalog service validates bodies with the same contract schemas (the batch calls it too).
@@ -37,25 +40,9 @@ export function catalogRoutes(app: FastifyInstance, env: EnvContext, emulator: E
   apiRoute(app, env, emulator, api.listProducts, ({ auth, query }) => {
     const limit = query.limit ?? LIMITS.listPageDefault;
     const after = decodeCursor(query.cursor, 'product');
-    let categoryId: string | null = null;
-    if (query.category_external_id !== undefined) {
-      const category = env.catalog.categoryByExternal.get(auth.integration.id, query.category_external_id);
-      // An unknown category filters everything out, as a filter does.
-      if (!category) return { body: { data: [], next_cursor: null } };
-      categoryId = category.id;
-    }
-    const ids = env.catalog.listProductIds.all({
-      store_id: auth.store.id,
-      since: query.updated_since === undefined ? 0 : parseDate(query.updated_since),
-      after,
-      limit: limit + 1,
-      category_id: categoryId,
-      active: query.active === undefined ? null : Number(query.active),
-    });
-    const cut = page(ids.map((id) => ({ id })), limit);
-    // The page is written as text from each product's kept JSON: `{"data":[…],"next_cursor":…}`.
-    const data = presentProductTexts(env, cut.rows.map((r) => r.id));
-    return { body: new JsonText(`{"data":[${data.join(',')}],"next_cursor":${JSON.stringify(cut.next_cursor)}}`) };
+    // The page is kept as text until the database changes (present/catalog.ts), under every input of it.
+    const key = JSON.stringify([auth.integration.id, auth.store.id, limit, after, query.category_external_id ?? null, query.updated_since ?? null, query.active ?? null]);
+    return { body: new JsonText(productPageText(env, key, () => productPage(env, auth, query, limit, after))) };
   });
 
   apiRoute(app, env, emulator, api.putProduct, ({ auth, params, query, rawBody }) => {
@@ -71,4 +58,26 @@ export function catalogRoutes(app: FastifyInstance, env: EnvContext, emulator: E
 
   apiRoute(app, env, emulator, api.patchOption, ({ auth, params, rawBody }) =>
     ok(catalog.patchOption(env, auth.integration, params.external_id, rawBody)), managedWrite);
+}
+
+/** GET /catalog/products's `{"data":[…],"next_cursor":…}` text, written from each product's kept JSON. */
+function productPage(env: EnvContext, auth: AuthContext, query: ProductQuery, limit: number, after: string): string {
+  let categoryId: string | null = null;
+  if (query.category_external_id !== undefined) {
+    const category = env.catalog.categoryByExternal.get(auth.integration.id, query.category_external_id);
+    // An unknown category filters everything out, as a filter does.
+    if (!category) return '{"data":[],"next_cursor":null}';
+    categoryId = category.id;
+  }
+  const ids = env.catalog.listProductIds.all({
+    store_id: auth.store.id,
+    since: query.updated_since === undefined ? 0 : parseDate(query.updated_since),
+    after,
+    limit: limit + 1,
+    category_id: categoryId,
+    active: query.active === undefined ? null : Number(query.active),
+  });
+  const cut = page(ids.map((id) => ({ id })), limit);
+  const data = presentProductTexts(env, cut.rows.map((r) => r.id));
+  return `{"data":[${data.join(',')}],"next_cursor":${JSON.stringify(cut.next_cursor)}}`;
 }

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { eventEnvelopeJson, type EventRow } from '../../emulator/data/events.js';
+import { feedBody } from '../../emulator/orders/feed.js';
+
+const row = (seq: number, data: string, type = 'order.created'): EventRow => ({
+  seq,
+  id: `evt_${seq}`,
+  type,
+  store_id: 'str_1',
+  integration_id: 'int_1',
+  created_at: Date.UTC(2026, 10, 22, 12, 0, 0, seq),
+  data,
+});
+const asBytes = (r: EventRow) => ({ ...r, data: Buffer.from(r.data, 'utf8') });
+const TAIL = JSON.stringify({ next_cursor: 'abc', has_more: true, cursor_expired: false });
+
+describe('feedBody writes the same bytes as the text envelope', () => {
+  const cases: [string, EventRow[], string][] = [
+    ['an empty page', [], JSON.stringify({ next_cursor: null, has_more: false, cursor_expired: false })],
+    ['one event', [row(1, '{"order":{"id":"ord_1"}}')], TAIL],
+    ['several events', [row(1, '{"a":1}'), row(2, '{"b":[1,2]}'), row(3, '{}')], TAIL],
+    ['non-ASCII stored data (two- and four-byte characters)', [row(7, '{"name":"Menú ñandutí 🍔"}'), row(8, '{"x":"é"}')], TAIL],
+    ['a type JSON must escape', [row(9, '{}', 'odd"type\\ü')], TAIL],
+    ['a non-ASCII cursor in the tail', [row(10, '{}')], JSON.stringify({ next_cursor: 'ñ', has_more: false, cursor_expired: true })],
+  ];
+  it.each(cases)('%s', (_name, rows, tail) => {
+    const expected = `{"data":[${rows.map(eventEnvelopeJson).join(',')}],${tail.slice(1)}`;
+    const body = feedBody(rows.map(asBytes), tail);
+    expect(body.toString('utf8')).toBe(expected);
+    expect(body.length).toBe(Buffer.byteLength(expected));
+    expect(() => JSON.parse(body.toString('utf8'))).not.toThrow();
+  });
+});
