@@ -162,6 +162,18 @@ describe('merchant-kit proxy against a failing upstream', () => {
     }
   });
 
+  // Regression: the proxy said "recording to …" and silently recorded nothing.
+  it.each([['a folder', () => tmpdir()], ['a missing folder', () => join(tmpdir(), 'mk-no-such-dir', 'x.jsonl')]])(
+    'refuses a --record file it cannot write (%s) with one line and exit 1, before listening',
+    async (_what, file) => {
+      const { runCli } = await import('../helpers/cli.js');
+      const cli = runCli(['proxy', '--to', emu.running.sandbox_base_url, '--port', '0', '--record', file()]);
+      expect((await cli.exited).code).toBe(1);
+      expect(cli.stderr().trim().split('\n')).toEqual([expect.stringContaining(`Cannot write the record file ${file()}`)]);
+      expect(cli.stderr()).not.toContain('Proxy listening');
+    },
+  );
+
   it('refuses an http:// --to that is not loopback with exit 2', async () => {
     const { runCli } = await import('../helpers/cli.js');
     const cli = runCli(['proxy', '--to', 'http://api.example.com/v1']);

@@ -1,3 +1,4 @@
+import { chmodSync, closeSync, openSync } from 'node:fs';
 import { isLoopbackHost } from '../../../contract/webhooks.js';
 import { ExitError } from '../../errors.js';
 import { colors, note, printLine, printNdjson } from '../../output.js';
@@ -18,6 +19,16 @@ function targetUrl(raw: string): URL {
   return url;
 }
 
+/** The record file is opened (created owner-only) before the proxy listens: a path it cannot write is one clear line. */
+function checkRecordFile(file: string): void {
+  try {
+    closeSync(openSync(file, 'a', 0o600));
+    chmodSync(file, 0o600); // an existing file keeps its mode otherwise
+  } catch (error) {
+    throw new ExitError(`Cannot write the record file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
 function printExchange(e: ExchangeSummary, json: boolean | undefined): void {
   if (json) {
     printNdjson({ request_id: e.requestId ?? null, method: e.method, path: e.path, status: e.status, duration_ms: Math.round(e.durationMs), violations: e.violations });
@@ -33,6 +44,7 @@ function printExchange(e: ExchangeSummary, json: boolean | undefined): void {
 /** Runs the proxy until SIGINT/SIGTERM, printing each exchange and its violations of the contract. */
 export async function proxyAction(options: ProxyCommandOptions): Promise<void> {
   const to = targetUrl(options.to);
+  if (options.record) checkRecordFile(options.record);
   let violations = 0;
   const proxy = await startProxy({
     to: to.href,
