@@ -71,14 +71,17 @@ export function webhookUrlProblem(value: string): { code: string; message: strin
   return { code: 'https_required', message: 'La URL debe usar HTTPS (se admite http:// solo hacia localhost, 127.0.0.0/8 o [::1]).' };
 }
 
-// `webhookUrlProblem` as far as a pattern can say it, for the OpenAPI document: http(s) to a loopback
-// host, or https to a dotted lowercase host name or address outside the private, shared, link-local,
-// multicast and reserved IPv4 ranges and not ending in .local or .internal; no user, no fragment.
-// (Other spellings of an address that the URL parser normalizes are refused by the emulator only.)
+// `webhookUrlProblem` and the outbound policy's written-out IPv4 ranges (emulator/net/address-policy.ts)
+// as far as a pattern can say them, for the OpenAPI document: http(s) to a loopback host, or https to
+// a dotted lowercase host name or address outside the private, shared, link-local, protocol,
+// documentation, benchmarking, multicast and reserved IPv4 ranges and not ending in .local or
+// .internal; no user, no fragment. (Other spellings of an address that the URL parser normalizes,
+// IPv6 literals and the emulator's own port are refused by the emulator only.)
 const OCTET = String.raw`(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])`;
 const LOOPBACK = String.raw`(?:localhost|127(?:\.${OCTET}){3}|\[::1\])`;
 const NOT_PRIVATE =
   String.raw`(?!(?:0|10|127)\.|192\.168\.|169\.254\.|172\.(?:1[6-9]|2[0-9]|3[01])\.|100\.(?:6[4-9]|[7-9][0-9]|1[01][0-9]|12[0-7])\.|(?:22[4-9]|2[3-5][0-9])\.)` +
+  String.raw`(?!192\.0\.[02]\.|192\.88\.99\.|198\.1[89]\.|198\.51\.100\.|203\.0\.113\.)` +
   String.raw`(?![^/?#:]*\.(?:local|internal)(?:[:/?]|$))`;
 const PORT = String.raw`(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})`;
 const PORT_AND_REST = String.raw`(?::${PORT})?(?:[/?][^#\s]*)?$`;

@@ -31,6 +31,7 @@ interface Detail {
  */
 const ALLOWED: { why: string; matches: (d: Detail, opId: string) => boolean }[] = [
   { why: 'a reference to data that does not exist', matches: (d) => d.code === 'not_found' },
+  { why: "the emulator's own address and port, known only once it listens", matches: (d) => d.field === 'url' && d.code === 'self_target' },
   { why: 'a code repeated inside one product (uniqueness by a property)', matches: (d) => d.code === 'duplicate' },
   { why: 'a code already used by another product (stored data)', matches: (d) => d.code === 'already_used' },
   { why: 'min_select greater than max_select (a comparison of two fields)', matches: (d) => /(^|\.)min_select$/.test(d.field) && d.code === 'invalid' },
