@@ -47,7 +47,10 @@ export function register(program: Command): void {
     .action(async (file: string, options: { fullSnapshot?: boolean; dryRun?: boolean }, command: Command) =>
       (await import('./sync.js')).syncAction(file, options, command));
 
-  const category = catalog.command('category').description('One category: create or update it, or deactivate it');
+  const category = catalog
+    .command('category')
+    .description('One category: create or update it, or deactivate it')
+    .addHelpText('after', '\nExamples:\n  $ merchant-kit catalog category set CAT-EMP --name Empanadas --position 1\n  $ merchant-kit catalog category delete CAT-EMP\n');
   category
     .command('set')
     .description('Create or update a category (PUT /catalog/categories/{external_id})')
@@ -65,7 +68,10 @@ export function register(program: Command): void {
     .addHelpText('after', `${EXAMPLE_BASE} category delete BEB`)
     .action(async (code: string, _o: unknown, command: Command) => (await import('./category-delete.js')).categoryDeleteAction(code, command));
 
-  const product = catalog.command('product').description('One product: create or replace it, change price or availability, deactivate it');
+  const product = catalog
+    .command('product')
+    .description('One product: create or replace it, change price or availability, deactivate it')
+    .addHelpText('after', '\nExamples:\n  $ merchant-kit catalog product patch EMP-CARNE --price 6000\n  $ merchant-kit catalog product delete EMP-CARNE\n');
   product
     .command('set')
     .description('Create or replace a product (PUT /catalog/products/{external_id}) from a JSON file or from flags')
@@ -102,6 +108,7 @@ export function register(program: Command): void {
   catalog
     .command('option')
     .description('One option of a product')
+    .addHelpText('after', '\nExample:\n  $ merchant-kit catalog option patch OPT-QUESO --price 3000 --available false\n')
     .command('patch')
     .description('Change the price or availability of an option (PATCH /catalog/options/{external_id})')
     .argument('<external_id>', 'the option code')

@@ -21,6 +21,10 @@ export function registerExport(emulator: Command): void {
     .requiredOption('--out <file>', 'the bundle file to write (gzip JSON)')
     .option('--data <dir>', 'read a data directory instead of asking a running emulator')
     .option('--admin-token <token>', 'the control API token of a non-loopback emulator (or MERCHANT_KIT_ADMIN_TOKEN)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ merchant-kit emulator export --out support-state.json.gz\n  $ merchant-kit emulator export --data .merchant-kit/emulator --out support-state.json.gz\n',
+    )
     .action(async (options: ExportOptions, command: Command) => {
       const globals = command.optsWithGlobals() as ExportOptions;
       await exportAction({ ...options, baseUrl: globals.baseUrl, json: globals.json, adminToken: options.adminToken ?? globals.adminToken });

@@ -39,7 +39,10 @@ export interface StartOptions {
 }
 
 export function registerEmulatorCommands(program: Command): void {
-  const emulator = program.command('emulator').description('The local emulator of the API (live and sandbox)');
+  const emulator = program
+    .command('emulator')
+    .description('The local emulator of the API (live and sandbox)')
+    .addHelpText('after', '\nExamples:\n  $ merchant-kit emulator start\n  $ merchant-kit emulator start --port 0 --memory --clock manual --json\n');
   emulator
     .command('start')
     .description('Start the emulator with its demo stores')
@@ -54,6 +57,11 @@ export function registerEmulatorCommands(program: Command): void {
     .option('--allowed-host <host>', 'another host name the emulator answers to (repeatable)', collect, [])
     .option('--json', 'print one JSON "ready" line on stdout once listening')
     .option('--from <file>', 'restore a state bundle (from `emulator export`); prints fresh credentials for its integrations')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ merchant-kit emulator start\n  $ merchant-kit emulator start --port 0 --memory --clock manual --seed 7 --json\n' +
+        '  $ merchant-kit emulator start --memory --from support-state.json.gz\n',
+    )
     .action(async (options: StartOptions, command: Command) => {
       const { startAction } = await import('./start.js');
       const globals = command.optsWithGlobals();
@@ -64,6 +72,7 @@ export function registerEmulatorCommands(program: Command): void {
     .command('reset')
     .description('Put a running emulator back to its seeded state (control API, from --base-url)')
     .option('--admin-token <token>', 'bearer token of the control API (env MERCHANT_KIT_ADMIN_TOKEN)')
+    .addHelpText('after', '\nExamples:\n  $ merchant-kit emulator reset\n  $ merchant-kit --base-url http://127.0.0.1:4010/sandbox/v1 emulator reset\n')
     .action(async (options: { adminToken?: string }, command: Command) => {
       const { resetAction } = await import('./reset.js');
       const globals = command.optsWithGlobals();
@@ -74,6 +83,7 @@ export function registerEmulatorCommands(program: Command): void {
     .command('stop')
     .description('Stop the emulator serving a data folder (by its pid file)')
     .option('--data <dir>', `the emulator's data folder (default ${DEFAULT_DATA_DIR})`)
+    .addHelpText('after', `\nExamples:\n  $ merchant-kit emulator stop\n  $ merchant-kit emulator stop --data ${DEFAULT_DATA_DIR}\n`)
     .action(async (options: { data?: string }, command: Command) => {
       const { stopAction } = await import('./stop.js');
       await stopAction({ data: options.data ?? DEFAULT_DATA_DIR, json: command.optsWithGlobals().json });

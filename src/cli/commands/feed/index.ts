@@ -13,7 +13,10 @@ export function seconds(flag: string): (value: string) => number {
 
 /** `merchant-kit feed tail`: the event feed without a webhook. */
 export function register(program: Command): void {
-  const feed = program.command('feed').description('Read the event feed (GET /events) without a webhook');
+  const feed = program
+    .command('feed')
+    .description('Read the event feed (GET /events) without a webhook')
+    .addHelpText('after', '\nExamples:\n  $ merchant-kit feed tail --cursor-file feed.cursor\n  $ merchant-kit feed tail --once --json\n');
   feed
     .command('tail')
     .description('Poll the event feed, print each event or forward it to your app, and remember where it stopped')

@@ -31,9 +31,11 @@ export function register(program: Command): void {
     .addHelpText(
       'after',
       `
-Example:
-  merchant-kit proxy --to http://127.0.0.1:4010/sandbox/v1 --port 4030 --record session.jsonl
-  # then point your ERP at http://127.0.0.1:4030/sandbox/v1 (same path as --to)`,
+Examples:
+  $ merchant-kit proxy --to http://127.0.0.1:4010/sandbox/v1 --port 4030 --record session.jsonl
+  $ merchant-kit proxy --to https://api.example.com/sandbox/v1 --json
+
+Point your ERP at the proxy with the same path as --to (http://127.0.0.1:4030/sandbox/v1 above).`,
     )
     .action(async (options: ProxyCommandOptions, command: Command) => {
       const { proxyAction } = await import('./proxy.js');

@@ -20,8 +20,9 @@ export function register(program: Command): void {
 The credential comes from --credential-stdin, MERCHANT_KIT_CREDENTIAL or the profile, and must be of
 the recorded environment (a sandbox session needs a test credential). Exit 1 when any request differs.
 
-Example:
-  MERCHANT_KIT_CREDENTIAL='svk_test_….svs_test_…' merchant-kit replay session.jsonl --against http://127.0.0.1:4010`,
+Examples:
+  $ merchant-kit replay session.jsonl --against http://127.0.0.1:4010
+  $ merchant-kit replay session.jsonl --against http://127.0.0.1:4010 --json`,
     )
     .action(async (file: string, options: ReplayCommandOptions, command: Command) => {
       const { replayAction } = await import('./replay.js');
