@@ -40,8 +40,7 @@ export async function sendProbe(
 ): Promise<ProbeRecord> {
   const sentAt = Date.now();
   const headers = () => probeHeaders(probe, env.ids.next('delivery'));
-  const guard = (env as unknown as { outbound?: Parameters<typeof postWebhook>[6] }).outbound;
-  const result = await postWebhook(agents, webhook.url, headers, probe.body, timeoutMs, signal, guard);
+  const result = await postWebhook(agents, webhook.url, headers, probe.body, timeoutMs, signal, env.outbound);
   return { kind: probe.kind, event_id: probe.eventId, sent_at: sentAt, status: result.responseStatus, error: result.error, duration_ms: result.durationMs };
 }
 
