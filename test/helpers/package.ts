@@ -101,12 +101,14 @@ export function installedPackages(nodeModules: string): { name: string; version:
 
 export interface RunResult {
   status: number | null;
+  /** stdout and stderr together. */
   output: string;
+  stdout: string;
 }
 
 export function run(command: string, args: string[], cwd: string, timeoutMs = 120_000): RunResult {
   const r = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: timeoutMs, env: { ...process.env, npm_config_update_notifier: 'false' } });
-  return { status: r.status, output: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}` };
+  return { status: r.status, stdout: r.stdout ?? '', output: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}` };
 }
 
 const BUILD_INPUTS = ['package.json', 'tsup.config.ts', 'tsconfig.json', 'tsconfig.build.json', 'bin', 'src', 'emulator', 'checks', 'fixtures', 'docs', 'README.md', 'LICENSE'];
@@ -126,6 +128,6 @@ export function buildAndPack(dir: string): string {
   if (build.status !== 0) throw new Error(`npm run build failed:\n${build.output}`);
   const pack = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], pkg);
   if (pack.status !== 0) throw new Error(`npm pack failed:\n${pack.output}`);
-  const json = pack.output.slice(pack.output.indexOf('['), pack.output.lastIndexOf(']') + 1);
+  const json = pack.stdout.slice(pack.stdout.indexOf('['), pack.stdout.lastIndexOf(']') + 1);
   return join(dir, (JSON.parse(json) as { filename: string }[])[0].filename);
 }
