@@ -89,6 +89,20 @@ describe('merchant-kit replay', () => {
     expect(cli.stderr()).toContain('bad.jsonl:1');
   });
 
+  // Regression: these lines passed the check and failed later with "Cannot convert undefined or null to object".
+  it.each([
+    ['no request headers', { headers: undefined }],
+    ['null request headers', { headers: null }],
+    ['a header that is not text', { headers: { 'x-erp': 5 } }],
+  ])('refuses a recorded exchange with %s with exit 2 and the line', async (_what, request) => {
+    const bad = join(dir, 'bad-headers.jsonl');
+    const exchange = { format: 'merchant-kit.exchange', version: 1, seq: 1, at: '', duration_ms: 1, request: { method: 'GET', path: '/sandbox/v1/me', body: null, ...request }, response: { status: 200, headers: {}, body: null }, violations: [] };
+    writeFileSync(bad, `${JSON.stringify(exchange)}\n`);
+    const cli = runCli(['replay', bad, '--against', 'http://127.0.0.1:9'], { MERCHANT_KIT_CREDENTIAL: 'svk_test_x.svs_test_y' });
+    expect((await cli.exited).code).toBe(2);
+    expect(cli.stderr()).toContain('bad-headers.jsonl:1: not an exchange');
+  });
+
   // Regression: a difference printed the replay target's fresh webhook signing secret in clear.
   it('never prints a secret of the replayed answers in its differences, human or --json', async () => {
     const emu = await startTestEmulator();

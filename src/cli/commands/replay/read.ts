@@ -32,15 +32,24 @@ export async function readRecording(file: string): Promise<Exchange[]> {
   return out;
 }
 
+/** Header names to text values, as the recorder writes them (replay maps ids inside the values). */
+function isHeaderBag(value: unknown): value is Record<string, string> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string');
+}
+
 function isExchange(value: unknown): value is Exchange {
   const e = value as Partial<Exchange> | null;
   return (
     !!e &&
     e.format === 'merchant-kit.exchange' &&
     e.version === 1 &&
+    typeof e.seq === 'number' &&
     typeof e.request?.method === 'string' &&
     typeof e.request.path === 'string' &&
     e.request.path.startsWith('/') &&
-    typeof e.response?.status === 'number'
+    isHeaderBag(e.request.headers) &&
+    e.request.body !== undefined &&
+    typeof e.response?.status === 'number' &&
+    e.response.body !== undefined
   );
 }
