@@ -10,13 +10,25 @@ const SECRET_PATTERNS: [RegExp, string][] = [
 const ENCODED_RUN = /[A-Za-z0-9._~%+-]*%[0-9A-Fa-f]{2}[A-Za-z0-9._~%+-]*/g;
 const SECRET_INSIDE = /svs_(live|test)_|whsec_|bearer[\s+]/i;
 
-function percentDecoded(text: string): string {
+function decodedOnce(text: string): string {
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {
     // A stray `%` somewhere: decode the escapes that are valid, one byte at a time.
     return text.replace(/%([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   }
+}
+
+/** Each decoding of the text, up to four (a value encoded twice, `svs%255Ftest…`, still shows its secret). */
+function percentDecodings(text: string): string[] {
+  const out: string[] = [];
+  let current = text;
+  for (let i = 0; i < 4 && current.includes('%'); i++) {
+    const next = decodedOnce(current);
+    if (next === current) break;
+    out.push((current = next));
+  }
+  return out;
 }
 
 /**
@@ -27,7 +39,7 @@ function percentDecoded(text: string): string {
 export function redactSecrets(text: string): string {
   let out = text;
   if (out.includes('%')) {
-    out = out.replace(ENCODED_RUN, (run) => (SECRET_INSIDE.test(percentDecoded(run)) ? '[redacted]' : run));
+    out = out.replace(ENCODED_RUN, (run) => (percentDecodings(run).some((d) => SECRET_INSIDE.test(d)) ? '[redacted]' : run));
   }
   for (const [pattern, replacement] of SECRET_PATTERNS) out = out.replace(pattern, replacement);
   return out;

@@ -16,6 +16,8 @@ describe('redactSecrets', () => {
     [`/orders/whsec%5F${SECRET}`],
     [`Authorization: Bearer svk_test_a.${SECRET}`],
     [`q=Bearer%20${SECRET}`],
+    [`/me?k=svs%255Ftest%255F${SECRET}`], // encoded twice (a client that encodes an encoded value)
+    [`/me?k=whsec%25255F${SECRET}`], // three times
   ])('masks the secret in %s', (text) => {
     const out = redactSecrets(text);
     expect(out).not.toContain(SECRET);
