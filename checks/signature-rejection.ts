@@ -35,7 +35,8 @@ function judgeProbe(obs: Observation, p: ProbeRecord, probeOrder: string | null)
   if (!rule.ok(p.status)) return { ok: false, actual: answer };
   if (p.kind !== 'duplicate' && p.kind !== 'out_of_order') return { ok: true, actual: answer };
   if (!probeOrder) return { ok: false, actual: `${answer}; no probe order` };
-  const writes = obs.calls.filter((c) => c.method === 'POST' && orderOf(c) === probeOrder && c.path.startsWith('/orders/') && !c.injected);
+  const all = obs.calls.filter((c) => c.method === 'POST' && orderOf(c) === probeOrder && c.path.startsWith('/orders/'));
+  const writes = all.filter((c) => !c.injected);
   if (p.kind === 'duplicate') {
     // Processing twice shows as two acks (or two import failures) under different keys; an
     // import-failure followed by an ack is one processing of an order with an unmapped product.
@@ -44,7 +45,8 @@ function judgeProbe(obs: Observation, p: ProbeRecord, probeOrder: string | null)
       if (keys.size > 1) return { ok: false, actual: `${answer}; processed ${keys.size} times (${kind.slice(1)} sent under ${keys.size} different keys)` };
     }
   } else {
-    const before = new Set(writes.filter((c) => c.at < p.sent_at).map((c) => c.idempotency_key));
+    // A retry of a write begun before the probe (an injected fault's, say) keeps its key: not new work.
+    const before = new Set(all.filter((c) => c.at < p.sent_at).map((c) => c.idempotency_key));
     const acted = writes.filter((c) => c.at >= p.sent_at && (c.path.endsWith('/status') || !before.has(c.idempotency_key)));
     if (acted.length) return { ok: false, actual: `${answer}; then ${acted[0]!.method} ${acted[0]!.path}: acted on the older version` };
   }

@@ -17,6 +17,8 @@ export interface ReceiverOptions {
   verify?: boolean;
   /** Called once per new event (duplicates by id are answered 2xx and dropped: rule 4). */
   onEvent?: (event: ReceivedEvent) => void;
+  /** Keep only the newest version of each order (default true); false hands every version on (a broken receiver, for tests). */
+  keepNewest?: boolean;
   /** Status for an accepted delivery (default 200). */
   status?: () => number;
 }
@@ -87,7 +89,7 @@ export class ReferenceReceiver {
     this.events.push(received);
     // spec: Events — compare data.order.updated_at with what is held and drop the older version.
     const held = order ? this.orders.get(order.id) : undefined;
-    const newer = order !== null && (!held || Date.parse(order.updated_at) > Date.parse(held.updated_at));
+    const newer = order !== null && (this.options.keepNewest === false || !held || Date.parse(order.updated_at) > Date.parse(held.updated_at));
     if (order && newer) this.orders.set(order.id, order);
     if (newer || !order) this.options.onEvent?.(received);
     return { status: this.options.status?.() ?? 200, reason: newer || !order ? 'accepted' : 'older_version_dropped', eventId: id };

@@ -65,6 +65,13 @@ describe('observer: the report filled from an ERP\'s own calls', () => {
     expect(report.checks.find((c) => c.id === 'retries')!.reason).toMatch(/another Idempotency-Key/);
   }, 30_000);
 
+  it('fails only signature_rejection for an ERP that applies an older order version that arrives late', async () => {
+    const { report } = await observe('applies_older_versions');
+    expect(statuses(report)).toEqual({ ...ALL_PASS, signature_rejection: 'fail' });
+    const evidence = report.checks.find((c) => c.id === 'signature_rejection')!.evidence;
+    expect(evidence.find((e) => e.step.includes('older version'))!.actual).toMatch(/acted on the older version/);
+  }, 30_000);
+
   it('fails only import for an ERP that never acknowledges', async () => {
     const { report } = await observe('never_acks', 6);
     // Undecided items fail when the session's time is up; import is the one the ERP never completes.

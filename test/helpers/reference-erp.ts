@@ -8,9 +8,11 @@ import { ReferenceReceiver, type ReceivedEvent } from '../../checks/internal/rec
  * The broken ERPs the observer must catch, each failing exactly one check:
  * - skips_signatures: its receiver accepts any delivery (→ signature_rejection);
  * - new_key_per_retry: retries a 429/503 with a new Idempotency-Key (→ retries);
- * - never_acks: never acknowledges nor reports an import failure (→ import).
+ * - never_acks: never acknowledges nor reports an import failure (→ import);
+ * - applies_older_versions: takes every order version as current, so an older one that arrives late
+ *   is imported again (→ signature_rejection, out-of-order probe).
  */
-export type ErpVariant = 'good' | 'skips_signatures' | 'new_key_per_retry' | 'never_acks';
+export type ErpVariant = 'good' | 'skips_signatures' | 'new_key_per_retry' | 'never_acks' | 'applies_older_versions';
 
 export interface ReferenceErp {
   receiver: ReferenceReceiver;
@@ -56,7 +58,7 @@ export async function startReferenceErp(baseUrl: string, credential: string, var
     }
   }
 
-  async function importOrder(order: Order): Promise<void> {
+  async function importOrder(order: Order, created: boolean): Promise<void> {
     const notes = order.notes ?? '';
     const code = `ERP-${order.number ?? order.id}`;
     const unmapped = (order.items ?? []).some((i) => i.product.external_id === null);
@@ -67,6 +69,8 @@ export async function startReferenceErp(baseUrl: string, credential: string, var
       }
       await write((o) => client.orders.ack(order.id, { external_id: code }, o));
     }
+    // The homologation's moves are worked through once, when the order first arrives.
+    if (!created) return;
     if (notes === 'homologation delivery order') {
       if (variant !== 'never_acks') {
         await write((o) => client.orders.ack(order.id, { external_id: code }, o));
@@ -85,12 +89,14 @@ export async function startReferenceErp(baseUrl: string, credential: string, var
 
   const receiver = await new ReferenceReceiver({
     verify: variant !== 'skips_signatures',
+    keepNewest: variant !== 'applies_older_versions',
     onEvent(event) {
-      if (!event.order || event.type !== 'order.created') return;
+      const types = variant === 'applies_older_versions' ? ['order.created', 'order.updated'] : ['order.created'];
+      if (!event.order || !types.includes(event.type)) return;
       const order = event.order as Order;
       // One chain per order: its events are handled in the order they came.
       const previous = chains.get(order.id) ?? Promise.resolve();
-      chains.set(order.id, previous.then(() => importOrder(order)).catch((e: unknown) => void errors.push(`${order.id}: ${String(e)}`)));
+      chains.set(order.id, previous.then(() => importOrder(order, event.type === 'order.created')).catch((e: unknown) => void errors.push(`${order.id}: ${String(e)}`)));
     },
   }).listen();
 
