@@ -50,8 +50,16 @@ async function serve() {
   const tick = db.prepare('UPDATE bench_tick SET n = n + 1');
   const port = Number(new URL(emu.url).port);
   serveParent([bare, emu, { close: async () => pageServer?.close() }], { bareUrl: `http://127.0.0.1:${bare.server.address().port}`, liveUrl: emu.live_base_url, credential: live.credential }, {
-    onTick: ({ server }) => server.address().port === port && tick.run(),
+    onTick: ({ server }) => isEmulator(server, port) && tick.run(),
   });
+}
+
+// Whether a request's server is the emulator's: asked once per server (getsockname is a system call).
+const servers = new WeakMap();
+function isEmulator(server, port) {
+  let is = servers.get(server);
+  if (is === undefined) servers.set(server, (is = server.address()?.port === port));
+  return is;
 }
 
 // ---------------------------------------------------------------- parent: load and measurements

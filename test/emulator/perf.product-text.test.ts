@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { presentProducts, productTextsByIds } from '../../emulator/present/catalog.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { product, withCategory } from '../helpers/catalog.js';
+
+// The products page's text is written by SQLite's json_object around the parts formatted in JS:
+// it must be JSON.stringify of presentProducts, byte for byte, whatever the stored text holds.
+let emu: TestEmulator;
+beforeAll(async () => {
+  emu = await startTestEmulator({ limits: false });
+  await withCategory(emu);
+});
+afterAll(() => emu.close());
+
+const env = () => emu.running.emulator.envs.test;
+
+let every = '';
+for (let c = 0; c < 0x100; c++) every += String.fromCharCode(c);
+
+/** A product through the API, then its stored text fields overwritten as given (the presenter's input, not the API's). */
+async function stored(code: string, body: Record<string, unknown>, raw: Record<string, unknown> = {}): Promise<string> {
+  const res = await emu.api('PUT', `/catalog/products/${code}`, { body: product(body) });
+  expect(res.status).toBeLessThan(300);
+  const id = res.body.data.id as string;
+  for (const [column, value] of Object.entries(raw)) env().db.prepare(`UPDATE products SET ${column} = ? WHERE id = ?`).run(value, id);
+  return id;
+}
+
+describe('productTextsByIds', () => {
+  const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
+    ['a plain product', { price: '8000' }, {}],
+    ['a price with cents and a description', { price: '1234.5', description: 'Con "comillas" y \\barra\\' }, {}],
+    ['every character from U+0000 to U+00FF in name and description', {}, { name: every, description: every }],
+    ['line and paragraph separators, an emoji, BOM and U+FFFF', {}, { name: 'a\u2028b\u2029c 🍔 \ufeff \uffff ñandutí €' }],
+    ['nulls: description, sku, position, image fields, source_updated_at', {}, { description: null, sku: null, position: null, photo_url: null, source_updated_at: null }],
+    ['inactive, unavailable, with image fields and a source date', { sku: 'SKU-1', position: 7 }, { active: 0, available: 0, photo_url: 'https://x.test/a.png', photo_source: 'url', image_status: 'failed', image_requested_url: 'https://x.test/a.png', image_error: 'no "image"', source_updated_at: Date.UTC(2024, 2, 31, 5, 0, 0) }],
+    ['option groups and options, one option with cents', {
+      option_groups: [
+        { external_id: 'G-1', name: 'Extras "x"', min_select: 0, max_select: 2, options: [{ external_id: 'O-1', name: 'Queso', price: '5000' }, { external_id: 'O-2', name: 'Ají ñ', price: '0.5' }] },
+        { external_id: 'G-2', name: 'Tamaño', min_select: 1, max_select: 1, options: [{ external_id: 'O-3', name: 'Grande', price: '0' }] },
+      ],
+    }, {}],
+    ['dates on both sides of a past daylight-saving change', {}, { created_at: Date.UTC(2023, 9, 1, 3, 30), updated_at: Date.UTC(2024, 2, 24, 2, 59) }],
+  ];
+
+  it.each(cases)('writes %s as JSON.stringify of presentProducts', async (_name, body, raw) => {
+    const code = `P-${Math.random().toString(36).slice(2, 10)}`;
+    const id = await stored(code, body, raw);
+    const rows = env().catalog.productViewsByIds.all({ ids: JSON.stringify([id]) });
+    const expected = JSON.stringify(presentProducts(env(), rows)[0]);
+    expect(productTextsByIds(env(), [id]).get(id)).toBe(expected);
+  });
+
+  it('answers several products at once and leaves out unknown ids', async () => {
+    const a = await stored('MANY-A', { price: '100' });
+    const b = await stored('MANY-B', { option_groups: [{ external_id: 'G-M', name: 'G', min_select: 0, max_select: 1, options: [{ external_id: 'O-M', name: 'O', price: '1' }] }] });
+    const texts = productTextsByIds(env(), [a, 'prd_unknown', b]);
+    expect([...texts.keys()].sort()).toEqual([a, b].sort());
+    const rows = env().catalog.productViewsByIds.all({ ids: JSON.stringify([a, b]) });
+    for (const p of presentProducts(env(), rows)) expect(texts.get(p.id)).toBe(JSON.stringify(p));
+    expect(productTextsByIds(env(), []).size).toBe(0);
+  });
+});
