@@ -64,7 +64,7 @@ describe('the package as a TypeScript user installs it (issue 10, item 8)', () =
       join(app, 'tsconfig.json'),
       JSON.stringify({
         compilerOptions: {
-          target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true,
+          target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false,
           types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')],
         },
         files: ['index.ts'],
