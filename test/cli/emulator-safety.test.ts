@@ -1,32 +1,11 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCli, type CliProcess } from '../helpers/cli.js';
 import { request } from '../helpers/emulator.js';
+import { emulatorCli, type ReadyLine } from '../helpers/emulator-cli.js';
 
-interface Ready {
-  url: string;
-  sandbox_base_url: string;
-  admin_url: string;
-  stores: { environment: 'test' | 'live'; store_id: string; integration_id: string; credential: string }[];
-  pid: number;
-}
-
-const running: CliProcess[] = [];
-const dirs: string[] = [];
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'mk-safety-'));
-  dirs.push(dir);
-  return dir;
-}
-
-async function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ cli: CliProcess; ready: Ready }> {
-  const cli = runCli(['emulator', 'start', '--json', '--port', '0', ...args], env);
-  running.push(cli);
-  return { cli, ready: JSON.parse(await cli.firstLine) as Ready };
-}
+const { start, tempDir, track } = emulatorCli('mk-safety-');
 
 async function finished(cli: CliProcess): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const { code } = await cli.exited;
@@ -34,17 +13,6 @@ async function finished(cli: CliProcess): Promise<{ code: number | null; stdout:
 }
 
 beforeAll(ensureBuilt, 120_000);
-afterEach(async () => {
-  for (const cli of running.splice(0)) {
-    if (cli.child.exitCode === null && cli.child.signalCode === null) {
-      cli.child.kill('SIGKILL');
-      await cli.exited;
-    }
-  }
-});
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
 
 const mode = (path: string) => statSync(path).mode & 0o777;
 
@@ -66,8 +34,8 @@ describe('secrets at rest', () => {
 describe('--verbose logs', () => {
   it('never carry a credential or signing secret, plain or percent-encoded, from headers, query strings or bodies', async () => {
     const cli = runCli(['--verbose', 'emulator', 'start', '--json', '--port', '0', '--memory']);
-    running.push(cli);
-    const ready = JSON.parse(await cli.firstLine) as Ready;
+    track(cli);
+    const ready = JSON.parse(await cli.firstLine) as ReadyLine;
     const credential = ready.stores.find((s) => s.environment === 'test')!.credential;
     const api = ready.sandbox_base_url;
     const call = (path: string, init: RequestInit = {}) => fetch(`${api}${path}`, init).then((r) => r.text());
@@ -106,7 +74,7 @@ describe('a newcomer’s first minutes', () => {
   it('prints a human banner with each environment’s store and integration ids, and where the data lives', async () => {
     const data = tempDir();
     const cli = runCli(['emulator', 'start', '--port', '0', '--data', data]);
-    running.push(cli);
+    track(cli);
     await cli.firstLine;
     await new Promise((r) => setTimeout(r, 300));
     const text = cli.lines.join('\n');
@@ -116,7 +84,7 @@ describe('a newcomer’s first minutes', () => {
     expect(text).toMatch(/live\s+store str_[0-9A-Z]{26}\s+integration int_[0-9A-Z]{26}/);
     expect(text).not.toMatch(/tienda|escuchando|credencial/i);
     const memory = runCli(['emulator', 'start', '--port', '0', '--memory']);
-    running.push(memory);
+    track(memory);
     await memory.firstLine;
     await new Promise((r) => setTimeout(r, 300));
     expect(memory.lines.join('\n')).toContain('in memory');

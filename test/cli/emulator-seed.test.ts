@@ -1,27 +1,13 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, runCli, type CliProcess } from '../helpers/cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, runCli } from '../helpers/cli.js';
 import { request } from '../helpers/emulator.js';
+import { emulatorCli, type ReadyLine } from '../helpers/emulator-cli.js';
 
 // DESIGN: `--seed` makes the simulated data reproducible. Two runs of the built CLI with the same
 // seed, the same catalog calls and the same simulator call give the same order (ids and dates aside).
 
-interface Ready {
-  url: string;
-  sandbox_base_url: string;
-  admin_url: string;
-  stores: { environment: string; store_id: string; credential: string }[];
-}
-
-const running: CliProcess[] = [];
+const { track } = emulatorCli();
 beforeAll(ensureBuilt, 120_000);
-afterEach(async () => {
-  for (const cli of running.splice(0)) {
-    if (cli.child.exitCode === null && cli.child.signalCode === null) {
-      cli.child.kill('SIGKILL');
-      await cli.exited;
-    }
-  }
-});
 
 const ID = /^[a-z]+_[0-9A-Z]{26}$/;
 const DATE = /^\d{4}-\d\d-\d\dT/;
@@ -41,8 +27,8 @@ function content(value: unknown): unknown {
 
 async function simulatedOrder(seed: string): Promise<any> {
   const cli = runCli(['emulator', 'start', '--json', '--port', '0', '--memory', '--clock', 'manual', '--seed', seed]);
-  running.push(cli);
-  const ready = JSON.parse(await cli.firstLine) as Ready;
+  track(cli);
+  const ready = JSON.parse(await cli.firstLine) as ReadyLine;
   const test = ready.stores.find((s) => s.environment === 'test')!;
   const put = async (path: string, body: unknown) => {
     const res = await request(`${ready.sandbox_base_url}${path}`, 'PUT', { body, credential: test.credential });

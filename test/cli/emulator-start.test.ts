@@ -1,50 +1,18 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCli, type CliProcess } from '../helpers/cli.js';
 import { request } from '../helpers/emulator.js';
+import { emulatorCli } from '../helpers/emulator-cli.js';
 
-interface Ready {
-  event: string;
-  url: string;
-  live_base_url: string;
-  sandbox_base_url: string;
-  admin_url: string;
-  stores: { environment: 'test' | 'live'; store_id: string; integration_id: string; credential: string }[];
-  pid: number;
-}
-
-const running: CliProcess[] = [];
-const dirs: string[] = [];
-
-async function start(args: string[]): Promise<{ cli: CliProcess; ready: Ready }> {
-  const cli = runCli(['emulator', 'start', '--json', '--port', '0', ...args]);
-  running.push(cli);
-  const ready = JSON.parse(await cli.firstLine) as Ready;
-  return { cli, ready };
-}
+const { start, tempDir, track } = emulatorCli();
 
 async function stop(cli: CliProcess, signal: NodeJS.Signals = 'SIGTERM') {
   cli.child.kill(signal);
   return cli.exited;
 }
 
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'mk-emulator-'));
-  dirs.push(dir);
-  return dir;
-}
-
 beforeAll(ensureBuilt, 120_000);
-afterEach(async () => {
-  for (const cli of running.splice(0)) {
-    if (cli.child.exitCode === null && cli.child.signalCode === null) await stop(cli, 'SIGKILL');
-  }
-});
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
 
 describe('merchant-kit emulator start --json', () => {
   it('prints exactly one JSON ready line with the DESIGN keys', async () => {
@@ -123,7 +91,7 @@ describe('merchant-kit emulator start --json', () => {
 
   it('refuses --host 0.0.0.0 without --admin-token with a clear message and a non-zero exit', async () => {
     const cli = runCli(['emulator', 'start', '--json', '--port', '0', '--memory', '--host', '0.0.0.0']);
-    running.push(cli);
+    track(cli);
     const { code } = await cli.exited;
     expect(code).not.toBe(0);
     expect(cli.stderr()).toContain('--admin-token');

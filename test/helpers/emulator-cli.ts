@@ -1,0 +1,54 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach } from 'vitest';
+import { runCli, type CliProcess } from './cli.js';
+
+/** The ready line of `emulator start --json` (DESIGN, Emulator contract). */
+export interface ReadyLine {
+  event: string;
+  url: string;
+  live_base_url: string;
+  sandbox_base_url: string;
+  admin_url: string;
+  stores: { environment: 'test' | 'live'; store_id: string; integration_id: string; credential: string }[];
+  pid: number;
+}
+
+/**
+ * Emulators started through the built CLI for one test file: each is killed after its test, and the
+ * scratch folders go after the file. Call once, at the top level of the file.
+ */
+export function emulatorCli(prefix = 'mk-emulator-') {
+  const running: CliProcess[] = [];
+  const dirs: string[] = [];
+  afterEach(async () => {
+    for (const cli of running.splice(0)) {
+      if (cli.child.exitCode === null && cli.child.signalCode === null) {
+        cli.child.kill('SIGKILL');
+        await cli.exited;
+      }
+    }
+  });
+  afterAll(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    /** Kills this process after the test too. */
+    track(cli: CliProcess): CliProcess {
+      running.push(cli);
+      return cli;
+    },
+    tempDir(): string {
+      const dir = mkdtempSync(join(tmpdir(), prefix));
+      dirs.push(dir);
+      return dir;
+    },
+    /** `emulator start --json --port 0 …args`, resolved with its ready line. */
+    async start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ cli: CliProcess; ready: ReadyLine }> {
+      const cli = runCli(['emulator', 'start', '--json', '--port', '0', ...args], env);
+      running.push(cli);
+      return { cli, ready: JSON.parse(await cli.firstLine) as ReadyLine };
+    },
+  };
+}
