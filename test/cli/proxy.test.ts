@@ -85,6 +85,20 @@ describe('merchant-kit proxy', () => {
     expect(lines.find((l) => l.request.path === '/sandbox/v1/webhook').request.headers.authorization).toBe('[redacted]');
   });
 
+  // Regression: a secret used as a field name reached stdout and the record file through the violation and the body's key.
+  it('never prints or records a secret that the client sent as a field name', async () => {
+    const secret = 'svs_test_FieldNameSecret0123456789';
+    const before = proxy.exchanges().length;
+    const res = await viaProxy('PUT', '/webhook', { body: { url: 'http://127.0.0.1:9/hook', events: ['*'], [secret]: 1 } });
+    expect(res.status).toBe(422);
+    const [printed] = (await proxy.waitFor(before + 1)).slice(before);
+    expect(printed.violations.length).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(proxy.proc.lines.join('\n')).not.toContain(secret);
+    expect(proxy.proc.stderr()).not.toContain(secret);
+    expect(readFileSync(record, 'utf8')).not.toContain(secret);
+  });
+
   it('records an exchange whose body is nested 100,000 levels deep', async () => {
     const before = proxy.exchanges().length;
     const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;

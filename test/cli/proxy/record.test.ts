@@ -27,6 +27,12 @@ describe('redactJson', () => {
     expect(input.list[1]).toBe('whsec_0123456789abcdef');
   });
 
+  it('masks secret text in field names too', () => {
+    const out = JSON.stringify(redactJson({ data: { [SECRET]: { [`x ${SECRET}`]: 1 } } }));
+    expect(out).not.toContain(SECRET);
+    expect(out).toContain('svs_test_[redacted]');
+  });
+
   it('handles a body nested 10,000 levels deep', () => {
     let deep: unknown = 'svs_test_deep0123456789';
     for (let i = 0; i < 10_000; i++) deep = [deep];

@@ -59,7 +59,9 @@ export function redactJson(value: unknown, maxDepth = Infinity): unknown {
       (holder as Record<string | number, unknown>)[key] = copy;
       for (let i = 0; i < copy.length; i++) stack.push([copy, i, depth + 1]);
     } else if (current && typeof current === 'object') {
-      const copy: Record<string, unknown> = { ...(current as Record<string, unknown>) };
+      // Keys are text the client chose, and may carry a secret as well.
+      const copy: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(current as Record<string, unknown>)) copy[redactSecrets(k)] = v;
       (holder as Record<string | number, unknown>)[key] = copy;
       for (const k of Object.keys(copy)) {
         if (PRIVATE_FIELDS.has(k) && copy[k] !== null) copy[k] = REDACTED;

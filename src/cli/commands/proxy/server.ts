@@ -6,7 +6,7 @@ import { ulid } from '../../../contract/ids.js';
 import { redactSecrets } from '../../../logging/redact.js';
 import { Recorder, recordBody, recordHeaders, type Exchange } from './record.js';
 import { RetryWatch, retryKey } from './retry-watch.js';
-import { checkRequest, checkResponse, type Violation } from './validate.js';
+import { checkRequest, checkResponse, redactViolation, type Violation } from './validate.js';
 
 export interface ProxyOptions {
   /** The base address to forward to, with its path prefix: `https://api…/sandbox/v1`. */
@@ -175,7 +175,8 @@ async function handle(ctx: ProxyContext, req: IncomingMessage, res: ServerRespon
     ctx.watch.onResponse(key, answer.status, header(answer.responseHeaders, 'retry-after'));
   }
   const durationMs = performance.now() - started;
-  ctx.options.onExchange({ requestId: answer.requestId, method, path: redactSecrets(url.pathname), status: answer.status, durationMs, violations: checked.violations });
+  const violations = checked.violations.map(redactViolation);
+  ctx.options.onExchange({ requestId: answer.requestId, method, path: redactSecrets(url.pathname), status: answer.status, durationMs, violations });
   ctx.recorder?.write({
     format: 'merchant-kit.exchange',
     version: 1,
@@ -189,7 +190,7 @@ async function handle(ctx: ProxyContext, req: IncomingMessage, res: ServerRespon
       body: body === 'too_large' ? null : recordBody(body, header(req, 'content-type')),
     },
     response: { status: answer.status, headers: recordHeaders(answer.responseHeaders), body: recordBody(answer.responseBody, header(answer.responseHeaders, 'content-type')) },
-    violations: checked.violations,
+    violations,
   } satisfies Exchange);
 }
 

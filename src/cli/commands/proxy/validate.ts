@@ -3,6 +3,7 @@ import { errorBody } from '../../../contract/error-body.js';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../../contract/limits.js';
 import { matchEndpoint, type MatchedEndpoint } from '../../../contract/route-match.js';
 import { issuesToDetails } from '../../../contract/validation.js';
+import { redactSecrets } from '../../../logging/redact.js';
 
 /** One broken rule of the spec seen in an exchange, with where the rule is written. */
 export interface Violation {
@@ -22,6 +23,11 @@ export interface RequestFacts {
   contentType: string | undefined;
   /** The raw body, or undefined when there was none (or it was too large to keep). */
   body: Buffer | undefined;
+}
+
+/** A violation as printed and recorded: a field name or message may quote what the client sent, secrets included. */
+export function redactViolation(v: Violation): Violation {
+  return { ...v, message: redactSecrets(v.message), ...(v.field === undefined ? {} : { field: redactSecrets(v.field) }) };
 }
 
 const BODYLESS = new Set(['GET', 'DELETE']);
