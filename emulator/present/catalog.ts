@@ -29,55 +29,79 @@ export function presentProducts(env: EnvContext, rows: ProductView[]): Product[]
   return rows.map((row) => presentProductRow(row, groups.get(row.id) ?? [], options));
 }
 
-const productTexts = new WeakMap<Db, ChangeCache<string>>();
-
 /**
- * Products by id as JSON text (each as `presentProducts` shows it), in the order of `ids`; ids with
- * no product are left out. The text is kept until the environment's database changes (see
- * ChangeCache), so paging a catalog that did not change costs one query of ids.
- */
-export function presentProductTexts(env: EnvContext, ids: string[]): string[] {
-  let cache = productTexts.get(env.db);
-  if (!cache) productTexts.set(env.db, (cache = new ChangeCache(env.db)));
-  const kept = cache.getMany(ids);
-  const missing = ids.filter((_, i) => kept[i] === undefined);
-  if (missing.length === 0) return kept as string[];
-  const texts = productTextsByIds(env, missing);
-  cache.setMany(texts);
-  const out: string[] = [];
-  ids.forEach((id, i) => {
-    const text = kept[i] ?? texts.get(id);
-    if (text !== undefined) out.push(text);
-  });
-  return out;
-}
-
-/**
- * The product's text around the parts formatted in JS (price, option groups, dates): SQLite's
+ * A product's text around the parts formatted in JS (price, option groups, dates): SQLite's
  * json_object writes the strings and nulls (its escaping is JSON.stringify's, see
  * perf.product-text.test.ts), so a row comes back as two strings instead of twenty values — reading
  * the rows as objects cost more than everything else of an uncached page.
  */
-const TEXT_SQL = `SELECT p.id, p.price, p.source_updated_at, p.created_at, p.updated_at,
+const TEXT_COLUMNS = `p.id, p.price, p.source_updated_at, p.created_at, p.updated_at,
     json_object('id', p.id, 'external_id', p.external_id, 'category_external_id', c.external_id, 'category_id', p.category_id,
       'name', p.name) AS head,
     json_object('description', p.description, 'sku', p.sku, 'active', json(iif(p.active = 1, 'true', 'false')),
       'available', json(iif(p.available = 1, 'true', 'false')), 'position', p.position, 'image_url', p.photo_url,
       'image', json_object('status', p.image_status, 'source', p.photo_source, 'requested_url', p.image_requested_url, 'error', p.image_error)) AS middle
-  FROM products p JOIN categories c ON c.id = p.category_id WHERE p.id IN (SELECT value FROM json_each(@ids))`;
+  FROM products p JOIN categories c ON c.id = p.category_id`;
 
 type TextRow = [id: string, price: number, sourceUpdatedAt: number | null, createdAt: number, updatedAt: number, head: string, middle: string];
 
-const textStatements = new WeakMap<Db, Statement<[{ ids: string }], TextRow>>();
+/** The page's filters, as `listProductIds` of data/catalog.ts takes them. */
+export interface ProductPageParams {
+  store_id: string;
+  since: number;
+  after: string;
+  limit: number;
+  category_id: string | null;
+  active: number | null;
+}
 
-/** Products by id as JSON text, byte for byte `JSON.stringify` of `presentProducts` (no cache). */
+interface TextStatements {
+  byIds: Statement<[{ ids: string }], TextRow>;
+  /** `listProductIds`'s page (same filters, order and limit) with each product's text columns: one pass over the rows. */
+  page: Statement<[ProductPageParams], TextRow>;
+}
+
+const textStatements = new WeakMap<Db, TextStatements>();
+
+function statementsOf(db: Db): TextStatements {
+  let statements = textStatements.get(db);
+  if (!statements) {
+    statements = {
+      byIds: db.prepare<[{ ids: string }], TextRow>(`SELECT ${TEXT_COLUMNS} WHERE p.id IN (SELECT value FROM json_each(@ids))`).raw(true),
+      page: db
+        .prepare<[ProductPageParams], TextRow>(
+          `SELECT ${TEXT_COLUMNS}
+           WHERE p.store_id = @store_id AND p.updated_at >= @since AND p.id > @after
+             AND (@category_id IS NULL OR p.category_id = @category_id) AND (@active IS NULL OR p.active = @active)
+           ORDER BY p.id LIMIT @limit`,
+        )
+        .raw(true),
+    };
+    textStatements.set(db, statements);
+  }
+  return statements;
+}
+
+/** Products by id as JSON text, byte for byte `JSON.stringify` of `presentProducts`; unknown ids are left out. */
 export function productTextsByIds(env: EnvContext, ids: string[]): Map<string, string> {
-  let statement = textStatements.get(env.db);
-  if (!statement) textStatements.set(env.db, (statement = env.db.prepare<[{ ids: string }], TextRow>(TEXT_SQL).raw(true)));
+  if (ids.length === 0) return new Map();
+  return textsOf(env, statementsOf(env.db).byIds.all({ ids: JSON.stringify(ids) }));
+}
+
+/**
+ * One page of GET /catalog/products: up to `params.limit` products in id order, as JSON texts (as
+ * `productTextsByIds` writes them), with their ids.
+ */
+export function productPageTexts(env: EnvContext, params: ProductPageParams): { ids: string[]; texts: string[] } {
+  const rows = statementsOf(env.db).page.all(params);
+  const texts = textsOf(env, rows);
+  return { ids: rows.map((r) => r[0]), texts: [...texts.values()] };
+}
+
+function textsOf(env: EnvContext, rows: TextRow[]): Map<string, string> {
   const texts = new Map<string, string>();
-  if (ids.length === 0) return texts;
-  const json = JSON.stringify(ids);
-  const rows = statement.all({ ids: json });
+  if (rows.length === 0) return texts;
+  const json = JSON.stringify(rows.map((r) => r[0]));
   const groups = groupBy(env.catalog.groupsOfProducts.all({ ids: json }), (g) => g.product_id);
   const options = groups.size ? groupBy(env.catalog.optionsOfProducts.all({ ids: json }), (o) => o.group_id) : new Map<string, OptionRow[]>();
   for (const [id, price, sourceUpdatedAt, createdAt, updatedAt, head, middle] of rows) {

@@ -9,7 +9,7 @@ import { apiRoute, ok } from '../http/route.js';
 import type { AuthContext } from '../http/auth.js';
 import * as catalog from '../catalog/service.js';
 import { decodeCursor, page } from '../catalog/cursor.js';
-import { presentCategory, presentProductTexts, productPageText } from '../present/catalog.js';
+import { presentCategory, productPageText, productPageTexts } from '../present/catalog.js';
 import { JsonText } from '../http/json-text.js';
 
 type ProductQuery = z.output<NonNullable<(typeof api.listProducts)['query']>>;
@@ -60,7 +60,7 @@ export function catalogRoutes(app: FastifyInstance, env: EnvContext, emulator: E
     ok(catalog.patchOption(env, auth.integration, params.external_id, rawBody)), managedWrite);
 }
 
-/** GET /catalog/products's `{"data":[…],"next_cursor":…}` text, written from each product's kept JSON. */
+/** GET /catalog/products's `{"data":[…],"next_cursor":…}` text: the page's rows and texts in one query (present/catalog.ts). */
 function productPage(env: EnvContext, auth: AuthContext, query: ProductQuery, limit: number, after: string): string {
   let categoryId: string | null = null;
   if (query.category_external_id !== undefined) {
@@ -69,7 +69,7 @@ function productPage(env: EnvContext, auth: AuthContext, query: ProductQuery, li
     if (!category) return '{"data":[],"next_cursor":null}';
     categoryId = category.id;
   }
-  const ids = env.catalog.listProductIds.all({
+  const { ids, texts } = productPageTexts(env, {
     store_id: auth.store.id,
     since: query.updated_since === undefined ? 0 : parseDate(query.updated_since),
     after,
@@ -78,6 +78,6 @@ function productPage(env: EnvContext, auth: AuthContext, query: ProductQuery, li
     active: query.active === undefined ? null : Number(query.active),
   });
   const cut = page(ids.map((id) => ({ id })), limit);
-  const data = presentProductTexts(env, cut.rows.map((r) => r.id));
+  const data = texts.slice(0, cut.rows.length);
   return `{"data":[${data.join(',')}],"next_cursor":${JSON.stringify(cut.next_cursor)}}`;
 }

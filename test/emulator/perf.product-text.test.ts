@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { presentProducts, productTextsByIds } from '../../emulator/present/catalog.js';
+import { presentProducts, productPageTexts, productTextsByIds } from '../../emulator/present/catalog.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { product, withCategory } from '../helpers/catalog.js';
 
@@ -59,5 +59,30 @@ describe('productTextsByIds', () => {
     const rows = env().catalog.productViewsByIds.all({ ids: JSON.stringify([a, b]) });
     for (const p of presentProducts(env(), rows)) expect(texts.get(p.id)).toBe(JSON.stringify(p));
     expect(productTextsByIds(env(), []).size).toBe(0);
+  });
+});
+
+describe('productPageTexts', () => {
+  const expected = (params: Parameters<typeof productPageTexts>[1]) => {
+    const ids = env().catalog.listProductIds.all(params);
+    const rows = env().catalog.productViewsByIds.all({ ids: JSON.stringify(ids) });
+    const byId = new Map(presentProducts(env(), rows).map((p) => [p.id, JSON.stringify(p)]));
+    return { ids, texts: ids.map((id) => byId.get(id)) };
+  };
+  const store = () => emu.test.store_id;
+  const categoryId = () => env().catalog.categoryByExternal.get(emu.test.integration_id, 'CAT-1')!.id;
+
+  it.each([
+    ['the first page', () => ({ after: '', since: 0, limit: 3, category_id: null, active: null })],
+    ['every product', () => ({ after: '', since: 0, limit: 200, category_id: null, active: null })],
+    ['a page after a cursor', () => ({ after: env().catalog.listProductIds.all({ store_id: store(), after: '', since: 0, limit: 2, category_id: null, active: null })[1], since: 0, limit: 3, category_id: null, active: null })],
+    ['active ones of a category', () => ({ after: '', since: 0, limit: 200, category_id: categoryId(), active: 1 })],
+    ['inactive ones', () => ({ after: '', since: 0, limit: 200, category_id: null, active: 0 })],
+    ['updated since a date to come', () => ({ after: '', since: Date.UTC(2100, 0, 1), limit: 200, category_id: null, active: null })],
+  ])('lists %s as listProductIds and presentProducts do', async (_name, make) => {
+    await stored('PAGE-A', { price: '1' });
+    await stored('PAGE-B', { price: '2' }, { active: 0 });
+    const params = { store_id: store(), ...make() };
+    expect(productPageTexts(env(), params)).toEqual(expected(params));
   });
 });
