@@ -1,21 +1,18 @@
-/**
- * The panel's script, served as /_emulator/panel/app.js: plain JavaScript, no build step. Every
- * stored string reaches the page through textContent (the `el` helper), never as markup. The admin
- * token, when the emulator needs one, lives in sessionStorage and travels only in the Authorization
- * header; the live stream is read with fetch so that it can carry that header too.
- */
-export const PANEL_SCRIPT = String.raw`'use strict';
-(function () {
-  var ADMIN = '/_emulator';
-  var STAGES = ['accepted', 'preparing', 'ready', 'out_for_delivery', 'completed'];
-  var COLUMNS = ['pending', 'accepted', 'preparing', 'ready', 'out_for_delivery', 'completed', 'rejected', 'cancelled'];
-  var SCOPES = ['store:read', 'store:write', 'catalog:read', 'catalog:write', 'orders:read', 'orders:write', 'webhooks:manage'];
-  var SETTINGS = {
-    catalog_mode: ['manual', 'erp_managed'],
-    order_status_authority: ['both', 'erp', 'service'],
-    missing_items_policy: ['keep', 'deactivate'],
-    ack_expected: ['on_receipt', 'after_acceptance']
-  };
+import { ORDER_STATUSES } from '../../src/contract/orders.js';
+import { integrationSettings, SCOPES } from '../../src/contract/store.js';
+import { PANEL_LIVE } from './script-live.js';
+import { PANEL_RENDER } from './script-render.js';
+
+const ENUM_SETTINGS = ['catalog_mode', 'order_status_authority', 'missing_items_policy', 'ack_expected'] as const;
+const SETTING_CHOICES = Object.fromEntries(ENUM_SETTINGS.map((k) => [k, integrationSettings.shape[k].removeDefault().options]));
+
+// The script's first part: state, the control API client, loading and actions. The lists of statuses,
+// scopes and setting values come from the contract (src/contract), the only place they are written.
+const PANEL_CORE = String.raw`  var ADMIN = '/_emulator';
+  var STAGES = ${JSON.stringify(ORDER_STATUSES.slice(1, 6))};
+  var COLUMNS = ${JSON.stringify(ORDER_STATUSES)};
+  var SCOPES = ${JSON.stringify(SCOPES)};
+  var SETTINGS = ${JSON.stringify(SETTING_CHOICES)};
   var token = sessionStorage.getItem('merchant-kit-admin-token');
   var ui = { env: 'test', storeId: null, state: null, orders: [], deliveries: [], orderErrors: {}, secret: null, homologation: null };
   var $ = function (id) { return document.getElementById(id); };
@@ -168,303 +165,18 @@ export const PANEL_SCRIPT = String.raw`'use strict';
     return next;
   }
 
-  // ---- rendering ----
-  function renderSwitchers() {
-    var envs = ui.state.environments;
-    fill($('env-select'), envs.map(function (e) { return el('option', { value: e.name, selected: e.name === ui.env ? 'selected' : null, text: e.name === 'test' ? 'sandbox (test)' : e.name }); }));
-    var env = currentEnv();
-    fill($('store-select'), (env ? env.stores : []).map(function (s) {
-      return el('option', { value: s.id, selected: s.id === ui.storeId ? 'selected' : null, text: s.name + ' (' + s.id + ')' });
-    }));
-    $('env-select').value = ui.env;
-    if (ui.storeId) $('store-select').value = ui.storeId;
-  }
-  function alertText(a) {
-    if (a.type === 'ack_overdue') return 'Order #' + a.number + ' not confirmed by the ERP after ' + a.minutes_waiting + ' min (alert after ' + a.ack_alert_minutes + ' min)';
-    return 'Order #' + a.number + ' import failed: ' + a.code + ' ' + a.message + (a.retryable ? ' (retryable)' : '');
-  }
-  function renderAlerts() {
-    var store = currentStore();
-    var alerts = store ? store.alerts : [];
-    fill($('alerts'), alerts.length ? alerts.map(function (a) { return el('li', { class: 'warning', 'data-alert': a.type, text: alertText(a) }); }) : el('li', { class: 'muted', text: 'No alerts.' }));
-  }
-  function alertsOf(orderId) {
-    var store = currentStore();
-    return (store ? store.alerts : []).filter(function (a) { return a.order_id === orderId; });
-  }
-  function itemText(item) {
-    var opts = item.options.map(function (o) { return o.quantity + ' x ' + o.name; }).join(', ');
-    return item.quantity + ' x ' + item.name + (opts ? ' (' + opts + ')' : '') + (item.product.external_id === null ? ' [no external code]' : '');
-  }
-  function card(order) {
-    var alerts = alertsOf(order.id);
-    var minutes = el('input', { type: 'number', min: 1, max: 600, placeholder: 'minutes', 'aria-label': 'Estimated minutes' });
-    var reason = el('input', { type: 'text', placeholder: 'reason (3 to 255 characters)', 'aria-label': 'Reason' });
-    var actions = [];
-    if (order.status === 'pending') {
-      actions.push(el('button', { type: 'button', 'data-action': 'accept', text: 'Accept', onclick: function () {
-        var body = { status: 'accepted' };
-        if (minutes.value !== '') body.estimated_minutes = Number(minutes.value);
-        statusChange(order, body);
-      } }));
-      actions.push(el('button', { type: 'button', 'data-action': 'reject', text: 'Reject', onclick: function () { statusChange(order, { status: 'rejected', reason: reason.value }); } }));
-    }
-    var next = nextStage(order);
-    if (next) actions.push(el('button', { type: 'button', 'data-action': 'advance', text: 'Advance to ' + next, onclick: function () { statusChange(order, { status: next }); } }));
-    var open = COLUMNS.slice(0, 6).indexOf(order.status) >= 0 && order.status !== 'completed';
-    if (open) actions.push(el('button', { type: 'button', 'data-action': 'cancel', text: 'Cancel', onclick: function () { statusChange(order, { status: 'cancelled', reason: reason.value }); } }));
-    if (order.payment.status !== 'paid') actions.push(el('button', { type: 'button', 'data-action': 'paid', text: 'Mark paid', onclick: function () {
-      orderAction(order, 'PATCH', '/orders/' + encodeURIComponent(order.id), { payment_status: 'paid' });
-    } }));
-    return el('div', { class: alerts.length ? 'card warn' : 'card', 'data-order-id': order.id, 'data-status': order.status },
-      el('div', { class: 'title', text: '#' + order.number + ' ' + order.fulfillment_type }),
-      el('div', { class: 'muted', text: order.id }),
-      el('div', { 'data-field': 'customer', text: order.customer.name + ' ' + order.customer.phone }),
-      el('ul', null, order.items.map(function (item) { return el('li', { 'data-field': 'item', text: itemText(item) }); })),
-      order.notes ? el('div', { 'data-field': 'notes', class: 'muted', text: 'Notes: ' + order.notes }) : null,
-      el('div', { 'data-field': 'total', text: 'Total ' + order.totals.total + ' ' + order.totals.currency + ' - ' + order.payment.method_name + ' (' + order.payment.status + ')' }),
-      el('div', { 'data-field': 'ack', text: 'ERP: ' + order.integration.ack_status + (order.integration.external_id ? ' ' + order.integration.external_id : '') }),
-      order.status_reason ? el('div', { class: 'muted', text: 'Reason: ' + order.status_reason }) : null,
-      order.estimated_minutes ? el('div', { class: 'muted', text: 'Ready in ' + order.estimated_minutes + ' min' }) : null,
-      alerts.map(function (a) { return el('div', { class: 'warning', 'data-alert': a.type, text: alertText(a) }); }),
-      actions.length && order.status === 'pending' ? minutes : null,
-      actions.length && open ? reason : null,
-      actions,
-      el('div', { class: 'error', role: 'alert', 'data-field': 'error', text: ui.orderErrors[order.id] || '' }));
-  }
-  function renderBoard() {
-    var board = $('board');
-    // Inputs typed into survive a live refresh of the board.
-    var typed = {};
-    board.querySelectorAll('[data-order-id] input').forEach(function (input) {
-      var id = input.closest('[data-order-id]').getAttribute('data-order-id');
-      if (input.value) typed[id + '|' + input.getAttribute('aria-label')] = input.value;
-    });
-    fill(board, COLUMNS.map(function (status) {
-      var orders = ui.orders.filter(function (o) { return o.status === status; }).reverse();
-      return el('div', { class: 'column', 'data-column': status }, el('h3', { text: status.replace(/_/g, ' ') + ' (' + orders.length + ')' }), orders.map(card));
-    }));
-    Object.keys(typed).forEach(function (key) {
-      var parts = key.split('|');
-      var input = board.querySelector('[data-order-id="' + CSS.escape(parts[0]) + '"] input[aria-label="' + parts[1] + '"]');
-      if (input) input.value = typed[key];
-    });
-  }
-  function row(label, value) { return el('tr', null, el('th', { text: label }), el('td', null, value)); }
-  function renderStore() {
-    var store = currentStore();
-    var error = el('div', { class: 'error', role: 'alert' });
-    if (!store) { fill($('store'), el('p', { class: 'muted', text: 'No store in this environment.' })); return; }
-    fill($('store'), [
-      el('table', null,
-        row('Name', store.name), row('Id', store.id), row('Slug', store.slug),
-        row('Accepting orders', store.accepting_orders ? 'yes' : (store.accepting_switch ? 'no (switch on, no active product)' : 'no (paused)')),
-        row('Suspended', store.suspended ? 'yes' : 'no'),
-        row('Fulfillment', store.fulfillment_types.join(', ')),
-        row('Payment methods', store.payment_methods.map(function (m) { return m.code; }).join(', '))),
-      el('button', { type: 'button', id: 'store-switch', text: store.accepting_switch ? 'Pause orders' : 'Open for orders', onclick: function () {
-        act(function () { return api('PATCH', '/stores/' + encodeURIComponent(store.id), { accepting_orders: !store.accepting_switch }); }, error).then(reloadAll);
-      } }),
-      el('button', { type: 'button', text: store.suspended ? 'Lift store suspension' : 'Suspend store', onclick: function () {
-        act(function () { return api('PATCH', '/stores/' + encodeURIComponent(store.id), { suspended: !store.suspended }); }, error).then(reloadAll);
-      } }),
-      error]);
-  }
-  function renderIntegration() {
-    var i = currentIntegration();
-    if (!i) { fill($('integration'), el('p', { class: 'muted', text: 'No integration.' })); return; }
-    var error = el('div', { class: 'error', role: 'alert' });
-    var selects = {};
-    var rows = Object.keys(SETTINGS).map(function (key) {
-      selects[key] = el('select', { 'aria-label': key }, SETTINGS[key].map(function (v) { return el('option', { value: v, selected: i.settings[key] === v ? 'selected' : null, text: v }); }));
-      return row(key, selects[key]);
-    });
-    var alertMinutes = el('input', { type: 'number', min: 1, max: 1440, value: i.settings.ack_alert_minutes, 'aria-label': 'ack_alert_minutes' });
-    rows.push(row('ack_alert_minutes', alertMinutes));
-    var boxes = SCOPES.map(function (s) { return el('label', null, el('input', { type: 'checkbox', value: s, checked: i.scopes.indexOf(s) >= 0 }), s); });
-    fill($('integration'), [
-      el('table', null, row('Id', i.id), row('System', i.system), row('Status', i.status), rows),
-      el('div', null, el('strong', { text: 'Scopes ' }), boxes),
-      el('button', { type: 'button', text: 'Save settings and scopes', onclick: function () {
-        var settings = {};
-        Object.keys(selects).forEach(function (k) { settings[k] = selects[k].value; });
-        settings.ack_alert_minutes = Number(alertMinutes.value);
-        var scopes = boxes.map(function (b) { return b.querySelector('input'); }).filter(function (x) { return x.checked; }).map(function (x) { return x.value; });
-        act(function () { return api('PATCH', '/integrations/' + encodeURIComponent(i.id), { settings: settings, scopes: scopes }); }, error).then(reloadAll);
-      } }),
-      el('button', { type: 'button', text: i.status === 'suspended' ? 'Resume integration' : 'Suspend integration', onclick: function () {
-        act(function () { return api('PATCH', '/integrations/' + encodeURIComponent(i.id), { status: i.status === 'suspended' ? 'active' : 'suspended' }); }, error).then(reloadAll);
-      } }),
-      error]);
-  }
-  function secretBox(label) {
-    if (!ui.secret || ui.secret.label !== label) return null;
-    return el('div', { class: 'secret', 'data-secret': label },
-      el('div', { text: 'Shown once: copy it now. ' }), el('code', { text: ui.secret.value }),
-      el('button', { type: 'button', text: 'Done', onclick: function () { ui.secret = null; renderCredentials(); renderWebhook(); } }));
-  }
-  function renderCredentials() {
-    var i = currentIntegration();
-    if (!i) { fill($('credentials'), null); return; }
-    var error = el('div', { class: 'error', role: 'alert' });
-    var overlap = el('input', { type: 'number', min: 0, max: 72, value: 24, 'aria-label': 'Overlap hours' });
-    fill($('credentials'), [
-      el('table', null, el('tr', null, el('th', { text: 'Key id' }), el('th', { text: 'Created' }), el('th', { text: 'Expires' }), el('th', { text: '' })),
-        i.credentials.map(function (c) {
-          return el('tr', null, el('td', { text: c.key_id }), el('td', { text: c.created_at }),
-            el('td', { text: c.revoked_at ? 'revoked ' + c.revoked_at : (c.expires_at || 'never') }),
-            el('td', null, c.revoked_at ? null : el('button', { type: 'button', text: 'Revoke', onclick: function () {
-              act(function () { return api('DELETE', '/integrations/' + encodeURIComponent(i.id) + '/credentials/' + encodeURIComponent(c.key_id)); }, error).then(reloadAll);
-            } })));
-        })),
-      el('label', null, 'Overlap of the old credential (hours) ', overlap),
-      el('button', { type: 'button', id: 'rotate', text: 'Generate new credential', onclick: function () {
-        act(async function () {
-          var res = await api('POST', '/integrations/' + encodeURIComponent(i.id) + '/credentials', { overlap_hours: Number(overlap.value) });
-          ui.secret = { label: 'credential', value: res.data.credential };
-        }, error).then(reloadAll);
-      } }),
-      secretBox('credential'), error]);
-  }
-  function renderWebhook() {
-    var i = currentIntegration();
-    if (!i) { fill($('webhook'), null); return; }
-    var w = i.webhook;
-    var error = el('div', { class: 'error', role: 'alert' });
-    var url = el('input', { type: 'url', size: 40, value: w ? w.url : '', placeholder: 'https://erp.example/webhooks', 'aria-label': 'Webhook URL' });
-    var events = el('input', { type: 'text', size: 40, value: w ? w.events.join(',') : '*', 'aria-label': 'Webhook events' });
-    var active = el('input', { type: 'checkbox', checked: w ? w.active : true, 'aria-label': 'Webhook active' });
-    fill($('webhook'), [
-      w && w.paused ? el('div', { class: 'notice', 'data-notice': 'paused', text: w.notice || ('Paused: ' + (w.paused_reason || '')) }) : null,
-      w ? null : el('p', { class: 'muted', text: 'No webhook configured.' }),
-      el('div', null, el('label', null, 'URL ', url)),
-      el('div', null, el('label', null, 'Events ', events)),
-      el('div', null, el('label', null, active, ' active')),
-      el('button', { type: 'button', text: w && w.paused ? 'Save and reactivate' : 'Save webhook', onclick: function () {
-        act(async function () {
-          var body = { url: url.value, events: events.value.split(',').map(function (s) { return s.trim(); }).filter(Boolean), active: active.checked || (w && w.paused) || false };
-          var res = await api('PUT', '/integrations/' + encodeURIComponent(i.id) + '/webhook', body);
-          if (res.data.signing_secret) ui.secret = { label: 'webhook', value: res.data.signing_secret };
-        }, error).then(reloadAll);
-      } }),
-      secretBox('webhook'), error]);
-  }
-  function renderDeliveries() {
-    var error = el('div', { class: 'error', role: 'alert' });
-    if (!ui.deliveries.length) { fill($('deliveries'), el('p', { class: 'muted', text: 'No deliveries.' })); return; }
-    fill($('deliveries'), [error, el('table', null,
-      el('tr', null, ['Delivery', 'Event', 'Status', 'Attempts', 'Next attempt', ''].map(function (h) { return el('th', { text: h }); })),
-      ui.deliveries.map(function (d) {
-        return el('tr', { 'data-delivery-id': d.id }, el('td', { text: d.id }), el('td', { text: d.event_type }), el('td', { text: d.status }),
-          el('td', null, d.attempt_count + ' scheduled', el('ul', null, d.attempts.map(function (a) {
-            return el('li', { text: '#' + a.number + ' ' + a.attempted_at + ' ' + (a.succeeded ? 'ok' : 'failed') + ' ' + (a.response_status || a.error || '') + ' ' + a.duration_ms + ' ms' + (a.manual ? ' (manual)' : '') });
-          }))),
-          el('td', { text: d.next_attempt_at || '' }),
-          el('td', null, d.status === 'delivering' ? null : el('button', { type: 'button', text: 'Retry now', onclick: function () {
-            act(function () { return api('POST', '/deliveries/' + encodeURIComponent(d.id) + '/retry'); }, error).then(function () { refresh('deliveries', loadDeliveries); });
-          } })));
-      }))]);
-  }
-  function renderClock() {
-    var c = ui.state.clock;
-    $('clock-now').textContent = 'Emulator time ' + c.now;
-    var error = el('div', { class: 'error', role: 'alert' });
-    var amount = el('input', { type: 'number', min: 1, value: 5, 'aria-label': 'Advance amount' });
-    var unit = el('select', { 'aria-label': 'Advance unit' }, [['60', 'minutes'], ['3600', 'hours'], ['86400', 'days'], ['1', 'seconds']].map(function (u) { return el('option', { value: u[0], text: u[1] }); }));
-    fill($('clock'), [
-      el('table', null, row('Now', c.now), row('Mode', c.mode), row('Advanced by', c.offset_seconds + ' s')),
-      amount, unit,
-      el('button', { type: 'button', id: 'advance-clock', text: 'Advance clock', onclick: function () {
-        act(function () { return api('POST', '/clock/advance', { seconds: Math.round(Number(amount.value) * Number(unit.value)) }); }, error).then(reloadAll);
-      } }), error]);
-  }
-  function renderHomologation() {
-    var h = ui.homologation;
-    if (!h) { fill($('homologation'), el('p', { class: 'muted', 'data-homologation': 'none', text: 'No homologation report for this integration.' })); return; }
-    var checks = Array.isArray(h.checks) ? h.checks : [];
-    var summary = h.summary && typeof h.summary === 'object' ? Object.keys(h.summary).filter(function (k) { return typeof h.summary[k] !== 'object'; }).map(function (k) { return k + ': ' + h.summary[k]; }).join(', ') : '';
-    fill($('homologation'), [
-      summary ? el('p', { 'data-homologation': 'summary', text: summary }) : null,
-      checks.length ? el('table', null, checks.map(function (c) {
-        return el('tr', { 'data-check': c.id || c.name || '' }, el('td', { text: c.id || c.name || '' }), el('td', { 'data-field': 'status', text: c.status || c.result || '' }), el('td', { text: c.reason || c.message || '' }));
-      })) : null,
-      Array.isArray(h.notes) ? el('ul', null, h.notes.map(function (n) { return el('li', { class: 'muted', text: n }); })) : null,
-      el('details', null, el('summary', { text: 'Full report' }), el('pre', { text: JSON.stringify(h, null, 2) }))]);
-  }
+`;
 
-  // ---- live updates: Server-Sent Events read through fetch (the token stays in a header) ----
-  function onChange(change) {
-    var store = currentStore();
-    var mine = change.store_id === null || (store && change.store_id === store.id);
-    if (!mine) { if (change.kinds.indexOf('state') >= 0) refresh('state', loadState); return; }
-    if (change.kinds.indexOf('orders') >= 0) { refresh('orders', loadOrders); refresh('state', loadState); }
-    if (change.kinds.indexOf('state') >= 0) { refresh('state', loadState); if (change.store_id === null) refresh('orders', loadOrders); }
-    if (change.kinds.indexOf('deliveries') >= 0) refresh('deliveries', loadDeliveries);
-  }
-  function setLive(on) {
-    $('live').className = on ? 'live on' : 'live off';
-    $('live').textContent = on ? 'live' : 'offline';
-  }
-  var listening = false;
-  async function listen() {
-    if (listening) return;
-    listening = true;
-    for (;;) {
-      try {
-        var res = await fetch(ADMIN + '/panel/events', { headers: headers(), cache: 'no-store' });
-        if (res.status === 401) { listening = false; askToken('The token was refused.'); return; }
-        if (!res.ok || !res.body) throw new Error('stream refused');
-        var reader = res.body.getReader();
-        var decoder = new TextDecoder();
-        var buffer = '';
-        setLive(true);
-        for (;;) {
-          var chunk = await reader.read();
-          if (chunk.done) break;
-          buffer += decoder.decode(chunk.value, { stream: true });
-          var end;
-          while ((end = buffer.indexOf('\n\n')) >= 0) {
-            var message = buffer.slice(0, end);
-            buffer = buffer.slice(end + 2);
-            var type = 'message', data = '';
-            message.split('\n').forEach(function (line) {
-              if (line.indexOf('event:') === 0) type = line.slice(6).trim();
-              else if (line.indexOf('data:') === 0) data += line.slice(5).trim();
-            });
-            if (type === 'change') { try { onChange(JSON.parse(data)); } catch (e) { /* ignore a bad message */ } }
-            if (type === 'hello') reloadAll();
-          }
-        }
-      } catch (e) { /* reconnect below */ }
-      setLive(false);
-      await new Promise(function (r) { setTimeout(r, 1000); });
-    }
-  }
-
-  $('env-select').addEventListener('change', function () {
-    ui.env = $('env-select').value;
-    ui.storeId = null;
-    ui.orders = [];
-    ui.secret = null;
-    loadState().then(reloadAll);
-  });
-  $('store-select').addEventListener('change', function () {
-    ui.storeId = $('store-select').value;
-    ui.orders = [];
-    ui.secret = null;
-    loadState().then(reloadAll);
-  });
-  $('simulate').addEventListener('click', function () {
-    var store = currentStore();
-    if (!store) return;
-    act(function () { return api('POST', '/orders', { store_id: store.id, scenario: $('scenario').value }); }, $('orders-error'));
-  });
-
-  async function start() {
-    try { await loadState(); } catch (e) { if (e.status !== 401) { $('token-form').hidden = true; document.body.appendChild(el('p', { class: 'error', text: e.message })); } return; }
-    reloadAll();
-    listen();
-  }
-  start();
-})();
+/**
+ * The panel's script, served as /_emulator/panel/app.js: plain JavaScript, no build step. Every
+ * stored string reaches the page through textContent (the `el` helper), never as markup. The admin
+ * token, when the emulator needs one, lives in sessionStorage and travels only in the Authorization
+ * header; the live stream is read with fetch so that it can carry that header too.
+ *
+ * One closure over three parts: this file's (state, client, loading, actions), script-render.ts
+ * and script-live.ts.
+ */
+export const PANEL_SCRIPT = `'use strict';
+(function () {
+${PANEL_CORE}${PANEL_RENDER}${PANEL_LIVE}})();
 `;
