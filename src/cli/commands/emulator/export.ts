@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
-import { ExitError, usageError } from '../../errors.js';
+import { ExitError } from '../../errors.js';
+import { controlHeaders, controlUrl } from './control-url.js';
 import type { ReadyInfo, RunningEmulator } from '../../../../emulator/server.js';
 import type { Bundle } from '../../../../emulator/bundle/format.js';
-
-const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
 
 export interface ExportOptions {
   out: string;
@@ -31,33 +30,19 @@ export function registerExport(emulator: Command): void {
     });
 }
 
-/** The emulator's root from a base URL (`…/sandbox/v1`, `…/v1`, `…/_emulator` or the root itself). */
-function emulatorRoot(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw usageError(`error: the base URL is not a valid URL: ${raw}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw usageError(`error: the base URL must be http(s): ${raw}`);
-  const path = url.pathname.replace(/\/+$/, '').replace(/\/(sandbox\/v1|v1|_emulator)$/, '');
-  return `${url.origin}${path}`;
-}
-
-async function fetchBundle(root: string, adminToken: string | undefined): Promise<Buffer> {
-  const headers: Record<string, string> = { accept: 'application/gzip' };
-  if (adminToken) headers.authorization = `Bearer ${adminToken}`;
+async function fetchBundle(admin: string, adminToken: string | undefined): Promise<Buffer> {
+  const headers = { ...controlHeaders(adminToken), accept: 'application/gzip' };
   let res: Response;
   try {
-    res = await fetch(`${root}/_emulator/export`, { headers });
+    res = await fetch(`${admin}/export`, { headers });
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
-    throw new ExitError(`error: no emulator answered at ${root} (${cause}); start one or pass --base-url or --data`);
+    throw new ExitError(`error: no emulator answered at ${admin} (${cause}); start one or pass --base-url or --data`);
   }
   if (!res.ok) {
     const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
     const why = body?.error ? `${body.error.code}: ${body.error.message}` : `HTTP ${res.status}`;
-    throw new ExitError(`error: ${root}/_emulator/export answered ${res.status} (${why})`);
+    throw new ExitError(`error: ${admin}/export answered ${res.status} (${why})`);
   }
   return Buffer.from(await res.arrayBuffer());
 }
@@ -74,8 +59,8 @@ export async function exportAction(options: ExportOptions): Promise<void> {
       bytes = exportDataDir(options.data).bytes;
       source = options.data;
     } else {
-      source = emulatorRoot(options.baseUrl ?? process.env.MERCHANT_KIT_BASE_URL ?? DEFAULT_BASE_URL);
-      bytes = await fetchBundle(source, options.adminToken ?? process.env.MERCHANT_KIT_ADMIN_TOKEN);
+      source = controlUrl(options.baseUrl).replace(/\/_emulator$/, '');
+      bytes = await fetchBundle(`${source}/_emulator`, options.adminToken);
     }
     // Checked before it is written: a bundle that would be refused on restore is never saved.
     const bundle = decodeBundle(bytes);
