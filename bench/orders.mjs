@@ -122,10 +122,16 @@ async function main() {
     results.orders_per_second = Math.round(orders / simSeconds);
     log(`simulator: ${orders} orders in ${simSeconds.toFixed(2)} s = ${results.orders_per_second} orders/s`);
 
+    const cpu = async () => {
+      const m = await ask(child, 'cpu');
+      return m.cpu.user + m.cpu.system;
+    };
+
     // 2. Feed paging, limit=200, following next_cursor while has_more.
     const feed = async () => {
       let events = 0;
       let after = null;
+      const cpuStart = await cpu();
       const feedStart = performance.now();
       for (;;) {
         const page = await call(`${ready.sandboxUrl}/events?limit=200${after ? `&after=${after}` : ''}`, 'GET', test.credential);
@@ -133,14 +139,11 @@ async function main() {
         after = page.next_cursor;
         if (!page.has_more) break;
       }
-      return { events, eventsPerSecond: events / ((performance.now() - feedStart) / 1000) };
+      const seconds = (performance.now() - feedStart) / 1000;
+      return { events, eventsPerSecond: events / seconds, cpuPerEvent: ((await cpu()) - cpuStart) / events };
     };
 
     // 3. GET /v1/orders/{id} beside the bare route.
-    const cpu = async () => {
-      const m = await ask(child, 'cpu');
-      return m.cpu.user + m.cpu.system;
-    };
     const load = async (url, headers) => {
       const before = await cpu();
       const r = await autocannon({ url, headers, connections: Number(values.connections), duration: Number(values.duration) });
@@ -153,8 +156,8 @@ async function main() {
       const last = i === repeat - 1;
       if (only.has('feed')) {
         const f = await profiled('feed', last, feed);
-        feeds.push(f.eventsPerSecond);
-        log(`feed #${i + 1}: ${f.events} events = ${Math.round(f.eventsPerSecond)} events/s`);
+        feeds.push(f);
+        log(`feed #${i + 1}: ${f.events} events = ${Math.round(f.eventsPerSecond)} events/s, server ${f.cpuPerEvent.toFixed(2)} µs CPU/event`);
       }
       if (!only.has('order')) continue;
       const bare = await load(ready.bareUrl, {});
@@ -164,8 +167,9 @@ async function main() {
         `${real.cpuPerRequest.toFixed(1)} µs CPU/request (bare ${bare.cpuPerRequest.toFixed(1)}), p99 ${real.p99} ms, non-2xx ${real.non2xx}`);
     }
     if (feeds.length) {
-      results.feed_events_per_second = Math.round(median(feeds));
-      log(`\nfeed limit=200: median ${results.feed_events_per_second} events/s (target ≥ ${TARGET_EVENTS})`);
+      results.feed_events_per_second = Math.round(median(feeds.map((f) => f.eventsPerSecond)));
+      results.feed_cpu_us_per_event = median(feeds.map((f) => f.cpuPerEvent));
+      log(`\nfeed limit=200: median ${results.feed_events_per_second} events/s (target ≥ ${TARGET_EVENTS}), server ${results.feed_cpu_us_per_event.toFixed(2)} µs CPU/event`);
     }
     if (rounds.length) {
       results.order = {
