@@ -42,10 +42,11 @@ describe('compareBodies', () => {
     expect(compareBodies(recorded, actual, new IdMap()).map((d) => d.path)).toEqual(paths);
   });
 
-  it('compares bodies nested 10,000 levels deep', () => {
+  // 100,000 levels: deep enough that a recursive walk overflows the stack.
+  it('compares bodies nested 100,000 levels deep', () => {
     let a: unknown = 1;
     let b: unknown = 2;
-    for (let i = 0; i < 10_000; i++) {
+    for (let i = 0; i < 100_000; i++) {
       a = [a];
       b = [b];
     }
