@@ -58,6 +58,25 @@ describe('homologate --observe', () => {
     expect(md).toContain('**incomplete**');
   }, 60_000);
 
+  it('writes the reports with the undecided checks failed when the emulator stops answering mid-session', async () => {
+    emu = await startTestEmulator({ clock: 'system' });
+    const scratch = homologationScratch();
+    const cli = runCli(['homologate', '--observe', '--integration', emu.test.integration_id, '--timeout', '60', '--report-dir', scratch.reports], envFor(emu, scratch));
+    const until = Date.now() + 15_000;
+    while (!cli.stderr().includes('Observing') && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    await emu.close();
+    emu = undefined;
+    const { code } = await cli.exited;
+    expect(code, cli.stderr()).toBe(1);
+    expect(cli.stderr()).not.toMatch(/\n\s+at /);
+    const report = JSON.parse(readFileSync(join(scratch.reports, 'homologation.json'), 'utf8'));
+    expect(report).toMatchObject({ complete: false, summary: { certified: false, pending: 0 } });
+    const failed = report.checks.filter((c: { reason: string }) => /emulator stopped answering/.test(c.reason));
+    expect(failed.length).toBeGreaterThan(0);
+    expect(report.notes.join(' ')).toMatch(/emulator stopped answering/);
+    expect(filesIn(scratch.reports)).toHaveLength(4);
+  }, 60_000);
+
   it('refuses --observe against something that is not an emulator (exit 2)', async () => {
     const scratch = homologationScratch();
     const r = await runToEnd(['homologate', '--observe', '--integration', 'int_01M85J7YBV45TYWZK3J7P64J6X'], { ...scratch.env, MERCHANT_KIT_BASE_URL: 'http://127.0.0.1:9/sandbox/v1', MERCHANT_KIT_CREDENTIAL: 'svk_test_abcdefghijklmnopqrstuvwx.svs_test_abcdefghijklmnopqrstuvwxyz0123456789abcd' });

@@ -1,5 +1,6 @@
 import type { CliContext } from '../../context.js';
-import type { HomologationReport } from '../../../../checks/report.js';
+import { redactSecrets } from '../../../logging/redact.js';
+import { summarize, type HomologationReport } from '../../../../checks/report.js';
 import type { Progress } from './progress.js';
 import type { HomologateOptions } from './options.js';
 
@@ -30,8 +31,24 @@ export async function runObserver(cli: CliContext, options: HomologateOptions, p
       signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
     });
     if (signal.aborted) break;
-    report = (await control.request<HomologationReport>('GET', path)).data;
+    try {
+      report = (await control.request<HomologationReport>('GET', path)).data;
+    } catch (error) {
+      report = lost(report, error);
+      for (const c of report.checks) if (!shown.has(c.id)) progress.decided(c);
+      break;
+    }
   }
   progress.stop();
   return { report, interrupted: signal.aborted };
+}
+
+/**
+ * The emulator stopped answering mid-session (stopped, crashed, unreachable): what was decided stays,
+ * what was not fails with the reason, and the reports are still written (incomplete, never certified).
+ */
+function lost(report: HomologationReport, error: unknown): HomologationReport {
+  const why = `the emulator stopped answering: ${redactSecrets(error instanceof Error ? error.message : String(error))}`;
+  const checks = report.checks.map((c) => (c.status === 'pending' ? { ...c, status: 'fail' as const, reason: `${why} (was: ${c.reason})` } : c));
+  return { ...report, complete: false, checks, notes: [...report.notes, `The run ended early: ${why}.`], summary: summarize(checks, false) };
 }
