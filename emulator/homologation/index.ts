@@ -2,4 +2,3 @@
 export { registerHomologation } from './hooks.js';
 export { homologationService, HomologationService } from './service.js';
 export { observerReport, startSession } from './observe.js';
-export { SESSION_TIMEOUT } from './session.js';

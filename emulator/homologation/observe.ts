@@ -6,7 +6,8 @@ import { gradeObservation } from '../../checks/grade.js';
 import { buildReport, type HomologationReport } from '../../checks/report.js';
 import type { Observation, SessionView } from '../../checks/observation.js';
 import { homologationService } from './service.js';
-import { ObserverSession, SESSION_TIMEOUT } from './session.js';
+import { HOMOLOGATION_TIMEOUT } from '../../src/contract/control.js';
+import { ObserverSession } from './session.js';
 
 function locate(emulator: Emulator, integrationId: string): { env: EnvContext; storeId: string; scopes: string[] } {
   const env = emulator.envOf((e) => e.integrations.byId(integrationId));
@@ -16,7 +17,7 @@ function locate(emulator: Emulator, integrationId: string): { env: EnvContext; s
 }
 
 /** DESIGN: POST /_emulator/homologation/{id}/start — a new session (a running one is replaced). */
-export function startSession(emulator: Emulator, integrationId: string, timeoutSeconds = SESSION_TIMEOUT.default): ObserverSession {
+export function startSession(emulator: Emulator, integrationId: string, timeoutSeconds: number = HOMOLOGATION_TIMEOUT.default): ObserverSession {
   const { env, storeId } = locate(emulator, integrationId);
   const service = homologationService(emulator);
   service.sessions.get(integrationId)?.stop();

@@ -7,8 +7,6 @@ import { deliveriesOf, toSessionDelivery } from './data.js';
 import { reformatted, sendProbe, STALE_SECONDS, testEventBody, unknownSecret, validSecrets, type ProbeDelivery } from './probes.js';
 import type { HomologationService } from './service.js';
 
-/** Default and bounds of a session's watch, in seconds (the CLI passes its --timeout). */
-export const SESSION_TIMEOUT = { default: 120, min: 5, max: 3600 };
 /** How long the session waits for the integration's receiver to take a regular delivery before probing on. */
 const DELIVERY_WAIT_MS = 5000;
 

@@ -98,3 +98,14 @@ export const controlFault = z
     }
   });
 export type ControlFault = z.output<typeof controlFault>;
+
+/** The observed homologation's watch, in seconds (DESIGN: Homologation; the CLI's --timeout too). */
+export const HOMOLOGATION_TIMEOUT = { default: 120, min: 5, max: 3600 } as const;
+
+/** POST /_emulator/homologation/{integration_id}/start — a session that watches up to `timeout_seconds`. */
+export const controlHomologationStart = z.strictObject({
+  timeout_seconds: z.int().min(HOMOLOGATION_TIMEOUT.min).max(HOMOLOGATION_TIMEOUT.max).optional(),
+});
+
+/** BENCH-ONLY: POST /_emulator/homologation/recorder switches the call recorder off and on to measure its cost. */
+export const controlHomologationRecorder = z.strictObject({ enabled: z.boolean() });

@@ -1,5 +1,6 @@
 import { CHECK_IDS } from '../../../../checks/types.js';
 import { REPORT_FORMATS, type ReportFormat } from '../../../../checks/writers/index.js';
+import { HOMOLOGATION_TIMEOUT } from '../../../contract/control.js';
 import { usageError } from '../../errors.js';
 
 export interface HomologateOptions {
@@ -25,7 +26,9 @@ export function parseOptions(o: Record<string, unknown>): HomologateOptions {
     if (unknown.length || !only.trim()) throw usageError(`error: --only takes check ids: ${CHECK_IDS.join(', ')} (got ${unknown.join(', ') || 'nothing'})`);
   }
   const timeoutSeconds = Number(o.timeout);
-  if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 5 || timeoutSeconds > 3600) throw usageError('error: --timeout takes whole seconds from 5 to 3600');
+  if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < HOMOLOGATION_TIMEOUT.min || timeoutSeconds > HOMOLOGATION_TIMEOUT.max) {
+    throw usageError(`error: --timeout takes whole seconds from ${HOMOLOGATION_TIMEOUT.min} to ${HOMOLOGATION_TIMEOUT.max}`);
+  }
   const observe = Boolean(o.observe);
   const integration = typeof o.integration === 'string' ? o.integration : undefined;
   if (observe && !integration) throw usageError('error: --observe needs --integration int_…');
