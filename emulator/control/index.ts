@@ -16,6 +16,18 @@ function tokenMatches(header: string | undefined, token: string): boolean {
 const READS = new Set(['GET', 'HEAD']);
 
 /**
+ * A webhook delivery of an emulator (spec: Webhook delivery headers). Loopback receivers are allowed,
+ * so a delivery can reach another emulator of the same machine on another port: it must not change
+ * that one's state (its own address is refused by the sender). Image downloads are GETs, reads only.
+ */
+function isWebhookDelivery(request: FastifyRequest): boolean {
+  const h = request.headers;
+  return h['x-service-signature'] !== undefined || h['x-service-delivery-id'] !== undefined || /^Service-Webhooks\//i.test(h['user-agent'] ?? '');
+}
+
+const WEBHOOK_REFUSED = 'Una entrega de webhook no puede usar la API de control de un emulador.';
+
+/**
  * DESIGN, Safety of a local dev server — a state-changing control call must come from the developer's
  * tools, not from a web page: a browser's cross-site request says so (`Origin` not one of the
  * emulator's names, or `Sec-Fetch-Site: cross-site`), and a form or `no-cors` fetch cannot send
@@ -23,6 +35,7 @@ const READS = new Set(['GET', 'HEAD']);
  */
 export function refuseWebPageWrites(request: FastifyRequest, hosts: HostPolicy): ApiError | null {
   if (READS.has(request.method)) return null;
+  if (isWebhookDelivery(request)) return new ApiError('host_not_allowed', WEBHOOK_REFUSED);
   const { origin, host } = request.headers;
   if (request.headers['sec-fetch-site'] === 'cross-site') return ApiError.of('host_not_allowed');
   if (origin !== undefined && !hosts.originAllowed(origin, host)) return ApiError.of('host_not_allowed');

@@ -80,6 +80,25 @@ describe('webhook deliveries never reach the emulator itself', () => {
   });
 });
 
+// Regression: a sandbox credential of one emulator reset another one on the same machine (another
+// port of loopback, which local receivers need) by aiming its webhook at that one's control API.
+describe('webhook deliveries never change another emulator through its control API', () => {
+  it('a delivery to another emulator’s /_emulator/reset answers 403 and resets nothing there', async () => {
+    const other = await startTestEmulator();
+    try {
+      await other.control('POST', '/clock/advance', { seconds: 3600 });
+      expect((await emu.api('PUT', '/webhook', { body: { url: `${other.url}/_emulator/reset`, events: ['*'] } })).status).toBeLessThan(300);
+      expect((await emu.api('POST', '/webhook/test')).status).toBe(202);
+      await emu.control('POST', '/webhooks/drain');
+      expect((await other.control('GET', '/clock')).body.data.offset_seconds).toBe(3600);
+      const [delivery] = (await emu.api('GET', '/webhook/deliveries?limit=1')).body.data;
+      expect(delivery.attempts.at(-1)).toMatchObject({ succeeded: false, response_status: 403 });
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe('names are resolved and every address checked', () => {
   it('delivers to a local receiver reached by the name localhost', async () => {
     const rx = await startReceiver();
