@@ -98,6 +98,14 @@ describe('merchant-kit emulator start --json', () => {
     expect(cli.lines).toEqual([]);
   });
 
+  // Regression: Number('') is 0 and Number('4e3') is 4000, so these started an emulator.
+  it.each([[['--port', '']], [['--port', '4e3']], [['--seed', '0x10']]])('refuses %j with exit 2 before starting anything', async (args) => {
+    const cli = track(runCli(['emulator', 'start', '--json', '--memory', ...args]));
+    expect((await cli.exited).code).toBe(2);
+    expect(cli.stderr()).toContain('must be an integer');
+    expect(cli.lines).toEqual([]);
+  });
+
   it('with --admin-token answers the control API 401 without the bearer token and 200 with it', async () => {
     const { ready } = await start(['--memory', '--admin-token', 'secreto-de-prueba']);
     const without = await request(`${ready.admin_url}/state`, 'GET');

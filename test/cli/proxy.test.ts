@@ -188,6 +188,14 @@ describe('merchant-kit proxy against a failing upstream', () => {
     },
   );
 
+  // Regression: Number('') is 0 and Number('1e1') is 10, so these started a proxy.
+  it.each([[['--port', '']], [['--timeout', '1e1']]])('refuses %j with exit 2', async (args) => {
+    const { runCli } = await import('../helpers/cli.js');
+    const cli = runCli(['proxy', '--to', 'http://127.0.0.1:9/v1', ...args]);
+    expect((await cli.exited).code).toBe(2);
+    expect(cli.stderr()).toContain('must be an integer');
+  });
+
   it('refuses an http:// --to that is not loopback with exit 2', async () => {
     const { runCli } = await import('../helpers/cli.js');
     const cli = runCli(['proxy', '--to', 'http://api.example.com/v1']);

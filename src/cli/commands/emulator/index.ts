@@ -1,20 +1,6 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
+import { choiceOption, intOption } from '../../options.js';
 import { registerExport } from './export.js';
-
-function integer(name: string, min: number, max: number) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max}.`);
-    return n;
-  };
-}
-
-function oneOf<T extends string>(values: readonly T[]) {
-  return (value: string): T => {
-    if (!values.includes(value as T)) throw new InvalidArgumentError(`accepted values: ${values.join(', ')}`);
-    return value as T;
-  };
-}
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
@@ -46,13 +32,13 @@ export function registerEmulatorCommands(program: Command): void {
   emulator
     .command('start')
     .description('Start the emulator with its demo stores')
-    .option('--port <n>', 'port (0 = any free port)', integer('--port', 0, 65535), 4010)
+    .option('--port <n>', 'port (0 = any free port)', intOption('--port', 0, 65535), 4010)
     .option('--host <host>', 'address to listen on (non-loopback requires --admin-token)', '127.0.0.1')
     .option('--data <dir>', `folder of the databases, kept across restarts (default ${DEFAULT_DATA_DIR})`)
     .option('--memory', 'keep everything in memory, nothing on disk')
-    .option('--clock <mode>', 'clock: system or manual', oneOf(['system', 'manual'] as const), 'system')
-    .option('--limits <on|off>', 'rate limits', oneOf(['on', 'off'] as const), 'on')
-    .option('--seed <n>', 'seed for reproducible ids and simulated data', integer('--seed', 0, 2 ** 31 - 1))
+    .option('--clock <mode>', 'clock: system or manual', choiceOption(['system', 'manual'] as const), 'system')
+    .option('--limits <on|off>', 'rate limits', choiceOption(['on', 'off'] as const), 'on')
+    .option('--seed <n>', 'seed for reproducible ids and simulated data', intOption('--seed', 0, 2 ** 31 - 1))
     .option('--admin-token <token>', 'bearer token of the control API (required off loopback; env MERCHANT_KIT_ADMIN_TOKEN)')
     .option('--allowed-host <host>', 'another host name the emulator answers to (repeatable)', collect, [])
     .option('--json', 'print one JSON "ready" line on stdout once listening')

@@ -1,4 +1,5 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
+import { intOption } from '../../options.js';
 
 export interface ProxyCommandOptions {
   to: string;
@@ -9,24 +10,16 @@ export interface ProxyCommandOptions {
   json?: boolean;
 }
 
-function integer(name: string, min: number, max: number) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}.`);
-    return n;
-  };
-}
-
 /** `merchant-kit proxy`: a validating, recording proxy between an ERP and the API. */
 export function register(program: Command): void {
   program
     .command('proxy')
     .description('Sit between your ERP and the API: forward every call untouched, check each one against the contract, record them')
     .requiredOption('--to <base_url>', 'the base address to forward to (https://…/v1, https://…/sandbox/v1, or an emulator)')
-    .option('--port <n>', 'port to listen on (0 = any free port)', integer('--port', 0, 65535), 4030)
+    .option('--port <n>', 'port to listen on (0 = any free port)', intOption('--port', 0, 65535), 4030)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--record <file.jsonl>', 'append every exchange to this file, one JSON line each, secrets redacted')
-    .option('--timeout <seconds>', 'seconds to wait for the upstream before answering 504', integer('--timeout', 1, 600), 30)
+    .option('--timeout <seconds>', 'seconds to wait for the upstream before answering 504', intOption('--timeout', 1, 600), 30)
     .option('--json', 'one JSON line per exchange on stdout')
     .addHelpText(
       'after',
