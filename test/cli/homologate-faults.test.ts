@@ -53,10 +53,22 @@ describe('homologate: bad targets give failed checks with the reason, never a cr
     try {
       const r = await homologate(target.url, ['--non-interactive', '--timeout', '5']);
       expect(r.code).toBe(1);
-      expect(r.ms).toBeLessThan(15_000);
+      // --timeout bounds the whole run, the emulator probe included (5 s, plus the CLI's start-up).
+      expect(r.ms).toBeLessThan(9_000);
       const report = r.read();
       expect(byId(report).connection).toMatchObject({ status: 'fail', reason: expect.stringMatching(/timed out/) });
       expect(report.checks.every((c: { status: string }) => c.status === 'fail' || c.status === 'skip')).toBe(true);
+    } finally {
+      await target.close();
+    }
+  }, 30_000);
+  it('fails the checks of a target that closes every connection, naming the reset', async () => {
+    const target = await startBadTarget('reset');
+    try {
+      const r = await homologate(target.url, ['--non-interactive']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(byId(r.read()).connection).toMatchObject({ status: 'fail', reason: expect.stringMatching(/ECONNRESET|socket|closed/i) });
     } finally {
       await target.close();
     }
@@ -105,5 +117,24 @@ describe('homologate: interrupted', () => {
     expect(byId(report).statuses.status).toBe('pass');
     expect(byId(report).retries).toMatchObject({ status: 'pending', reason: expect.stringMatching(/interrupted/) });
     expect(readFileSync(join(scratch.reports, 'homologation.junit.xml'), 'utf8')).toContain('<skipped message="pending: ');
+  }, 30_000);
+
+  it('writes the reports marked interrupted when SIGINT comes while the target is still being probed', async () => {
+    // A target that never answers: the CLI is still asking /_emulator/health when the person stops it.
+    const target = await startBadTarget('hang');
+    const scratch = homologationScratch();
+    try {
+      const cli = runCli(['homologate', '--non-interactive', '--report-dir', scratch.reports], { ...scratch.env, MERCHANT_KIT_BASE_URL: target.url, MERCHANT_KIT_CREDENTIAL: emu.test.credential });
+      const until = Date.now() + 15_000;
+      while (target.requests.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      expect(target.requests[0]).toBe('/_emulator/health');
+      cli.child.kill('SIGINT');
+      const exit = await cli.exited;
+      expect(exit, cli.stderr()).toEqual({ code: 1, signal: null });
+      const report = JSON.parse(readFileSync(join(scratch.reports, 'homologation.json'), 'utf8'));
+      expect(report).toMatchObject({ complete: false, interrupted: true, summary: { certified: false } });
+    } finally {
+      await target.close();
+    }
   }, 30_000);
 });

@@ -38,17 +38,24 @@ export function filesIn(dir: string): { path: string; text: string }[] {
     });
 }
 
-/** A fake API that is up but wrong: `garbage` answers HTML 200 to everything, `hang` never answers. */
-export async function startBadTarget(kind: 'garbage' | 'hang'): Promise<{ url: string; close(): Promise<void> }> {
+/**
+ * A fake API that is up but wrong: `garbage` answers HTML 200 to everything, `hang` never answers,
+ * `reset` closes each connection without an answer. `requests` lists the paths asked so far.
+ */
+export async function startBadTarget(kind: 'garbage' | 'hang' | 'reset'): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
+  const requests: string[] = [];
   const server = http.createServer((req, res) => {
+    requests.push(req.url ?? '');
     if (kind === 'hang') return;
+    if (kind === 'reset') return void req.socket.destroy();
     res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Welcome to nginx!</body></html>');
   });
   server.on('connection', (s) => (sockets.add(s), s.on('close', () => sockets.delete(s))));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/sandbox/v1`,
+    requests,
     close: () => new Promise((r) => (sockets.forEach((s) => s.destroy()), server.close(() => r()))),
   };
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import pkg from '../../../../package.json' with { type: 'json' };
-import { resolveContext } from '../../context.js';
+import { resolveContext, type CliContext } from '../../context.js';
 import { ExitError, usageError } from '../../errors.js';
 import { colors, printJson, printLine } from '../../output.js';
 import { buildReport, summarize, type HomologationReport } from '../../../../checks/report.js';
@@ -35,36 +35,18 @@ export async function homologateAction(command: Command): Promise<void> {
   if (cli.environment === 'live' && !options.allowLive) {
     throw usageError('error: refusing a live credential: the catalog check writes to the real menu (pass --allow-live to run anyway)');
   }
-  const isEmulator = await detectEmulator(cli.adminUrl, command);
-  if (options.observe && !isEmulator) throw usageError('error: --observe needs an emulator at the base URL (no /_emulator/health answered)');
-  const progress = await Progress.create(options.json);
-  const started = new Date();
-  // The active run's deadline is --timeout (the observer's is the session's own).
+  // From here on SIGINT writes an interrupted report, and --timeout counts the emulator probe too.
   const stop = interruption(options.observe ? null : options.timeoutSeconds);
   let report: HomologationReport;
+  let progress: Progress;
   try {
+    const isEmulator = await detectEmulator(cli.adminUrl, command);
+    if (options.observe && !isEmulator) throw usageError('error: --observe needs an emulator at the base URL (no /_emulator/health answered)');
+    progress = await Progress.create(options.json);
     if (options.observe) {
       const observed = await runObserver(cli, options, progress, stop.signal);
       report = observed.interrupted ? markInterrupted(observed.report) : observed.report;
-    } else {
-      const run = await runActive(cli, options, isEmulator, progress, stop.signal);
-      const interrupted = stop.signal.aborted && !(stop.signal.reason instanceof RunTimeout);
-      report = buildReport({
-        version: pkg.version,
-        mode: run.mode,
-        startedAt: started,
-        complete: !interrupted && run.results.every((r) => r.status !== 'pending'),
-        interrupted,
-        target: { base_url: cli.baseUrl, environment: cli.environment, emulator: isEmulator },
-        integration: run.integration,
-        checks: run.results,
-        notes: interrupted
-          ? [...run.notes, 'The run was interrupted: checks not decided are pending.']
-          : stop.signal.aborted
-            ? [...run.notes, `The run timed out after ${options.timeoutSeconds} s: checks not decided failed.`]
-            : run.notes,
-      });
-    }
+    } else report = await activeReport(cli, options, isEmulator, progress, stop.signal);
   } finally {
     stop.dispose();
   }
@@ -79,6 +61,29 @@ export async function homologateAction(command: Command): Promise<void> {
     const why = report.interrupted ? 'interrupted' : `${report.summary.failed} failed, ${report.summary.skipped} skipped, ${report.summary.pending} pending`;
     throw new ExitError(`homologation: not certified (${why})`, 1);
   }
+}
+
+/** The CLI as the reference integrator, and its report (interrupted, timed out or complete). */
+async function activeReport(cli: CliContext, options: HomologateOptions, isEmulator: boolean, progress: Progress, signal: AbortSignal): Promise<HomologationReport> {
+  const started = new Date();
+  const run = await runActive(cli, options, isEmulator, progress, signal);
+  const interrupted = signal.aborted && !(signal.reason instanceof RunTimeout);
+  const notes = interrupted
+    ? [...run.notes, 'The run was interrupted: checks not decided are pending.']
+    : signal.aborted
+      ? [...run.notes, `The run timed out after ${options.timeoutSeconds} s: checks not decided failed.`]
+      : run.notes;
+  return buildReport({
+    version: pkg.version,
+    mode: run.mode,
+    startedAt: started,
+    complete: !interrupted && run.results.every((r) => r.status !== 'pending'),
+    interrupted,
+    target: { base_url: cli.baseUrl, environment: cli.environment, emulator: isEmulator },
+    integration: run.integration,
+    checks: run.results,
+    notes,
+  });
 }
 
 /**
