@@ -22,9 +22,10 @@ export class EvidenceLog {
   /** Runs one call, recording each attempt's answer; never throws an ApiError (it is returned). */
   async call<T>(step: string, fn: (options: CallOptions) => Promise<T>, extra: CallOptions = {}): Promise<Outcome<T>> {
     const answers: Answer[] = [];
+    let lastItem: Evidence | undefined;
     const onResponse = (info: ResponseInfo) => {
       answers.push({ ...info, at: Date.now() });
-      this.items.push({
+      this.items.push((lastItem = {
         step: answers.length > 1 ? `${step} (attempt ${info.attempt})` : step,
         ok: info.status >= 200 && info.status < 300,
         method: info.method,
@@ -33,7 +34,7 @@ export class EvidenceLog {
         request_id: info.requestId,
         duration_ms: Math.round(info.durationMs),
         idempotency_key: info.idempotencyKey,
-      });
+      }));
     };
     try {
       return { ok: true, value: await fn({ signal: this.signal, ...extra, onResponse }), answers };
@@ -41,6 +42,9 @@ export class EvidenceLog {
       const apiError = toApiError(error);
       if (answers.length === 0 || apiError.status === 0) {
         this.items.push({ step, ok: false, status: null, actual: `${apiError.code}: ${apiError.message}` });
+      } else if (lastItem?.ok) {
+        // A 2xx whose body is not the API's (garbage, cut short): the answer came, the call failed.
+        Object.assign(lastItem, { ok: false, actual: `${apiError.status} ${apiError.code}: ${apiError.message}` });
       }
       return { ok: false, error: apiError, answers };
     }
