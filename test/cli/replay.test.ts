@@ -1,4 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -128,10 +130,33 @@ describe('merchant-kit replay', () => {
   });
 
   it('says which environment lacks a credential instead of sending the request', async () => {
-    const live = join(dir, 'live.jsonl');
-    writeFileSync(live, `${JSON.stringify({ format: 'merchant-kit.exchange', version: 1, seq: 1, at: '', duration_ms: 1, request: { method: 'GET', path: '/v1/me', headers: { authorization: '[redacted]' }, body: null }, response: { status: 200, headers: {}, body: null }, violations: [] })}\n`);
-    const cli = runCli(['replay', live, '--against', 'http://127.0.0.1:9'], { MERCHANT_KIT_CREDENTIAL: 'svk_test_AAAA.svs_test_BBBB' });
-    expect((await cli.exited).code).toBe(1);
-    expect(cli.lines.join('\n')).toContain('no credential for the live environment');
+    const emu = await startTestEmulator();
+    try {
+      const live = join(dir, 'live.jsonl');
+      writeFileSync(live, `${JSON.stringify({ format: 'merchant-kit.exchange', version: 1, seq: 1, at: '', duration_ms: 1, request: { method: 'GET', path: '/v1/me', headers: { authorization: '[redacted]' }, body: null }, response: { status: 200, headers: {}, body: null }, violations: [] })}\n`);
+      const cli = runCli(['replay', live, '--against', emu.url], { MERCHANT_KIT_CREDENTIAL: 'svk_test_AAAA.svs_test_BBBB' });
+      expect((await cli.exited).code).toBe(1);
+      expect(cli.lines.join('\n')).toContain('no credential for the live environment');
+    } finally {
+      await emu.close();
+    }
+  });
+
+  // Regression: replay sent the recorded writes to whatever answered, a real environment included.
+  it('refuses an --against that is not a merchant-kit emulator, and sends it nothing but the health probe', async () => {
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":"not_found","message":"x","request_id":"req_x"}}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const cli = runCli(['replay', record, '--against', `http://127.0.0.1:${(server.address() as AddressInfo).port}`], { MERCHANT_KIT_CREDENTIAL: 'svk_test_AAAA.svs_test_BBBB' });
+      expect((await cli.exited).code).toBe(2);
+      expect(cli.stderr()).toContain('is not a merchant-kit emulator');
+      expect(seen).toEqual(['GET /_emulator/health']);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
   });
 });

@@ -34,6 +34,29 @@ function againstUrl(raw: string): string {
   return url.origin;
 }
 
+/**
+ * Replay sends recorded writes (acks, status changes, catalog batches): only to an emulator, never to
+ * a real environment by mistake. The emulator is the one that answers GET /_emulator/health.
+ */
+async function assertEmulator(against: string): Promise<void> {
+  const token = process.env.MERCHANT_KIT_ADMIN_TOKEN;
+  let ok = false;
+  try {
+    const res = await fetch(`${against}/_emulator/health`, {
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+      signal: AbortSignal.timeout(5000),
+    });
+    const body = (await res.json().catch(() => null)) as { data?: { ok?: unknown } } | null;
+    ok = res.status === 200 && body?.data?.ok === true;
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
+    throw new ExitError(`No emulator answered at ${against} (${cause}).`);
+  }
+  if (!ok) {
+    throw usageError(`error: --against ${against} is not a merchant-kit emulator (GET /_emulator/health did not answer ok; behind an admin token, set MERCHANT_KIT_ADMIN_TOKEN): replay sends recorded writes only to an emulator`);
+  }
+}
+
 function show(r: ReplayResult, json: boolean | undefined): void {
   if (json) {
     printNdjson({ seq: r.seq, method: r.method, path: r.path, recorded_status: r.recordedStatus, status: r.status ?? null, same: !r.error && r.differences.length === 0, differences: r.differences, error: r.error ?? null });
@@ -58,6 +81,7 @@ export async function replayAction(file: string, options: ReplayCommandOptions, 
   if (!credentials.test && !credentials.live) {
     throw usageError('error: no credential: set MERCHANT_KIT_CREDENTIAL, pipe it with --credential-stdin or use a profile');
   }
+  await assertEmulator(against);
   const differing = await replay({ exchanges, against, credentials, onResult: (r) => show(r, options.json) });
   note(`${exchanges.length} request${exchanges.length === 1 ? '' : 's'} replayed, ${differing} differ${differing === 1 ? 's' : ''}.`);
   if (differing > 0) throw new ExitError(`The replay differs from the recording in ${differing} request${differing === 1 ? '' : 's'}.`, 1);
