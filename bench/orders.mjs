@@ -2,7 +2,7 @@
 // this one, so the load generator and the server never share an event loop.
 //
 //   node bench/orders.mjs [--orders 10000] [--duration 5] [--connections 20] [--repeat 3]
-//                         [--limits on|off] [--only feed,order] [--profile] [--json]
+//                         [--limits on|off] [--recorder on|off] [--only feed,order] [--profile] [--json]
 //
 // 1. simulates N orders through POST /_emulator/orders (8 in flight) and reports orders/s;
 // 2. pages through GET /events with limit=200 and reports events/s (target ≥ 50,000);
@@ -74,6 +74,8 @@ async function main() {
       connections: { type: 'string', default: '20' },
       repeat: { type: 'string', default: '3' },
       limits: { type: 'string', default: 'on' },
+      // The homologation call recorder runs on every API call, as users run it; `off` measures what it costs.
+      recorder: { type: 'string', default: 'on' },
       only: { type: 'string', default: 'feed,order' },
       profile: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
@@ -91,7 +93,7 @@ async function main() {
     child.once('message', resolve);
     child.once('exit', (code) => reject(new Error(`the server process exited (${code})`)));
   });
-  const results = { limits: values.limits, orders, repeat, profiles: {} };
+  const results = { limits: values.limits, recorder: values.recorder, orders, repeat, profiles: {} };
   // A CPU profile of one phase of the server (the last of its repeats), with its top frames.
   const profiled = async (name, last, work) => {
     if (!values.profile || !last) return work();
@@ -105,6 +107,7 @@ async function main() {
   };
   try {
     const { test } = ready;
+    if (values.recorder === 'off') await call(`${ready.adminUrl}/homologation/recorder`, 'POST', null, { enabled: false });
     await seedMenu(ready.sandboxUrl, test.credential);
 
     // 1. Simulator throughput.
