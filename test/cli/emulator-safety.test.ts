@@ -121,6 +121,15 @@ describe('a newcomer’s first minutes', () => {
     }
   });
 
+  it.each(['abc', '-5', '0'])('emulator stop says a pid file holding %j names no process, and signals nothing', async (text) => {
+    const { writeFileSync } = await import('node:fs');
+    const data = tempDir();
+    writeFileSync(join(data, 'emulator.pid'), `${text}\n`);
+    const result = await finished(runCli(['emulator', 'stop', '--data', data]));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('holds no process id');
+  });
+
   it('emulator reset puts the emulator found from --base-url back to its seeded state, with the admin token', async () => {
     const { ready } = await start(['--memory', '--clock', 'manual', '--admin-token', 'tok-123456']);
     const headers = { authorization: 'Bearer tok-123456' };

@@ -34,6 +34,9 @@ const STOP_WAIT_MS = 15_000;
 export async function stopAction(options: { data: string; json?: boolean }): Promise<void> {
   const dir = resolve(options.data);
   const pid = readPidFile(dir);
+  if (pid === null && existsSync(join(dir, PID_FILE))) {
+    throw new ExitError(`${join(dir, PID_FILE)} holds no process id; nothing was stopped. Delete the file if the emulator is not running.`);
+  }
   if (pid === null) throw new ExitError(`No running emulator found: ${join(dir, PID_FILE)} does not exist (an emulator started with --memory has no pid file).`);
   if (!alive(pid)) {
     rmSync(join(dir, PID_FILE), { force: true });
