@@ -3,7 +3,7 @@ import { ApiError } from '../../src/contract/errors.js';
 import type { Emulator } from '../emulator.js';
 import { sendError } from '../http/reply.js';
 import { bodyDigest, factsOf, type Facts } from './recorder.js';
-import { homologationService } from './service.js';
+import { homologationService, type HomologationService } from './service.js';
 
 /** What the pre-handler learnt of a request, for the response hook. */
 interface Seen {
@@ -44,8 +44,14 @@ function relativePath(url: string): string {
 export function registerHomologation(app: FastifyInstance, emulator: Emulator): void {
   const service = homologationService(emulator);
   app.decorateRequest('homologation', null);
+  app.addHook('preHandler', observeRequest(service, emulator));
+  app.addHook('onSend', keepErrorCode);
+  app.addHook('onResponse', recordCall(service));
+}
 
-  app.addHook('preHandler', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+/** preHandler: what the recorder keeps of a request, and the session's injected fault for the next idempotent write. */
+function observeRequest(service: HomologationService, emulator: Emulator) {
+  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const auth = request.auth;
     if (!auth || !service.recorder.enabled) return done();
     const path = relativePath(request.url);
@@ -65,21 +71,25 @@ export function registerHomologation(app: FastifyInstance, emulator: Emulator): 
     // The fault's call is known once recorded: remember which fault to bind to it.
     pendingFault.set(request, fault);
     sendError(request, reply, error);
-  });
+  };
+}
 
-  app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, p?: unknown) => void) => {
-    const seen = request.homologation;
-    if (seen && reply.statusCode >= 400 && typeof payload === 'string') {
-      try {
-        seen.code = (JSON.parse(payload) as { error?: { code?: string } }).error?.code ?? null;
-      } catch {
-        seen.code = null;
-      }
+/** onSend: the spec's error code of a non-2xx answer. */
+function keepErrorCode(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, p?: unknown) => void): void {
+  const seen = request.homologation;
+  if (seen && reply.statusCode >= 400 && typeof payload === 'string') {
+    try {
+      seen.code = (JSON.parse(payload) as { error?: { code?: string } }).error?.code ?? null;
+    } catch {
+      seen.code = null;
     }
-    done(null, payload);
-  });
+  }
+  done(null, payload);
+}
 
-  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+/** onResponse: the call into its integration's ring, bound to the fault that answered it. */
+function recordCall(service: HomologationService) {
+  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const seen = request.homologation;
     const auth = request.auth;
     if (!seen || !auth) return done();
@@ -106,7 +116,7 @@ export function registerHomologation(app: FastifyInstance, emulator: Emulator): 
       pendingFault.delete(request);
     }
     done();
-  });
+  };
 }
 
 const pendingFault = new WeakMap<FastifyRequest, { call_seq: number | null }>();
