@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCli } from '../helpers/cli.js';
@@ -88,6 +88,17 @@ describe('homologate: refusals and usage', () => {
       const r = await homologate(emu.running.sandbox_base_url, args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr.trim().split('\n')[0]).toMatch(/^error: /);
+    }
+  });
+
+  it('refuses a --report-dir that cannot hold the reports before running anything (exit 2, one line)', async () => {
+    const scratch = homologationScratch();
+    const file = join(scratch.dir, 'not-a-folder');
+    writeFileSync(file, '');
+    for (const dir of [file, join(file, 'sub')]) {
+      const r = await runToEnd(['homologate', '--report-dir', dir], { ...scratch.env, MERCHANT_KIT_BASE_URL: emu.running.sandbox_base_url, MERCHANT_KIT_CREDENTIAL: emu.test.credential });
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^error: --report-dir .*not-a-folder.* cannot hold the reports/)]);
     }
   });
 

@@ -1,3 +1,5 @@
+import { constants } from 'node:fs';
+import { access, mkdir } from 'node:fs/promises';
 import type { Command } from 'commander';
 import pkg from '../../../../package.json' with { type: 'json' };
 import { resolveContext, type CliContext } from '../../context.js';
@@ -35,6 +37,7 @@ export async function homologateAction(command: Command): Promise<void> {
   if (cli.environment === 'live' && !options.allowLive) {
     throw usageError('error: refusing a live credential: the catalog check writes to the real menu (pass --allow-live to run anyway)');
   }
+  await prepareReportDir(options);
   // From here on SIGINT writes an interrupted report, and --timeout counts the emulator probe too.
   const stop = interruption(options.observe ? null : options.timeoutSeconds);
   let report: HomologationReport;
@@ -84,6 +87,18 @@ async function activeReport(cli: CliContext, options: HomologateOptions, isEmula
     checks: run.results,
     notes,
   });
+}
+
+/** A --report-dir that cannot hold the files is refused before the run, not after it. */
+async function prepareReportDir(options: HomologateOptions): Promise<void> {
+  if (options.formats.every((f) => f === 'terminal')) return;
+  try {
+    await mkdir(options.reportDir, { recursive: true });
+    await access(options.reportDir, constants.W_OK);
+  } catch (error) {
+    const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw usageError(`error: --report-dir ${options.reportDir} cannot hold the reports (${why})`);
+  }
 }
 
 /**
