@@ -114,6 +114,16 @@ describe('merchant-kit proxy', () => {
     expect(last.request.headers['idempotency-key']).toBe('deep-body-1');
   });
 
+  // Regression: the Expect header was forwarded, undici refuses it, and the ERP got a 502 (.NET and
+  // Java clients send Expect: 100-continue with their POST and PUT bodies; curl with large ones).
+  it('forwards a request sent with Expect: 100-continue', async () => {
+    const { rawRequest } = await import('../helpers/security.js');
+    const res = await rawRequest(`${proxy.url}/catalog/categories/CAT-EXPECT`, 'PUT', {
+      authorization: `Bearer ${emu.test.credential}`, 'content-type': 'application/json', expect: '100-continue',
+    }, '{"name":"Expect"}');
+    expect(res.status).toBe(201);
+  });
+
   it('answers 404 in the spec error body for a path outside the --to prefix', async () => {
     const res = await request(`${new URL(proxy.url).origin}/v1/me`, 'GET', { credential: emu.live.credential });
     expect(res.status).toBe(404);

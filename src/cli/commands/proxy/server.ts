@@ -37,7 +37,9 @@ export interface RunningProxy {
 
 // Bodies kept in memory for validation and recording; larger ones are refused like the service does.
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'host', 'content-length']);
+// `expect: 100-continue` is answered here (node's server sends the 100) and the body is read whole
+// before forwarding, so it is not passed on (undici refuses it).
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'host', 'content-length', 'expect']);
 
 function errorBody(status: number, code: string, message: string): { status: number; requestId: string; body: string } {
   const requestId = `req_${ulid(Date.now())}`;
