@@ -43,12 +43,8 @@ export function dateTimeOption(name: string) {
   };
 }
 
-// Duplicated from src/contract on purpose: importing the contract would load zod on every `--help`.
-// test/cli/options.test.ts checks these lists against the contract.
-export const ORDER_STATUSES = ['pending', 'accepted', 'preparing', 'ready', 'out_for_delivery', 'completed', 'rejected', 'cancelled'] as const;
-export const ACK_STATUSES = ['pending', 'acknowledged', 'failed'] as const;
-export const IMPORT_FAILURE_CODES = ['unmapped_product', 'invalid_customer', 'register_closed', 'validation_error', 'other'] as const;
-export const DELIVERY_STATUSES = ['pending', 'delivering', 'succeeded', 'failed'] as const;
-export const SIMULATOR_SCENARIOS = ['delivery', 'pickup_invoice', 'unmapped_product'] as const;
-export const ENTREGA_ACTIONS = ['pickup', 'raise_fee', 'cancel', 'returned'] as const;
-export const ENTREGA_PAYMENT_METHODS = ['cash', 'bank_transfer', 'card_on_delivery', 'qr', 'prepaid'] as const;
+// The contract's own value lists, from its zod-free module: `--help` lists and checks the same
+// values as the API's schemas without loading zod (test/cli/program.test.ts watches the imports).
+export {
+  ORDER_STATUSES, ACK_STATUSES, IMPORT_FAILURE_CODES, DELIVERY_STATUSES, SIMULATOR_SCENARIOS, ENTREGA_ACTIONS, ENTREGA_PAYMENT_METHODS,
+} from '../contract/enums.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { datetimeOut, id } from './common.js';
 import { documentedAs } from './documented.js';
+import { ENTREGA_ACTIONS, ENTREGA_PAYMENT_METHODS } from './enums.js';
 import { EXTERNAL_ID_PATTERN, LIMITS } from './limits.js';
 
 // spec: Independent delivery — amounts are whole guaraníes (integers), never text.
@@ -12,12 +13,11 @@ export const ENTREGA_STATUSES = ['requested', 'picked_up', 'delivered', 'returne
 export const entregaStatus = z.enum(ENTREGA_STATUSES);
 export type EntregaStatus = z.infer<typeof entregaStatus>;
 
-export const ENTREGA_ACTIONS = ['pickup', 'raise_fee', 'cancel', 'returned'] as const;
+// The plain lists live in enums.ts (zod-free, for the CLI's --help); re-exported here.
+export { ENTREGA_ACTIONS, ENTREGA_PAYMENT_METHODS };
 export const entregaAction = z.enum(ENTREGA_ACTIONS);
 export type EntregaAction = z.infer<typeof entregaAction>;
 
-/** How the customer pays; only `cash` is collected by the courier. */
-export const ENTREGA_PAYMENT_METHODS = ['cash', 'bank_transfer', 'card_on_delivery', 'qr', 'prepaid'] as const;
 
 const requestKey = z.string().regex(EXTERNAL_ID_PATTERN).meta({
   description: 'Clave del sistema externo: repetirla devuelve la misma entrega',

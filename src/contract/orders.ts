@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import { amountOut, commaListPattern, datetime, datetimeOut, externalId, id, NON_BLANK, pageLimit, requiredText } from './common.js';
+import { ACK_STATUSES, IMPORT_FAILURE_CODES, ORDER_STATUSES, SIMULATOR_SCENARIOS } from './enums.js';
 import { LIMITS } from './limits.js';
 import { fulfillmentType } from './store.js';
 
+// The plain lists live in enums.ts (zod-free, for the CLI's --help); re-exported here.
+export { ORDER_STATUSES, ACK_STATUSES, IMPORT_FAILURE_CODES, SIMULATOR_SCENARIOS };
+
 // spec: States and transitions, Order status
-export const ORDER_STATUSES = [
-  'pending', 'accepted', 'preparing', 'ready', 'out_for_delivery', 'completed', 'rejected', 'cancelled',
-] as const;
 export const orderStatus = z.enum(ORDER_STATUSES);
 export type OrderStatus = z.infer<typeof orderStatus>;
 
 // spec: Import confirmation — `integration.ack_status`
-export const ACK_STATUSES = ['pending', 'acknowledged', 'failed'] as const;
 export const ackStatus = z.enum(ACK_STATUSES);
 export type AckStatus = z.infer<typeof ackStatus>;
 
@@ -19,11 +19,6 @@ export type AckStatus = z.infer<typeof ackStatus>;
 export const CHANGE_ACTORS = ['customer', 'store_user', 'integration', 'system'] as const;
 export const changeActor = z.enum(CHANGE_ACTORS);
 export type ChangeActor = z.infer<typeof changeActor>;
-
-// spec: POST /orders/{order_id}/import-failure body, code
-export const IMPORT_FAILURE_CODES = ['unmapped_product', 'invalid_customer', 'register_closed', 'validation_error', 'other'] as const;
-
-export const SIMULATOR_SCENARIOS = ['delivery', 'pickup_invoice', 'unmapped_product'] as const;
 
 const nullableText = z.string().nullable();
 

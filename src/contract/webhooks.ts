@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { datetimeOut, id, pageLimit } from './common.js';
+import { DELIVERY_STATUSES } from './enums.js';
 import { LIMITS } from './limits.js';
 import { EVENT_SCOPES, EVENT_TYPES, type EventType } from './events.js';
 
@@ -161,8 +162,8 @@ export const rotateSecretResult = z.object({
 
 export const webhookTestResult = z.object({ queued: z.boolean() });
 
-// spec: Webhook delivery status
-export const DELIVERY_STATUSES = ['pending', 'delivering', 'succeeded', 'failed'] as const;
+// spec: Webhook delivery status (the plain list lives in enums.ts, zod-free for the CLI)
+export { DELIVERY_STATUSES };
 export const deliveryStatus = z.enum(DELIVERY_STATUSES);
 export type DeliveryStatus = z.infer<typeof deliveryStatus>;
 

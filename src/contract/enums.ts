@@ -1,0 +1,26 @@
+// The API's enumerations as plain lists, without zod: the schemas of this folder build their
+// `z.enum(...)` from them, and the CLI's option parsers import them from here, so that `--help`
+// validates and lists the same values without loading zod. Keep this file free of imports.
+
+// spec: States and transitions, Order status
+export const ORDER_STATUSES = [
+  'pending', 'accepted', 'preparing', 'ready', 'out_for_delivery', 'completed', 'rejected', 'cancelled',
+] as const;
+
+// spec: Import confirmation — `integration.ack_status`
+export const ACK_STATUSES = ['pending', 'acknowledged', 'failed'] as const;
+
+// spec: POST /orders/{order_id}/import-failure body, code
+export const IMPORT_FAILURE_CODES = ['unmapped_product', 'invalid_customer', 'register_closed', 'validation_error', 'other'] as const;
+
+// DESIGN: Control API, POST /_emulator/orders — the order simulator's scenarios.
+export const SIMULATOR_SCENARIOS = ['delivery', 'pickup_invoice', 'unmapped_product'] as const;
+
+// spec: Webhook delivery status
+export const DELIVERY_STATUSES = ['pending', 'delivering', 'succeeded', 'failed'] as const;
+
+// DESIGN: /entregas — the actions of POST /entregas/{id}/{action}.
+export const ENTREGA_ACTIONS = ['pickup', 'raise_fee', 'cancel', 'returned'] as const;
+
+/** How the customer pays an independent delivery; only `cash` is collected by the courier. */
+export const ENTREGA_PAYMENT_METHODS = ['cash', 'bank_transfer', 'card_on_delivery', 'qr', 'prepaid'] as const;
