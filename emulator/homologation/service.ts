@@ -33,10 +33,16 @@ export class HomologationService {
     this.armed.set(integrationId, [...faults]);
   }
 
-  /** The next armed fault of the integration, taken (one use each). */
+  /** The next armed fault of the integration, taken (one use each), while its session still watches. */
   takeFault(integrationId: string): InjectedFault | undefined {
     const list = this.armed.get(integrationId);
     if (!list || list.length === 0) return undefined;
+    const session = this.sessions.get(integrationId);
+    // After the session's deadline its report is final: a fault then would only break the ERP's real work.
+    if (!session || Date.now() >= session.view.deadline) {
+      this.armed.delete(integrationId);
+      return undefined;
+    }
     const fault = list.shift()!;
     if (list.length === 0) this.armed.delete(integrationId);
     return fault;

@@ -40,7 +40,7 @@ describe('the observer records every API call per integration', () => {
     emu = await startTestEmulator();
     await emu.api('GET', '/me');
     expect(recorded(emu)).toHaveLength(1);
-    expect((await emu.control('POST', '/reset')).status).toBe(200);
+    expect((await emu.control('POST', '/reset', {})).status).toBe(200);
     expect(recorded(emu)).toHaveLength(0);
   });
 
@@ -101,5 +101,25 @@ describe('control API: /_emulator/homologation', () => {
     const next = await emu.api('PATCH', '/store', { body: { accepting_orders: true }, idempotencyKey: 'mine-key-01' });
     expect(next.status).toBe(429);
     expect(recorded(emu).filter((c) => c.injected).map((c) => c.status)).toEqual([503, 429]);
+  });
+
+  it('injects nothing once the session\'s time is up: an armed fault never outlives its session', async () => {
+    emu = await startTestEmulator();
+    const id = emu.test.integration_id;
+    expect((await emu.control('POST', `/homologation/${id}/start`, { timeout_seconds: 5 })).status).toBe(201);
+    // The session's deadline passes (5 s of real time, moved instead of waited for).
+    homologationService(emu.running.emulator).sessions.get(id)!.view.deadline = Date.now() - 1;
+    const write = await emu.api('PUT', '/catalog/categories/late', { body: { name: 'Late' }, idempotencyKey: 'late-key-01' });
+    expect(write.status).toBe(201);
+    expect(recorded(emu).filter((c) => c.injected)).toEqual([]);
+  });
+
+  it('injects nothing without a session (a reset ends it)', async () => {
+    emu = await startTestEmulator();
+    const id = emu.test.integration_id;
+    expect((await emu.control('POST', `/homologation/${id}/start`, { timeout_seconds: 60 })).status).toBe(201);
+    expect((await emu.control('POST', '/reset', {})).status).toBe(200);
+    const write = await emu.api('PUT', '/catalog/categories/after-reset', { body: { name: 'After' }, idempotencyKey: 'after-reset-1' });
+    expect(write.status).toBe(201);
   });
 });
