@@ -15,14 +15,24 @@ export function encodeBundle(payload: BundlePayload, createdAt: string): { bytes
 }
 
 /**
- * Reads and checks a bundle completely before anyone uses it: gzip intact, the envelope's format,
- * a version this merchant-kit reads, and the checksum. Throws BundleError with one line otherwise.
+ * The most a bundle may unpack to. A store of 20,000 products and 10,000 orders is about 30 MB; the
+ * cap keeps a small crafted file (a gzip bomb) from taking the machine's memory.
  */
-export function decodeBundle(bytes: Buffer): Bundle {
+export const MAX_BUNDLE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Reads and checks a bundle completely before anyone uses it: gzip intact and within `maxBytes`
+ * unpacked, the envelope's format, a version this merchant-kit reads, and the checksum. Throws
+ * BundleError with one line otherwise.
+ */
+export function decodeBundle(bytes: Buffer, maxBytes = MAX_BUNDLE_BYTES): Bundle {
   let text: string;
   try {
-    text = gunzipSync(bytes).toString('utf8');
-  } catch {
+    text = gunzipSync(bytes, { maxOutputLength: maxBytes }).toString('utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+      throw new BundleError(`the bundle unpacks to more than ${Math.round(maxBytes / 1024 / 1024)} MB: not a state this merchant-kit restores`);
+    }
     throw new BundleError('the bundle is truncated or damaged (its gzip data is incomplete or corrupt)');
   }
   let parsed: Partial<Bundle>;

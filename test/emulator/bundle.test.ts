@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { buildState, bundleText, rewriteBundle, type StateFixture } from '../helpers/bundle.js';
@@ -140,6 +141,12 @@ describe('refused bundles change nothing', () => {
   it('refuses a bundle with an unknown table', () =>
     refuse(rewriteBundle(bytes, (e) => { e.payload.environments.live.tables.mystery = { columns: ['a'], rows: [] }; }), /does not know: mystery/));
   it('refuses a file that is not a bundle', () => refuse(Buffer.from('hello'), /truncated or damaged/));
+  it('refuses a small file that unpacks past the size cap (a gzip bomb) without unpacking it whole', () => {
+    const bomb = gzipSync(Buffer.alloc(8 * 1024 * 1024, 0x20));
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    expect(() => decodeBundle(bomb, 1024 * 1024)).toThrow(/unpacks to more than 1 MB/);
+    expect(() => decodeBundle(bomb, 1024 * 1024)).toThrow(BundleError);
+  });
   // Regression: a bundle whose checksum was recomputed passed every check and failed half-way through
   // the restore, after both environments had been reset and the test one replaced.
   it('refuses a re-checksummed bundle whose live rows break the schema, before anything is reset', () =>
