@@ -100,31 +100,11 @@ export async function startReferenceErp(baseUrl: string, credential: string, var
     },
   }).listen();
 
-  await client.me();
-  await client.catalog.categories.put('erp-burgers', { name: 'Burgers', position: 1 });
-  await client.catalog.products.put('erp-classic', {
-    name: 'Classic burger',
-    category_external_id: 'erp-burgers',
-    price: '30000',
-    option_groups: [{ external_id: 'erp-extras', name: 'Extras', min_select: 0, max_select: 2, options: [{ external_id: 'erp-cheese', name: 'Cheese', price: '4000' }] }],
-  });
-  await client.catalog.products.patch('erp-classic', { price: '32000', available: true });
-  const snapshot = `erp-snap-${randomBytes(4).toString('hex')}`;
-  const product = (id: string, name: string) => ({ op: 'upsert_product' as const, external_id: id, data: { name, category_external_id: 'erp-burgers', price: '30000' } });
-  await client.catalog.batch({ full_snapshot: true, snapshot_id: snapshot, snapshot_part: 1, snapshot_last: false, operations: [{ op: 'upsert_category', external_id: 'erp-burgers', data: { name: 'Burgers', position: 1 } }, product('erp-classic', 'Classic burger')] });
-  await client.catalog.batch({ full_snapshot: true, snapshot_id: snapshot, snapshot_part: 2, snapshot_last: true, operations: [product('erp-double', 'Double burger')] });
+  await connectAndPublish(client);
   const webhook = await client.webhook.put({ url: receiver.url, events: ['*'] });
   receiver.secrets = [(webhook as { signing_secret?: string }).signing_secret ?? (await client.webhook.rotateSecret()).signing_secret];
 
-  // Reconciliation: the feed is read now and then, as the spec suggests alongside a webhook.
-  let cursor: string | undefined;
-  const poll = setInterval(() => {
-    if (stopped) return;
-    client.events
-      .list({ after: cursor, limit: 200 })
-      .then((page) => void (cursor = page.next_cursor ?? cursor))
-      .catch((e: unknown) => void errors.push(`feed: ${String(e)}`));
-  }, 500);
+  const poll = pollFeed(client, () => stopped, errors);
 
   return {
     receiver,
@@ -138,4 +118,33 @@ export async function startReferenceErp(baseUrl: string, credential: string, var
       await client.close();
     },
   };
+}
+
+/** What an ERP does before any session: connect, publish its catalog (a full snapshot in two parts). */
+async function connectAndPublish(client: MerchantClient): Promise<void> {
+  await client.me();
+  await client.catalog.categories.put('erp-burgers', { name: 'Burgers', position: 1 });
+  await client.catalog.products.put('erp-classic', {
+    name: 'Classic burger',
+    category_external_id: 'erp-burgers',
+    price: '30000',
+    option_groups: [{ external_id: 'erp-extras', name: 'Extras', min_select: 0, max_select: 2, options: [{ external_id: 'erp-cheese', name: 'Cheese', price: '4000' }] }],
+  });
+  await client.catalog.products.patch('erp-classic', { price: '32000', available: true });
+  const snapshot = `erp-snap-${randomBytes(4).toString('hex')}`;
+  const product = (id: string, name: string) => ({ op: 'upsert_product' as const, external_id: id, data: { name, category_external_id: 'erp-burgers', price: '30000' } });
+  await client.catalog.batch({ full_snapshot: true, snapshot_id: snapshot, snapshot_part: 1, snapshot_last: false, operations: [{ op: 'upsert_category', external_id: 'erp-burgers', data: { name: 'Burgers', position: 1 } }, product('erp-classic', 'Classic burger')] });
+  await client.catalog.batch({ full_snapshot: true, snapshot_id: snapshot, snapshot_part: 2, snapshot_last: true, operations: [product('erp-double', 'Double burger')] });
+}
+
+/** Reconciliation: the feed is read now and then, as the spec suggests alongside a webhook. */
+function pollFeed(client: MerchantClient, stopped: () => boolean, errors: string[]): NodeJS.Timeout {
+  let cursor: string | undefined;
+  return setInterval(() => {
+    if (stopped()) return;
+    client.events
+      .list({ after: cursor, limit: 200 })
+      .then((page) => void (cursor = page.next_cursor ?? cursor))
+      .catch((e: unknown) => void errors.push(`feed: ${String(e)}`));
+  }, 500);
 }
