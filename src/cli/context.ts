@@ -198,18 +198,36 @@ function backoffFromEnv(env: NodeJS.ProcessEnv): { baseMs: number; maxMs: number
   return env.MERCHANT_KIT_RETRY_BASE_MS && Number.isFinite(n) && n >= 0 ? { baseMs: n, maxMs: n * 8 } : undefined;
 }
 
+/** A retry wait from which on a command without `--verbose` says, once, that it is waiting (not hung). */
+export const LONG_RETRY_WAIT_MS = 3000;
+
 function newClient(m: ClientModule, baseUrl: string, credential: string, verbose: boolean): MerchantClient {
   const client = new m.MerchantClient({
     baseUrl,
     credential,
     userAgent: 'merchant-kit-cli',
     backoff: backoffFromEnv(process.env),
-    onRetry: (info) => {
-      if (verbose) process.stderr.write(`${redactSecrets(`retrying: ${describeRetry(info)}`)}\n`);
-    },
+    onRetry: retryReporter(verbose),
   });
   onCleanup(() => client.close());
   return client;
+}
+
+/**
+ * `--verbose`: every retry on stderr. Otherwise one note the first time a wait is long (a 429's
+ * `Retry-After: 30`, the 8 s backoff of a 5xx storm), so that a command waiting for minutes is not
+ * mistaken for a hang; short waits stay silent and a final failure stays one line.
+ */
+export function retryReporter(verbose: boolean, write: (text: string) => void = (t) => process.stderr.write(t)): (info: RetryInfo) => void {
+  let noted = false;
+  return (info) => {
+    if (verbose) return write(`${redactSecrets(`retrying: ${describeRetry(info)}`)}\n`);
+    if (noted || info.delayMs < LONG_RETRY_WAIT_MS) return;
+    noted = true;
+    const answer = info.error.status === 0 ? `got no answer (${info.error.code})` : `answered ${info.error.status} ${info.error.code}`;
+    const wait = Math.ceil(info.delayMs / 1000);
+    write(`${redactSecrets(`note: ${info.method} ${info.path} ${answer}; waiting ${wait} s before retrying (--verbose shows every retry)`)}\n`);
+  };
 }
 
 function describeRetry(info: RetryInfo): string {

@@ -244,6 +244,14 @@ describe('faults and failures', () => {
     expect(r.stderr).toMatch(/retrying: GET \/me failed \(429 rate_limited\)/);
   });
 
+  it('a 429 with a long Retry-After: one note on stderr that it is waiting (not hung), then the answer', async () => {
+    await emu.control('POST', '/faults', { method: 'GET', path: '/sandbox/v1/store', status: 429, retry_after: 3, times: 1 });
+    const r = await run(['store', 'get', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).id).toBe(emu.test.store_id);
+    expect(r.stderr).toBe('note: GET /store answered 429 rate_limited; waiting 3 s before retrying (--verbose shows every retry)\n');
+  });
+
   it('never prints a credential secret; the webhook secret only where it is shown once', () => {
     for (const { args, result } of results) {
       const text = result.stdout + result.stderr;

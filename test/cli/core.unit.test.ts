@@ -5,7 +5,7 @@ import { DELIVERY_STATUSES } from '../../src/contract/webhooks.js';
 import { ENTREGA_ACTIONS, ENTREGA_PAYMENT_METHODS } from '../../src/contract/entregas.js';
 import * as cliLists from '../../src/cli/options.js';
 import { ApiError } from '../../src/client/index.js';
-import { adminUrlFor, checkEnvironmentMatch, credentialEnvironment, parseBaseUrl } from '../../src/cli/context.js';
+import { adminUrlFor, checkEnvironmentMatch, credentialEnvironment, parseBaseUrl, retryReporter } from '../../src/cli/context.js';
 import { ExitError, baseUrlFor, describeError, environmentOfPath, rememberTarget } from '../../src/cli/errors.js';
 import { keyFromText, open, seal } from '../../src/cli/config/crypto.js';
 import { formatTable } from '../../src/cli/output.js';
@@ -149,4 +149,21 @@ describe('option lists of the CLI', () => {
     [cliLists.ENTREGA_ACTIONS, ENTREGA_ACTIONS],
     [cliLists.ENTREGA_PAYMENT_METHODS, ENTREGA_PAYMENT_METHODS],
   ])('%j is the contract\'s own list', (mine, contract) => expect(mine).toBe(contract));
+});
+
+describe('retryReporter', () => {
+  const info = (delayMs: number, status = 503, code = 'maintenance') =>
+    ({ endpointId: 'x', method: 'GET', path: '/me', retry: 1, delayMs, idempotencyKey: null, error: new ApiError({ status, code, message: 'm' }) });
+  const run = (verbose: boolean, delays: [number, number?, string?][]) => {
+    const out: string[] = [];
+    const report = retryReporter(verbose, (t) => out.push(t));
+    for (const [ms, status, code] of delays) report(info(ms, status, code));
+    return out;
+  };
+  it.each([
+    ['short waits stay silent', false, [[1000], [2000]], []],
+    ['the first long wait is noted once', false, [[1000], [4000], [8000]], ['note: GET /me answered 503 maintenance; waiting 4 s before retrying (--verbose shows every retry)\n']],
+    ['a network failure says no answer', false, [[3000, 0, 'network_error']], ['note: GET /me got no answer (network_error); waiting 3 s before retrying (--verbose shows every retry)\n']],
+    ['--verbose prints every retry', true, [[5], [10]], ['retrying: GET /me failed (503 maintenance); retry 1 in 5 ms\n', 'retrying: GET /me failed (503 maintenance); retry 1 in 10 ms\n']],
+  ] as const)('%s', (_name, verbose, delays, expected) => expect(run(verbose, delays as unknown as [number, number?, string?][])).toEqual(expected));
 });
