@@ -110,6 +110,8 @@ describe('homologate: refusals and usage', () => {
     expect(JSON.parse(r.stdout)).toEqual(report);
     expect(report.checks.map((c: { id: string; status: string }) => [c.id, c.status])).toEqual([['connection', 'pass'], ['catalog', 'pass']]);
     expect(report.summary.certified).toBe(false);
+    // The verdict line says why: the checks left out, not "0 failed".
+    expect(r.stderr.trim().split('\n').pop()).toBe('homologation: not certified (0 failed, 0 skipped, 0 pending, 5 not run)');
   });
 });
 

@@ -12,6 +12,7 @@ import { parseOptions, type HomologateOptions } from './options.js';
 import { Progress } from './progress.js';
 import { runActive } from './active.js';
 import { RunTimeout } from '../../../../checks/runner.js';
+import { CHECK_IDS } from '../../../../checks/types.js';
 import { runObserver } from './observe.js';
 
 /** SIGINT (and --timeout for the active run) end the run early; the reports are still written. */
@@ -61,7 +62,9 @@ export async function homologateAction(command: Command): Promise<void> {
   }
   if (!options.json) for (const path of written) progress.say(`wrote ${path}`);
   if (!report.summary.certified) {
-    const why = report.interrupted ? 'interrupted' : `${report.summary.failed} failed, ${report.summary.skipped} skipped, ${report.summary.pending} pending`;
+    const notRun = CHECK_IDS.filter((id) => !report.checks.some((c) => c.id === id)).length;
+    const counts = `${report.summary.failed} failed, ${report.summary.skipped} skipped, ${report.summary.pending} pending${notRun ? `, ${notRun} not run` : ''}`;
+    const why = report.interrupted ? 'interrupted' : counts;
     throw new ExitError(`homologation: not certified (${why})`, 1);
   }
 }
