@@ -257,10 +257,19 @@ describe('merchant-kit listen', () => {
     expectNoSecret(cli);
   });
 
-  it('prefers the environment variable to the --secret flag', async () => {
+  it('flags first: --secret beats MERCHANT_KIT_WEBHOOK_SECRET (a rotated secret typed for this run wins over an old exported one)', async () => {
     const { url } = await listen(['--secret', 'whsec_del_flag']);
-    expect((await post(url, eventBody('evt_env'))).status).toBe(200);
-    expect((await post(url, eventBody('evt_flag'), { signWith: 'whsec_del_flag' })).status).toBe(401);
+    expect((await post(url, eventBody('evt_flag'), { signWith: 'whsec_del_flag' })).status).toBe(200);
+    expect((await post(url, eventBody('evt_env'))).status).toBe(401);
+  });
+
+  it('flags first: --secret-stdin beats MERCHANT_KIT_WEBHOOK_SECRET', async () => {
+    const cli = runCli(['listen', '--json', '--port', '0', '--secret-stdin'], { MERCHANT_KIT_WEBHOOK_SECRET: 'whsec_viejo_del_entorno' });
+    running.push(cli);
+    cli.child.stdin.write(`${await createWebhook()}\n`);
+    const url = (JSON.parse(await cli.firstLine) as Line).url as string;
+    expect((await post(url, eventBody('evt_stdin_first'))).status).toBe(200);
+    expect((await post(url, eventBody('evt_env_old'), { signWith: 'whsec_viejo_del_entorno' })).status).toBe(401);
   });
 
   it.each([{ mode: 'human', flags: [] as string[] }, { mode: 'json', flags: ['--json'] }])('answers 400 too_deeply_nested to a signed event nested 5,000 levels, and keeps working ($mode)', async ({ flags }) => {

@@ -53,7 +53,7 @@ export function registerListenCommands(program: Command): void {
     .addHelpText(
       'after',
       `
-The secret comes from MERCHANT_KIT_WEBHOOK_SECRET, then --secret-stdin, and only then --secret.
+The secret comes from --secret-stdin, then --secret, then MERCHANT_KIT_WEBHOOK_SECRET (flags first).
 --configure and --backfill call the API of the target in use: --base-url / MERCHANT_KIT_BASE_URL,
 MERCHANT_KIT_CREDENTIAL, or a profile (--profile, MERCHANT_KIT_PROFILE, the active profile).
 

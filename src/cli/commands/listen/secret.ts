@@ -23,20 +23,21 @@ export const MISSING_SECRET =
   'error: no webhook signing secret (whsec_…): set MERCHANT_KIT_WEBHOOK_SECRET or pipe it with --secret-stdin.';
 
 /**
- * The signing secret, never from the command line if avoidable (it would show in `ps`): the
- * environment variable first, then one line of stdin, and only then the discouraged flag; null
- * when none was given.
+ * The signing secret, flags first as for every target setting (DESIGN: CLI surface, precedence):
+ * one line of stdin with `--secret-stdin`, then the discouraged `--secret` (it shows in `ps`), then
+ * `MERCHANT_KIT_WEBHOOK_SECRET`; null when none was given. A secret typed for this run must not
+ * lose to an old one left in the environment (every delivery would fail verification).
  */
 export async function findSecret(sources: SecretSources, input: NodeJS.ReadableStream = process.stdin): Promise<string | null> {
-  const env = sources.env?.trim();
-  if (env) return checked(env);
   if (sources.stdin) {
     const line = (await readLine(input)).trim();
     if (line) return checked(line);
     throw new ExitError('error: --secret-stdin got no secret: stdin was empty.', 2);
   }
   const flag = sources.flag?.trim();
-  return flag ? checked(flag) : null;
+  if (flag) return checked(flag);
+  const env = sources.env?.trim();
+  return env ? checked(env) : null;
 }
 
 /** spec: Webhook configuration — signing secrets carry the `whsec_` prefix; anything else is a mistake (e.g. "undefined"). */
