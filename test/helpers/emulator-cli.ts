@@ -2,18 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach } from 'vitest';
+import type { ReadyInfo } from '../../emulator/server.js';
 import { runCli, type CliProcess } from './cli.js';
 
 /** The ready line of `emulator start --json` (DESIGN, Emulator contract). */
-export interface ReadyLine {
-  event: string;
-  url: string;
-  live_base_url: string;
-  sandbox_base_url: string;
-  admin_url: string;
-  stores: { environment: 'test' | 'live'; store_id: string; integration_id: string; credential: string }[];
-  pid: number;
-}
+export type ReadyLine = ReadyInfo;
 
 /**
  * Emulators started through the built CLI for one test file: each is killed after its test, and the
