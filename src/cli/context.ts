@@ -81,8 +81,16 @@ export function adminUrlFor(baseUrl: string): string {
   return `${live.slice(0, -'/v1'.length)}/_emulator`;
 }
 
-/** Reads one line of stdin (the rest is left unread); empty when stdin ends first. */
+/**
+ * Reads one line of stdin (the rest is left unread); empty when stdin ends first. Used for
+ * `--credential-stdin`: on a terminal (nothing piped) the line is read without echo, since a typed
+ * credential would otherwise stay on the screen and in its scrollback.
+ */
 export async function readStdinLine(stdin: NodeJS.ReadableStream = process.stdin): Promise<string> {
+  if ((stdin as NodeJS.ReadStream).isTTY) {
+    const { promptHidden } = await import('./config/prompt.js');
+    return promptHidden('Credential (svk_….svs_…): ', stdin as NodeJS.ReadStream);
+  }
   const { createInterface } = await import('node:readline');
   const rl = createInterface({ input: stdin, terminal: false });
   try {

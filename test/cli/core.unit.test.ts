@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it, vi } from 'vitest';
 import { ACK_STATUSES, IMPORT_FAILURE_CODES, ORDER_STATUSES, SIMULATOR_SCENARIOS } from '../../src/contract/orders.js';
 import { DELIVERY_STATUSES } from '../../src/contract/webhooks.js';
 import { ENTREGA_ACTIONS, ENTREGA_PAYMENT_METHODS } from '../../src/contract/entregas.js';
 import * as cliLists from '../../src/cli/options.js';
 import { ApiError } from '../../src/client/index.js';
-import { adminUrlFor, checkEnvironmentMatch, credentialEnvironment, parseBaseUrl, retryReporter } from '../../src/cli/context.js';
+import { adminUrlFor, checkEnvironmentMatch, credentialEnvironment, parseBaseUrl, readStdinLine, retryReporter } from '../../src/cli/context.js';
 import { ExitError, baseUrlFor, describeError, environmentOfPath, rememberTarget } from '../../src/cli/errors.js';
 import { keyFromText, open, seal } from '../../src/cli/config/crypto.js';
 import { formatTable } from '../../src/cli/output.js';
@@ -166,4 +167,26 @@ describe('retryReporter', () => {
     ['a network failure says no answer', false, [[3000, 0, 'network_error']], ['note: GET /me got no answer (network_error); waiting 3 s before retrying (--verbose shows every retry)\n']],
     ['--verbose prints every retry', true, [[5], [10]], ['retrying: GET /me failed (503 maintenance); retry 1 in 5 ms\n', 'retrying: GET /me failed (503 maintenance); retry 1 in 10 ms\n']],
   ] as const)('%s', (_name, verbose, delays, expected) => expect(run(verbose, delays as unknown as [number, number?, string?][])).toEqual(expected));
+});
+
+describe('readStdinLine (--credential-stdin)', () => {
+  it('reads a piped line as it is', async () => {
+    const stdin = new PassThrough();
+    const line = readStdinLine(stdin);
+    stdin.end('svk_test_a.svs_test_b\nrest\n');
+    expect(await line).toBe('svk_test_a.svs_test_b');
+  });
+
+  it('on a terminal (nothing piped) reads without echo: raw mode, so a typed credential never shows', async () => {
+    const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: vi.fn() });
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const line = readStdinLine(stdin as unknown as NodeJS.ReadStream);
+      stdin.write('svk_test_a.svs_test_b\n');
+      expect(await line).toBe('svk_test_a.svs_test_b');
+      expect(stdin.setRawMode).toHaveBeenCalledWith(true);
+    } finally {
+      stderr.mockRestore();
+    }
+  });
 });
