@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCli, type CliProcess } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { apiEnv, feedIds, jsonLines, scratchDir, waitForJsonLines, waitUntil } from '../helpers/feed.js';
+import { apiEnv, feedIds, jsonLines, scratchDir, waitForJsonLines, waitUntil, stopAll } from '../helpers/feed.js';
 import { seedMenu, simulate } from '../helpers/orders.js';
 
 let emu: TestEmulator;
@@ -18,12 +18,7 @@ beforeEach(async () => {
   await simulate(emu);
 });
 afterEach(async () => {
-  for (const cli of running.splice(0)) {
-    if (cli.child.exitCode === null && cli.child.signalCode === null) {
-      cli.child.kill('SIGKILL');
-      await cli.exited;
-    }
-  }
+  await stopAll(running);
   await emu.close();
   scratch.cleanup();
 });

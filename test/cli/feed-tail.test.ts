@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCli, type CliProcess } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { apiEnv, feedIds, jsonLines, scratchDir, waitForJsonLines, waitUntil } from '../helpers/feed.js';
+import { apiEnv, feedIds, jsonLines, scratchDir, waitForJsonLines, waitUntil, stopAll } from '../helpers/feed.js';
 import { orderAction, seedMenu, simulate } from '../helpers/orders.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
@@ -19,13 +19,7 @@ beforeEach(async () => {
   await seedMenu(emu);
 });
 afterEach(async () => {
-  for (const cli of running.splice(0)) {
-    if (cli.child.exitCode === null && cli.child.signalCode === null) {
-      cli.child.kill('SIGKILL');
-      await cli.exited;
-    }
-  }
-  for (const rx of receivers.splice(0)) await rx.close();
+  await stopAll(running, receivers);
   await emu.close();
   scratch.cleanup();
 });

@@ -4,7 +4,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { signatureHeader, verify } from '../../src/webhooks/index.js';
 import { ensureBuilt, runCli, type CliProcess } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { apiEnv, feedIds, scratchDir, waitUntil } from '../helpers/feed.js';
+import { apiEnv, feedIds, scratchDir, waitUntil, stopAll } from '../helpers/feed.js';
 import { orderAction, seedMenu, simulate } from '../helpers/orders.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
@@ -27,12 +27,7 @@ beforeEach(async () => {
   await seedMenu(emu);
 });
 afterEach(async () => {
-  for (const cli of running.splice(0)) {
-    if (cli.child.exitCode === null && cli.child.signalCode === null) {
-      cli.child.kill('SIGKILL');
-      await cli.exited;
-    }
-  }
+  await stopAll(running);
   await app.close();
   await emu.close();
   scratch.cleanup();

@@ -4,7 +4,7 @@ import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { seedMenu, simulate } from '../helpers/orders.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { signatureHeader } from '../../src/webhooks/index.js';
-import { scratchDir } from '../helpers/feed.js';
+import { scratchDir, stopAll } from '../helpers/feed.js';
 
 interface Line {
   [key: string]: any;
@@ -32,13 +32,7 @@ async function createWebhook(): Promise<string> {
   return secret;
 }
 afterEach(async () => {
-  for (const cli of running.splice(0)) {
-    if (cli.child.exitCode === null && cli.child.signalCode === null) {
-      cli.child.kill('SIGKILL');
-      await cli.exited;
-    }
-  }
-  for (const rx of receivers.splice(0)) await rx.close();
+  await stopAll(running, receivers);
   await emu.close();
   scratch.cleanup();
 });

@@ -54,3 +54,14 @@ export async function feedIds(emu: TestEmulator, query = ''): Promise<string[]> 
     if (!res.body.has_more) return ids;
   }
 }
+
+/** Ends what a test left running: CLI processes still alive (SIGKILL, awaited), then receivers. */
+export async function stopAll(running: CliProcess[], receivers: { close(): Promise<unknown> }[] = []): Promise<void> {
+  for (const cli of running.splice(0)) {
+    if (cli.child.exitCode === null && cli.child.signalCode === null) {
+      cli.child.kill('SIGKILL');
+      await cli.exited;
+    }
+  }
+  for (const rx of receivers.splice(0)) await rx.close();
+}
