@@ -37,6 +37,16 @@ Example:
 
 for (const register of COMMAND_GROUPS) register(program);
 
+// An empty argument (`orders get ""`, an unset shell variable) names no order, delivery or file: a
+// usage error before any call, for every command at once.
+program.hook('preAction', (_program, action) => {
+  const empty = action.registeredArguments.findIndex((_a, i) => {
+    const value = action.processedArgs[i];
+    return typeof value === 'string' && value.trim() === '';
+  });
+  if (empty >= 0) throw new InvalidArgumentError(`the argument <${action.registeredArguments[empty].name()}> of "${action.name()}" is empty.`);
+});
+
 // `merchant-kit … | head`: a closed pipe ends the command quietly, not with a stack trace.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);

@@ -66,6 +66,15 @@ describe('merchant-kit', () => {
     }
   });
 
+  it('an empty argument (an unset shell variable) is a usage error, exit 2, before any call', async () => {
+    const env = { MERCHANT_KIT_BASE_URL: 'http://127.0.0.1:1/sandbox/v1', MERCHANT_KIT_CREDENTIAL: 'svk_test_AAAAAAAA.svs_test_BBBBBBBB' };
+    for (const [args, name] of [[['orders', 'get', ''], 'order_id'], [['orders', 'ack', ' ', '--external-id', 'X'], 'order_id'], [['webhook', 'retry', ''], 'delivery_id'], [['entregas', 'get', ''], 'id']] as const) {
+      const r = await cli([...args], { env });
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr.trim()).toBe(`error: the argument <${name}> of "${args[1]}" is empty.`);
+    }
+  });
+
   it('completion scripts come from the command tree; the bash one is valid bash', async () => {
     expect(commandPaths(help)).toEqual(expect.arrayContaining(['orders list', 'webhook rotate-secret', 'profile add', 'entregas action']));
     expect(() => execFileSync('bash', ['-n'], { input: help })).not.toThrow();
