@@ -201,7 +201,7 @@ type ClientModule = typeof import('../client/index.js');
  * Test-only: `MERCHANT_KIT_RETRY_BASE_MS` shortens the client's backoff (first wait; the cap is 8×)
  * so that retry tests run in milliseconds. `Retry-After` is still honoured.
  */
-function backoffFromEnv(env: NodeJS.ProcessEnv): { baseMs: number; maxMs: number } | undefined {
+export function backoffFromEnv(env: NodeJS.ProcessEnv = process.env): { baseMs: number; maxMs: number } | undefined {
   const n = Number(env.MERCHANT_KIT_RETRY_BASE_MS);
   return env.MERCHANT_KIT_RETRY_BASE_MS && Number.isFinite(n) && n >= 0 ? { baseMs: n, maxMs: n * 8 } : undefined;
 }

@@ -169,6 +169,30 @@ describe('catalog sync under the batch limits', () => {
   });
 });
 
+describe('catalog sync under 5xx faults', () => {
+  const path = '/sandbox/v1/catalog/batch';
+  const fast = { MERCHANT_KIT_RETRY_BASE_MS: '5' };
+
+  it('rides out 503s on the batch with backoff, then applies everything', async () => {
+    expect((await rig.emu.control('POST', '/faults', { method: 'POST', path, status: 503, times: 2 })).status).toBeLessThan(300);
+    const run = await rig.run(['catalog', 'sync', RESTAURANT_JSON, '--json'], { env: fast });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/waiting [\d.]+ s: 503 maintenance/);
+    expect(jsonOut(run).results).toMatchObject({ created: categoryCount + productCount, failed: 0 });
+    expect((await catalogOf(rig.emu)).products).toHaveLength(productCount);
+  });
+
+  it('a 503 storm that outlasts the retries: exit 1 with the API line and no stack trace, nothing applied', async () => {
+    expect((await rig.emu.control('POST', '/faults', { method: 'POST', path, status: 503, times: 50 })).status).toBeLessThan(300);
+    const run = await rig.run(['catalog', 'sync', RESTAURANT_JSON], { env: fast });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr.trim().split('\n').at(-1)).toMatch(/^error: .+\(503 maintenance, request_id req_\w+\)$/);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    await rig.emu.control('DELETE', '/faults');
+    expect((await catalogOf(rig.emu)).products).toHaveLength(0);
+  });
+});
+
 describe('catalog sync against a store whose panel owns the catalog', () => {
   it('refuses with catalog_mode manual before sending anything (exit 1)', async () => {
     const manual = await newStore(rig.emu, { settings: { catalog_mode: 'manual' } });

@@ -1,5 +1,6 @@
 import { ApiError, isRetryable, retryDelay, type MerchantClient } from '../../../../client/index.js';
 import type { BatchResponse } from '../../../../contract/catalog.js';
+import { backoffFromEnv } from '../../../context.js';
 import type { Progress } from './progress.js';
 
 /** How long one batch may wait for the limits (429, batch_in_progress) before the sync gives up. */
@@ -39,18 +40,13 @@ export async function sendBatch(client: MerchantClient, body: BatchBody, key: st
         waited += seconds;
         await sleep(seconds * 1000);
       } else if (!limited && isRetryable(error) && ++failures < MAX_FAILURES) {
-        const ms = retryDelay(failures - 1, error.retryAfter, backoff());
+        // MERCHANT_KIT_RETRY_BASE_MS shortens the backoff in tests, as it does for the client's own retries.
+        const ms = retryDelay(failures - 1, error.retryAfter, backoffFromEnv());
         progress.waiting(Math.round(ms / 100) / 10, `${error.status || 'network'} ${error.code}`);
         await sleep(ms);
       } else throw error;
     }
   }
-}
-
-/** `MERCHANT_KIT_RETRY_BASE_MS` shortens the backoff in tests, as it does for the client's own retries. */
-function backoff(): { baseMs: number; maxMs: number } | undefined {
-  const n = Number(process.env.MERCHANT_KIT_RETRY_BASE_MS);
-  return process.env.MERCHANT_KIT_RETRY_BASE_MS && Number.isFinite(n) && n >= 0 ? { baseMs: n, maxMs: n * 8 } : undefined;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
