@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const FILE = 'clock.json';
@@ -20,6 +20,9 @@ export function loadClockOffset(dataDir: string | null): number {
 
 export function saveClockOffset(dataDir: string | null, offsetMs: number): void {
   if (!dataDir) return;
-  mkdirSync(dataDir, { recursive: true });
-  writeFileSync(join(dataDir, FILE), `${JSON.stringify({ offset_ms: offsetMs })}\n`);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const file = join(dataDir, FILE);
+  writeFileSync(file, `${JSON.stringify({ offset_ms: offsetMs })}\n`, { mode: 0o600 });
+  // A file of an older version keeps its mode on rewrite: owner-only like the databases beside it.
+  chmodSync(file, 0o600);
 }

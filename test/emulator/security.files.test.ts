@@ -10,6 +10,8 @@ const mode = (path: string) => statSync(path).mode & 0o777;
 
 async function runIn(data: string): Promise<string[]> {
   const emu = await startEmulator({ port: 0, data, clock: 'manual' });
+  // An advanced clock is kept beside the databases (clock.json): it must be owner-only too.
+  await fetch(`${emu.admin_url}/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"seconds":60}' });
   const files = readdirSync(data);
   await emu.close();
   return files;
@@ -20,7 +22,7 @@ describe('the data folder', () => {
     const data = join(root, 'new', 'emulator');
     const files = await runIn(data);
     expect(mode(data)).toBe(0o700);
-    expect(files).toEqual(expect.arrayContaining(['live.sqlite', 'test.sqlite', 'seed-credentials.json', 'emulator.pid']));
+    expect(files).toEqual(expect.arrayContaining(['live.sqlite', 'test.sqlite', 'seed-credentials.json', 'emulator.pid', 'clock.json']));
     for (const file of readdirSync(data)) expect(mode(join(data, file)), file).toBe(0o600);
   });
 
