@@ -166,15 +166,8 @@ function needsProfile(flags: Layer, env: NodeJS.ProcessEnv): boolean {
   return !(flags.baseUrl || env.MERCHANT_KIT_BASE_URL) || !(flags.credential || env.MERCHANT_KIT_CREDENTIAL);
 }
 
-interface ContextParts {
-  baseUrl: string;
-  credential: string;
-  environment: Environment;
-  profileName?: string;
-  json: boolean;
-  verbose: boolean;
-  adminToken?: string;
-}
+/** What a context is built from: the resolved target, without the clients made from it. */
+type ContextParts = Omit<CliContext, 'adminUrl' | 'client' | 'control'> & { adminToken?: string };
 
 /** A context for a known target (also used by `profile add`, which has no profile yet). */
 export async function buildContext(parts: ContextParts): Promise<CliContext> {
