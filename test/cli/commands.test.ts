@@ -132,7 +132,10 @@ describe('simulate and orders', () => {
   });
 
   it('entregas create (from an accepted order and manual), get and action', async () => {
-    const fromOrder = await json(['entregas', 'create', '--request-key', 'ENV-1', '--order-id', orders[0].id]);
+    // spec: POST /entregas — a transfer needs the merchant's confirmation of receipt; the simulator picks
+    // the payment method, so the flag follows the order's.
+    const transfer = orders[0].payment.method_code === 'bank_transfer' ? ['--transfer-received'] : [];
+    const fromOrder = await json(['entregas', 'create', '--request-key', 'ENV-1', '--order-id', orders[0].id, ...transfer]);
     expect(fromOrder).toMatchObject({ order_id: orders[0].id, status: 'requested' });
     expect((await json(['entregas', 'get', fromOrder.id])).id).toBe(fromOrder.id);
     const raised = await json(['entregas', 'action', fromOrder.id, 'raise_fee', '--amount', String(fromOrder.courier_fee + 1000)]);
