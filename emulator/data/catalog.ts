@@ -80,6 +80,9 @@ export interface PageParams {
   limit: number;
 }
 
+/** A page of products, filtered by category and active flag (null: no filter). */
+export type ProductPageParams = PageParams & { category_id: string | null; active: number | null };
+
 const PRODUCT_VIEW = 'SELECT p.*, c.external_id AS category_external_id FROM products p JOIN categories c ON c.id = p.category_id';
 
 export function createCatalogStatements(db: Db): CatalogStatements {
@@ -123,7 +126,7 @@ export function createCatalogStatements(db: Db): CatalogStatements {
     setProductSourceUpdatedAt: db.prepare<[number, string]>('UPDATE products SET source_updated_at = ? WHERE id = ?'),
     /** The ids of a page of products (GET /catalog/products), whose products are presented from kept text. */
     listProductIds: db
-      .prepare<PageParams & { category_id: string | null; active: number | null }, string>(
+      .prepare<ProductPageParams, string>(
         `SELECT p.id FROM products p JOIN categories c ON c.id = p.category_id
          WHERE p.store_id = @store_id AND p.updated_at >= @since AND p.id > @after
            AND (@category_id IS NULL OR p.category_id = @category_id) AND (@active IS NULL OR p.active = @active)
@@ -192,7 +195,7 @@ export interface CatalogStatements {
   insertProduct: Database.Statement<[ProductRow], unknown>;
   updateProduct: Database.Statement<[Omit<ProductRow, "store_id" | "created_at">], unknown>;
   setProductSourceUpdatedAt: Database.Statement<[number, string], unknown>;
-  listProductIds: Database.Statement<[PageParams & { category_id: string | null; active: number | null; }], string>;
+  listProductIds: Database.Statement<[ProductPageParams], string>;
   productViewsByIds: Database.Statement<[{ ids: string; }], ProductView>;
   linkedProducts: Database.Statement<[string], ProductRow>;
   activeProductCount: Database.Statement<[string], { n: number; }>;

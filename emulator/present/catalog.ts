@@ -5,7 +5,7 @@ import type { EnvContext } from '../context.js';
 import { ChangeCache } from '../db/change-cache.js';
 import type { Db } from '../db/open.js';
 import type { Statement } from 'better-sqlite3';
-import type { CategoryRow, OptionGroupRow, OptionRow, ProductView } from '../data/catalog.js';
+import type { CategoryRow, OptionGroupRow, OptionRow, ProductPageParams, ProductView } from '../data/catalog.js';
 
 export function presentCategory(row: CategoryRow): Category {
   return {
@@ -44,16 +44,6 @@ const TEXT_COLUMNS = `p.id, p.price, p.source_updated_at, p.created_at, p.update
   FROM products p JOIN categories c ON c.id = p.category_id`;
 
 type TextRow = [id: string, price: number, sourceUpdatedAt: number | null, createdAt: number, updatedAt: number, head: string, middle: string];
-
-/** The page's filters, as `listProductIds` of data/catalog.ts takes them. */
-export interface ProductPageParams {
-  store_id: string;
-  since: number;
-  after: string;
-  limit: number;
-  category_id: string | null;
-  active: number | null;
-}
 
 interface TextStatements {
   byIds: Statement<[{ ids: string }], TextRow>;
