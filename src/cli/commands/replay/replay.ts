@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import { isLoopbackHost } from '../../../contract/webhooks.js';
 import { activeProfileName, loadProfile } from '../../config/profiles.js';
-import { credentialEnvironment, readStdinLine, type GlobalOptions } from '../../context.js';
+import { credentialEnvironment, readStdinLine, type Environment, type GlobalOptions } from '../../context.js';
 import { ExitError, usageError } from '../../errors.js';
 import { colors, note, printLine, printNdjson } from '../../output.js';
 import type { ReplayCommandOptions } from './index.js';
 import { readRecording } from './read.js';
-import { replay, type Environment, type ReplayResult } from './run.js';
+import { replay, type ReplayResult } from './run.js';
 
 /** Every credential the usual sources give, the first one per environment: stdin, environment, profile. */
 async function gatherCredentials(command: Command, env: NodeJS.ProcessEnv): Promise<Partial<Record<Environment, string>>> {

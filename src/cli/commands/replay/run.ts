@@ -2,8 +2,7 @@ import { Agent, request } from 'undici';
 import type { Exchange } from '../proxy/record.js';
 import { REDACTED } from '../proxy/record.js';
 import { compareBodies, IdMap, redactDifference, type Difference } from './compare.js';
-
-export type Environment = 'live' | 'test';
+import type { Environment } from '../../context.js';
 
 export interface ReplayResult {
   seq: number;
