@@ -13,7 +13,7 @@ import { createOrderStatements } from './data/orders.js';
 import { createWebhookStatements } from './data/webhooks.js';
 import { createEntregaStatements } from './data/entregas.js';
 import { createSnapshotStatements } from './data/snapshots.js';
-import { OutboundGuard } from './net/outbound.js';
+import type { OutboundGuard } from './net/outbound.js';
 
 /** One environment (live or test): its own database and the statements over it. */
 export interface EnvContext {
@@ -47,13 +47,7 @@ export interface EnvContext {
 
 export const BASE_PATHS: Record<Environment, string> = { live: '/v1', test: '/sandbox/v1' };
 
-export function createEnvContext(
-  name: Environment,
-  db: Db,
-  clock: Clock,
-  random: RandomSource,
-  outbound: OutboundGuard = new OutboundGuard(),
-): EnvContext {
+export function createEnvContext(name: Environment, db: Db, clock: Clock, random: RandomSource, outbound: OutboundGuard): EnvContext {
   const ids = new IdFactory(() => clock.now(), random);
   const ctx: EnvContext = {
     name,
