@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
+import { LIMITS } from '../../../../contract/limits.js';
 import type { PlannedOp } from './plan.js';
 
 // spec: Limits — 500 operations per batch, 5 MB per request body. Parts stay under 4.5 MB so that
 // the envelope and multi-byte text never push one over.
-export const MAX_OPERATIONS = 500;
+export const MAX_OPERATIONS: number = LIMITS.batchOperations;
 export const MAX_PART_BYTES = 4_500_000;
 
 /** The operation as the batch sends it. */

@@ -1,5 +1,6 @@
 import type { MerchantClient } from '../../../../client/index.js';
 import type { Category, Product } from '../../../../contract/catalog.js';
+import { LIMITS } from '../../../../contract/limits.js';
 
 /** What a sync needs to know of the target store. */
 export interface StoreState {
@@ -18,8 +19,8 @@ export interface StoreState {
 export async function readStore(client: MerchantClient, options: { products: boolean }): Promise<StoreState> {
   const me = await client.me();
   const settings = me.integration.settings as { missing_items_policy?: string; catalog_mode?: string };
-  const categories = (await client.catalog.categories.list({ limit: 200 }).all()) as Category[];
-  const products = options.products ? ((await client.catalog.products.list({ limit: 200 }).all()) as Product[]) : null;
+  const categories = (await client.catalog.categories.list({ limit: LIMITS.pageSizeMax }).all()) as Category[];
+  const products = options.products ? ((await client.catalog.products.list({ limit: LIMITS.pageSizeMax }).all()) as Product[]) : null;
   return {
     storeId: me.store.id,
     storeName: me.store.name,
