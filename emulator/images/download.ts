@@ -1,7 +1,8 @@
 import { isIP } from 'node:net';
 import { Agent, buildConnector, fetch, type Response } from 'undici';
 import { LIMITS } from '../../src/contract/limits.js';
-import { OutboundGuard, urlPort } from '../net/outbound.js';
+import { bareHost } from '../net/address-policy.js';
+import { urlPort, type OutboundGuard } from '../net/outbound.js';
 import { SNIFF_BYTES, sniffImage, type ImageKind } from './sniff.js';
 
 export type DownloadOutcome = { ok: true; kind: ImageKind; bytes: number } | { ok: false; error: string };
@@ -15,7 +16,7 @@ const TOO_LARGE = 'La imagen supera el máximo de 5 MB (5.000.000 bytes).';
  * refused address fails with the same message as a closed port, so an image URL cannot be used to
  * learn which private ports are open.
  */
-export async function downloadImage(url: string, signal: AbortSignal, guard: OutboundGuard = new OutboundGuard()): Promise<DownloadOutcome> {
+export async function downloadImage(url: string, signal: AbortSignal, guard: OutboundGuard): Promise<DownloadOutcome> {
   let response: Response;
   const dispatcher = guardedAgent(guard);
   try {
@@ -57,7 +58,7 @@ function guardedAgent(guard: OutboundGuard): Agent {
       const port = urlPort(new URL(`${options.protocol}//x:${options.port || ''}`));
       const refused = guard.refusalOf(options.hostname, port);
       if (refused) return callback(refused, null);
-      const host = options.hostname.replace(/^\[(.*)\]$/, '$1');
+      const host = bareHost(options.hostname);
       const connector = buildConnector(isIP(host) ? {} : { lookup: guard.lookupFor(port) } as buildConnector.BuildOptions);
       connector(options, callback);
     },

@@ -93,6 +93,11 @@ function classify6(g: number[]): AddressClass {
 // A loopback address behind a translator or tunnel is not the developer's own machine.
 const publicOnly = (c: AddressClass): AddressClass => (c === 'public' ? 'public' : 'refused');
 
+/** A URL's or socket's host without the brackets of an IPv6 literal (`[::1]` → `::1`). */
+export function bareHost(host: string): string {
+  return host.replace(/^\[(.*)\]$/, '$1');
+}
+
 /** The class of one IP address (IPv4 dotted, or IPv6 with or without brackets); anything else is refused. */
 export function classifyAddress(address: string): AddressClass {
   if (isIP(address) === 4) return classify4(v4(address));

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { canonicalAddress, outboundRefusal, type SelfAddress } from './address-policy.js';
+import { bareHost, canonicalAddress, outboundRefusal, type SelfAddress } from './address-policy.js';
 
 /** Thrown (or passed to a socket's callback) when the emulator refuses to connect somewhere. */
 export class OutboundRefused extends Error {
@@ -28,12 +28,12 @@ export class OutboundGuard {
   listening(host: string, port: number): void {
     const wildcard = host === '0.0.0.0' || host === '::' || host === '[::]';
     const localAddresses = wildcard ? interfaceAddresses() : undefined;
-    this.self = { host: host.replace(/^\[(.*)\]$/, '$1'), port, localAddresses };
+    this.self = { host: bareHost(host), port, localAddresses };
   }
 
   /** Refuses an IP literal at once; names are checked by `lookupFor` when the socket resolves them. */
   refusalOf(hostname: string, port: number): OutboundRefused | null {
-    const bare = hostname.replace(/^\[(.*)\]$/, '$1');
+    const bare = bareHost(hostname);
     if (isIP(bare) === 0) return null;
     const reason = outboundRefusal(bare, port, this.self);
     return reason ? new OutboundRefused(reason) : null;
@@ -58,8 +58,8 @@ export class OutboundGuard {
   /** True when `url` names the emulator's own listening socket by a loopback name or address (checked when a URL is saved). */
   namesSelf(url: URL): boolean {
     if (!this.self) return false;
-    const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-    const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+    const port = urlPort(url);
+    const host = bareHost(url.hostname).toLowerCase();
     const address = host === 'localhost' || host.endsWith('.localhost') ? '127.0.0.1' : host;
     if (isIP(address) === 0) return false;
     return outboundRefusal(canonicalAddress(address), port, this.self) === 'self';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
-import { classifyAddress } from '../net/address-policy.js';
+import { bareHost, classifyAddress } from '../net/address-policy.js';
 import { ApiError } from '../../src/contract/errors.js';
 import { LIMITS } from '../../src/contract/limits.js';
 import type { EnvContext } from '../context.js';
@@ -82,7 +82,7 @@ function refuseSelfTarget(env: EnvContext, url: string): void {
     throw ApiError.validation([{ field: 'url', code: 'self_target', message: 'La URL apunta al propio emulador; use la dirección de su receptor.' }]);
   }
   // An address written out is judged now by the same policy as at connection time (names wait for DNS).
-  const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
+  const host = bareHost(parsed.hostname);
   if (isIP(host) !== 0 && classifyAddress(host) === 'refused') {
     throw ApiError.validation([{ field: 'url', code: 'not_public', message: 'La URL debe ser pública (no una dirección privada o interna).' }]);
   }
