@@ -1,12 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { ROOT } from './cli.js';
 
 // Helpers of the package tests (test/package): a tiny semver range check for `engines.node`, the
 // installed tree's package.json files, and a build + `npm pack` of the repo in a temporary copy (so
 // that the shared `dist/` other tests run from is never cleaned under them).
-
-export const ROOT = resolve(import.meta.dirname, '../..');
 
 type Version = [number, number, number];
 

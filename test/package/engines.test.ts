@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { installedPackages, ROOT, satisfies } from '../helpers/package.js';
+import { ROOT } from '../helpers/cli.js';
+import { installedPackages, satisfies } from '../helpers/package.js';
 
 // issue 10, item 8: `npm install` stays free of EBADENGINE warnings under the Node 20 floor
 // (cookie@2, pulled in by fastify, declares Node >= 22; package.json overrides it to 1.1.1).

@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, s
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildAndPack, ROOT, run } from '../helpers/package.js';
+import { ROOT } from '../helpers/cli.js';
+import { buildAndPack, run } from '../helpers/package.js';
 
 // issue 10, item 8: a TypeScript user of the published package gets its types. The repo is built
 // and packed in a temporary copy (`npm run build`, `npm pack`), the tarball is unpacked into a
