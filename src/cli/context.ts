@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { isLoopbackHost } from '../contract/webhooks.js';
 import type { EmulatorControl, MerchantClient, RetryInfo } from '../client/index.js';
 import { baseUrlFor, environmentOfPath, rememberTarget, usageError } from './errors.js';
-import { activeProfileName, loadProfile } from './config/profiles.js';
+import { CREDENTIAL_PATTERN, activeProfileName, loadProfile } from './config/profiles.js';
 import { onCleanup } from './cleanup.js';
 import { redactSecrets } from '../logging/redact.js';
 
@@ -56,7 +56,7 @@ export function parseBaseUrl(raw: string, source: string): string {
 
 /** The environment of a credential from its prefixes (`svk_test_….svs_test_…` → test). Usage error when malformed. */
 export function credentialEnvironment(credential: string, source: string): Environment {
-  const m = /^svk_(live|test)_[A-Za-z0-9_-]+\.svs_(live|test)_[A-Za-z0-9_-]+$/.exec(credential);
+  const m = CREDENTIAL_PATTERN.exec(credential);
   if (!m || m[1] !== m[2]) {
     throw usageError(`error: the credential from ${source} is not of the form svk_test_….svs_test_… or svk_live_….svs_live_…`);
   }

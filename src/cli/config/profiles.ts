@@ -6,6 +6,9 @@ import { writeFileAtomic } from './atomic.js';
 import { keyFromText, open, seal, type SealedBox } from './crypto.js';
 import { configDir, ensureConfigDir } from './paths.js';
 
+/** A full credential, `svk_<env>_….svs_<env>_…` (context.ts also checks that both environments agree). */
+export const CREDENTIAL_PATTERN = /^svk_(live|test)_[A-Za-z0-9_-]+\.svs_(live|test)_[A-Za-z0-9_-]+$/;
+
 /** What `profile list` shows: everything but the secret. */
 export interface ProfileInfo {
   name: string;
@@ -132,7 +135,7 @@ function decryptProfile(name: string, env: NodeJS.ProcessEnv, file: ProfilesFile
   const p = file.profiles[name];
   const key = masterKey(env, false);
   const plain = key ? open(p.credential, key, aad(name, p)) : null;
-  if (plain === null || !/^svk_(live|test)_[A-Za-z0-9_-]+\.svs_(live|test)_[A-Za-z0-9_-]+$/.test(plain)) {
+  if (plain === null || !CREDENTIAL_PATTERN.test(plain)) {
     throw new ExitError(
       `error: the credential of profile "${name}" cannot be decrypted (the profile file was altered or the master key changed); run: merchant-kit profile remove ${name} && merchant-kit profile add ${name} --base-url ${p.base_url}`,
       1,
