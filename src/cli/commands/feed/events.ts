@@ -1,3 +1,4 @@
+import { signatureHeader } from '../../../webhooks/sign.js';
 import { MAX_EVENT_DEPTH, nestedDeeperThan } from '../listen/depth.js';
 
 /**
@@ -25,6 +26,18 @@ export function feedForwardHeaders(event: { id: string; type: string }): Record<
     'x-service-event-type': event.type,
     'x-merchant-kit-source': 'feed',
   };
+}
+
+/** The headers an app gets with an order read by a reconciliation after `cursor_expired` (not an API event). */
+export function reconciledForwardHeaders(): Record<string, string> {
+  return { 'content-type': 'application/json', 'user-agent': 'merchant-kit', 'x-merchant-kit-source': 'reconciliation' };
+}
+
+/** `headers` signed now with `secret`, when there is one, so the app verifies what is forwarded like a webhook. */
+export function signedNow(headers: Record<string, string>, secret: string | null, body: string): Record<string, string> {
+  if (!secret) return headers;
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  return { ...headers, 'x-service-timestamp': timestamp, 'x-service-signature': signatureHeader([secret], timestamp, body) };
 }
 
 /**

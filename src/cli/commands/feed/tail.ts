@@ -9,7 +9,7 @@ import { parseForwardUrl } from '../listen/forward.js';
 import { emptyState, readCursorFile, writeCursorFile, type CursorState } from './cursor-file.js';
 import { forwardUntilTaken, sleep } from './deliver.js';
 import { drainFeed, type FeedEvent, type FeedPage } from './drain.js';
-import { eventJson, feedForwardHeaders, isOwnChange } from './events.js';
+import { eventJson, feedForwardHeaders, isOwnChange, reconciledForwardHeaders } from './events.js';
 import { feedHumanLine } from './print.js';
 import { expiredNotice, ordersSince } from './reconcile.js';
 import { abortOnSignals, isStop } from './stop.js';
@@ -112,8 +112,7 @@ async function tailLoop(options: LoopOptions, client: MerchantClient, ownId: str
   const onExpired = async (since: string) => {
     note(expiredNotice(since));
     for await (const item of ordersSince(client, since, signal)) {
-      const headers = { 'content-type': 'application/json', 'user-agent': 'merchant-kit', 'x-merchant-kit-source': 'reconciliation' };
-      await deliver(item, JSON.stringify(item), headers, `order ${item.data.order.id}`);
+      await deliver(item, JSON.stringify(item), reconciledForwardHeaders(), `order ${item.data.order.id}`);
     }
   };
   const page = async (after: string | null, s: AbortSignal): Promise<FeedPage> =>

@@ -1,7 +1,6 @@
-import { signatureHeader } from '../../../webhooks/sign.js';
 import { remember, SEEN_LIMIT, type CursorState } from '../feed/cursor-file.js';
 import { forwardUntilTaken } from '../feed/deliver.js';
-import { isOwnChange, feedForwardHeaders } from '../feed/events.js';
+import { isOwnChange, feedForwardHeaders, signedNow } from '../feed/events.js';
 import type { FeedEvent } from '../feed/drain.js';
 import { forward, forwardedHeaders } from './forward.js';
 import type { ListenRecord } from './output.js';
@@ -149,13 +148,6 @@ export class Dispatcher {
 
   /** The headers of a service delivery, signed now with the listener's secret, so the app verifies feed events like webhooks. */
   private signedHeaders(event: FeedEvent, body: string): Record<string, string> {
-    const headers = feedForwardHeaders(event);
-    const secret = this.o.secret();
-    if (secret) {
-      const timestamp = String(Math.floor(Date.now() / 1000));
-      headers['x-service-timestamp'] = timestamp;
-      headers['x-service-signature'] = signatureHeader([secret], timestamp, body);
-    }
-    return headers;
+    return signedNow(feedForwardHeaders(event), this.o.secret(), body);
   }
 }

@@ -1,12 +1,11 @@
 import { ApiError } from '../../../client/errors.js';
 import type { MerchantClient } from '../../../client/merchant-client.js';
-import { signatureHeader } from '../../../webhooks/sign.js';
 import { ExitError } from '../../errors.js';
 import { note } from '../../output.js';
 import type { CursorState } from '../feed/cursor-file.js';
 import { forwardUntilTaken, sleep } from '../feed/deliver.js';
 import { drainFeed, type FeedPage } from '../feed/drain.js';
-import { eventJson } from '../feed/events.js';
+import { eventJson, reconciledForwardHeaders, signedNow } from '../feed/events.js';
 import { expiredNotice, ordersSince } from '../feed/reconcile.js';
 import type { Dispatcher } from './dispatch.js';
 import type { ListenRecord } from './output.js';
@@ -64,15 +63,7 @@ async function reconcileOrders(o: ReconcileLoopOptions, since: string, signal: A
     const body = JSON.stringify(item);
     let forwarded_status: number | undefined;
     if (o.forwardTo) {
-      const headers = () => {
-        const h: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'merchant-kit', 'x-merchant-kit-source': 'reconciliation' };
-        const secret = o.secret();
-        if (secret) {
-          h['x-service-timestamp'] = String(Math.floor(Date.now() / 1000));
-          h['x-service-signature'] = signatureHeader([secret], h['x-service-timestamp'], body);
-        }
-        return h;
-      };
+      const headers = () => signedNow(reconciledForwardHeaders(), o.secret(), body);
       forwarded_status = await forwardUntilTaken({ url: o.forwardTo, headers, body, signal, maxDelayMs: Math.min(30_000, o.intervalMs), log: note, label: `order ${item.data.order.id}` });
     }
     o.report({ kind: 'reconciled', received_at: new Date().toISOString(), event: item, ...(forwarded_status === undefined ? {} : { forwarded_status }) });
