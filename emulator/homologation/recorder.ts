@@ -54,14 +54,12 @@ export class CallRecorder {
 }
 
 /**
- * JSON with sorted keys, so two JSON-equal bodies have the same digest. The idempotency layer's
- * iterative writer: a body nested thousands of levels deep must not overflow the stack (a 500).
+ * The body's digest over JSON with sorted keys (the idempotency layer's `canonicalJson`, safe on a
+ * body nested thousands of levels deep), so two JSON-equal bodies have the same digest.
  */
-const canonical = (value: unknown): string => canonicalJson(value);
-
 export function bodyDigest(body: unknown): string | null {
   if (body === undefined || body === null) return null;
-  return createHash('sha256').update(canonical(body)).digest('hex');
+  return createHash('sha256').update(canonicalJson(body)).digest('hex');
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : null);
