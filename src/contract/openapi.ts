@@ -107,9 +107,8 @@ function operation(e: Endpoint, ids: SlotIds, converted: ConvertedSchemas): Json
   const inPath = new Set([...e.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]));
   // A parameter a variant of the row fixed in its path (`{action}` → `pickup`) is no parameter any more.
   if (ids.params) parameters.push(...parametersOf(converted.lookup('request', ids.params).schema, 'path', converted, 'params').filter((p) => inPath.has(p.name as string)));
-  for (const name of e.path.match(/\{([^}]+)\}/g) ?? []) {
-    const bare = name.slice(1, -1);
-    if (!parameters.some((p) => p.name === bare)) parameters.push({ name: bare, in: 'path', required: true, schema: { type: 'string' } });
+  for (const name of inPath) {
+    if (!parameters.some((p) => p.name === name)) parameters.push({ name, in: 'path', required: true, schema: { type: 'string' } });
   }
   if (ids.query) parameters.push(...parametersOf(converted.lookup('request', ids.query).schema, 'query', converted, 'query'));
   if (e.idempotency === 'required') parameters.push({ $ref: '#/components/parameters/IdempotencyKeyRequired' });
