@@ -242,10 +242,7 @@ async function batchRuns(api, runs) {
     times.push(performance.now() - t0);
     if (res.status !== 200 || body.data.summary.failed > 0) throw new Error(`batch run answered ${res.status}: ${JSON.stringify(body).slice(0, 500)}`);
   }
-  const sorted = [...times].sort((a, b) => a - b);
-  const mid = sorted.length / 2;
-  const median = sorted.length % 2 ? sorted[Math.floor(mid)] : (sorted[mid - 1] + sorted[mid]) / 2;
-  return { runs, operations: BATCH_SIZE, median_ms: median, min_ms: sorted[0], max_ms: sorted.at(-1) };
+  return { runs, operations: BATCH_SIZE, median_ms: median(times), min_ms: Math.min(...times), max_ms: Math.max(...times) };
 }
 
 function print(r) {
