@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { call } from './lib/call.mjs';
 
 const { values } = parseArgs({ options: { products: { type: 'string', default: '20000' }, orders: { type: 'string', default: '10000' } } });
 const PRODUCTS = Number(values.products);
@@ -37,15 +38,6 @@ async function startEmulator(extra = []) {
   const proc = cli(['emulator', 'start', '--json', '--port', '0', '--memory', '--limits', 'off', '--clock', 'manual', ...extra]);
   const ready = JSON.parse(await proc.first);
   return { ready, ms: performance.now() - started, stop: async () => { proc.child.kill('SIGTERM'); await proc.exited; } };
-}
-
-async function call(url, method, credential, body, headers = {}) {
-  const h = { 'content-type': 'application/json', ...headers };
-  if (credential) h.authorization = `Bearer ${credential}`;
-  const res = await fetch(url, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
-  const json = await res.json();
-  if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
-  return json;
 }
 
 async function fill(ready) {

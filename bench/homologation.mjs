@@ -18,21 +18,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ask, median } from './lib/child.mjs';
+import { call } from './lib/call.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'merchant-kit.js');
 const TARGET_HOMOLOGATE_S = 5;
 const LIMIT_HOMOLOGATE_S = 10;
 const TARGET_RECORDER_COST = 0.1;
-
-async function call(url, method, credential, body) {
-  const headers = { 'content-type': 'application/json' };
-  if (credential) headers.authorization = `Bearer ${credential}`;
-  const res = await fetch(url, { method, headers, body: body === undefined ? (method === 'GET' ? undefined : '{}') : JSON.stringify(body) });
-  const json = await res.json();
-  if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
 
 // ---------------------------------------------------------------- child: the emulator under test
 

@@ -15,21 +15,13 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ask, median } from './lib/child.mjs';
 import { topFrames } from './lib/top-frames.mjs';
+import { call } from './lib/call.mjs';
 
 const CONCURRENCY = 8;
 const TARGET_RATIO = 0.65;
 const TARGET_CPU_US = 30;
 const TARGET_EVENTS = 50_000;
 const LIMITS_ON = !process.argv.includes('--limits') || process.argv[process.argv.indexOf('--limits') + 1] !== 'off';
-
-async function call(url, method, credential, body) {
-  const headers = { 'content-type': 'application/json' };
-  if (credential) headers.authorization = `Bearer ${credential}`;
-  const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const json = await res.json();
-  if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
 
 async function seedMenu(base, credential) {
   await call(`${base}/catalog/categories/CAT-1`, 'PUT', credential, { name: 'Menú' });
