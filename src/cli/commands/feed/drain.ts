@@ -1,3 +1,4 @@
+import { ApiError } from '../../../client/errors.js';
 import type { CursorState } from './cursor-file.js';
 
 /** One event as the feed gives it (the envelope; `data` is read only where needed). */
@@ -74,4 +75,9 @@ export async function drainFeed(o: DrainOptions): Promise<boolean> {
 function stopped(o: DrainOptions): false {
   o.save();
   return false;
+}
+
+/** An API failure that a later poll may not meet (the client already retried it). */
+export function transient(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 0 || error.status === 429 || error.status >= 500);
 }

@@ -8,7 +8,7 @@ import { note } from '../../output.js';
 import { parseForwardUrl } from '../listen/forward.js';
 import { emptyState, readCursorFile, writeCursorFile, type CursorState } from './cursor-file.js';
 import { forwardUntilTaken, sleep } from './deliver.js';
-import { drainFeed, type FeedEvent, type FeedPage } from './drain.js';
+import { drainFeed, transient, type FeedEvent, type FeedPage } from './drain.js';
 import { eventJson, feedForwardHeaders, isOwnChange, reconciledForwardHeaders } from './events.js';
 import { feedHumanLine } from './print.js';
 import { expiredNotice, ordersSince } from './reconcile.js';
@@ -51,11 +51,6 @@ export function parseTypes(value: string | undefined): EventType[] | undefined {
     throw new ExitError(`error: --types: unknown event type ${unknown.join(', ') || '(none given)'}; the types are ${EVENT_TYPES.join(', ')}.`, 2);
   }
   return types as EventType[];
-}
-
-/** An API failure that a later poll may not meet (the client already retried it). */
-function transient(error: unknown): boolean {
-  return error instanceof ApiError && (error.status === 0 || error.status === 429 || error.status >= 500);
 }
 
 /** 400 invalid_cursor explained: the saved position is not one this integration's feed handed out. */

@@ -4,7 +4,7 @@ import { ExitError } from '../../errors.js';
 import { note } from '../../output.js';
 import type { CursorState } from '../feed/cursor-file.js';
 import { forwardUntilTaken, sleep } from '../feed/deliver.js';
-import { drainFeed, type FeedPage } from '../feed/drain.js';
+import { drainFeed, transient, type FeedPage } from '../feed/drain.js';
 import { eventJson, reconciledForwardHeaders, signedNow } from '../feed/events.js';
 import { expiredNotice, ordersSince } from '../feed/reconcile.js';
 import type { Dispatcher } from './dispatch.js';
@@ -20,10 +20,6 @@ export interface ReconcileLoopOptions {
   report: (record: ListenRecord) => void;
   intervalMs: number;
   signal: AbortSignal;
-}
-
-function transient(error: unknown): boolean {
-  return error instanceof ApiError && (error.status === 0 || error.status === 429 || error.status >= 500);
 }
 
 /**
