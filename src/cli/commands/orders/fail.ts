@@ -7,6 +7,6 @@ import { printOrder } from './show.js';
 /** POST /orders/{order_id}/import-failure. */
 export async function ordersFailAction(id: string, options: FailOptions, command: Command): Promise<void> {
   const ctx = await resolveContext(command);
-  const body = { code: options.code as 'other', message: options.message, retryable: Boolean(options.retryable) };
+  const body = { code: options.code, message: options.message, retryable: Boolean(options.retryable) };
   emit(ctx.json, await ctx.client().orders.importFailure(id, body), printOrder);
 }

@@ -3,7 +3,7 @@ import { ACK_STATUSES, IMPORT_FAILURE_CODES, ORDER_STATUSES, choiceOption, dateT
 
 export interface OrdersListOptions {
   status?: string[];
-  ackStatus?: string;
+  ackStatus?: (typeof ACK_STATUSES)[number];
   since?: string;
   all?: boolean;
   limit?: number;
@@ -15,7 +15,7 @@ export interface AckOptions {
 }
 
 export interface FailOptions {
-  code: string;
+  code: (typeof IMPORT_FAILURE_CODES)[number];
   message: string;
   retryable?: boolean;
 }

@@ -9,7 +9,7 @@ export async function ordersListAction(options: OrdersListOptions, command: Comm
   const ctx = await resolveContext(command);
   const paginator = ctx.client().orders.list({
     status: options.status?.join(','),
-    ack_status: options.ackStatus as 'pending' | undefined,
+    ack_status: options.ackStatus,
     updated_since: options.since,
     limit: options.limit,
   });

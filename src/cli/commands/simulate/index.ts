@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { SIMULATOR_SCENARIOS, choiceOption, intOption } from '../../options.js';
 
 export interface SimulateOptions {
-  scenario: string;
+  scenario: (typeof SIMULATOR_SCENARIOS)[number];
   count: number;
   adminToken?: string;
 }

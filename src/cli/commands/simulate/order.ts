@@ -30,7 +30,7 @@ export async function simulateOrderAction(options: SimulateOptions, command: Com
     `Simulating ${options.count} order(s)`,
     async () => {
       for (let i = 0; i < options.count; i++) {
-        orders.push(await ctx.control().simulateOrder({ store_id: me.store.id, scenario: options.scenario as 'delivery' }));
+        orders.push(await ctx.control().simulateOrder({ store_id: me.store.id, scenario: options.scenario }));
       }
     },
     { json: ctx.json },

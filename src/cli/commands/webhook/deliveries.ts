@@ -7,6 +7,6 @@ import { printDeliveries } from './show.js';
 /** GET /webhook/deliveries. */
 export async function webhookDeliveriesAction(options: DeliveriesOptions, command: Command): Promise<void> {
   const ctx = await resolveContext(command);
-  const deliveries = await ctx.client().webhook.deliveries({ status: options.status as 'failed' | undefined, limit: options.limit });
+  const deliveries = await ctx.client().webhook.deliveries({ status: options.status, limit: options.limit });
   emit(ctx.json, deliveries, printDeliveries);
 }

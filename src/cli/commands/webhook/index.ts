@@ -7,7 +7,7 @@ export interface SetOptions {
 }
 
 export interface DeliveriesOptions {
-  status?: string;
+  status?: (typeof DELIVERY_STATUSES)[number];
   limit?: number;
 }
 
