@@ -53,7 +53,7 @@ export interface ResolvedOptions {
 }
 
 /** Time to receive a whole request, headers and body (docs/emulator.md, Decisions: 30 s). */
-export const REQUEST_TIMEOUT_MS = 30_000;
+const REQUEST_TIMEOUT_MS = 30_000;
 
 export function resolveOptions(o: EmulatorOptions = {}): ResolvedOptions {
   return {

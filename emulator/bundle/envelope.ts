@@ -18,7 +18,7 @@ export function encodeBundle(payload: BundlePayload, createdAt: string): { bytes
  * The most a bundle may unpack to. A store of 20,000 products and 10,000 orders is about 30 MB; the
  * cap keeps a small crafted file (a gzip bomb) from taking the machine's memory.
  */
-export const MAX_BUNDLE_BYTES = 256 * 1024 * 1024;
+const MAX_BUNDLE_BYTES = 256 * 1024 * 1024;
 
 /**
  * Reads and checks a bundle completely before anyone uses it: gzip intact and within `maxBytes`

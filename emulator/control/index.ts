@@ -33,7 +33,7 @@ const WEBHOOK_REFUSED = 'Una entrega de webhook no puede usar la API de control 
  * emulator's names, or `Sec-Fetch-Site: cross-site`), and a form or `no-cors` fetch cannot send
  * `Content-Type: application/json`, which is therefore required even without a body.
  */
-export function refuseWebPageWrites(request: FastifyRequest, hosts: HostPolicy): ApiError | null {
+function refuseWebPageWrites(request: FastifyRequest, hosts: HostPolicy): ApiError | null {
   if (READS.has(request.method)) return null;
   if (isWebhookDelivery(request)) return new ApiError('host_not_allowed', WEBHOOK_REFUSED);
   const { origin, host } = request.headers;

@@ -16,7 +16,7 @@ type IdParams = { Params: Record<string, string>; Querystring: Record<string, st
  * cannot send a Bearer header when it opens a page); everything the page shows comes from routes
  * that need it. The control plugin's token check reads this flag.
  */
-export const PUBLIC_PAGE = { panelPublic: true };
+const PUBLIC_PAGE = { panelPublic: true };
 
 const CSP = [
   "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",

@@ -49,7 +49,7 @@ function classify4(address: number): AddressClass {
 }
 
 /** The eight 16-bit groups of an IPv6 address (`::`, embedded IPv4 and a `%zone` allowed). */
-export function ipv6Groups(text: string): number[] | null {
+function ipv6Groups(text: string): number[] | null {
   let t = text.toLowerCase();
   if (t.startsWith('[') && t.endsWith(']')) t = t.slice(1, -1);
   const zone = t.indexOf('%');

@@ -53,7 +53,7 @@ function occurredAt(env: EnvContext, order: OrderRecord, text: string | undefine
  * previous value when the clock has not moved (the manual clock, or two writes in the same
  * millisecond), so receivers can always drop the older of two versions (spec: Events).
  */
-export function nextUpdatedAt(order: OrderRecord, now: number): number {
+function nextUpdatedAt(order: OrderRecord, now: number): number {
   return Math.max(now, order.updatedAt + 1);
 }
 
