@@ -6,9 +6,9 @@ import { INVALID_RESPONSE } from '../src/client/errors.js';
 import { fail, pass, pending } from './types.js';
 
 /** The scopes the other checks need (spec: Authentication, permissions table). */
-export const NEEDED_SCOPES = ['store:read', 'catalog:read', 'catalog:write', 'orders:read', 'orders:write', 'webhooks:manage'] as const;
+const NEEDED_SCOPES = ['store:read', 'catalog:read', 'catalog:write', 'orders:read', 'orders:write', 'webhooks:manage'] as const;
 
-export const missingScopes = (granted: readonly string[]) => NEEDED_SCOPES.filter((s) => !granted.includes(s));
+const missingScopes = (granted: readonly string[]) => NEEDED_SCOPES.filter((s) => !granted.includes(s));
 
 /** The environment a base path stands for: `/sandbox/v1` test, `/v1` live, else unknown. */
 export function environmentOfPath(basePath: string): 'test' | 'live' | null {

@@ -7,7 +7,7 @@ import type { InjectedFault, Observation } from './observation.js';
 import { fail, pass, pending, skip, type CheckOutcome, type Evidence } from './types.js';
 
 /** Clock slack allowed when comparing a retry's wait with Retry-After (timer and network jitter). */
-export const WAIT_SLACK_MS = 50;
+const WAIT_SLACK_MS = 50;
 
 /** The wait between an answer and the next attempt's start, in ms. */
 const gap = (a: Answer, b: Answer) => b.at - b.durationMs - a.at;

@@ -7,7 +7,7 @@ import type { RecordedCall } from './observation.js';
 import { fail, pass, pending, type Evidence } from './types.js';
 
 /** spec: States and transitions — the forward stage order. */
-export const STAGES = ['pending', 'accepted', 'preparing', 'ready', 'out_for_delivery', 'completed'] as const;
+const STAGES = ['pending', 'accepted', 'preparing', 'ready', 'out_for_delivery', 'completed'] as const;
 
 /** A forward move that skips at least one stage (accepted → ready, accepted → completed…). */
 export function skipsForward(from: string | null | undefined, to: string | null | undefined): boolean {

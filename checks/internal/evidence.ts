@@ -65,7 +65,7 @@ export class EvidenceLog {
 }
 
 /** Anything thrown by a call as an ApiError (garbage answers and bugs become a readable failure). */
-export function toApiError(error: unknown): ApiError {
+function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   const message = error instanceof Error ? error.message : String(error);
   return new ApiError({ status: 0, code: 'client_error', message });

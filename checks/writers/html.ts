@@ -2,7 +2,7 @@ import type { HomologationReport } from '../report.js';
 import type { CheckResult } from '../types.js';
 import { AREA_TITLE, evidenceLine, STATUS_LABEL } from './common.js';
 
-export function htmlEscape(text: string): string {
+function htmlEscape(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 

@@ -10,7 +10,7 @@ export interface Painter {
   bold(s: string): string;
 }
 
-export const PLAIN: Painter = { green: (s) => s, red: (s) => s, yellow: (s) => s, dim: (s) => s, bold: (s) => s };
+const PLAIN: Painter = { green: (s) => s, red: (s) => s, yellow: (s) => s, dim: (s) => s, bold: (s) => s };
 
 /** One line for a decided check (also the live progress line). */
 export function checkLine(c: Pick<CheckResult, 'id' | 'title' | 'status' | 'reason'>, paint: Painter = PLAIN): string {

@@ -1,7 +1,7 @@
 import { usageError } from '../../errors.js';
 
 /** DESIGN: emulator-only commands find the control API from the base URL (flag, env, default). */
-export const DEFAULT_EMULATOR_URL = 'http://127.0.0.1:4010';
+const DEFAULT_EMULATOR_URL = 'http://127.0.0.1:4010';
 
 /** `<origin>/_emulator` of `--base-url`, `MERCHANT_KIT_BASE_URL` or the default emulator address. */
 export function controlUrl(baseUrl: string | undefined): string {

@@ -47,7 +47,7 @@ async function fetchBundle(admin: string, adminToken: string | undefined): Promi
   return Buffer.from(await res.arrayBuffer());
 }
 
-export async function exportAction(options: ExportOptions): Promise<void> {
+async function exportAction(options: ExportOptions): Promise<void> {
   const { decodeBundle } = await import('../../../../emulator/bundle/envelope.js');
   const { writeBundleFile } = await import('../../../../emulator/bundle/file.js');
   const { exportDataDir } = await import('../../../../emulator/bundle/export.js');

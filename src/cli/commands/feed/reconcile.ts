@@ -6,7 +6,7 @@ export interface ReconciledOrder {
   data: { order: Record<string, unknown> & { id: string; updated_at: string } };
 }
 
-export const RECONCILED_TYPE = 'order.reconciled';
+const RECONCILED_TYPE = 'order.reconciled';
 
 /**
  * spec: GET /events — after `cursor_expired` "the client then reconciles with GET

@@ -2,7 +2,7 @@ import { ExitError } from '../../errors.js';
 import { isLoopbackHost } from '../../../contract/webhooks.js';
 
 /** Under the service's 10 s delivery timeout, so the 502 reaches it and the delivery is retried. */
-export const FORWARD_TIMEOUT_MS = 9_000;
+const FORWARD_TIMEOUT_MS = 9_000;
 
 /** DESIGN: base URLs must be https except loopback hosts; the same rule for where we forward. */
 export function parseForwardUrl(value: string): URL {

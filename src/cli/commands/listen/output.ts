@@ -45,7 +45,7 @@ const REASONS: Record<string, string> = {
 };
 
 /** One human line: time, type, event id, order id and status when present. */
-export function humanLine(record: ListenRecord): string {
+function humanLine(record: ListenRecord): string {
   const c = colors();
   const time = record.received_at.slice(11, 19);
   if (record.kind === 'rejected') {
@@ -66,7 +66,7 @@ export function humanLine(record: ListenRecord): string {
 }
 
 /** One JSON object per line (DESIGN: streams under --json). */
-export function jsonLine(record: ListenRecord): string {
+function jsonLine(record: ListenRecord): string {
   if (record.kind === 'event') {
     const { forwarded_status, backfill, own } = record;
     const line = { received_at: record.received_at, event_id: record.event_id, delivery_id: record.delivery_id, type: record.type, verified: true, duplicate: record.duplicate, event: record.event };

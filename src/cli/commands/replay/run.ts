@@ -25,7 +25,7 @@ export interface ReplayOptions {
 }
 
 /** The environment a recorded path belongs to, from its base path. */
-export function environmentOf(path: string): Environment | undefined {
+function environmentOf(path: string): Environment | undefined {
   if (path.startsWith('/sandbox/v1/') || path === '/sandbox/v1') return 'test';
   if (path.startsWith('/v1/') || path === '/v1') return 'live';
   return undefined;
