@@ -19,8 +19,8 @@ export interface StoreState {
 export async function readStore(client: MerchantClient, options: { products: boolean }): Promise<StoreState> {
   const me = await client.me();
   const settings = me.integration.settings as { missing_items_policy?: string; catalog_mode?: string };
-  const categories = (await client.catalog.categories.list({ limit: LIMITS.pageSizeMax }).all()) as Category[];
-  const products = options.products ? ((await client.catalog.products.list({ limit: LIMITS.pageSizeMax }).all()) as Product[]) : null;
+  const categories = await client.catalog.categories.list({ limit: LIMITS.pageSizeMax }).all();
+  const products = options.products ? await client.catalog.products.list({ limit: LIMITS.pageSizeMax }).all() : null;
   return {
     storeId: me.store.id,
     storeName: me.store.name,
