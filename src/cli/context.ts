@@ -200,7 +200,7 @@ export function backoffFromEnv(env: NodeJS.ProcessEnv = process.env): { baseMs: 
 }
 
 /** A retry wait from which on a command without `--verbose` says, once, that it is waiting (not hung). */
-export const LONG_RETRY_WAIT_MS = 3000;
+const LONG_RETRY_WAIT_MS = 3000;
 
 function newClient(m: ClientModule, baseUrl: string, credential: string, verbose: boolean): MerchantClient {
   const client = new m.MerchantClient({

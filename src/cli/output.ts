@@ -88,7 +88,7 @@ export function printTable<T>(rows: readonly T[], columns: readonly Column<T>[],
 }
 
 /** `label  value` lines, labels aligned; `undefined` values are skipped, `null` prints as `-`. */
-export function formatSummary(fields: readonly (readonly [string, unknown])[]): string {
+function formatSummary(fields: readonly (readonly [string, unknown])[]): string {
   const shown = fields.filter(([, v]) => v !== undefined);
   const width = Math.max(0, ...shown.map(([k]) => k.length));
   return shown.map(([k, v]) => `${colors().dim(`${k}:`.padEnd(width + 1))}  ${cell(v)}`).join('\n');

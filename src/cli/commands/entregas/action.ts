@@ -9,7 +9,7 @@ import { printEntrega } from './show.js';
 type Action = (typeof ENTREGA_ACTIONS)[number];
 
 /** The body of each action from its flags; a missing required flag is a usage error before any call. */
-export function actionBody(action: string, o: ActionOptions): Record<string, unknown> {
+function actionBody(action: string, o: ActionOptions): Record<string, unknown> {
   if (!(ENTREGA_ACTIONS as readonly string[]).includes(action)) {
     throw usageError(`error: unknown action "${action}"; accepted: ${ENTREGA_ACTIONS.join(', ')}`);
   }

@@ -10,7 +10,7 @@ import { printEntrega } from './show.js';
 type CreateBody = BodyOf<typeof createEntrega>;
 
 /** The request body from the flags: an order's delivery, or a manual one; only the given fields are sent. */
-export function createBody(o: CreateOptions): CreateBody {
+function createBody(o: CreateOptions): CreateBody {
   const manual = o.customerName !== undefined || o.customerPhone !== undefined || o.address !== undefined;
   if (!o.orderId && !manual) throw usageError('error: give --order-id ord_… or the manual delivery flags (--customer-name, --customer-phone, --address, …)');
   const body: Record<string, unknown> = { request_key: o.requestKey };

@@ -2,7 +2,7 @@ import type { Order } from '../../../contract/orders.js';
 import { printLine, printSummary, printTable, formatTable, type Column } from '../../output.js';
 
 /** The columns of `orders list`. */
-export const ORDER_COLUMNS: Column<Order>[] = [
+const ORDER_COLUMNS: Column<Order>[] = [
   { header: 'NUMBER', value: (o) => o.number, align: 'right' },
   { header: 'ID', value: (o) => o.id },
   { header: 'STATUS', value: (o) => o.status },

@@ -4,8 +4,8 @@ import type { PlannedOp } from './plan.js';
 
 // spec: Limits — 500 operations per batch, 5 MB per request body. Parts stay under 4.5 MB so that
 // the envelope and multi-byte text never push one over.
-export const MAX_OPERATIONS: number = LIMITS.batchOperations;
-export const MAX_PART_BYTES = 4_500_000;
+const MAX_OPERATIONS: number = LIMITS.batchOperations;
+const MAX_PART_BYTES = 4_500_000;
 
 /** The operation as the batch sends it. */
 export const wireOp = (op: PlannedOp) => ({ op: op.op, external_id: op.external_id, data: op.data });

@@ -20,7 +20,7 @@ function bar(done: number, total: number, width = 24): string {
  * A terminal that can redraw a line. A pseudo-terminal without a size (columns 0) makes ora clear
  * endless lines, so it gets plain lines too.
  */
-export const canAnimate = () => Boolean(process.stderr.isTTY && process.stderr.columns > 0 && !process.env.CI);
+const canAnimate = () => Boolean(process.stderr.isTTY && process.stderr.columns > 0 && !process.env.CI);
 
 /** Runs `work` under output.ts's spinner where a spinner can be drawn; otherwise just runs it. */
 export function spin<T>(text: string, work: () => Promise<T>, json: boolean): Promise<T> {

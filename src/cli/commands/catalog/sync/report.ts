@@ -14,7 +14,7 @@ export function printIssues(issues: FileIssue[]): void {
 }
 
 /** `menu.csv:7: row 6 (EMP-CARNE): upsert_product failed: validation_failed … data.price: Monto inválido …` */
-export function formatOpError(e: OpError): string {
+function formatOpError(e: OpError): string {
   const at = e.line === null ? e.file : `${e.file}:${e.line}`;
   const fields = Array.isArray(e.details) ? e.details.map((d: { field?: string; message?: string }) => ` ${d.field}: ${d.message}`).join(';') : '';
   return `${at}: ${e.item}: ${e.op} failed: ${e.code} ${e.message}${fields}`;
@@ -24,7 +24,7 @@ const target = (store: StoreState) => `store "${store.storeName}" (${store.store
 const mode = (plan: SyncPlan) => (plan.fullSnapshot ? 'full snapshot' : 'changes only');
 
 /** The dry run's answer: what a real run would do, as counts and codes. */
-export function dryRunJson(file: string, plan: SyncPlan, store: StoreState) {
+function dryRunJson(file: string, plan: SyncPlan, store: StoreState) {
   const count = (c: Codes) => ({ categories: c.categories.length, products: c.products.length });
   return {
     dry_run: true,
@@ -75,7 +75,7 @@ function describeOp(op: PlannedOp): string {
 }
 
 /** The `--json` summary of a real run. */
-export function summaryJson(file: string, plan: SyncPlan, store: StoreState, result: RunResult, ms: number) {
+function summaryJson(file: string, plan: SyncPlan, store: StoreState, result: RunResult, ms: number) {
   return {
     dry_run: false,
     file,

@@ -4,9 +4,9 @@ import { backoffFromEnv } from '../../../context.js';
 import type { Progress } from './progress.js';
 
 /** How long one batch may wait for the limits (429, batch_in_progress) before the sync gives up. */
-export const MAX_WAIT_SECONDS = 15 * 60;
+const MAX_WAIT_SECONDS = 15 * 60;
 /** Failures (5xx, network) of one batch repeated with backoff before it counts as failed. */
-export const MAX_FAILURES = 6;
+const MAX_FAILURES = 6;
 
 const WAIT_CODES = new Set(['batch_in_progress', 'request_in_progress']);
 
