@@ -63,23 +63,58 @@ export const PANEL_RENDER = String.raw`  // ---- rendering ----
       actions,
       el('div', { class: 'error', role: 'alert', 'data-field': 'error', text: ui.orderErrors[order.id] || '' }));
   }
+  // A live refresh keeps the node of every card whose order did not change, and puts back what was
+  // typed and where the cursor was, so typing or clicking while orders arrive loses nothing.
+  function cardSignature(order) {
+    return JSON.stringify([order, alertsOf(order.id), ui.orderErrors[order.id] || '']);
+  }
+  function focusedField(board) {
+    var active = document.activeElement;
+    var holder = active && board.contains(active) ? active.closest('[data-order-id]') : null;
+    if (!holder) return null;
+    var at = { id: holder.getAttribute('data-order-id'), label: active.getAttribute('aria-label'), action: active.getAttribute('data-action'), start: null, end: null };
+    try { at.start = active.selectionStart; at.end = active.selectionEnd; } catch (e) { /* number inputs have no selection */ }
+    return at;
+  }
+  function refocus(board, at) {
+    if (!at) return;
+    var scope = '[data-order-id="' + CSS.escape(at.id) + '"] ';
+    var node = at.label ? board.querySelector(scope + '[aria-label="' + CSS.escape(at.label) + '"]')
+      : at.action ? board.querySelector(scope + '[data-action="' + CSS.escape(at.action) + '"]') : null;
+    if (!node || node === document.activeElement) return;
+    node.focus();
+    try { if (at.start !== null) node.setSelectionRange(at.start, at.end); } catch (e) { /* not a text field */ }
+  }
   function renderBoard() {
     var board = $('board');
-    // Inputs typed into survive a live refresh of the board.
+    var kept = {};
     var typed = {};
-    board.querySelectorAll('[data-order-id] input').forEach(function (input) {
-      var id = input.closest('[data-order-id]').getAttribute('data-order-id');
-      if (input.value) typed[id + '|' + input.getAttribute('aria-label')] = input.value;
+    board.querySelectorAll('[data-order-id]').forEach(function (node) {
+      var id = node.getAttribute('data-order-id');
+      kept[id] = node;
+      node.querySelectorAll('input').forEach(function (input) {
+        if (input.value) typed[id + '|' + input.getAttribute('aria-label')] = input.value;
+      });
     });
+    var at = focusedField(board);
+    function cardOf(order) {
+      var signature = cardSignature(order);
+      var node = kept[order.id];
+      if (node && node.__signature === signature) return node;
+      node = card(order);
+      node.__signature = signature;
+      return node;
+    }
     fill(board, COLUMNS.map(function (status) {
       var orders = ui.orders.filter(function (o) { return o.status === status; }).reverse();
-      return el('div', { class: 'column', 'data-column': status }, el('h3', { text: status.replace(/_/g, ' ') + ' (' + orders.length + ')' }), orders.map(card));
+      return el('div', { class: 'column', 'data-column': status }, el('h3', { text: status.replace(/_/g, ' ') + ' (' + orders.length + ')' }), orders.map(cardOf));
     }));
     Object.keys(typed).forEach(function (key) {
       var parts = key.split('|');
-      var input = board.querySelector('[data-order-id="' + CSS.escape(parts[0]) + '"] input[aria-label="' + parts[1] + '"]');
-      if (input) input.value = typed[key];
+      var input = board.querySelector('[data-order-id="' + CSS.escape(parts[0]) + '"] input[aria-label="' + CSS.escape(parts[1]) + '"]');
+      if (input && !input.value) input.value = typed[key];
     });
+    refocus(board, at);
   }
   function row(label, value) { return el('tr', null, el('th', { text: label }), el('td', null, value)); }
   function renderStore() {

@@ -15,6 +15,7 @@ beforeAll(async () => {
   await seedMenu(emu);
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  page.setDefaultTimeout(12_000);
   await page.goto(`${emu.url}/_emulator/panel`);
   await page.locator('#live.on').waitFor();
 }, 60_000);

@@ -27,6 +27,8 @@ beforeAll(async () => {
   await seedMenu(emu);
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1600, height: 1100 } });
+  // Below the test timeout, so a stuck step names itself instead of timing the whole test out.
+  page.setDefaultTimeout(12_000);
   await openPanel();
 }, 60_000);
 
@@ -119,6 +121,19 @@ describe('panel page', () => {
     const got = (await emu.api('GET', `/orders/${order.id}`)).body.data;
     expect(got.status).toBe('cancelled');
     expect(got.status_reason).toBe('Se quedó sin stock');
+  });
+
+  it('keeps the cursor and the typed reason in a card while a live update redraws the board', async () => {
+    const order = await simulate(emu);
+    await card(order.id).waitFor();
+    const reason = card(order.id).locator('input[aria-label="Reason"]');
+    await reason.click();
+    await page.keyboard.type('Sin ');
+    const other = await simulate(emu);
+    await card(other.id).waitFor();
+    await page.keyboard.type('stock');
+    expect(await reason.inputValue()).toBe('Sin stock');
+    expect(await reason.evaluate((node) => node === document.activeElement)).toBe(true);
   });
 
   it('shows the API\'s Spanish message when a move is refused and leaves the order as it was', async () => {
