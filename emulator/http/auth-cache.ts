@@ -1,36 +1,38 @@
 import type { Db } from '../db/open.js';
+import { rowWatch } from '../db/row-watch.js';
 import type { AuthContext } from './auth.js';
 
 /**
- * The credential → integration → store records of recent keys, kept while the environment's
- * database has not changed. SQLite's `total_changes()` moves with every INSERT, UPDATE or DELETE on
- * the connection (rotation, revocation, suspension, scope changes, resets), so any write empties the
- * cache and the next call reads the rows again; time-based rules (expiry) are checked on every call
- * by the caller. It saves three queries and their JSON decoding on every authenticated request.
+ * The credential → integration → store records of recent keys, kept until SQLite reports a write
+ * to any store, integration or credential row (db/row-watch.ts: rotation, revocation, suspension,
+ * scope and settings changes, resets, restores); the next call then reads the rows again. Writes
+ * to other tables (orders, the catalog) leave it alone. Time-based rules (expiry) are checked on
+ * every call by the caller. It saves three queries and their JSON decoding on every request.
  */
 export class AuthCache {
   private readonly entries = new Map<string, AuthContext>();
-  private readonly totalChanges: () => number;
-  private changes = -1;
+  private readonly version: () => number;
+  private seen = -1;
 
-  constructor(db: Db) {
-    const statement = db.prepare<[], number>('SELECT total_changes()').pluck();
-    this.totalChanges = () => statement.get() as number;
+  constructor(private readonly db: Db) {
+    this.version = rowWatch(db).authVersion;
   }
 
   get(keyId: string): AuthContext | undefined {
-    const changes = this.totalChanges();
-    if (changes !== this.changes) {
+    const version = this.version();
+    if (version !== this.seen) {
       this.entries.clear();
-      this.changes = changes;
+      this.seen = version;
     }
     return this.entries.get(keyId);
   }
 
   /** Keeps the records frozen: a caller that changed one would change what the next request reads. */
   set(keyId: string, auth: AuthContext): AuthContext {
-    if (this.entries.size >= 1000) this.entries.clear();
     const frozen = deepFreeze(auth);
+    // Rows read inside a transaction may be rolled back, and a rollback reports nothing.
+    if (this.db.inTransaction) return frozen;
+    if (this.entries.size >= 1000) this.entries.clear();
     this.entries.set(keyId, frozen);
     return frozen;
   }

@@ -16,7 +16,7 @@ export interface AuthContext {
 /**
  * spec: Authentication 1–4 — `Bearer key.secret` of this environment, secret checked against its
  * SHA-256 digest, not expired nor revoked. Anything else is 401 `unauthenticated`, with no hint of why.
- * The records come from a cache that any database write empties (see auth-cache.ts); they are frozen.
+ * The records come from a cache that a write to their rows empties (see auth-cache.ts); they are frozen.
  */
 export function authenticate(env: EnvContext, request: FastifyRequest): AuthContext {
   const parsed = parseAuthorization(request.headers.authorization);

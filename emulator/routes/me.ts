@@ -7,8 +7,9 @@ import type { AuthContext } from '../http/auth.js';
 import { JsonText } from '../http/json-text.js';
 import { presentMe } from '../present/store.js';
 
-// The body as JSON text per authentication: the records come frozen from the auth cache, which
-// any database write renews (see auth-cache.ts), so the same records always present the same body.
+// The body as JSON text per authentication: the records come frozen from the auth cache, which a
+// write to their rows renews (see auth-cache.ts), and the body reads nothing else, so the same
+// records always present the same body.
 const bodies = new WeakMap<AuthContext, JsonText>();
 
 // spec: Endpoints, GET /me — never 403 (DESIGN): a suspended integration reads its status here.

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { asStore, newStore } from '../helpers/stores.js';
 
-// Authentication reads its records through a cache that any database write empties
-// (emulator/http/auth-cache.ts): a change must show on the very next call, never a call later.
+// Authentication reads its records through a cache that a write to a store, integration or
+// credential row empties, however it is written (emulator/http/auth-cache.ts, db/row-watch.ts): a
+// change must show on the very next call, never a call later.
 let emu: TestEmulator;
 beforeAll(async () => {
   emu = await startTestEmulator();
@@ -37,6 +38,35 @@ describe('authentication right after a change', () => {
     expect((await call('GET', '/me')).status).toBe(200);
     emu.running.emulator.env('test').db.prepare('UPDATE credentials SET revoked_at = 1 WHERE key_id = ?').run(made.credential.split('.')[0]);
     expect((await call('GET', '/me')).status).toBe(401);
+  });
+
+  it.each([
+    ['the integration suspended', 'UPDATE integrations SET status = \'suspended\' WHERE id = ?', (m: any) => m.integration.id, 'integration_suspended'],
+    ['the store suspended', 'UPDATE stores SET suspended = 1 WHERE id = ?', (m: any) => m.store.id, 'store_suspended'],
+  ])('answers 403 on the call after a write straight to the database left %s', async (_what, sql, id, code) => {
+    const made = await newStore(emu);
+    const call = asStore(emu, made);
+    expect((await call('GET', '/store')).status).toBe(200);
+    emu.running.emulator.env('test').db.prepare(sql).run(id(made));
+    expect((await call('GET', '/store')).body.error.code).toBe(code);
+  });
+
+  it('reads no credential row again after a write to another table', async () => {
+    const made = await newStore(emu);
+    const call = asStore(emu, made);
+    // The first call activates the integration (a write to its row): the second one is read from the rows.
+    expect((await call('GET', '/store')).status).toBe(200);
+    expect((await call('GET', '/store')).status).toBe(200);
+    const env = emu.running.emulator.env('test');
+    const byKey = vi.spyOn(env.credentials, 'byKey');
+    try {
+      env.db.exec('CREATE TEMP TABLE IF NOT EXISTS other_writes (n INTEGER)');
+      env.db.prepare('INSERT INTO other_writes VALUES (1)').run();
+      expect((await call('GET', '/store')).status).toBe(200);
+      expect(byKey).not.toHaveBeenCalled();
+    } finally {
+      byKey.mockRestore();
+    }
   });
 
   it('answers 401 once the clock passes expires_at, with no write in between', async () => {

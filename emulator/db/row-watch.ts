@@ -1,0 +1,87 @@
+import type { Db } from './open.js';
+
+/**
+ * Which rows a write touched, told to this process's caches by SQLite itself: temporary triggers
+ * (this connection's only: never in the database file, a bundle, or another tool's view of it) call
+ * back into JavaScript, so no write path, however it writes (a route, the control API, a restore, a
+ * test's own UPDATE), can leave a kept value stale. A write inside a transaction that is then rolled
+ * back is reported too: a cache forgets a little more than it had to, never less.
+ */
+export interface RowWatch {
+  /** Moves with every write to a store, integration or credential row (what authentication reads). */
+  authVersion(): number;
+  /**
+   * `forget(rowid)` for every product row whose presented form a write may have changed: the row
+   * itself, its option groups and options; `forget(null)` when it may be any product (a category's
+   * external id changed).
+   */
+  onProductChange(forget: (rowid: number | null) => void): void;
+}
+
+const watches = new WeakMap<Db, RowWatch>();
+
+export function rowWatch(db: Db): RowWatch {
+  let watch = watches.get(db);
+  if (!watch) watches.set(db, (watch = install(db)));
+  return watch;
+}
+
+// The product a child row belongs to, by rowid (the products page keeps texts by rowid).
+const productOf = (side: 'NEW' | 'OLD') => `(SELECT rowid FROM main.products WHERE id = ${side}.product_id)`;
+
+const TRIGGERS = `
+  CREATE TEMP TRIGGER watch_stores_insert AFTER INSERT ON main.stores BEGIN SELECT merchant_kit_auth_changed(); END;
+  -- Taking an order number (order_seq) changes nothing authentication reads.
+  CREATE TEMP TRIGGER watch_stores_update AFTER UPDATE OF id, slug, name, switch_on, suspended, payment_methods, fulfillment_types, created_at, updated_at ON main.stores
+    BEGIN SELECT merchant_kit_auth_changed(); END;
+  CREATE TEMP TRIGGER watch_stores_delete AFTER DELETE ON main.stores BEGIN SELECT merchant_kit_auth_changed(); END;
+  CREATE TEMP TRIGGER watch_integrations_insert AFTER INSERT ON main.integrations BEGIN SELECT merchant_kit_auth_changed(); END;
+  CREATE TEMP TRIGGER watch_integrations_update AFTER UPDATE ON main.integrations BEGIN SELECT merchant_kit_auth_changed(); END;
+  CREATE TEMP TRIGGER watch_integrations_delete AFTER DELETE ON main.integrations BEGIN SELECT merchant_kit_auth_changed(); END;
+  CREATE TEMP TRIGGER watch_credentials_insert AFTER INSERT ON main.credentials BEGIN SELECT merchant_kit_auth_changed(); END;
+  CREATE TEMP TRIGGER watch_credentials_update AFTER UPDATE ON main.credentials BEGIN SELECT merchant_kit_auth_changed(); END;
+  CREATE TEMP TRIGGER watch_credentials_delete AFTER DELETE ON main.credentials BEGIN SELECT merchant_kit_auth_changed(); END;
+
+  -- A new product row has nothing kept under its rowid: a rowid used before was forgotten on delete.
+  CREATE TEMP TRIGGER watch_products_update AFTER UPDATE ON main.products
+    BEGIN SELECT merchant_kit_product_changed(OLD.rowid), merchant_kit_product_changed(NEW.rowid); END;
+  CREATE TEMP TRIGGER watch_products_delete AFTER DELETE ON main.products BEGIN SELECT merchant_kit_product_changed(OLD.rowid); END;
+  CREATE TEMP TRIGGER watch_option_groups_insert AFTER INSERT ON main.option_groups
+    BEGIN SELECT merchant_kit_product_changed(${productOf('NEW')}); END;
+  CREATE TEMP TRIGGER watch_option_groups_update AFTER UPDATE ON main.option_groups
+    BEGIN SELECT merchant_kit_product_changed(${productOf('OLD')}), merchant_kit_product_changed(${productOf('NEW')}); END;
+  CREATE TEMP TRIGGER watch_option_groups_delete AFTER DELETE ON main.option_groups
+    BEGIN SELECT merchant_kit_product_changed(${productOf('OLD')}); END;
+  CREATE TEMP TRIGGER watch_options_insert AFTER INSERT ON main.options
+    BEGIN SELECT merchant_kit_product_changed(${productOf('NEW')}); END;
+  CREATE TEMP TRIGGER watch_options_update AFTER UPDATE ON main.options
+    BEGIN SELECT merchant_kit_product_changed(${productOf('OLD')}), merchant_kit_product_changed(${productOf('NEW')}); END;
+  CREATE TEMP TRIGGER watch_options_delete AFTER DELETE ON main.options
+    BEGIN SELECT merchant_kit_product_changed(${productOf('OLD')}); END;
+  CREATE TEMP TRIGGER watch_categories_update AFTER UPDATE OF id, external_id ON main.categories
+    BEGIN SELECT merchant_kit_catalog_changed(); END;
+  CREATE TEMP TRIGGER watch_categories_delete AFTER DELETE ON main.categories BEGIN SELECT merchant_kit_catalog_changed(); END;
+`;
+
+function install(db: Db): RowWatch {
+  let auth = 0;
+  const productListeners: ((rowid: number | null) => void)[] = [];
+  db.function('merchant_kit_auth_changed', { deterministic: false }, () => {
+    auth++;
+    return null;
+  });
+  db.function('merchant_kit_product_changed', { deterministic: false }, (rowid: unknown) => {
+    // A child row whose product is gone (a reset deletes products first) names none: nothing to forget.
+    if (typeof rowid === 'number' || typeof rowid === 'bigint') for (const forget of productListeners) forget(Number(rowid));
+    return null;
+  });
+  db.function('merchant_kit_catalog_changed', { deterministic: false }, () => {
+    for (const forget of productListeners) forget(null);
+    return null;
+  });
+  db.exec(TRIGGERS);
+  return {
+    authVersion: () => auth,
+    onProductChange: (forget) => void productListeners.push(forget),
+  };
+}
