@@ -82,6 +82,7 @@ function trialLoad(emulator: Emulator, bundle: Bundle): void {
       try {
         env.db.transaction(() => {
           replaceTables(env.db, bundle.payload.environments[env.name]!);
+          checkReferences(env.db);
           throw TRIAL;
         })();
       } catch (error) {
@@ -89,6 +90,17 @@ function trialLoad(emulator: Emulator, bundle: Bundle): void {
       }
     });
   }
+}
+
+/**
+ * Rows are loaded with foreign keys off (any table order works); every reference must hold once
+ * they are all in: the catalog's pages, for one, count on each product's category being there.
+ */
+function checkReferences(db: Db): void {
+  const broken = db.prepare<[], { table: string; parent: string }>('PRAGMA foreign_key_check').all();
+  if (broken.length === 0) return;
+  const first = broken[0]!;
+  throw new BundleError(`the bundle's ${first.table} rows refer to ${first.parent} rows it does not have (${broken.length} broken reference${broken.length === 1 ? '' : 's'})`);
 }
 
 function withoutForeignKeys<T>(db: Db, fn: () => T): T {

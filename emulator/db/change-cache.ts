@@ -8,12 +8,20 @@ import type { Db } from './open.js';
  */
 export class ChangeCache<V> {
   private readonly entries = new Map<string, V>();
+  /** Keys computed once since the last change, when values are kept on their second computation. */
+  private readonly missedOnce = new Set<string>();
   private readonly totalChanges: () => number;
   private changes = -1;
 
+  /**
+   * `keepOnSecondMiss`: a value is kept only when it is computed a second time with no write in
+   * between. For large values read between writes (a products page during a sync), keeping each one
+   * until the next write costs more (memory, garbage collection) than computing it again.
+   */
   constructor(
     private readonly db: Db,
     private readonly maxEntries = 10_000,
+    private readonly keepOnSecondMiss = false,
   ) {
     const statement = db.prepare<[], number>('SELECT total_changes()').pluck();
     this.totalChanges = () => statement.get() as number;
@@ -36,8 +44,7 @@ export class ChangeCache<V> {
    */
   set(key: string, value: V): V {
     if (this.db.inTransaction || this.totalChanges() !== this.changes) return value;
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
-    this.entries.set(key, value);
+    this.keep(key, value);
     return value;
   }
 
@@ -47,16 +54,24 @@ export class ChangeCache<V> {
    */
   setMany(entries: Iterable<[string, V]>): void {
     if (this.db.inTransaction || this.totalChanges() !== this.changes) return;
-    for (const [key, value] of entries) {
-      if (this.entries.size >= this.maxEntries) this.entries.clear();
-      this.entries.set(key, value);
+    for (const [key, value] of entries) this.keep(key, value);
+  }
+
+  private keep(key: string, value: V): void {
+    if (this.keepOnSecondMiss && !this.missedOnce.has(key)) {
+      if (this.missedOnce.size >= this.maxEntries) this.missedOnce.clear();
+      this.missedOnce.add(key);
+      return;
     }
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    this.entries.set(key, value);
   }
 
   private sync(): void {
     const changes = this.totalChanges();
     if (changes !== this.changes) {
       this.entries.clear();
+      this.missedOnce.clear();
       this.changes = changes;
     }
   }

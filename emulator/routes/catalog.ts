@@ -9,7 +9,7 @@ import { apiRoute, ok } from '../http/route.js';
 import type { AuthContext } from '../http/auth.js';
 import * as catalog from '../catalog/service.js';
 import { decodeCursor, page } from '../catalog/cursor.js';
-import { presentCategory, productPageText, productPageTexts } from '../present/catalog.js';
+import { presentCategory, productPageBody, productPageEntries } from '../present/catalog.js';
 import { JsonText } from '../http/json-text.js';
 
 type ProductQuery = z.output<NonNullable<(typeof api.listProducts)['query']>>;
@@ -40,9 +40,9 @@ export function catalogRoutes(app: FastifyInstance, env: EnvContext, emulator: E
   apiRoute(app, env, emulator, api.listProducts, ({ auth, query }) => {
     const limit = query.limit ?? LIMITS.listPageDefault;
     const after = decodeCursor(query.cursor, 'product');
-    // The page is kept as text until the database changes (present/catalog.ts), under every input of it.
+    // The page's body is kept until the database changes (present/catalog.ts), under every input of it.
     const key = JSON.stringify([auth.integration.id, auth.store.id, limit, after, query.category_external_id ?? null, query.updated_since ?? null, query.active ?? null]);
-    return { body: new JsonText(productPageText(env, key, () => productPage(env, auth, query, limit, after))) };
+    return { body: new JsonText(productPageBody(env, key, () => productPage(env, auth, query, limit, after))) };
   });
 
   apiRoute(app, env, emulator, api.putProduct, ({ auth, params, query, rawBody }) => {
@@ -60,16 +60,23 @@ export function catalogRoutes(app: FastifyInstance, env: EnvContext, emulator: E
     ok(catalog.patchOption(env, auth.integration, params.external_id, rawBody)), managedWrite);
 }
 
-/** GET /catalog/products's `{"data":[…],"next_cursor":…}` text: the page's rows and texts in one query (present/catalog.ts). */
-function productPage(env: EnvContext, auth: AuthContext, query: ProductQuery, limit: number, after: string): string {
+const EMPTY_PAGE = Buffer.from('{"data":[],"next_cursor":null}');
+const DATA_OPEN = Buffer.from('{"data":[');
+const COMMA = Buffer.from(',');
+
+/**
+ * GET /catalog/products's `{"data":[…],"next_cursor":…}` body: the kept texts of the page's
+ * products (present/catalog.ts) joined as bytes, so nothing is encoded again on the way out.
+ */
+function productPage(env: EnvContext, auth: AuthContext, query: ProductQuery, limit: number, after: string): Buffer {
   let categoryId: string | null = null;
   if (query.category_external_id !== undefined) {
     const category = env.catalog.categoryByExternal.get(auth.integration.id, query.category_external_id);
     // An unknown category filters everything out, as a filter does.
-    if (!category) return '{"data":[],"next_cursor":null}';
+    if (!category) return EMPTY_PAGE;
     categoryId = category.id;
   }
-  const { ids, texts } = productPageTexts(env, {
+  const entries = productPageEntries(env, {
     store_id: auth.store.id,
     since: query.updated_since === undefined ? 0 : parseDate(query.updated_since),
     after,
@@ -77,7 +84,12 @@ function productPage(env: EnvContext, auth: AuthContext, query: ProductQuery, li
     category_id: categoryId,
     active: query.active === undefined ? null : Number(query.active),
   });
-  const cut = page(ids.map((id) => ({ id })), limit);
-  const data = texts.slice(0, cut.rows.length);
-  return `{"data":[${data.join(',')}],"next_cursor":${JSON.stringify(cut.next_cursor)}}`;
+  const cut = page(entries, limit);
+  const parts: Buffer[] = [DATA_OPEN];
+  cut.rows.forEach((entry, i) => {
+    if (i > 0) parts.push(COMMA);
+    parts.push(entry.bytes);
+  });
+  parts.push(Buffer.from(`],"next_cursor":${JSON.stringify(cut.next_cursor)}}`));
+  return Buffer.concat(parts);
 }

@@ -154,6 +154,12 @@ describe('refused bundles change nothing', () => {
       const stores = e.payload.environments.live.tables.stores;
       stores.rows.push(stores.rows[0].slice());
     }), /cannot be loaded.*stores/));
+  it('refuses a re-checksummed bundle whose product names a category it does not have, before anything is reset', () =>
+    refuse(rewriteBundle(bytes, (e) => {
+      const products = e.payload.environments.test.tables.products;
+      expect(products.rows.length).toBeGreaterThan(0);
+      products.rows[0][products.columns.indexOf('category_id')] = 'cat_01M80Y3N8HN4X9A2TT5FW91C68';
+    }), /products rows refer to categories rows it does not have \(1 broken reference\)/));
   it('refuses a cell that is neither text, number, null nor a {$hex} blob', () =>
     refuse(rewriteBundle(bytes, (e) => {
       const stores = e.payload.environments.live.tables.stores;

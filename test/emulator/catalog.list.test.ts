@@ -63,14 +63,19 @@ describe('GET /catalog/products', () => {
   });
 
   it('reads option groups and options with one query each per page, not per product', async () => {
-    // Products read before are kept as text until the database changes: a write (a new store)
-    // makes the page below present its products afresh.
-    await makeStore(emu);
+    // A new store's products were never listed, so the page below renders every one of them.
+    const other = await makeStore(emu);
+    await withCategory(emu, 'L-A', other.credential);
+    for (let i = 0; i < 3; i++) {
+      const body = product({ category_external_id: 'L-A', option_groups: [{ external_id: `NG-${i}`, name: 'G', options: [{ external_id: `NO-${i}`, name: 'O' }] }] });
+      expect((await emu.api('PUT', `/catalog/products/N-${i}`, { body, credential: other.credential })).status).toBe(201);
+    }
     const statements = emu.running.emulator.envs.test.catalog;
     const perPage = vi.spyOn(statements.groupsOfProducts, 'all');
     const perProduct = vi.spyOn(statements.groupsOfProduct, 'all');
     const options = vi.spyOn(statements.optionsOfProducts, 'all');
-    await emu.api('GET', '/catalog/products');
+    const page = await emu.api('GET', '/catalog/products', { credential: other.credential });
+    expect(page.body.data).toHaveLength(3);
     expect(perPage).toHaveBeenCalledTimes(1);
     expect(options).toHaveBeenCalledTimes(1);
     expect(perProduct).not.toHaveBeenCalled();

@@ -95,3 +95,29 @@ describe('ChangeCache.setMany', () => {
     expect(cache.get('a')).toBeUndefined();
   });
 });
+
+describe('ChangeCache that keeps a value on its second computation', () => {
+  const db = new Database(':memory:');
+  db.exec('CREATE TABLE t (n INTEGER)');
+
+  it('keeps a value only once it was computed twice with no write in between', () => {
+    const cache = new ChangeCache<string>(db, 10, true);
+    expect(cache.get('a')).toBeUndefined();
+    cache.set('a', 'first');
+    expect(cache.get('a')).toBeUndefined();
+    cache.set('a', 'second');
+    expect(cache.get('a')).toBe('second');
+  });
+
+  it('starts counting again after a write', () => {
+    const cache = new ChangeCache<string>(db, 10, true);
+    cache.get('a');
+    cache.set('a', 'before');
+    db.prepare('INSERT INTO t VALUES (1)').run();
+    expect(cache.get('a')).toBeUndefined();
+    cache.set('a', 'after');
+    expect(cache.get('a')).toBeUndefined();
+    cache.setMany([['a', 'again']]);
+    expect(cache.get('a')).toBe('again');
+  });
+});

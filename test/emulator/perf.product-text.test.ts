@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { presentProducts, productPageTexts, productTextsByIds } from '../../emulator/present/catalog.js';
+import { presentProducts, productPageEntries, productTextsByIds } from '../../emulator/present/catalog.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { product, withCategory } from '../helpers/catalog.js';
 
@@ -62,8 +62,8 @@ describe('productTextsByIds', () => {
   });
 });
 
-describe('productPageTexts', () => {
-  const expected = (params: Parameters<typeof productPageTexts>[1]) => {
+describe('productPageEntries', () => {
+  const expected = (params: Parameters<typeof productPageEntries>[1]) => {
     const ids = env().catalog.listProductIds.all(params);
     const rows = env().catalog.productViewsByIds.all({ ids: JSON.stringify(ids) });
     const byId = new Map(presentProducts(env(), rows).map((p) => [p.id, JSON.stringify(p)]));
@@ -83,6 +83,7 @@ describe('productPageTexts', () => {
     await stored('PAGE-A', { price: '1' });
     await stored('PAGE-B', { price: '2' }, { active: 0 });
     const params = { store_id: store(), ...make() };
-    expect(productPageTexts(env(), params)).toEqual(expected(params));
+    const entries = productPageEntries(env(), params);
+    expect({ ids: entries.map((e) => e.id), texts: entries.map((e) => e.bytes.toString('utf8')) }).toEqual(expected(params));
   });
 });

@@ -3,6 +3,7 @@ import { catalog } from './0002-catalog.js';
 import { orders } from './0003-orders.js';
 import { webhooks } from './0004-webhooks.js';
 import { entregas } from './0005-entregas.js';
+import { productsPageIndex } from './0006-products-page-index.js';
 
 export interface Migration {
   version: number;
@@ -11,4 +12,4 @@ export interface Migration {
 }
 
 /** Every migration, in order. Add one file per change; never edit a released one. */
-export const MIGRATIONS: Migration[] = [core, catalog, orders, webhooks, entregas];
+export const MIGRATIONS: Migration[] = [core, catalog, orders, webhooks, entregas, productsPageIndex];
