@@ -44,13 +44,29 @@ async function serve() {
     process.send({ pageUrl: `http://127.0.0.1:${pageServer.server.address().port}/catalog/products?limit=50` });
   });
   // A write between reads: one row changed in a table of the bench's own, which moves the
-  // database's change counter as any API write does, so no page (nor credential) is served from a cache.
+  // database's change counter as any API write does, so no page is served from the page cache (each
+  // request runs the page's query and joins its products' texts). What a write to other rows
+  // leaves alone stays: the credential's records and each product's text (emulator/db/row-watch.ts).
+  // With `{ tick: true, kind: 'product' }` the write touches one product of the page instead (its
+  // text is written again), cycling through the page: a sync that writes and reads in turns.
   const db = emu.emulator.envs.live.db;
   db.exec('CREATE TEMP TABLE bench_tick (n INTEGER); INSERT INTO bench_tick VALUES (0)');
   const tick = db.prepare('UPDATE bench_tick SET n = n + 1');
+  const touch = db.prepare('UPDATE products SET price = price WHERE rowid = ?');
+  let kind = 'other';
+  let pageRows = null;
+  let next = 0;
+  process.on('message', (m) => {
+    if (m?.tick) kind = m.kind ?? 'other';
+  });
+  const write = () => {
+    if (kind === 'other') return tick.run();
+    pageRows ??= db.prepare('SELECT rowid FROM products ORDER BY id LIMIT 50').pluck().all();
+    return touch.run(pageRows[next++ % pageRows.length]);
+  };
   const port = Number(new URL(emu.url).port);
   serveParent([bare, emu, { close: async () => pageServer?.close() }], { bareUrl: `http://127.0.0.1:${bare.server.address().port}`, liveUrl: emu.live_base_url, credential: live.credential }, {
-    onTick: ({ server }) => isEmulator(server, port) && tick.run(),
+    onTick: ({ server }) => isEmulator(server, port) && write(),
   });
 }
 
@@ -155,6 +171,10 @@ async function main() {
         const uncached = await load(`${pageName}, a write between reads`, `${ready.liveUrl}/catalog/products?limit=50`, auth, 'products-uncached', last);
         await ask(child, { tick: false });
         round.push({ ...uncached, reference: barePage });
+        await ask(child, { tick: true, kind: 'product' });
+        const touched = await load(`${pageName}, a product changed between reads`, `${ready.liveUrl}/catalog/products?limit=50`, auth, 'products-touched', last);
+        await ask(child, { tick: false });
+        round.push({ ...touched, reference: barePage });
       }
       rounds.push(round);
     }
@@ -250,11 +270,12 @@ function print(r) {
   const num = (s, n) => String(s).padStart(n);
   console.log(`\nfoundation: ${r.connections} connections, ${r.duration} s a route, median of ${r.repeat} rounds, limits ${r.limits}\n`);
   const pct = (x) => `${Math.round(x * 100)} %`;
-  console.log(`${pad('route', 86)}${num('req/s', 9)}${num('p50 ms', 9)}${num('p99 ms', 9)}${num('vs bare', 9)}${num('µs CPU/req', 12)}${num('vs bare', 9)}`);
+  const width = Math.max(...r.load.map((row) => row.name.length)) + 2;
+  console.log(`${pad('route', width)}${num('req/s', 9)}${num('p50 ms', 9)}${num('p99 ms', 9)}${num('vs bare', 9)}${num('µs CPU/req', 12)}${num('vs bare', 9)}`);
   for (const row of r.load) {
     const flag = row.non_2xx || row.errors ? `  (${row.non_2xx} non-2xx, ${row.errors} errors)` : '';
     console.log(
-      `${pad(row.name, 86)}${num(row.requests_per_second, 9)}${num(row.p50_ms, 9)}${num(row.p99_ms, 9)}${num(pct(row.ratio_to_bare), 9)}` +
+      `${pad(row.name, width)}${num(row.requests_per_second, 9)}${num(row.p50_ms, 9)}${num(row.p99_ms, 9)}${num(pct(row.ratio_to_bare), 9)}` +
         `${num(row.server_cpu_us_per_request, 12)}${num(pct(row.cpu_ratio_to_bare), 9)}${flag}`,
     );
   }
