@@ -47,7 +47,6 @@ const TEXT_COLUMNS = `p.id, p.rowid, p.price, p.source_updated_at, p.created_at,
 type TextRow = [id: string, rowid: number, price: number, sourceUpdatedAt: number | null, createdAt: number, updatedAt: number, head: string, middle: string];
 
 interface TextStatements {
-  byIds: Statement<[{ ids: string }], TextRow>;
   byRowids: Statement<[{ rowids: string }], TextRow>;
   /**
    * `listProductIds`'s page (same filters, order and limit) as the products' rowids, from the
@@ -64,7 +63,6 @@ function statementsOf(db: Db): TextStatements {
   let statements = textStatements.get(db);
   if (!statements) {
     statements = {
-      byIds: db.prepare<[{ ids: string }], TextRow>(`SELECT ${TEXT_COLUMNS} WHERE p.id IN (SELECT value FROM json_each(@ids))`).raw(true),
       byRowids: db.prepare<[{ rowids: string }], TextRow>(`SELECT ${TEXT_COLUMNS} WHERE p.rowid IN (SELECT value FROM json_each(@rowids))`).raw(true),
       page: db
         .prepare<[ProductPageParams], number>(
@@ -80,18 +78,10 @@ function statementsOf(db: Db): TextStatements {
   return statements;
 }
 
-/** A product as the page shows it: its id and its JSON text's UTF-8 bytes. */
+/** A product as the page shows it: its id and its JSON text's UTF-8 bytes, byte for byte `JSON.stringify` of `presentProducts`. */
 export interface ProductText {
   id: string;
   bytes: Buffer;
-}
-
-/** Products by id as JSON text, byte for byte `JSON.stringify` of `presentProducts`; unknown ids are left out. */
-export function productTextsByIds(env: EnvContext, ids: string[]): Map<string, string> {
-  const texts = new Map<string, string>();
-  if (ids.length === 0) return texts;
-  for (const [id, text] of textsOf(env, statementsOf(env.db).byIds.all({ ids: JSON.stringify(ids) }))) texts.set(id, text);
-  return texts;
 }
 
 /**
