@@ -29,9 +29,19 @@ export function rowWatch(db: Db): RowWatch {
 // The product a child row belongs to, by rowid (the products page keeps texts by rowid).
 const productOf = (side: 'NEW' | 'OLD') => `(SELECT rowid FROM main.products WHERE id = ${side}.product_id)`;
 
+// Option groups and options name their product: a write to one of them changes the product's text.
+const childrenOfProducts = (table: string) => `
+  CREATE TEMP TRIGGER watch_${table}_insert AFTER INSERT ON main.${table}
+    BEGIN SELECT merchant_kit_product_changed(${productOf('NEW')}); END;
+  CREATE TEMP TRIGGER watch_${table}_update AFTER UPDATE ON main.${table}
+    BEGIN SELECT merchant_kit_product_changed(${productOf('OLD')}), merchant_kit_product_changed(${productOf('NEW')}); END;
+  CREATE TEMP TRIGGER watch_${table}_delete AFTER DELETE ON main.${table}
+    BEGIN SELECT merchant_kit_product_changed(${productOf('OLD')}); END;`;
+
 const TRIGGERS = `
   CREATE TEMP TRIGGER watch_stores_insert AFTER INSERT ON main.stores BEGIN SELECT merchant_kit_auth_changed(); END;
-  -- Taking an order number (order_seq) changes nothing authentication reads.
+  -- Every column but order_seq (taking an order number changes nothing authentication reads):
+  -- a column added to stores must be listed here.
   CREATE TEMP TRIGGER watch_stores_update AFTER UPDATE OF id, slug, name, switch_on, suspended, payment_methods, fulfillment_types, created_at, updated_at ON main.stores
     BEGIN SELECT merchant_kit_auth_changed(); END;
   CREATE TEMP TRIGGER watch_stores_delete AFTER DELETE ON main.stores BEGIN SELECT merchant_kit_auth_changed(); END;
@@ -46,18 +56,8 @@ const TRIGGERS = `
   CREATE TEMP TRIGGER watch_products_update AFTER UPDATE ON main.products
     BEGIN SELECT merchant_kit_product_changed(OLD.rowid), merchant_kit_product_changed(NEW.rowid); END;
   CREATE TEMP TRIGGER watch_products_delete AFTER DELETE ON main.products BEGIN SELECT merchant_kit_product_changed(OLD.rowid); END;
-  CREATE TEMP TRIGGER watch_option_groups_insert AFTER INSERT ON main.option_groups
-    BEGIN SELECT merchant_kit_product_changed(${productOf('NEW')}); END;
-  CREATE TEMP TRIGGER watch_option_groups_update AFTER UPDATE ON main.option_groups
-    BEGIN SELECT merchant_kit_product_changed(${productOf('OLD')}), merchant_kit_product_changed(${productOf('NEW')}); END;
-  CREATE TEMP TRIGGER watch_option_groups_delete AFTER DELETE ON main.option_groups
-    BEGIN SELECT merchant_kit_product_changed(${productOf('OLD')}); END;
-  CREATE TEMP TRIGGER watch_options_insert AFTER INSERT ON main.options
-    BEGIN SELECT merchant_kit_product_changed(${productOf('NEW')}); END;
-  CREATE TEMP TRIGGER watch_options_update AFTER UPDATE ON main.options
-    BEGIN SELECT merchant_kit_product_changed(${productOf('OLD')}), merchant_kit_product_changed(${productOf('NEW')}); END;
-  CREATE TEMP TRIGGER watch_options_delete AFTER DELETE ON main.options
-    BEGIN SELECT merchant_kit_product_changed(${productOf('OLD')}); END;
+  ${childrenOfProducts('option_groups')}
+  ${childrenOfProducts('options')}
   CREATE TEMP TRIGGER watch_categories_update AFTER UPDATE OF id, external_id ON main.categories
     BEGIN SELECT merchant_kit_catalog_changed(); END;
   CREATE TEMP TRIGGER watch_categories_delete AFTER DELETE ON main.categories BEGIN SELECT merchant_kit_catalog_changed(); END;
