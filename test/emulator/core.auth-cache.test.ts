@@ -69,6 +69,26 @@ describe('authentication right after a change', () => {
     }
   });
 
+  it('reads the rows again after a write to any column of stores but order_seq (an order number)', async () => {
+    const made = await newStore(emu);
+    const call = asStore(emu, made);
+    expect((await call('GET', '/store')).status).toBe(200);
+    expect((await call('GET', '/store')).status).toBe(200);
+    const env = emu.running.emulator.env('test');
+    const columns = env.db.prepare("SELECT name FROM pragma_table_info('stores')").pluck().all() as string[];
+    const byKey = vi.spyOn(env.credentials, 'byKey');
+    try {
+      for (const column of columns) {
+        byKey.mockClear();
+        env.db.prepare(`UPDATE stores SET "${column}" = "${column}" WHERE id = ?`).run(made.store.id);
+        expect((await call('GET', '/store')).status).toBe(200);
+        expect([column, byKey.mock.calls.length]).toEqual([column, column === 'order_seq' ? 0 : 1]);
+      }
+    } finally {
+      byKey.mockRestore();
+    }
+  });
+
   it('answers 401 once the clock passes expires_at, with no write in between', async () => {
     const made = await newStore(emu);
     const call = asStore(emu, made);
