@@ -121,7 +121,7 @@ export const PANEL_RENDER = String.raw`  // ---- rendering ----
     var store = currentStore();
     var error = el('div', { class: 'error', role: 'alert' });
     if (!store) { fill($('store'), el('p', { class: 'muted', text: 'No store in this environment.' })); return; }
-    fill($('store'), [
+    fillKeeping($('store'), [
       el('table', null,
         row('Name', store.name), row('Id', store.id), row('Slug', store.slug),
         row('Accepting orders', store.accepting_orders ? 'yes' : (store.accepting_switch ? 'no (switch on, no active product)' : 'no (paused)')),
@@ -148,7 +148,7 @@ export const PANEL_RENDER = String.raw`  // ---- rendering ----
     var alertMinutes = el('input', { type: 'number', min: 1, max: 1440, value: i.settings.ack_alert_minutes, 'aria-label': 'ack_alert_minutes' });
     rows.push(row('ack_alert_minutes', alertMinutes));
     var boxes = SCOPES.map(function (s) { return el('label', null, el('input', { type: 'checkbox', value: s, checked: i.scopes.indexOf(s) >= 0 }), s); });
-    fill($('integration'), [
+    fillKeeping($('integration'), [
       el('table', null, row('Id', i.id), row('System', i.system), row('Status', i.status), rows),
       el('div', null, el('strong', { text: 'Scopes ' }), boxes),
       el('button', { type: 'button', text: 'Save settings and scopes', onclick: function () {
@@ -174,7 +174,7 @@ export const PANEL_RENDER = String.raw`  // ---- rendering ----
     if (!i) { fill($('credentials'), null); return; }
     var error = el('div', { class: 'error', role: 'alert' });
     var overlap = el('input', { type: 'number', min: 0, max: 72, value: 24, 'aria-label': 'Overlap hours' });
-    fill($('credentials'), [
+    fillKeeping($('credentials'), [
       el('table', null, el('tr', null, el('th', { text: 'Key id' }), el('th', { text: 'Created' }), el('th', { text: 'Expires' }), el('th', { text: '' })),
         i.credentials.map(function (c) {
           return el('tr', null, el('td', { text: c.key_id }), el('td', { text: c.created_at }),
@@ -200,7 +200,7 @@ export const PANEL_RENDER = String.raw`  // ---- rendering ----
     var url = el('input', { type: 'url', size: 40, value: w ? w.url : '', placeholder: 'https://erp.example/webhooks', 'aria-label': 'Webhook URL' });
     var events = el('input', { type: 'text', size: 40, value: w ? w.events.join(',') : '*', 'aria-label': 'Webhook events' });
     var active = el('input', { type: 'checkbox', checked: w ? w.active : true, 'aria-label': 'Webhook active' });
-    fill($('webhook'), [
+    fillKeeping($('webhook'), [
       w && w.paused ? el('div', { class: 'notice', 'data-notice': 'paused', text: w.notice || ('Paused: ' + (w.paused_reason || '')) }) : null,
       w ? null : el('p', { class: 'muted', text: 'No webhook configured.' }),
       el('div', null, el('label', null, 'URL ', url)),
@@ -237,7 +237,7 @@ export const PANEL_RENDER = String.raw`  // ---- rendering ----
     var error = el('div', { class: 'error', role: 'alert' });
     var amount = el('input', { type: 'number', min: 1, value: 5, 'aria-label': 'Advance amount' });
     var unit = el('select', { 'aria-label': 'Advance unit' }, [['60', 'minutes'], ['3600', 'hours'], ['86400', 'days'], ['1', 'seconds']].map(function (u) { return el('option', { value: u[0], text: u[1] }); }));
-    fill($('clock'), [
+    fillKeeping($('clock'), [
       el('table', null, row('Now', c.now), row('Mode', c.mode), row('Advanced by', c.offset_seconds + ' s')),
       amount, unit,
       el('button', { type: 'button', id: 'advance-clock', text: 'Advance clock', onclick: function () {

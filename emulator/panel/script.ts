@@ -25,8 +25,9 @@ const PANEL_CORE = String.raw`  var ADMIN = '/_emulator';
       if (v === undefined || v === null || v === false) return;
       if (k.slice(0, 2) === 'on') node.addEventListener(k.slice(2), v);
       else if (k === 'text') node.textContent = String(v);
-      else if (k === 'value') node.value = String(v);
-      else if (k === 'checked') node.checked = true;
+      // The value drawn is also the field's default: what differs from it was typed (fillKeeping).
+      else if (k === 'value') { node.value = String(v); if ('defaultValue' in node) node.defaultValue = String(v); }
+      else if (k === 'checked') { node.checked = true; node.defaultChecked = true; }
       else node.setAttribute(k, String(v));
     });
     for (var i = 2; i < arguments.length; i++) append(node, arguments[i]);
@@ -38,6 +39,42 @@ const PANEL_CORE = String.raw`  var ADMIN = '/_emulator';
     node.appendChild(typeof child === 'object' ? child : document.createTextNode(String(child)));
   }
   function fill(node, children) { node.replaceChildren(); append(node, children); }
+
+  // A section redrawn by a live update keeps what the person typed or ticked and has not saved (a
+  // field whose value differs from the one it was drawn with) and where the cursor was.
+  function fieldKey(f) { return f.getAttribute('aria-label') || (f.type === 'checkbox' ? 'checkbox:' + f.value : null); }
+  function fieldsOf(node) { return Array.prototype.slice.call(node.querySelectorAll('input, select, textarea')); }
+  function editsOf(node) {
+    var edits = {};
+    fieldsOf(node).forEach(function (f) {
+      var key = fieldKey(f);
+      if (!key) return;
+      if (f.type === 'checkbox') { if (f.checked !== f.defaultChecked) edits[key] = { checked: f.checked }; return; }
+      if (f.tagName === 'SELECT') {
+        var drawn = Array.prototype.find.call(f.options, function (o) { return o.defaultSelected; });
+        if (!drawn || f.value !== drawn.value) edits[key] = { value: f.value };
+        return;
+      }
+      if (f.value !== f.defaultValue) edits[key] = { value: f.value };
+    });
+    return edits;
+  }
+  function fillKeeping(node, children) {
+    var edits = editsOf(node);
+    var active = document.activeElement;
+    var focus = active && node.contains(active) && fieldKey(active) ? { key: fieldKey(active), start: null, end: null } : null;
+    if (focus) { try { focus.start = active.selectionStart; focus.end = active.selectionEnd; } catch (e) { /* no selection */ } }
+    fill(node, children);
+    fieldsOf(node).forEach(function (f) {
+      var edit = edits[fieldKey(f)];
+      if (edit && 'checked' in edit) f.checked = edit.checked;
+      else if (edit) f.value = edit.value;
+      if (focus && fieldKey(f) === focus.key && document.activeElement !== f) {
+        f.focus();
+        try { if (focus.start !== null) f.setSelectionRange(focus.start, focus.end); } catch (e) { /* not a text field */ }
+      }
+    });
+  }
 
   function headers() {
     var h = { accept: 'application/json' };

@@ -62,6 +62,19 @@ describe('panel: alerts, store, integration, webhook and deliveries', () => {
     });
   });
 
+  it('keeps a webhook URL being typed, and the cursor, while a live update redraws the section', async () => {
+    const url = page.locator('input[aria-label="Webhook URL"]');
+    await url.click();
+    await page.keyboard.type('http://127.0.0.1:9/');
+    const before = await page.locator('#clock-now').textContent();
+    await emu.control('POST', '/clock/advance', { seconds: 60 });
+    await expect.poll(() => page.locator('#clock-now').textContent()).not.toBe(before);
+    await page.keyboard.type('typed');
+    expect(await url.inputValue()).toBe('http://127.0.0.1:9/typed');
+    expect(await url.evaluate((node) => node === document.activeElement)).toBe(true);
+    await url.fill('');
+  });
+
   it('sets a webhook, shows its signing secret once, lists deliveries with attempts and retries one', async () => {
     await page.locator('input[aria-label="Webhook URL"]').fill('http://127.0.0.1:9/hook');
     await page.locator('input[aria-label="Webhook events"]').fill('order.created');
