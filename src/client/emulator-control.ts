@@ -13,10 +13,9 @@ import type { HomologationReport } from '../../checks/report.js';
 import type { clockView } from '../../emulator/control/system.js';
 import type { describeState, integrationView, storeView } from '../../emulator/control/state.js';
 import type { rotateCredential } from '../../emulator/auth/rotate.js';
-import { Transport } from './transport.js';
+import { count, Transport } from './transport.js';
 import { ApiError } from './errors.js';
 import { normalizeBaseUrl } from './url.js';
-import { count, DEFAULT_TIMEOUT_MS } from './merchant-client.js';
 
 // Answers of the control API, typed from the emulator's own views (type-only imports: nothing of the
 // emulator is loaded by the client), so that they cannot drift from what the routes send.
@@ -91,7 +90,7 @@ export class EmulatorControl {
       baseUrl: `${this.url}/_emulator`,
       authorization: () => (this.#adminToken === null ? null : `Bearer ${this.#adminToken}`),
       maxRetries: count(options.maxRetries, 0),
-      timeoutMs: count(options.timeoutMs, DEFAULT_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS,
+      timeoutMs: options.timeoutMs,
       userAgent: 'merchant-kit-control',
       dispatcher: options.dispatcher,
       onResponse: options.onResponse,

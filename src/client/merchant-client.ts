@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 import { generateIdempotencyKey } from './idempotency.js';
 import { Paginator, type Page } from './paginator.js';
 import type { BackoffOptions } from './retry.js';
-import { Transport } from './transport.js';
+import { count, DEFAULT_TIMEOUT_MS, Transport } from './transport.js';
 import type { AnyEndpoint, ApiResponse, CallOptions, ItemOf, QueryOf, RequestOptions, ResponseInfo, RetryInfo } from './types.js';
 import { fillPath, normalizeBaseUrl, queryString } from './url.js';
 import { catalogGroup, entregasGroup, eventsGroup, meCall, ordersGroup, storeGroup, webhookGroup } from './resources.js';
@@ -32,7 +32,7 @@ export interface MerchantClientOptions {
 }
 
 export const DEFAULT_MAX_RETRIES = 4;
-export const DEFAULT_TIMEOUT_MS = 30_000;
+export { DEFAULT_TIMEOUT_MS };
 
 /**
  * Typed client of the merchant API v1: one method per endpoint of the spec, types read from the
@@ -67,7 +67,7 @@ export class MerchantClient {
       baseUrl: this.baseUrl,
       authorization: () => `Bearer ${this.#credential}`,
       maxRetries: count(options.maxRetries, DEFAULT_MAX_RETRIES),
-      timeoutMs: count(options.timeoutMs, DEFAULT_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS,
+      timeoutMs: options.timeoutMs,
       userAgent: options.userAgent ?? 'merchant-kit-client',
       dispatcher: options.dispatcher,
       backoff: options.backoff,
@@ -162,9 +162,4 @@ export class MerchantClient {
   [inspect.custom](): string {
     return `MerchantClient ${inspect(this.toJSON())}`;
   }
-}
-
-/** A whole number ≥ 0 from an option, or the default when it is missing or not a finite number. */
-export function count(value: number | undefined, fallback: number): number {
-  return typeof value === 'number' && Number.isFinite(value) ? Math.max(0, Math.floor(value)) : fallback;
 }

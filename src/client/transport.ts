@@ -7,8 +7,10 @@ export interface TransportOptions {
   baseUrl: string;
   /** The `Authorization` value, read at send time from the owner's private field (never stored here). */
   authorization: () => string | null;
+  /** Retries after a retryable failure, already a whole number ≥ 0 (`count`). */
   maxRetries: number;
-  timeoutMs: number;
+  /** Per attempt; missing, 0 or not a finite number: `DEFAULT_TIMEOUT_MS`. */
+  timeoutMs?: number;
   userAgent: string;
   dispatcher?: Dispatcher;
   backoff?: BackoffOptions;
@@ -46,18 +48,29 @@ export interface HttpResult {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** Per attempt, when the owner gives no timeout (MerchantClient and EmulatorControl alike). */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** A whole number ≥ 0 from an option, or the default when it is missing or not a finite number. */
+export function count(value: number | undefined, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) ? Math.max(0, Math.floor(value)) : fallback;
+}
+
 /**
  * One keep-alive connection pool per client and the retry loop: repeat after 429, 500, 502, 503, 504
  * and network failures with exponential backoff and `Retry-After`, the same Idempotency-Key each time.
  */
 export class Transport {
-  readonly #options: TransportOptions;
+  readonly #options: TransportOptions & { timeoutMs: number };
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
   #closed = false;
 
   constructor(options: TransportOptions) {
-    this.#options = options;
+    this.#options = {
+      ...options,
+      timeoutMs: count(options.timeoutMs, DEFAULT_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS,
+    };
     this.#ownsDispatcher = options.dispatcher === undefined;
     // One Agent per client: connections are reused across calls (keep-alive) and closed by close().
     this.#dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
