@@ -1,5 +1,5 @@
 import type { Check } from './check.js';
-import { callEvidence, callsTo, expired, ok2xx } from './internal/calls.js';
+import { callsTo, expired, ok2xx, stepEvidence } from './internal/calls.js';
 import { describeError, EvidenceLog } from './internal/evidence.js';
 import type { Observation, RecordedCall } from './observation.js';
 import { fail, pass, pending, type Evidence } from './types.js';
@@ -69,8 +69,7 @@ export const catalog: Check = {
   grade(obs) {
     const seen = observed(obs);
     const evidence: Evidence[] = [];
-    const step = (label: string, c: RecordedCall | undefined) =>
-      evidence.push(c ? callEvidence(label, c) : { step: label, ok: false, expected: 'a successful call', actual: 'not seen yet' });
+    const step = (label: string, c: RecordedCall | undefined) => evidence.push(stepEvidence(label, c, 'a successful call'));
     step('PUT a category', seen.category);
     step('PUT a product with option groups', seen.product);
     step('PATCH a product price', seen.price);

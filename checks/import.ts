@@ -1,10 +1,10 @@
 import type { Check } from './check.js';
 import type { OrderView } from './context.js';
-import { callEvidence, callsTo, expired, ok2xx, orderOf, repeatedAfter } from './internal/calls.js';
+import { callEvidence, callsTo, missingSteps, ok2xx, orderOf, repeatedAfter, stepEvidence } from './internal/calls.js';
 import { describeError, EvidenceLog } from './internal/evidence.js';
 import { ensureOrders } from './internal/setup.js';
 import type { RecordedCall } from './observation.js';
-import { fail, pass, pending, type Evidence } from './types.js';
+import { fail, pass, type Evidence } from './types.js';
 
 export const importCheck: Check = {
   id: 'import',
@@ -48,8 +48,7 @@ export const importCheck: Check = {
     const failures = callsTo(obs, 'POST', '/orders/*/import-failure').filter((c) => !c.injected && ok2xx(c));
     const good = acks.filter(ok2xx);
     const evidence: Evidence[] = [];
-    const step = (label: string, c: RecordedCall | undefined) =>
-      evidence.push(c ? callEvidence(label, c) : { step: label, ok: false, expected: 'seen', actual: 'not seen yet' });
+    const step = (label: string, c: RecordedCall | undefined) => evidence.push(stepEvidence(label, c));
     step('ack', good[0]);
     const repeated = good.find((a) => good.some((b) => b.seq > a.seq && orderOf(b) === orderOf(a) && b.facts?.external_id === a.facts?.external_id));
     step('repeated ack with the same code', repeated && good.find((b) => b.seq > repeated.seq && orderOf(b) === orderOf(repeated)));
@@ -68,10 +67,9 @@ export const importCheck: Check = {
       return fail(`an ack answered ${otherRetried.status} ${otherRetried.code ?? ''} was sent again unchanged`, evidence);
     }
     const conflict = conflicts[0];
-    if (conflict) evidence.push({ ...callEvidence('409 external_id_conflict understood', conflict, true, '409 external_id_conflict, not repeated'), ok: true });
+    if (conflict) evidence.push(callEvidence('409 external_id_conflict understood', conflict, true, '409 external_id_conflict, not repeated'));
     else evidence.push({ step: '409 external_id_conflict understood', ok: false, expected: 'an ack with another code answered 409, not repeated', actual: 'not seen yet' });
-    const missing = evidence.filter((e) => !e.ok).map((e) => e.step);
-    if (missing.length === 0) return pass('ack, repeated ack, import-failure, ack after failure and a 409 external_id_conflict not repeated', evidence);
-    return expired(obs) ? fail(`missing: ${missing.join('; ')}`, evidence) : pending(`waiting for: ${missing.join('; ')}`, evidence);
+    if (evidence.every((e) => e.ok)) return pass('ack, repeated ack, import-failure, ack after failure and a 409 external_id_conflict not repeated', evidence);
+    return missingSteps(obs, evidence);
   },
 };

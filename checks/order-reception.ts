@@ -1,9 +1,9 @@
 import type { Check } from './check.js';
 import type { OrderView, RunContext, Scenario } from './context.js';
-import { callEvidence, callsTo, expired, ok2xx } from './internal/calls.js';
+import { callsTo, missingSteps, ok2xx, stepEvidence } from './internal/calls.js';
 import { describeError, EvidenceLog } from './internal/evidence.js';
 import { ensureMe, ensureReceiver, SCENARIOS, scenarioOf } from './internal/setup.js';
-import { fail, pass, pending, skip, type CheckOutcome, type Evidence } from './types.js';
+import { fail, pass, skip, type CheckOutcome, type Evidence } from './types.js';
 
 /** Reads the feed from `after` to its end: the order.created events' orders and the cursor to go on from. */
 async function feedOrders(ctx: RunContext, log: EvidenceLog, after: string | undefined) {
@@ -95,10 +95,9 @@ export const orderReception: Check = {
       evidence.push({ step: `${o.scenario} order ${o.order_id} by webhook`, ok: Boolean(d?.succeeded_at), expected: '2xx from the receiver', actual: d ? `${d.status}${d.last_response_status ? ` (last answer ${d.last_response_status})` : ''}` : 'no delivery yet' });
     }
     const feed = callsTo(obs, 'GET', '/events').filter((c) => ok2xx(c) && c.at >= s.started_at);
-    evidence.push(feed[0] ? callEvidence('feed read after the orders were created', feed[0]) : { step: 'feed read after the orders were created', ok: false, expected: 'GET /events 2xx', actual: 'not seen yet' });
+    evidence.push(stepEvidence('feed read after the orders were created', feed[0], 'GET /events 2xx'));
     if (problems.length) return fail(problems.join('; '), evidence);
     if (evidence.every((e) => e.ok) && scenarioOrders.length === 3) return pass('the three simulated orders were delivered by signed webhook (2xx) and the feed was read', evidence);
-    const missing = evidence.filter((e) => !e.ok).map((e) => e.step).join('; ');
-    return expired(obs) ? fail(`missing: ${missing}`, evidence) : pending(`waiting for: ${missing}`, evidence);
+    return missingSteps(obs, evidence);
   },
 };

@@ -1,10 +1,10 @@
 import type { Check } from './check.js';
 import type { OrderView } from './context.js';
-import { callEvidence, callsTo, expired, ok2xx, repeatedAfter } from './internal/calls.js';
+import { callEvidence, callsTo, missingSteps, ok2xx, repeatedAfter, stepEvidence } from './internal/calls.js';
 import { describeError, EvidenceLog } from './internal/evidence.js';
 import { ensureOrders } from './internal/setup.js';
 import type { RecordedCall } from './observation.js';
-import { fail, pass, pending, type Evidence } from './types.js';
+import { fail, pass, type Evidence } from './types.js';
 
 /** spec: States and transitions — the forward stage order. */
 const STAGES = ['pending', 'accepted', 'preparing', 'ready', 'out_for_delivery', 'completed'] as const;
@@ -53,8 +53,7 @@ export const statuses: Check = {
     const calls = callsTo(obs, 'POST', '/orders/*/status').filter((c) => !c.injected);
     const good = calls.filter(ok2xx);
     const evidence: Evidence[] = [];
-    const step = (label: string, c: RecordedCall | undefined) =>
-      evidence.push(c ? callEvidence(label, c) : { step: label, ok: false, expected: 'seen', actual: 'not seen yet' });
+    const step = (label: string, c: RecordedCall | undefined) => evidence.push(stepEvidence(label, c));
     step('accept with estimated minutes', good.find((c) => c.facts?.status === 'accepted' && c.facts.estimated_minutes === true));
     step('forward move skipping a stage', good.find((c) => skipsForward(c.facts?.previous_status as string, c.facts?.status as string)));
     step('reject with a reason', good.find((c) => c.facts?.status === 'rejected' && c.facts.reason === true));
@@ -65,10 +64,9 @@ export const statuses: Check = {
       evidence.push(callEvidence('illegal move', repeated, false, '409, not repeated'));
       return fail('a move refused with 409 invalid_status_transition was sent again', evidence);
     }
-    step('illegal move refused with 409, not repeated', illegal[0]);
-    if (illegal[0]) evidence[evidence.length - 1]!.ok = true;
-    const missing = evidence.filter((e) => !e.ok).map((e) => e.step);
-    if (missing.length === 0) return pass('accept with minutes, a forward skip, reject and cancel with reasons, and an illegal move refused once', evidence);
-    return expired(obs) ? fail(`missing: ${missing.join('; ')}`, evidence) : pending(`waiting for: ${missing.join('; ')}`, evidence);
+    const refused = 'illegal move refused with 409, not repeated';
+    evidence.push(illegal[0] ? callEvidence(refused, illegal[0], true) : stepEvidence(refused, undefined));
+    if (evidence.every((e) => e.ok)) return pass('accept with minutes, a forward skip, reject and cancel with reasons, and an illegal move refused once', evidence);
+    return missingSteps(obs, evidence);
   },
 };

@@ -1,5 +1,5 @@
 import type { Observation, RecordedCall } from '../observation.js';
-import type { Evidence } from '../types.js';
+import { fail, pending, type CheckOutcome, type Evidence } from '../types.js';
 
 export const ok2xx = (c: RecordedCall) => c.status >= 200 && c.status < 300;
 
@@ -17,6 +17,17 @@ export function callEvidence(step: string, c: RecordedCall, ok = ok2xx(c), expec
   };
   if (expected !== undefined) Object.assign(e, { expected, actual: c.code ? `${c.status} ${c.code}` : String(c.status) });
   return e;
+}
+
+/** Evidence of the call a graded step needs, or of its absence so far. */
+export function stepEvidence(step: string, c: RecordedCall | undefined, expected = 'seen'): Evidence {
+  return c ? callEvidence(step, c) : { step, ok: false, expected, actual: 'not seen yet' };
+}
+
+/** Steps still missing are awaited until the observer's deadline, then they fail. */
+export function missingSteps(obs: Observation, evidence: Evidence[]): CheckOutcome {
+  const missing = evidence.filter((e) => !e.ok).map((e) => e.step).join('; ');
+  return expired(obs) ? fail(`missing: ${missing}`, evidence) : pending(`waiting for: ${missing}`, evidence);
 }
 
 /** Calls matching a method and a path pattern (`/orders/*\/ack`, `*` within one segment). */

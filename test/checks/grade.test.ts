@@ -135,3 +135,34 @@ describe('signature_rejection: the probes', () => {
     expect(signatureRejection.grade(observation([a, b], { probes: good, orders })).reason).toContain('duplicated');
   });
 });
+
+describe('import and statuses: every step seen passes; a missing one is awaited, then fails at the deadline', () => {
+  const ack = (order: string, status: number, externalId: string, more: Partial<RecordedCall> = {}) =>
+    call('POST', `/orders/${order}/ack`, status, { facts: { external_id: externalId }, body_sha256: `ack-${order}-${externalId}`, ...more });
+  const importCalls = () => [
+    ack('o1', 200, 'A'),
+    ack('o1', 200, 'A'),
+    ack('o1', 409, 'B', { code: 'external_id_conflict' }),
+    call('POST', '/orders/o2/import-failure', 200, { facts: { code: 'unmapped_product' } }),
+    ack('o2', 200, 'C'),
+  ];
+  const move = (status: string, more: Record<string, unknown>, code = 200) =>
+    call('POST', '/orders/o1/status', code, { facts: { status, estimated_minutes: false, reason: false, previous_status: null, ...more }, body_sha256: `${status}-${seq}` });
+  const statusCalls = () => [
+    move('accepted', { estimated_minutes: true }),
+    move('ready', { previous_status: 'accepted' }),
+    move('rejected', { reason: true }),
+    move('cancelled', { reason: true }),
+    call('POST', '/orders/o1/status', 409, { code: 'invalid_status_transition' }),
+  ];
+  it.each([
+    ['import', importCheck, importCalls, 'ack after the failure', 4],
+    ['statuses', statuses, statusCalls, 'forward move skipping a stage', 1],
+  ] as const)('%s', (_name, check, calls, missingStep, dropped) => {
+    expect(check.grade(observation(calls())).status).toBe('pass');
+    const partial = calls().filter((_c, i) => i !== dropped);
+    const waiting = check.grade(observation(partial));
+    expect(waiting).toMatchObject({ status: 'pending', reason: `waiting for: ${missingStep}` });
+    expect(check.grade(observation(partial, {}, T0 + 200_000))).toMatchObject({ status: 'fail', reason: `missing: ${missingStep}` });
+  });
+});
