@@ -1,6 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import pkg from '../../package.json' with { type: 'json' };
 import { describeError } from './errors.js';
+import { redactSecrets } from '../logging/redact.js';
 import { runCleanups } from './cleanup.js';
 import { COMMAND_GROUPS } from './commands/index.js';
 
@@ -21,6 +22,9 @@ const program = new Command()
   .option('--verbose', 'more detail on stderr (stack traces, redacted)')
   .configureHelp({ showGlobalOptions: true })
   .exitOverride()
+  // commander quotes a rejected value as typed (`argument 'svs_test_…' is invalid`): its error lines
+  // go through the same redaction as ours. Subcommands inherit this when they are created below.
+  .configureOutput({ outputError: (text, write) => write(redactSecrets(text)) })
   .showHelpAfterError('(add --help for usage)')
   .addHelpText(
     'after',

@@ -66,6 +66,15 @@ describe('merchant-kit', () => {
     }
   });
 
+  it('a rejected option value or argument that holds a secret is quoted redacted, exit 2', async () => {
+    for (const args of [['orders', 'list', '--limit', 'svs_test_SECRETSECRET'], ['completion', 'svs_live_SECRETSECRET'], ['orders', 'list', '--nope=svs_test_SECRETSECRET']]) {
+      const r = await cli(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(/^error: .*svs_(test|live)_\[redacted\]/);
+      expect(r.stderr, args.join(' ')).not.toContain('SECRETSECRET');
+    }
+  });
+
   it('an empty argument (an unset shell variable) is a usage error, exit 2, before any call', async () => {
     const env = { MERCHANT_KIT_BASE_URL: 'http://127.0.0.1:1/sandbox/v1', MERCHANT_KIT_CREDENTIAL: 'svk_test_AAAAAAAA.svs_test_BBBBBBBB' };
     for (const [args, name] of [[['orders', 'get', ''], 'order_id'], [['orders', 'ack', ' ', '--external-id', 'X'], 'order_id'], [['webhook', 'retry', ''], 'delivery_id'], [['entregas', 'get', ''], 'id']] as const) {
