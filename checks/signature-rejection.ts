@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { API_VERSION } from '../src/contract/limits.js';
 import type { Check } from './check.js';
 import { expired, orderOf } from './internal/calls.js';
 import { EvidenceLog } from './internal/evidence.js';
@@ -25,7 +26,7 @@ const EXPECT: Record<ProbeKind, { expected: string; ok: (s: number | null) => bo
 const fakeId = (prefix: string) => `${prefix}${randomBytes(13).toString('hex').toUpperCase().slice(0, 26)}`;
 
 function envelope(id: string, type: string, data: Record<string, unknown>): string {
-  return JSON.stringify({ id, type, api_version: '1.0', created_at: new Date().toISOString(), store_id: 'str_homologation', integration_id: 'int_homologation', data });
+  return JSON.stringify({ id, type, api_version: API_VERSION, created_at: new Date().toISOString(), store_id: 'str_homologation', integration_id: 'int_homologation', data });
 }
 
 /** The observer's judgement of one probe, with the integration's later writes where they matter. */
@@ -104,6 +105,7 @@ export const signatureRejection: Check = {
     if (webhookProblem) return fail(webhookProblem, []);
     const probeOrder = s.orders.find((o) => o.scenario === 'probe')?.order_id ?? null;
     const evidence: Evidence[] = [];
+    const wrong: Evidence[] = [];
     let undecided = false;
     for (const kind of Object.keys(EXPECT) as ProbeKind[]) {
       const p = s.probes.find((x) => x.kind === kind);
@@ -114,9 +116,10 @@ export const signatureRejection: Check = {
       }
       const j = judgeProbe(obs, p, probeOrder);
       if (j.ok === null) undecided = true;
-      evidence.push({ step: `probe: ${EXPECT[kind].title}`, ok: j.ok === true, status: p.status, duration_ms: p.duration_ms, expected: EXPECT[kind].expected, actual: j.actual });
+      const e: Evidence = { step: `probe: ${EXPECT[kind].title}`, ok: j.ok === true, status: p.status, duration_ms: p.duration_ms, expected: EXPECT[kind].expected, actual: j.actual };
+      evidence.push(e);
+      if (j.ok === false) wrong.push(e);
     }
-    const wrong = evidence.filter((e, i) => !e.ok && s.probes.some((p) => p.kind === (Object.keys(EXPECT) as ProbeKind[])[i]) && !e.actual?.endsWith('watching'));
     if (wrong.length) return fail(`the receiver got ${wrong.length} probe(s) wrong: ${wrong.map((e) => e.step.replace('probe: ', '')).join(', ')}`, evidence);
     if (!undecided) return pass('bad, stale and unknown-secret deliveries refused; unusual JSON accepted; duplicate processed once; older version dropped', evidence);
     if (s.finished && s.probes.length < 6 && expired(obs)) return fail(`probes not sent: ${s.problems.join('; ') || 'unknown reason'}`, evidence);
