@@ -1,3 +1,5 @@
+import type { ApiError } from '../../../client/errors.js';
+import type { EmulatorControl } from '../../../client/emulator-control.js';
 import { usageError } from '../../errors.js';
 
 /** DESIGN: emulator-only commands find the control API from the base URL (flag, env, default). */
@@ -16,8 +18,22 @@ export function controlUrl(baseUrl: string | undefined): string {
   return `${url.origin}/_emulator`;
 }
 
-/** The control API's headers: JSON (required on every write) and the admin token when there is one. */
-export function controlHeaders(adminToken: string | undefined): Record<string, string> {
-  const token = adminToken ?? process.env.MERCHANT_KIT_ADMIN_TOKEN;
-  return { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) };
+/**
+ * The control client of the emulator at `controlUrl(baseUrl)`, with the admin token of the flag or
+ * `MERCHANT_KIT_ADMIN_TOKEN` (loaded lazily: the client is not needed for `--help`).
+ */
+export async function openControl(admin: string, adminToken: string | undefined): Promise<EmulatorControl> {
+  const { EmulatorControl } = await import('../../../client/emulator-control.js');
+  return EmulatorControl.fromBaseUrl(admin, { adminToken: adminToken ?? process.env.MERCHANT_KIT_ADMIN_TOKEN });
+}
+
+/** Why no answer arrived (`ECONNREFUSED`), from a status-0 ApiError's cause. */
+export function networkCause(error: ApiError): string {
+  const cause = error.cause as { code?: string; message?: string } | undefined;
+  return cause?.code ?? cause?.message ?? error.message;
+}
+
+/** True when the refusal carried the spec's error body (`code`, `message`, `request_id`), not a bare status. */
+export function hasErrorBody(error: ApiError): boolean {
+  return !error.message.startsWith(`HTTP ${error.status} `);
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { ExitError } from '../../errors.js';
-import { controlHeaders, controlUrl } from './control-url.js';
+import { controlUrl, hasErrorBody, networkCause, openControl } from './control-url.js';
 import type { ReadyInfo, RunningEmulator } from '../../../../emulator/server.js';
 import type { Bundle } from '../../../../emulator/bundle/format.js';
 
@@ -31,20 +31,18 @@ export function registerExport(emulator: Command): void {
 }
 
 async function fetchBundle(admin: string, adminToken: string | undefined): Promise<Buffer> {
-  const headers = { ...controlHeaders(adminToken), accept: 'application/gzip' };
-  let res: Response;
+  const { ApiError } = await import('../../../client/errors.js');
+  const control = await openControl(admin, adminToken);
   try {
-    res = await fetch(`${admin}/export`, { headers });
+    return (await control.exportState()).bytes;
   } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
-    throw new ExitError(`error: no emulator answered at ${admin} (${cause}); start one or pass --base-url or --data`);
+    if (!(error instanceof ApiError)) throw error;
+    if (error.status === 0) throw new ExitError(`error: no emulator answered at ${admin} (${networkCause(error)}); start one or pass --base-url or --data`);
+    const why = hasErrorBody(error) ? `${error.code}: ${error.message}` : `HTTP ${error.status}`;
+    throw new ExitError(`error: ${admin}/export answered ${error.status} (${why})`);
+  } finally {
+    await control.close();
   }
-  if (!res.ok) {
-    const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
-    const why = body?.error ? `${body.error.code}: ${body.error.message}` : `HTTP ${res.status}`;
-    throw new ExitError(`error: ${admin}/export answered ${res.status} (${why})`);
-  }
-  return Buffer.from(await res.arrayBuffer());
 }
 
 async function exportAction(options: ExportOptions): Promise<void> {

@@ -1,5 +1,6 @@
+import { ApiError } from '../../../client/errors.js';
 import { ExitError } from '../../errors.js';
-import { controlHeaders, controlUrl } from './control-url.js';
+import { controlUrl, hasErrorBody, networkCause, openControl } from './control-url.js';
 
 export interface ResetOptions {
   baseUrl?: string;
@@ -9,20 +10,22 @@ export interface ResetOptions {
 
 /** `merchant-kit emulator reset`: POST /_emulator/reset — back to the seeded state, same credentials. */
 export async function resetAction(options: ResetOptions): Promise<void> {
-  const url = `${controlUrl(options.baseUrl)}/reset`;
-  let res: Response;
+  const admin = controlUrl(options.baseUrl);
+  const control = await openControl(admin, options.adminToken);
+  let data: Awaited<ReturnType<typeof control.reset>>;
   try {
-    res = await fetch(url, { method: 'POST', headers: controlHeaders(options.adminToken), body: '{}' });
+    data = await control.reset();
   } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
-    throw new ExitError(`Cannot reach the emulator at ${url} (${cause}). Is it running? Use --base-url to point at it.`);
+    throw error instanceof ApiError ? refused(error, `${admin}/reset`) : error;
+  } finally {
+    await control.close();
   }
-  const body = (await res.json().catch(() => null)) as { data?: { clock?: { now?: string } }; error?: { code: string; message: string; request_id: string } } | null;
-  if (!res.ok) {
-    const e = body?.error;
-    const hint = res.status === 401 ? ' (pass --admin-token or set MERCHANT_KIT_ADMIN_TOKEN)' : '';
-    throw new ExitError(e ? `Reset refused: ${e.code}: ${e.message} (request ${e.request_id})${hint}` : `Reset refused: HTTP ${res.status}${hint}`);
-  }
-  if (options.json) process.stdout.write(`${JSON.stringify(body?.data ?? {})}\n`);
-  else process.stdout.write(`Emulator reset to its seeded state; the demo credentials stay valid. Clock: ${body?.data?.clock?.now ?? 'unknown'}\n`);
+  if (options.json) process.stdout.write(`${JSON.stringify(data ?? {})}\n`);
+  else process.stdout.write(`Emulator reset to its seeded state; the demo credentials stay valid. Clock: ${data?.clock?.now ?? 'unknown'}\n`);
+}
+
+function refused(e: ApiError, url: string): ExitError {
+  if (e.status === 0) return new ExitError(`Cannot reach the emulator at ${url} (${networkCause(e)}). Is it running? Use --base-url to point at it.`);
+  const hint = e.status === 401 ? ' (pass --admin-token or set MERCHANT_KIT_ADMIN_TOKEN)' : '';
+  return new ExitError(hasErrorBody(e) ? `Reset refused: ${e.code}: ${e.message} (request ${e.requestId})${hint}` : `Reset refused: HTTP ${e.status}${hint}`);
 }
