@@ -16,6 +16,12 @@ export interface RowWatch {
    * external id changed).
    */
   onProductChange(forget: (rowid: number | null) => void): void;
+  /**
+   * `listener(storeId, config)` for every write to a webhook (`config`), delivery or attempt row, with
+   * the store it belongs to (null when its integration is gone). The store is looked up in SQL (a
+   * callback cannot query the connection that is writing), and only while `wanted()` says so.
+   */
+  onWebhookChange(listener: (storeId: string | null, config: boolean) => void, wanted: () => boolean): void;
 }
 
 const watches = new WeakMap<Db, RowWatch>();
@@ -37,6 +43,15 @@ const childrenOfProducts = (table: string) => `
     BEGIN SELECT merchant_kit_product_changed(${productOf('OLD')}), merchant_kit_product_changed(${productOf('NEW')}); END;
   CREATE TEMP TRIGGER watch_${table}_delete AFTER DELETE ON main.${table}
     BEGIN SELECT merchant_kit_product_changed(${productOf('OLD')}); END;`;
+
+// Webhook rows name their store directly (webhooks), through their integration (deliveries) or their
+// delivery (attempts); the WHEN clause skips the lookup while nobody wants to know.
+const storeOfIntegration = (side: 'NEW' | 'OLD') => `(SELECT store_id FROM main.integrations WHERE id = ${side}.integration_id)`;
+const storeOfDelivery = `(SELECT i.store_id FROM main.webhook_deliveries d JOIN main.integrations i ON i.id = d.integration_id
+  WHERE d.id = NEW.delivery_id)`;
+const webhookTrigger = (name: string, when: string, store: string, config: 0 | 1) => `
+  CREATE TEMP TRIGGER watch_${name} ${when} WHEN merchant_kit_webhooks_wanted()
+    BEGIN SELECT merchant_kit_webhook_changed(${store}, ${config}); END;`;
 
 const TRIGGERS = `
   CREATE TEMP TRIGGER watch_stores_insert AFTER INSERT ON main.stores BEGIN SELECT merchant_kit_auth_changed(); END;
@@ -61,6 +76,12 @@ const TRIGGERS = `
   CREATE TEMP TRIGGER watch_categories_update AFTER UPDATE OF id, external_id ON main.categories
     BEGIN SELECT merchant_kit_catalog_changed(); END;
   CREATE TEMP TRIGGER watch_categories_delete AFTER DELETE ON main.categories BEGIN SELECT merchant_kit_catalog_changed(); END;
+  ${webhookTrigger('webhooks_insert', 'AFTER INSERT ON main.webhooks', 'NEW.store_id', 1)}
+  ${webhookTrigger('webhooks_update', 'AFTER UPDATE ON main.webhooks', 'NEW.store_id', 1)}
+  ${webhookTrigger('webhooks_delete', 'AFTER DELETE ON main.webhooks', 'OLD.store_id', 1)}
+  ${webhookTrigger('webhook_deliveries_insert', 'AFTER INSERT ON main.webhook_deliveries', storeOfIntegration('NEW'), 0)}
+  ${webhookTrigger('webhook_deliveries_update', 'AFTER UPDATE ON main.webhook_deliveries', storeOfIntegration('NEW'), 0)}
+  ${webhookTrigger('webhook_attempts_insert', 'AFTER INSERT ON main.webhook_attempts', storeOfDelivery, 0)}
 `;
 
 function install(db: Db): RowWatch {
@@ -79,9 +100,16 @@ function install(db: Db): RowWatch {
     for (const forget of productListeners) forget(null);
     return null;
   });
+  const webhookListeners: { listener: (storeId: string | null, config: boolean) => void; wanted: () => boolean }[] = [];
+  db.function('merchant_kit_webhooks_wanted', { deterministic: false }, () => (webhookListeners.some((l) => l.wanted()) ? 1 : 0));
+  db.function('merchant_kit_webhook_changed', { deterministic: false }, (storeId: unknown, config: unknown) => {
+    for (const l of webhookListeners) l.listener(typeof storeId === 'string' ? storeId : null, config === 1 || config === 1n);
+    return null;
+  });
   db.exec(TRIGGERS);
   return {
     authVersion: () => auth,
     onProductChange: (forget) => void productListeners.push(forget),
+    onWebhookChange: (listener, wanted) => void webhookListeners.push({ listener, wanted }),
   };
 }

@@ -1,5 +1,5 @@
 import type { Emulator } from '../emulator.js';
-import type { EnvContext } from '../context.js';
+import { rowWatch } from '../db/row-watch.js';
 
 /** What changed, for the panel to fetch again: orders of a store, its webhook deliveries, or the state. */
 export type ChangeKind = 'orders' | 'deliveries' | 'state';
@@ -70,45 +70,13 @@ export function panelBus(emulator: Emulator): PanelBus {
 function hookWrites(emulator: Emulator, bus: PanelBus): void {
   for (const env of Object.values(emulator.envs)) {
     env.events.onInsert((event) => bus.mark(env.name, event.storeId, event.type.startsWith('order.') ? 'orders' : 'state'));
-    hookDeliveries(env, bus);
+    // Webhook deliveries and attempts are written without an event row: SQLite reports them, from
+    // whichever path writes them (the dispatcher, a redelivery, a restore).
+    rowWatch(env.db).onWebhookChange((storeId, config) => {
+      if (config) bus.mark(env.name, storeId, 'state');
+      bus.mark(env.name, storeId, 'deliveries');
+    }, () => bus.listening);
   }
   emulator.clock.onAdvance(() => bus.mark(null, null, 'state'));
   emulator.onReset(() => bus.mark(null, null, 'state'));
-}
-
-/**
- * Webhook deliveries and attempts are written by the dispatcher without an event row, so the
- * statements that write them are wrapped here (the outbox writes; reading is untouched).
- */
-function hookDeliveries(env: EnvContext, bus: PanelBus): void {
-  const w = env.webhooks;
-  const storeOfIntegration = (id: string) => env.integrations.byId(id)?.storeId ?? null;
-  const storeOfDelivery = (id: string) => {
-    const d = w.delivery(id);
-    return d ? storeOfIntegration(d.integration_id) : null;
-  };
-  const { save, insertDelivery, claim, settle, insertAttempt } = w;
-  w.save = (record) => {
-    save(record);
-    bus.mark(env.name, record.storeId, 'state');
-    bus.mark(env.name, record.storeId, 'deliveries');
-  };
-  w.insertDelivery = (d, now) => {
-    insertDelivery(d, now);
-    if (bus.listening) bus.mark(env.name, storeOfIntegration(d.integrationId), 'deliveries');
-  };
-  w.claim = (id, from, now) => {
-    const claimed = claim(id, from, now);
-    if (claimed && bus.listening) bus.mark(env.name, storeOfDelivery(id), 'deliveries');
-    return claimed;
-  };
-  w.settle = (id, s, now) => {
-    const settled = settle(id, s, now);
-    if (bus.listening) bus.mark(env.name, storeOfDelivery(id), 'deliveries');
-    return settled;
-  };
-  w.insertAttempt = (a) => {
-    insertAttempt(a);
-    if (bus.listening) bus.mark(env.name, storeOfDelivery(a.delivery_id), 'deliveries');
-  };
 }
