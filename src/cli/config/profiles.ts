@@ -111,11 +111,15 @@ function info(name: string, p: StoredProfile): ProfileInfo {
   };
 }
 
-/** Every profile (without secrets) and the active one's name. Each credential is checked to decrypt. */
+/**
+ * Every profile (without secrets) and the active one's name. Each credential is checked to decrypt,
+ * under one master key read (a passphrase key is stretched with scrypt: once, not once per profile).
+ */
 export function listProfiles(env: NodeJS.ProcessEnv = process.env): { active: string | null; profiles: ProfileInfo[] } {
   const file = readFile(env);
   const names = Object.keys(file.profiles).sort();
-  if (names.length > 0) for (const name of names) decryptProfile(name, env, file);
+  const key = names.length > 0 ? masterKey(env, false) : null;
+  for (const name of names) decryptProfile(name, file, key);
   return { active: file.active, profiles: names.map((n) => info(n, file.profiles[n])) };
 }
 
@@ -128,12 +132,11 @@ export function activeProfileName(env: NodeJS.ProcessEnv = process.env): string 
 export function loadProfile(name: string, env: NodeJS.ProcessEnv = process.env): ProfileInfo & { credential: string } {
   const file = readFile(env);
   if (!file.profiles[name]) throw new ExitError(`error: no profile named "${name}" (see: merchant-kit profile list)`, 2);
-  return { ...info(name, file.profiles[name]), credential: decryptProfile(name, env, file) };
+  return { ...info(name, file.profiles[name]), credential: decryptProfile(name, file, masterKey(env, false)) };
 }
 
-function decryptProfile(name: string, env: NodeJS.ProcessEnv, file: ProfilesFile): string {
+function decryptProfile(name: string, file: ProfilesFile, key: Buffer | null): string {
   const p = file.profiles[name];
-  const key = masterKey(env, false);
   const plain = key ? open(p.credential, key, aad(name, p)) : null;
   if (plain === null || !CREDENTIAL_PATTERN.test(plain)) {
     throw new ExitError(
