@@ -142,6 +142,8 @@ describe('precedence: flags, then MERCHANT_KIT_*, then the active profile', () =
     expect(await storeOf([])).toBe(emu.test.store_id);
     expect(await storeOf([], envOther)).toBe(other.test.store_id);
     expect(await storeOf([], { MERCHANT_KIT_PROFILE: 'two' })).toBe(other.test.store_id);
+    // Decision (docs/cli.md): MERCHANT_KIT_PROFILE is the bottom layer, under MERCHANT_KIT_BASE_URL/_CREDENTIAL.
+    expect(await storeOf([], { ...envOther, MERCHANT_KIT_PROFILE: 'one' })).toBe(other.test.store_id);
     expect(await storeOf(['--profile', 'one'], envOther)).toBe(emu.test.store_id);
     // --base-url with the environment's credential: the flag wins over MERCHANT_KIT_BASE_URL.
     expect(await storeOf(['--base-url', emu.running.sandbox_base_url], { ...envOther, MERCHANT_KIT_CREDENTIAL: emu.test.credential })).toBe(
