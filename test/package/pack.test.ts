@@ -15,6 +15,7 @@ import { buildAndPack, run } from '../helpers/package.js';
 const CONSUMER = `
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from 'merchant-kit/emulator';
 import { MerchantClient, productInput, formatAmount, type Order, type Product, type ProductInput, type OrderStatus } from 'merchant-kit';
+import { CHECKS, type Check } from 'merchant-kit/checks';
 
 const options: EmulatorOptions = { port: 0, memory: true, clock: 'manual' };
 const emu: RunningEmulator = await startEmulator(options);
@@ -27,6 +28,8 @@ const status: OrderStatus = 'accepted';
 const orders: Order[] = [];
 const products: Product[] = [];
 const total: string = formatAmount(150000);
+const checks: readonly Check[] = CHECKS;
+const ids: string[] = checks.map((c) => c.id);
 
 // @ts-expect-error a price is decimal text, never a number
 const wrong: ProductInput = { ...input, price: 1000 };
@@ -38,7 +41,7 @@ const me = await client.me();
 const id: string = me.store.id;
 await client.close();
 await emu.close();
-export { status, orders, products, total, wrong, unknown, id };
+export { status, orders, products, total, wrong, unknown, id, ids };
 `;
 
 describe('the package as a TypeScript user installs it (issue 10, item 8)', () => {
@@ -80,12 +83,12 @@ describe('the package as a TypeScript user installs it (issue 10, item 8)', () =
 
   it('packs the declaration files that package.json points at', () => {
     const manifest = JSON.parse(readFileSync(join(app, 'node_modules', 'merchant-kit', 'package.json'), 'utf8'));
-    const typesFiles = [manifest.types, manifest.exports['.'].types, manifest.exports['./emulator'].types];
-    expect(typesFiles).toEqual(['./dist/src/index.d.ts', './dist/src/index.d.ts', './dist/emulator/index.d.ts']);
+    const typesFiles = [manifest.types, manifest.exports['.'].types, manifest.exports['./emulator'].types, manifest.exports['./checks'].types];
+    expect(typesFiles).toEqual(['./dist/src/index.d.ts', './dist/src/index.d.ts', './dist/emulator/index.d.ts', './dist/checks/index.d.ts']);
     for (const file of typesFiles) expect(existsSync(join(app, 'node_modules', 'merchant-kit', file)), file).toBe(true);
   });
 
-  it('compiles a strict TypeScript file that uses startEmulator, the contract types and MerchantClient', () => {
+  it('compiles a strict TypeScript file that uses startEmulator, the contract types, MerchantClient and the checks', () => {
     const tsc = run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(app, 'tsconfig.json')], app);
     expect(tsc.output).toBe('');
     expect(tsc.status).toBe(0);
