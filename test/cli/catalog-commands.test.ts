@@ -1,14 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from '../helpers/cli.js';
-import { catalogOf, catalogRig, jsonOut, type CatalogRig } from '../helpers/catalog-cli.js';
+import { describe, expect, it } from 'vitest';
+import { catalogOf, jsonOut, useCatalogRig } from '../helpers/catalog-cli.js';
 
-let rig: CatalogRig;
-
-beforeAll(async () => {
-  await ensureBuilt();
-  rig = await catalogRig();
-}, 180_000);
-afterAll(() => rig.close());
+const rig = useCatalogRig();
 
 const product = async (code: string) => (await catalogOf(rig.emu)).products.find((p) => p.external_id === code);
 

@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from '../helpers/cli.js';
-import { catalogOf, catalogRig, restaurant, RESTAURANT_CSV, type CatalogRig } from '../helpers/catalog-cli.js';
+import { describe, expect, it } from 'vitest';
+import { catalogOf, restaurant, RESTAURANT_CSV, useCatalogRig } from '../helpers/catalog-cli.js';
 import { readFileSync } from 'node:fs';
 
-let rig: CatalogRig;
-
-beforeAll(async () => {
-  await ensureBuilt();
-  rig = await catalogRig();
-}, 180_000);
-afterAll(() => rig.close());
+const rig = useCatalogRig();
 
 /** Runs a sync of a file that must be refused: exit 2, nothing sent. */
 async function refused(file: string, args: string[] = []) {

@@ -1,18 +1,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ensureBuilt, runCli } from '../helpers/cli.js';
-import { buildSettled, catalogRig, generateMenu, jsonOut, type CatalogRig } from '../helpers/catalog-cli.js';
+import { describe, expect, it } from 'vitest';
+import { generateMenu, jsonOut, useCatalogRig } from '../helpers/catalog-cli.js';
 import { allProducts } from '../helpers/batch.js';
 import { waitUntil } from '../helpers/feed.js';
 
-let rig: CatalogRig;
-
-beforeAll(ensureBuilt, 180_000);
-beforeEach(async () => {
-  rig = await catalogRig({ limits: false });
-});
-afterEach(() => rig.close());
+const rig = useCatalogRig({ each: true, limits: false });
 
 const stateDir = () => join(rig.dir, 'merchant-kit', 'state', '_env');
 const stateFiles = () => (existsSync(stateDir()) ? readdirSync(stateDir()).filter((f) => f.startsWith('catalog-snapshot-')) : []);
@@ -23,8 +16,7 @@ describe('catalog sync --full-snapshot after an interruption', () => {
     const total = 3000 + 6;
     // Each batch waits 400 ms before it runs, so the run can be killed in the middle.
     await rig.emu.control('POST', '/faults', { method: 'POST', path: '/sandbox/v1/catalog/batch', delay_ms: 400, times: 100 });
-    await buildSettled();
-    const first = runCli(['catalog', 'sync', file, '--full-snapshot', '--json'], rig.env());
+    const first = rig.start(['catalog', 'sync', file, '--full-snapshot', '--json']);
     await waitUntil(() => first.stderr().includes('part 3/7:'), () => first.stderr(), 30_000);
     first.child.kill('SIGKILL');
     await first.exited;
@@ -54,8 +46,7 @@ describe('catalog sync --full-snapshot after an interruption', () => {
   it('starts a new snapshot when the file changed since the interrupted run', async () => {
     const file = generateMenu(1200, join(rig.dir, 'menu.json'));
     await rig.emu.control('POST', '/faults', { method: 'POST', path: '/sandbox/v1/catalog/batch', delay_ms: 400, times: 100 });
-    await buildSettled();
-    const first = runCli(['catalog', 'sync', file, '--full-snapshot'], rig.env());
+    const first = rig.start(['catalog', 'sync', file, '--full-snapshot']);
     await waitUntil(() => first.stderr().includes('part 1/3:'), () => first.stderr(), 30_000);
     first.child.kill('SIGKILL');
     await first.exited;
@@ -73,8 +64,7 @@ describe('catalog sync --full-snapshot after an interruption', () => {
   it('an interrupted sync of changes sends, when run again, only what the first run did not apply', async () => {
     const file = generateMenu(1200, join(rig.dir, 'changes.json'));
     await rig.emu.control('POST', '/faults', { method: 'POST', path: '/sandbox/v1/catalog/batch', delay_ms: 400, times: 100 });
-    await buildSettled();
-    const first = runCli(['catalog', 'sync', file], rig.env());
+    const first = rig.start(['catalog', 'sync', file]);
     await waitUntil(() => first.stderr().includes('part 1/3:'), () => first.stderr(), 30_000);
     first.child.kill('SIGKILL');
     await first.exited;

@@ -1,15 +1,8 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ensureBuilt } from '../helpers/cli.js';
-import { catalogOf, catalogRig, generateMenu, jsonOut, readJson, restaurant, RESTAURANT_CSV, RESTAURANT_JSON, type CatalogRig } from '../helpers/catalog-cli.js';
+import { describe, expect, it } from 'vitest';
+import { catalogOf, generateMenu, jsonOut, readJson, restaurant, RESTAURANT_CSV, RESTAURANT_JSON, useCatalogRig } from '../helpers/catalog-cli.js';
 import { newStore } from '../helpers/stores.js';
 
-let rig: CatalogRig;
-
-beforeAll(ensureBuilt, 180_000);
-beforeEach(async () => {
-  rig = await catalogRig();
-});
-afterEach(() => rig.close());
+const rig = useCatalogRig({ each: true });
 
 const productCount = restaurant().products.length;
 const categoryCount = restaurant().categories.length;

@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, execFileSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { EmulatorOptions } from '../../emulator/emulator.js';
-import { cli, tempConfig, type CliResult } from './cli-core.js';
+import { buildPrivateCli, cli, cliEntry, tempConfig, type CliResult } from './cli-core.js';
 import { ROOT } from './cli.js';
 import { startTestEmulator, type TestEmulator } from './emulator.js';
 import { allCategories, allProducts } from './batch.js';
@@ -11,6 +12,13 @@ export const FIXTURES = join(ROOT, 'fixtures', 'catalog');
 export const RESTAURANT_JSON = join(FIXTURES, 'asuncion-restaurant.json');
 export const RESTAURANT_CSV = join(FIXTURES, 'asuncion-restaurant.csv');
 
+/** A CLI run left going in the background (to be killed mid-way). */
+export interface BackgroundCli {
+  child: ChildProcessWithoutNullStreams;
+  stderr: () => string;
+  exited: Promise<void>;
+}
+
 /** An emulator, a private config folder and a way to run `merchant-kit` against a store of it. */
 export interface CatalogRig {
   emu: TestEmulator;
@@ -18,35 +26,14 @@ export interface CatalogRig {
   /** The environment for the CLI: sandbox base URL, the credential (seeded test store by default), config folder. */
   env(credential?: string): NodeJS.ProcessEnv;
   run(args: string[], options?: { credential?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<CliResult>;
+  /** Starts `merchant-kit …args` against the seeded store without waiting for it. */
+  start(args: string[]): BackgroundCli;
   /** Writes a file in the rig's folder and returns its path. */
   file(name: string, text: string): string;
   close(): Promise<void>;
 }
 
-const LOCK = join(ROOT, 'node_modules', '.cache', 'merchant-kit-build.lock');
-const MAIN = join(ROOT, 'dist', 'src', 'cli', 'main.js');
-
-/** Resolves once no build of dist/ is running (another test file may be rebuilding it). */
-export async function buildSettled(): Promise<void> {
-  for (let waited = 0; (existsSync(LOCK) || !existsSync(MAIN)) && waited < 120_000; waited += 200) await new Promise((r) => setTimeout(r, 200));
-}
-
-/**
- * `cli()` once dist/ is in place. Test files share dist/ and rebuild it when sources change (tsup
- * empties it first): a run that could not even load the CLI is run again after the build (up to
- * three times). Nothing ran in that case, so repeating it is safe.
- */
-async function runBuilt(args: string[], options: Parameters<typeof cli>[1]): Promise<CliResult> {
-  for (let attempt = 1; ; attempt++) {
-    await buildSettled();
-    const result = await cli(args, options);
-    const unloadable = result.code !== 0 && /ERR_MODULE_NOT_FOUND|SyntaxError/.test(result.stderr) && result.stderr.includes('/dist/');
-    if (!unloadable || attempt === 3) return result;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
-
-export async function catalogRig(options: EmulatorOptions = {}): Promise<CatalogRig> {
+async function catalogRig(options: EmulatorOptions = {}): Promise<CatalogRig> {
   const emu = await startTestEmulator(options);
   const config = tempConfig();
   const env = (credential = emu.test.credential): NodeJS.ProcessEnv => ({
@@ -58,7 +45,15 @@ export async function catalogRig(options: EmulatorOptions = {}): Promise<Catalog
     emu,
     dir: config.dir,
     env,
-    run: (args, o = {}) => runBuilt(args, { env: { ...env(o.credential), ...o.env }, timeoutMs: o.timeoutMs ?? 60_000 }),
+    run: (args, o = {}) => cli(args, { env: { ...env(o.credential), ...o.env }, timeoutMs: o.timeoutMs ?? 60_000 }),
+    start: (args) => {
+      const child = spawn(process.execPath, [cliEntry(), ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...env() } });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += String(d)));
+      child.stdout.resume();
+      const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+      return { child, stderr: () => stderr, exited };
+    },
     file: (name, text) => {
       const path = join(config.dir, name);
       writeFileSync(path, text);
@@ -69,6 +64,34 @@ export async function catalogRig(options: EmulatorOptions = {}): Promise<Catalog
       config.cleanup();
     },
   };
+}
+
+/**
+ * The rig of a test file, on a private build of the CLI (cli-core's buildPrivateCli: a rebuild of
+ * dist/ by another test file cannot pull chunks from under a running command). One rig for the
+ * whole file, or a fresh one for each test with `each`. Call once, at the top level of the file;
+ * the object returned always holds the current rig.
+ */
+export function useCatalogRig(options: EmulatorOptions & { each?: boolean } = {}): CatalogRig {
+  const { each, ...emulator } = options;
+  const rig = {} as CatalogRig;
+  let removeBuild = () => {};
+  beforeAll(async () => {
+    removeBuild = await buildPrivateCli();
+  }, 180_000);
+  afterAll(() => removeBuild());
+  const open = async () => {
+    Object.assign(rig, await catalogRig(emulator));
+  };
+  const close = () => rig.close();
+  if (each) {
+    beforeEach(open);
+    afterEach(close);
+  } else {
+    beforeAll(open);
+    afterAll(close);
+  }
+  return rig;
 }
 
 /**
