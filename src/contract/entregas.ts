@@ -18,7 +18,6 @@ export { ENTREGA_ACTIONS, ENTREGA_PAYMENT_METHODS };
 export const entregaAction = z.enum(ENTREGA_ACTIONS);
 export type EntregaAction = z.infer<typeof entregaAction>;
 
-
 const requestKey = z.string().regex(EXTERNAL_ID_PATTERN).meta({
   description: 'Clave del sistema externo: repetirla devuelve la misma entrega',
   example: 'ENV-2026-0001',
@@ -67,7 +66,8 @@ export const entregaActionBodies = {
     refund_confirmed: z.boolean().optional(),
     return_fee: guaranies.optional(),
   }),
-} as const;
+  // One body per action, no more, no fewer: the document writes one path per key (`variantsOf`).
+} as const satisfies Record<EntregaAction, z.ZodType>;
 
 /** Any action's body; the route checks it against the action's own schema. */
 export const entregaActionBody = z.union([
