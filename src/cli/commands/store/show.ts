@@ -1,7 +1,5 @@
-import type { MerchantClient } from '../../../client/index.js';
+import type { Store } from '../../../contract/store.js';
 import { printSummary } from '../../output.js';
-
-export type Store = Awaited<ReturnType<MerchantClient['store']['get']>>;
 
 /** The store as a short summary. */
 export function printStore(s: Store): void {

@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
+import type { MerchantClient } from '../../../client/index.js';
 import { resolveContext } from '../../context.js';
 import { emit, printLine, errColors } from '../../output.js';
 import type { SetOptions } from './index.js';
 import { printWebhook } from './show.js';
 
 /** The current event list, or null when no webhook exists yet. */
-async function currentEvents(client: ReturnType<Awaited<ReturnType<typeof resolveContext>>['client']>): Promise<string[] | null> {
+async function currentEvents(client: MerchantClient): Promise<string[] | null> {
   try {
     return (await client.webhook.get()).events;
   } catch (error) {
