@@ -32,12 +32,6 @@ export class ChangeCache<V> {
     return this.entries.get(key);
   }
 
-  /** Several values at once, with one look at the database's change counter. */
-  getMany(keys: readonly string[]): (V | undefined)[] {
-    this.sync();
-    return keys.map((key) => this.entries.get(key));
-  }
-
   /**
    * Keeps a value computed after `get` missed, unless a transaction is open or the database
    * changed since that `get` (the value may then be older than the data); returns it either way.
@@ -46,15 +40,6 @@ export class ChangeCache<V> {
     if (this.db.inTransaction || this.totalChanges() !== this.changes) return value;
     this.keep(key, value);
     return value;
-  }
-
-  /**
-   * `set` of several values computed after one `getMany` missed, with one look at the change
-   * counter (a SQLite call each: on a page of 50 products, `set` one by one cost more than reading them).
-   */
-  setMany(entries: Iterable<[string, V]>): void {
-    if (this.db.inTransaction || this.totalChanges() !== this.changes) return;
-    for (const [key, value] of entries) this.keep(key, value);
   }
 
   private keep(key: string, value: V): void {

@@ -65,24 +65,25 @@ describe('the kept products page', () => {
   });
 });
 
-describe('ChangeCache.setMany', () => {
+describe('ChangeCache.set', () => {
   const db = new Database(':memory:');
   db.exec('CREATE TABLE t (n INTEGER)');
 
   it('keeps the values computed after a miss', () => {
     const cache = new ChangeCache<string>(db);
-    expect(cache.getMany(['a', 'b'])).toEqual([undefined, undefined]);
-    cache.setMany([['a', '1'], ['b', '2']]);
-    expect(cache.getMany(['a', 'b'])).toEqual(['1', '2']);
+    expect([cache.get('a'), cache.get('b')]).toEqual([undefined, undefined]);
+    cache.set('a', '1');
+    cache.set('b', '2');
+    expect([cache.get('a'), cache.get('b')]).toEqual(['1', '2']);
   });
 
   it('keeps nothing when the database changed since the miss, and a write empties the cache', () => {
     const cache = new ChangeCache<string>(db);
-    cache.getMany(['a']);
+    cache.get('a');
     db.prepare('INSERT INTO t VALUES (1)').run();
-    cache.setMany([['a', 'stale']]);
+    expect(cache.set('a', 'stale')).toBe('stale');
     expect(cache.get('a')).toBeUndefined();
-    cache.setMany([['a', 'fresh']]);
+    cache.set('a', 'fresh');
     expect(cache.get('a')).toBe('fresh');
     db.prepare('UPDATE t SET n = n + 1').run();
     expect(cache.get('a')).toBeUndefined();
@@ -90,8 +91,8 @@ describe('ChangeCache.setMany', () => {
 
   it('keeps nothing inside an open transaction', () => {
     const cache = new ChangeCache<string>(db);
-    cache.getMany(['a']);
-    db.transaction(() => cache.setMany([['a', 'inside']]))();
+    cache.get('a');
+    db.transaction(() => cache.set('a', 'inside'))();
     expect(cache.get('a')).toBeUndefined();
   });
 });
@@ -117,7 +118,7 @@ describe('ChangeCache that keeps a value on its second computation', () => {
     expect(cache.get('a')).toBeUndefined();
     cache.set('a', 'after');
     expect(cache.get('a')).toBeUndefined();
-    cache.setMany([['a', 'again']]);
+    cache.set('a', 'again');
     expect(cache.get('a')).toBe('again');
   });
 });
