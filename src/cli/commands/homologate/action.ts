@@ -15,6 +15,8 @@ import { RunTimeout } from '../../../../checks/runner.js';
 import { CHECK_IDS } from '../../../../checks/types.js';
 import { runObserver } from './observe.js';
 
+const INTERRUPTED_NOTE = 'The run was interrupted: checks not decided are pending.';
+
 /** SIGINT (and --timeout for the active run) end the run early; the reports are still written. */
 function interruption(timeoutSeconds: number | null): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
@@ -56,10 +58,7 @@ export async function homologateAction(command: Command): Promise<void> {
   }
   const written = await writeReports(report, options.reportDir, options.formats);
   if (options.json) printJson(report);
-  else if (options.formats.includes('terminal')) {
-    const c = colors();
-    printLine(terminalReport(report, { green: c.green, red: c.red, yellow: c.yellow, dim: c.dim, bold: c.bold }, cli.verbose));
-  }
+  else if (options.formats.includes('terminal')) printLine(terminalReport(report, colors(), cli.verbose));
   if (!options.json) for (const path of written) progress.say(`wrote ${path}`);
   if (!report.summary.certified) {
     const notRun = CHECK_IDS.filter((id) => !report.checks.some((c) => c.id === id)).length;
@@ -75,7 +74,7 @@ async function activeReport(cli: CliContext, options: HomologateOptions, isEmula
   const run = await runActive(cli, options, isEmulator, progress, signal);
   const interrupted = signal.aborted && !(signal.reason instanceof RunTimeout);
   const notes = interrupted
-    ? [...run.notes, 'The run was interrupted: checks not decided are pending.']
+    ? [...run.notes, INTERRUPTED_NOTE]
     : signal.aborted
       ? [...run.notes, `The run timed out after ${options.timeoutSeconds} s: checks not decided failed.`]
       : run.notes;
@@ -121,6 +120,6 @@ async function detectEmulator(adminUrl: string, command: Command): Promise<boole
 
 /** An observer's report cut short by the person: incomplete, undecided checks stay pending. */
 function markInterrupted(report: HomologationReport): HomologationReport {
-  const notes = [...report.notes, 'The run was interrupted: checks not decided are pending.'];
+  const notes = [...report.notes, INTERRUPTED_NOTE];
   return { ...report, complete: false, interrupted: true, notes, summary: summarize(report.checks, false) };
 }

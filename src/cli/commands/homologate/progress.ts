@@ -9,16 +9,13 @@ import { errColors } from '../../output.js';
  */
 export class Progress {
   private spinner: Ora | null = null;
-  private readonly paint: Painter;
+  private readonly paint: Painter = errColors();
 
   private constructor(
     private readonly fancy: boolean,
     private readonly quiet: boolean,
     private readonly ora: typeof import('ora').default | null,
-  ) {
-    const c = errColors();
-    this.paint = { green: c.green, red: c.red, yellow: c.yellow, dim: c.dim, bold: c.bold };
-  }
+  ) {}
 
   static async create(json: boolean): Promise<Progress> {
     const fancy = !json && Boolean(process.stderr.isTTY) && !process.env.CI;
