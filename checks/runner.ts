@@ -22,8 +22,6 @@ export class RunTimeout extends Error {
   }
 }
 
-const signal = (ctx: RunContext) => ctx.signal;
-
 /** What a check stopped early by the run's signal is: failed at a timeout, pending at an interruption. */
 function stopped(signal: AbortSignal, what: string): CheckOutcome {
   if (signal.reason instanceof RunTimeout) return { status: 'fail', reason: `${what} when the run timed out: ${signal.reason.message}`, evidence: [] };
@@ -51,7 +49,7 @@ export async function runChecks(checks: readonly Check[], ctx: RunContext, optio
   const results: CheckResult[] = [];
   for (const check of checks) {
     if (ctx.signal.aborted) {
-      results.push(resultOf(check, stopped(signal(ctx), 'not run'), 0));
+      results.push(resultOf(check, stopped(ctx.signal, 'not run'), 0));
       continue;
     }
     if (ctx.state.unreachable) {

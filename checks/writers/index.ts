@@ -50,5 +50,3 @@ export async function writeReports(report: HomologationReport, dir: string, form
   }
   return written;
 }
-
-export { htmlReport, jsonReport, junitReport, markdownReport, sha256Hex };
