@@ -77,6 +77,22 @@ describe('catalog sync: changes only', () => {
     const products = (await catalogOf(rig.emu)).products;
     expect(products.find((p) => p.external_id === 'LOM-ARABE')?.price).toBe('36000');
   });
+
+  it('prints the summary of a run: counts, what was not sent, what the file lacks and stays', async () => {
+    expect((await rig.run(['catalog', 'sync', RESTAURANT_JSON])).code).toBe(0);
+    const menu = restaurant();
+    menu.products.find((p: any) => p.external_id === 'LOM-ARABE').price = '36000';
+    menu.products = menu.products.filter((p: any) => p.external_id !== 'POS-FLAN');
+    const run = await rig.run(['catalog', 'sync', rig.file('menu.json', JSON.stringify(menu))]);
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout.split('\n');
+    expect(lines[0]).toMatch(/^Synced .*menu\.json into store ".+" \(str_\w+, test\) in \d+\.\d s \(changes only\)$/);
+    expect(lines.slice(1, 4)).toEqual([
+      '  1 operation in 1 batch: 0 created, 1 updated, 0 unchanged, 0 ignored as stale, 0 failed',
+      `  ${categoryCount + productCount - 2} items already up to date, not sent`,
+      '  Not in the file, left as it is: 1 item of the store (only --full-snapshot deactivates missing items).',
+    ]);
+  });
 });
 
 describe('catalog sync --dry-run', () => {

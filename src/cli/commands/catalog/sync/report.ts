@@ -5,7 +5,8 @@ import type { StoreState } from './remote.js';
 import type { OpError, RunResult } from './run.js';
 
 const MAX_LISTED = 50;
-const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+const plural = (n: number, word: string, words = `${word}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? word : words}`;
+const total = (c: Codes) => c.categories.length + c.products.length;
 
 /** File problems on stderr, one per line (at most 50, then a count). */
 export function printIssues(issues: FileIssue[]): void {
@@ -22,15 +23,18 @@ function formatOpError(e: OpError): string {
 
 const target = (store: StoreState) => `store "${store.storeName}" (${store.storeId}, ${store.environment})`;
 const mode = (plan: SyncPlan) => (plan.fullSnapshot ? 'full snapshot' : 'changes only');
+/** Items a run of changes does not send because the store has them already (a full snapshot sends everything). */
+const notSent = (plan: SyncPlan) => (plan.fullSnapshot ? 0 : total(plan.unchanged));
+
+/** The fields that both `--json` answers (dry run and run) begin with. */
+const jsonHead = (file: string, plan: SyncPlan, store: StoreState) => ({ file, mode: plan.fullSnapshot ? 'full_snapshot' : 'changes', store_id: store.storeId });
 
 /** The dry run's answer: what a real run would do, as counts and codes. */
 function dryRunJson(file: string, plan: SyncPlan, store: StoreState) {
   const count = (c: Codes) => ({ categories: c.categories.length, products: c.products.length });
   return {
     dry_run: true,
-    file,
-    mode: plan.fullSnapshot ? 'full_snapshot' : 'changes',
-    store_id: store.storeId,
+    ...jsonHead(file, plan, store),
     missing_items_policy: store.missingItemsPolicy,
     counts: { created: count(plan.created), updated: count(plan.updated), deactivated: count(plan.deactivated), unchanged: count(plan.unchanged) },
     created: plan.created,
@@ -57,7 +61,7 @@ export function printDryRun(json: boolean, file: string, plan: SyncPlan, store: 
   if (changed.length > MAX_LISTED) printLine(c.dim(`… and ${changed.length - MAX_LISTED} more changes`));
   for (const code of plan.deactivated.categories.slice(0, MAX_LISTED)) printLine(c.red(`- category ${code}`));
   for (const code of plan.deactivated.products.slice(0, MAX_LISTED)) printLine(c.red(`- product ${code}`));
-  const kept = plan.notInFile.categories.length + plan.notInFile.products.length;
+  const kept = total(plan.notInFile);
   if (kept) printLine(c.dim(notInFileText(plan, store, kept)));
   printLine(`${plural(plan.ops.length, 'operation')} would be sent. Nothing was sent.`);
 }
@@ -78,13 +82,11 @@ function describeOp(op: PlannedOp): string {
 function summaryJson(file: string, plan: SyncPlan, store: StoreState, result: RunResult, ms: number) {
   return {
     dry_run: false,
-    file,
-    mode: plan.fullSnapshot ? 'full_snapshot' : 'changes',
-    store_id: store.storeId,
+    ...jsonHead(file, plan, store),
     operations: result.operations,
     batches: result.batches,
     results: result.counts,
-    not_sent_unchanged: plan.fullSnapshot ? 0 : plan.unchanged.categories.length + plan.unchanged.products.length,
+    not_sent_unchanged: notSent(plan),
     snapshot: result.snapshot,
     errors: result.errors,
     sync_run_ids: result.syncRunIds,
@@ -98,11 +100,11 @@ export function printSummary(json: boolean, file: string, plan: SyncPlan, store:
   if (json) return printJson(summaryJson(file, plan, store, result, ms));
   const r = Object.fromEntries(Object.entries(result.counts).map(([k, v]) => [k, v.toLocaleString('en-US')])) as Record<keyof RunResult['counts'], string>;
   printLine(`Synced ${file} into ${target(store)} in ${(ms / 1000).toFixed(1)} s (${mode(plan)})`);
-  printLine(`  ${plural(result.operations, 'operation')} in ${plural(result.batches, 'batch').replace('batchs', 'batches')}: ${r.created} created, ${r.updated} updated, ${r.unchanged} unchanged, ${r.ignored_stale} ignored as stale, ${r.failed} failed`);
-  const skipped = plan.fullSnapshot ? 0 : plan.unchanged.categories.length + plan.unchanged.products.length;
+  printLine(`  ${plural(result.operations, 'operation')} in ${plural(result.batches, 'batch', 'batches')}: ${r.created} created, ${r.updated} updated, ${r.unchanged} unchanged, ${r.ignored_stale} ignored as stale, ${r.failed} failed`);
+  const skipped = notSent(plan);
   if (skipped) printLine(`  ${plural(skipped, 'item')} already up to date, not sent`);
   const s = result.snapshot;
   if (s) printLine(`  snapshot ${s.snapshot_id}: ${s.status}, ${s.deactivated} deactivated${s.reason ? ` (${s.reason})` : ''}${s.resumed_from_part ? `, resumed at part ${s.resumed_from_part}` : ''}`);
-  const kept = plan.notInFile.categories.length + plan.notInFile.products.length;
+  const kept = total(plan.notInFile);
   if (kept && plan.fullSnapshot === false) printLine(colors().dim(`  ${notInFileText(plan, store, kept)}`));
 }
