@@ -1,5 +1,5 @@
 import type { Check } from './check.js';
-import type { MeView } from './context.js';
+import type { MeContext } from '../src/contract/store.js';
 import { callEvidence, callsTo, expired, ok2xx } from './internal/calls.js';
 import { describeError, EvidenceLog } from './internal/evidence.js';
 import { INVALID_RESPONSE } from '../src/client/errors.js';
@@ -33,7 +33,7 @@ export const connection: Check = {
       if (me.error.status === 0 || me.error.code === INVALID_RESPONSE) ctx.state.unreachable = reason;
       return fail(reason, log.items);
     }
-    const view = me.value as unknown as MeView;
+    const view = me.value;
     ctx.state.me = view;
     const credentialEnv = ctx.client.environment;
     const pathEnv = environmentOfPath(ctx.basePath);

@@ -1,37 +1,20 @@
 import type { MerchantClient } from '../src/client/merchant-client.js';
 import type { EmulatorControl } from '../src/client/emulator-control.js';
+import type { Order } from '../src/contract/orders.js';
+import type { MeContext } from '../src/contract/store.js';
 import type { ReferenceReceiver } from './internal/receiver.js';
-
-/** The integration context of GET /me, as far as the checks read it. */
-export interface MeView {
-  integration: { id: string; environment: string; scopes: string[]; settings: Record<string, unknown>; status: string };
-  store: { id: string; slug: string; name: string };
-}
-
-/** An order as far as the checks read it. */
-export interface OrderView {
-  id: string;
-  status: string;
-  fulfillment_type: string;
-  updated_at: string;
-  customer: { billing?: unknown };
-  items: { product: { external_id: string | null } }[];
-  integration: { ack_status: string; external_id: string | null };
-  status_history: { status: string }[];
-  estimated_minutes: number | null;
-}
 
 export type Scenario = 'delivery' | 'pickup_invoice' | 'unmapped_product';
 
 /** What one check leaves for the next ones (the integration, the receiver, the orders received). */
 export interface SharedState {
-  me?: MeView;
+  me?: MeContext;
   /** Set when the target does not answer as the API (down, garbage): later checks fail at once with it. */
   unreachable?: string;
   receiver?: ReferenceReceiver;
   /** The webhook before the run pointed it at the receiver (null: none), to put back afterwards. */
   previousWebhook?: { url: string; events: string[]; active: boolean } | null;
-  orders?: Partial<Record<Scenario, OrderView>>;
+  orders?: Partial<Record<Scenario, Order>>;
 }
 
 /** Everything a check's `run` may use. */

@@ -1,5 +1,5 @@
 import type { Check } from './check.js';
-import type { OrderView } from './context.js';
+import type { Order } from '../src/contract/orders.js';
 import { callEvidence, callsTo, missingSteps, ok2xx, orderOf, repeatedAfter, stepEvidence } from './internal/calls.js';
 import { describeError, EvidenceLog } from './internal/evidence.js';
 import { ensureOrders } from './internal/setup.js';
@@ -18,11 +18,11 @@ export const importCheck: Check = {
     const orders = await ensureOrders(ctx, log);
     if (typeof orders === 'string') return fail(orders, log.items);
     const code = (s: string) => `mkh-${ctx.runId}-${s}`;
-    const ackStatus = (o: OrderView) => o.integration.ack_status;
+    const ackStatus = (o: Order) => o.integration.ack_status;
     const d = orders.delivery.id;
     const first = await log.call('ack', (o) => ctx.client.orders.ack(d, { external_id: code('A'), external_number: '1001' }, o));
     if (!first.ok) return fail(`ack failed: ${describeError(first.error)}`, log.items);
-    if (!log.judge(ackStatus(first.value as unknown as OrderView) === 'acknowledged', 'ack_status acknowledged', ackStatus(first.value as unknown as OrderView))) return fail('ack did not acknowledge the order', log.items);
+    if (!log.judge(ackStatus(first.value) === 'acknowledged', 'ack_status acknowledged', ackStatus(first.value))) return fail('ack did not acknowledge the order', log.items);
     const again = await log.call('ack again with the same code', (o) => ctx.client.orders.ack(d, { external_id: code('A'), external_number: '1001' }, o));
     if (!again.ok) return fail(`a repeated ack with the same code failed: ${describeError(again.error)}`, log.items);
     const conflict = await log.call('ack with another code', (o) => ctx.client.orders.ack(d, { external_id: code('B') }, o));
@@ -34,10 +34,10 @@ export const importCheck: Check = {
       ctx.client.orders.importFailure(u, { code: 'unmapped_product', message: 'A product has no external code in the ERP.', retryable: true }, o),
     );
     if (!failure.ok) return fail(`import-failure failed: ${describeError(failure.error)}`, log.items);
-    if (!log.judge(ackStatus(failure.value as unknown as OrderView) === 'failed', 'ack_status failed', ackStatus(failure.value as unknown as OrderView))) return fail('import-failure did not mark the order failed', log.items);
+    if (!log.judge(ackStatus(failure.value) === 'failed', 'ack_status failed', ackStatus(failure.value))) return fail('import-failure did not mark the order failed', log.items);
     const later = await log.call('ack after the failure', (o) => ctx.client.orders.ack(u, { external_id: code('C') }, o));
     if (!later.ok) return fail(`ack after an import-failure failed: ${describeError(later.error)}`, log.items);
-    if (!log.judge(ackStatus(later.value as unknown as OrderView) === 'acknowledged', 'ack_status acknowledged', ackStatus(later.value as unknown as OrderView))) return fail('ack after a failure did not acknowledge the order', log.items);
+    if (!log.judge(ackStatus(later.value) === 'acknowledged', 'ack_status acknowledged', ackStatus(later.value))) return fail('ack after a failure did not acknowledge the order', log.items);
     const pickup = await log.call('ack (pickup order)', (o) => ctx.client.orders.ack(orders.pickup_invoice.id, { external_id: code('D') }, o));
     if (!pickup.ok) return fail(`ack failed: ${describeError(pickup.error)}`, log.items);
     return pass('ack, repeated ack, 409 external_id_conflict (not retried), import-failure and ack after it all behaved as the spec says', log.items);

@@ -1,5 +1,6 @@
 import type { Check } from './check.js';
-import type { OrderView, RunContext, Scenario } from './context.js';
+import type { Order } from '../src/contract/orders.js';
+import type { RunContext, Scenario } from './context.js';
 import { callsTo, missingSteps, ok2xx, stepEvidence } from './internal/calls.js';
 import { describeError, EvidenceLog } from './internal/evidence.js';
 import { ensureMe, ensureReceiver, SCENARIOS, scenarioOf } from './internal/setup.js';
@@ -7,11 +8,11 @@ import { fail, pass, skip, type CheckOutcome, type Evidence } from './types.js';
 
 /** Reads the feed from `after` to its end: the order.created events' orders and the cursor to go on from. */
 async function feedOrders(ctx: RunContext, log: EvidenceLog, after: string | undefined) {
-  const orders: OrderView[] = [];
+  const orders: Order[] = [];
   let cursor = after;
   const read = await log.call('GET /events (order.created)', async (o) => {
     for await (const page of ctx.client.events.pages({ types: 'order.created', after: cursor, limit: 200 }, o)) {
-      for (const e of page.data) orders.push((e.data as { order: OrderView }).order);
+      for (const e of page.data) orders.push((e.data as { order: Order }).order);
       cursor = page.next_cursor ?? cursor;
     }
   });
@@ -23,10 +24,10 @@ async function onEmulator(ctx: RunContext, log: EvidenceLog): Promise<CheckOutco
   if (typeof me === 'string') return fail(me, log.items);
   const receiver = await ensureReceiver(ctx, log);
   if (typeof receiver === 'string') return fail(receiver, log.items);
-  const orders: Partial<Record<Scenario, OrderView>> = {};
+  const orders: Partial<Record<Scenario, Order>> = {};
   for (const scenario of SCENARIOS) {
     try {
-      orders[scenario] = (await ctx.control!.simulateOrder({ store_id: me.store.id, scenario })) as unknown as OrderView;
+      orders[scenario] = (await ctx.control!.simulateOrder({ store_id: me.store.id, scenario }));
       log.note(`simulator: ${scenario} order`, true, 'an order', orders[scenario]!.id);
     } catch (error) {
       return fail(`the simulator refused the ${scenario} order: ${(error as Error).message}`, log.items);
@@ -54,7 +55,7 @@ async function onRealEnvironment(ctx: RunContext, log: EvidenceLog): Promise<Che
   if (!start.ok) return fail(`GET /events failed: ${describeError(start.error!)}`, log.items);
   ctx.say('Create three orders with the test environment\'s order simulator in the panel: a delivery order, a pickup order with invoice data, and one with a product without external code.');
   ctx.say(`Waiting up to ${Math.round(ctx.waitMs / 1000)} s for them on the event feed…`);
-  const found: Partial<Record<Scenario, OrderView>> = {};
+  const found: Partial<Record<Scenario, Order>> = {};
   let cursor = start.cursor;
   const until = Date.now() + ctx.waitMs;
   while (SCENARIOS.some((s) => !found[s]) && Date.now() < until && !ctx.signal.aborted) {

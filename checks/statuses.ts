@@ -1,5 +1,5 @@
 import type { Check } from './check.js';
-import type { OrderView } from './context.js';
+import type { Order } from '../src/contract/orders.js';
 import { callEvidence, callsTo, missingSteps, ok2xx, repeatedAfter, stepEvidence } from './internal/calls.js';
 import { describeError, EvidenceLog } from './internal/evidence.js';
 import { ensureOrders } from './internal/setup.js';
@@ -27,10 +27,10 @@ export const statuses: Check = {
     const log = new EvidenceLog(ctx.signal);
     const orders = await ensureOrders(ctx, log);
     if (typeof orders === 'string') return fail(orders, log.items);
-    const move = async (step: string, order: OrderView, body: Parameters<typeof ctx.client.orders.setStatus>[1], want: string) => {
+    const move = async (step: string, order: Order, body: Parameters<typeof ctx.client.orders.setStatus>[1], want: string) => {
       const r = await log.call(step, (o) => ctx.client.orders.setStatus(order.id, body, o));
       if (!r.ok) return `${step} failed: ${describeError(r.error)}`;
-      const got = r.value as unknown as OrderView;
+      const got = r.value;
       return log.judge(got.status === want, want, got.status) ? null : `${step} left the order ${got.status}`;
     };
     const d = orders.delivery;

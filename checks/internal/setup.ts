@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import type { MeView, OrderView, RunContext, Scenario } from '../context.js';
+import type { Order } from '../../src/contract/orders.js';
+import type { MeContext } from '../../src/contract/store.js';
+import type { RunContext, Scenario } from '../context.js';
 import { ReferenceReceiver } from './receiver.js';
 import { describeError, type EvidenceLog } from './evidence.js';
 
 /** GET /me once per run (the connection check usually did it already). */
-export async function ensureMe(ctx: RunContext, log: EvidenceLog): Promise<MeView | string> {
+export async function ensureMe(ctx: RunContext, log: EvidenceLog): Promise<MeContext | string> {
   if (ctx.state.me) return ctx.state.me;
   const me = await log.call('GET /me', (o) => ctx.client.me(o));
   if (!me.ok) return `GET /me failed: ${describeError(me.error)}`;
-  return (ctx.state.me = me.value as unknown as MeView);
+  return (ctx.state.me = me.value);
 }
 
 /**
@@ -48,7 +50,7 @@ export async function ensureReceiver(ctx: RunContext, log: EvidenceLog): Promise
 }
 
 /** Which simulator scenario an order looks like (real environments: orders a person created). */
-export function scenarioOf(o: OrderView): Scenario | null {
+export function scenarioOf(o: Order): Scenario | null {
   if (o.items.some((i) => i.product.external_id === null)) return 'unmapped_product';
   if (o.fulfillment_type === 'pickup' && o.customer.billing) return 'pickup_invoice';
   if (o.fulfillment_type === 'delivery') return 'delivery';
@@ -58,20 +60,20 @@ export function scenarioOf(o: OrderView): Scenario | null {
 export const SCENARIOS: Scenario[] = ['delivery', 'pickup_invoice', 'unmapped_product'];
 
 /** The three scenario orders: those received earlier in the run, or new ones from the emulator's simulator. */
-export async function ensureOrders(ctx: RunContext, log: EvidenceLog): Promise<Record<Scenario, OrderView> | string> {
+export async function ensureOrders(ctx: RunContext, log: EvidenceLog): Promise<Record<Scenario, Order> | string> {
   const have = ctx.state.orders ?? {};
-  if (SCENARIOS.every((s) => have[s])) return have as Record<Scenario, OrderView>;
+  if (SCENARIOS.every((s) => have[s])) return have as Record<Scenario, Order>;
   if (!ctx.control) return 'no orders received (order_reception did not get the three simulated orders)';
   const me = await ensureMe(ctx, log);
   if (typeof me === 'string') return me;
-  const orders: Partial<Record<Scenario, OrderView>> = { ...have };
+  const orders: Partial<Record<Scenario, Order>> = { ...have };
   for (const scenario of SCENARIOS.filter((s) => !have[s])) {
     try {
-      orders[scenario] = (await ctx.control.simulateOrder({ store_id: me.store.id, scenario })) as unknown as OrderView;
+      orders[scenario] = (await ctx.control.simulateOrder({ store_id: me.store.id, scenario }));
     } catch (error) {
       return `the simulator refused the ${scenario} order: ${(error as Error).message}`;
     }
   }
   ctx.state.orders = orders;
-  return orders as Record<Scenario, OrderView>;
+  return orders as Record<Scenario, Order>;
 }
