@@ -88,32 +88,22 @@ export const PANEL_RENDER = String.raw`  // ---- rendering ----
   function renderBoard() {
     var board = $('board');
     var kept = {};
-    var typed = {};
-    board.querySelectorAll('[data-order-id]').forEach(function (node) {
-      var id = node.getAttribute('data-order-id');
-      kept[id] = node;
-      node.querySelectorAll('input').forEach(function (input) {
-        if (input.value) typed[id + '|' + input.getAttribute('aria-label')] = input.value;
-      });
-    });
+    board.querySelectorAll('[data-order-id]').forEach(function (node) { kept[node.getAttribute('data-order-id')] = node; });
     var at = focusedField(board);
     function cardOf(order) {
       var signature = cardSignature(order);
-      var node = kept[order.id];
-      if (node && node.__signature === signature) return node;
-      node = card(order);
+      var old = kept[order.id];
+      if (old && old.__signature === signature) return old;
+      var node = card(order);
       node.__signature = signature;
+      // A redrawn card gets back what was typed in its old one (the sections' editsOf and putBack).
+      if (old) putBack(node, editsOf(old));
       return node;
     }
     fill(board, COLUMNS.map(function (status) {
       var orders = ui.orders.filter(function (o) { return o.status === status; }).reverse();
       return el('div', { class: 'column', 'data-column': status }, el('h3', { text: status.replace(/_/g, ' ') + ' (' + orders.length + ')' }), orders.map(cardOf));
     }));
-    Object.keys(typed).forEach(function (key) {
-      var parts = key.split('|');
-      var input = board.querySelector('[data-order-id="' + CSS.escape(parts[0]) + '"] input[aria-label="' + CSS.escape(parts[1]) + '"]');
-      if (input && !input.value) input.value = typed[key];
-    });
     refocus(board, at);
   }
   function row(label, value) { return el('tr', null, el('th', { text: label }), el('td', null, value)); }

@@ -65,14 +65,20 @@ const PANEL_CORE = String.raw`  var ADMIN = '/_emulator';
     var focus = active && node.contains(active) && fieldKey(active) ? { key: fieldKey(active), start: null, end: null } : null;
     if (focus) { try { focus.start = active.selectionStart; focus.end = active.selectionEnd; } catch (e) { /* no selection */ } }
     fill(node, children);
+    putBack(node, edits);
+    if (focus) fieldsOf(node).forEach(function (f) {
+      if (fieldKey(f) === focus.key && document.activeElement !== f) {
+        f.focus();
+        try { if (focus.start !== null) f.setSelectionRange(focus.start, focus.end); } catch (e) { /* not a text field */ }
+      }
+    });
+  }
+  // Puts edits taken by editsOf into the fields of a freshly drawn node (a section, or an order's card).
+  function putBack(node, edits) {
     fieldsOf(node).forEach(function (f) {
       var edit = edits[fieldKey(f)];
       if (edit && 'checked' in edit) f.checked = edit.checked;
       else if (edit) f.value = edit.value;
-      if (focus && fieldKey(f) === focus.key && document.activeElement !== f) {
-        f.focus();
-        try { if (focus.start !== null) f.setSelectionRange(focus.start, focus.end); } catch (e) { /* not a text field */ }
-      }
     });
   }
 

@@ -136,6 +136,22 @@ describe('panel page', () => {
     expect(await reason.evaluate((node) => node === document.activeElement)).toBe(true);
   });
 
+  it('keeps the typed reason and the cursor in a card that a live update draws again because its order changed', async () => {
+    const order = await simulate(emu);
+    await card(order.id).waitFor();
+    const reason = card(order.id).locator('input[aria-label="Reason"]');
+    await reason.click();
+    await page.keyboard.type('Sin ');
+    const before = await card(order.id).elementHandle();
+    expect((await emu.control('PATCH', `/orders/${order.id}`, { payment_status: 'paid' })).status).toBe(200);
+    await expect.poll(() => card(order.id).locator('[data-field="total"]').textContent()).toContain('(paid)');
+    // A new card node, not the kept one.
+    expect(await card(order.id).evaluate((node, old) => node !== old, before)).toBe(true);
+    await page.keyboard.type('stock');
+    expect(await reason.inputValue()).toBe('Sin stock');
+    expect(await reason.evaluate((node) => node === document.activeElement)).toBe(true);
+  });
+
   it('shows the API\'s Spanish message when a move is refused and leaves the order as it was', async () => {
     const integrationId = emu.test.integration_id;
     await emu.control('PATCH', `/integrations/${integrationId}`, { settings: { order_status_authority: 'erp' } });
