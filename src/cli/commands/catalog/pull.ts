@@ -20,9 +20,7 @@ export async function pullAction(options: { out: string }, command: Command): Pr
   const ctx = await resolveContext(command);
   const store = await spin('Reading the catalog', () => readStore(ctx.client(), { products: true }), ctx.json);
   const { doc, skipped } = catalogDocument(store.categories, store.products ?? []);
-  let text = jsonText(doc);
-  let leftOut: string[] = [];
-  if (kind === 'csv') ({ text, leftOut } = csvText(doc));
+  const { text, leftOut } = kind === 'csv' ? csvText(doc) : { text: jsonText(doc), leftOut: [] };
   try {
     writeFileAtomic(options.out, text, 0o644);
   } catch (error) {

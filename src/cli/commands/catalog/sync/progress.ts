@@ -28,8 +28,7 @@ export function spin<T>(text: string, work: () => Promise<T>, json: boolean): Pr
 }
 
 /** ora (loaded only here) when stderr is a terminal and not CI; plain lines otherwise. */
-export async function createProgress(options: { quiet?: boolean } = {}): Promise<Progress> {
-  if (options.quiet) return { sending() {}, waiting() {}, sent() {}, note() {}, stop() {} };
+export async function createProgress(): Promise<Progress> {
   if (!canAnimate()) return plainProgress();
   const { default: ora } = await import('ora');
   const spinner = ora({ stream: process.stderr, color: 'cyan' }).start();
