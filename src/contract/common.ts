@@ -3,6 +3,7 @@ import { AMOUNT_PATTERN, BOUNDED_AMOUNT_PATTERN, MAX_AMOUNT_CENTS, parseAmount }
 import { DATETIME_PATTERN, parseDate } from './dates.js';
 import { ID_PREFIXES, type IdKind } from './ids.js';
 import { EXTERNAL_ID_PATTERN, LIMITS } from './limits.js';
+import { escapeRegExp } from './regexp.js';
 
 // spec: Conventions, External codes — case-sensitive, 1 to 64 of A-Z a-z 0-9 . _ : -
 export const externalId = z.string().regex(EXTERNAL_ID_PATTERN).meta({
@@ -92,7 +93,7 @@ export const requiredText = (max: number) =>
  * item allowed as the parser trims them: the document's form of a `split(',')` + enum check.
  */
 export const commaListPattern = (values: readonly string[]): string => {
-  const item = `\\s*(?:${values.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\s*`;
+  const item = `\\s*(?:${values.map(escapeRegExp).join('|')})\\s*`;
   return `^${item}(?:,${item})*$`;
 };
 

@@ -1,5 +1,6 @@
 import { ALL_ENDPOINTS } from './api.js';
 import type { Endpoint } from './endpoint.js';
+import { escapeRegExp } from './regexp.js';
 
 /** An endpoint row with the path parameters of one concrete request path. */
 export interface MatchedEndpoint {
@@ -21,7 +22,7 @@ function compile(endpoint: Endpoint): CompiledRow {
   const source = segments
     .map((segment) => {
       const param = /^\{(\w+)\}$/.exec(segment);
-      if (!param) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      if (!param) return escapeRegExp(segment);
       names.push(param[1]);
       return '([^/]+)';
     })
