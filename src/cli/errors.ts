@@ -113,6 +113,12 @@ export interface ErrorReport {
   exitCode: 1 | 2;
 }
 
+/** One line for a request that got no HTTP answer, naming the target when one is known. */
+function unreachable(detail: string): ErrorReport {
+  const where = activeTarget ? ` ${activeTarget.baseUrl}` : '';
+  return { lines: [redactSecrets(`error: could not reach${where} (${detail})`)], exitCode: 1 };
+}
+
 /**
  * How main.ts reports an error: an API error is one line with its Spanish message, code and
  * request id (exit 1), plus an environment hint when it fits; an ExitError keeps its code; anything
@@ -120,11 +126,8 @@ export interface ErrorReport {
  */
 export function describeError(error: unknown, options: { verbose?: boolean } = {}): ErrorReport {
   if (error instanceof ExitError) return { lines: [redactSecrets(error.message)], exitCode: error.exitCode };
-  if (isApiError(error) && error.status === 0) {
-    // The client's network failure: no HTTP answer at all.
-    const where = activeTarget ? ` ${activeTarget.baseUrl}` : '';
-    return { lines: [redactSecrets(`error: could not reach${where} (${networkCode(error) ?? error.message})`)], exitCode: 1 };
-  }
+  // The client's network failure: no HTTP answer at all.
+  if (isApiError(error) && error.status === 0) return unreachable(networkCode(error) ?? error.message);
   if (isApiError(error)) {
     const request = error.requestId ? `, request_id ${error.requestId}` : '';
     const lines = [redactSecrets(`error: ${error.message}${fieldDetails(error.details)} (${error.status} ${error.code}${request})`)];
@@ -133,10 +136,7 @@ export function describeError(error: unknown, options: { verbose?: boolean } = {
     return { lines, exitCode: 1 };
   }
   const code = networkCode(error);
-  if (code) {
-    const where = activeTarget ? ` ${activeTarget.baseUrl}` : '';
-    return { lines: [redactSecrets(`error: could not reach${where} (${code})`)], exitCode: 1 };
-  }
+  if (code) return unreachable(code);
   const message = error instanceof Error ? error.message : String(error);
   const lines = [redactSecrets(`error: ${message.split('\n')[0] || 'unexpected failure'}`)];
   if (options.verbose && error instanceof Error && error.stack) lines.push(redactSecrets(error.stack));

@@ -97,6 +97,16 @@ describe('describeError', () => {
     expect(verbose.lines.join('\n')).not.toContain('abcdefghijkl');
   });
 
+  it.each([
+    ['the client\'s network failure (status 0) by its code', new ApiError({ status: 0, code: 'network_error', message: 'fetch failed', cause: { code: 'ECONNREFUSED' } }), 'ECONNREFUSED'],
+    ['the client\'s network failure without a known code, by its message', new ApiError({ status: 0, code: 'network_error', message: 'fetch failed' }), 'fetch failed'],
+    ['a socket error of another caller, found in its causes', new Error('fetch failed', { cause: new Error('x', { cause: Object.assign(new Error('y'), { code: 'ENOTFOUND' }) }) }), 'ENOTFOUND'],
+  ])('no HTTP answer: %s, one line naming the target, exit 1', (_name, error, detail) => {
+    rememberTarget({ baseUrl: 'http://127.0.0.1:1/sandbox/v1', environment: 'test' });
+    expect(describeError(error)).toEqual({ lines: [`error: could not reach http://127.0.0.1:1/sandbox/v1 (${detail})`], exitCode: 1 });
+    rememberTarget(undefined);
+  });
+
   it('an ExitError keeps its code', () => expect(describeError(new ExitError('x', 2)).exitCode).toBe(2));
 });
 
