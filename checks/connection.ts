@@ -3,19 +3,13 @@ import type { MeContext } from '../src/contract/store.js';
 import { callEvidence, callsTo, expired, ok2xx } from './internal/calls.js';
 import { describeError, EvidenceLog } from './internal/evidence.js';
 import { INVALID_RESPONSE } from '../src/client/errors.js';
+import { environmentOfPath } from '../src/cli/errors.js';
 import { fail, pass, pending } from './types.js';
 
 /** The scopes the other checks need (spec: Authentication, permissions table). */
 const NEEDED_SCOPES = ['store:read', 'catalog:read', 'catalog:write', 'orders:read', 'orders:write', 'webhooks:manage'] as const;
 
 const missingScopes = (granted: readonly string[]) => NEEDED_SCOPES.filter((s) => !granted.includes(s));
-
-/** The environment a base path stands for: `/sandbox/v1` test, `/v1` live, else unknown. */
-export function environmentOfPath(basePath: string): 'test' | 'live' | null {
-  if (/\/sandbox\/v1\/?$/.test(basePath)) return 'test';
-  if (/\/v1\/?$/.test(basePath)) return 'live';
-  return null;
-}
 
 export const connection: Check = {
   id: 'connection',
@@ -37,7 +31,7 @@ export const connection: Check = {
     ctx.state.me = view;
     const credentialEnv = ctx.client.environment;
     const pathEnv = environmentOfPath(ctx.basePath);
-    const apiEnv = view.integration.environment === 'live' ? 'live' : 'test';
+    const apiEnv = view.integration.environment;
     const envOk = credentialEnv === apiEnv && (pathEnv === null || pathEnv === apiEnv);
     log.judge(envOk, `credential, base path and GET /me agree on the environment`, `credential ${credentialEnv ?? 'unknown'}, base path ${pathEnv ?? 'unknown'}, GET /me ${apiEnv}`);
     if (!envOk) return fail(`environment mismatch: the credential is ${credentialEnv ?? 'unknown'}, the base path ${pathEnv ?? 'unknown'}, GET /me says ${apiEnv}`, log.items);

@@ -27,7 +27,7 @@ async function onEmulator(ctx: RunContext, log: EvidenceLog): Promise<CheckOutco
   const orders: Partial<Record<Scenario, Order>> = {};
   for (const scenario of SCENARIOS) {
     try {
-      orders[scenario] = (await ctx.control!.simulateOrder({ store_id: me.store.id, scenario }));
+      orders[scenario] = await ctx.control!.simulateOrder({ store_id: me.store.id, scenario });
       log.note(`simulator: ${scenario} order`, true, 'an order', orders[scenario]!.id);
     } catch (error) {
       return fail(`the simulator refused the ${scenario} order: ${(error as Error).message}`, log.items);

@@ -29,8 +29,8 @@ async function runOnEmulator(ctx: Parameters<Check['run']>[0]): Promise<CheckOut
   let x: Order;
   let y: Order;
   try {
-    x = (await ctx.control!.simulateOrder({ store_id: me.store.id, scenario: 'delivery' }));
-    y = (await ctx.control!.simulateOrder({ store_id: me.store.id, scenario: 'delivery' }));
+    x = await ctx.control!.simulateOrder({ store_id: me.store.id, scenario: 'delivery' });
+    y = await ctx.control!.simulateOrder({ store_id: me.store.id, scenario: 'delivery' });
   } catch (error) {
     return fail(`the simulator refused an order: ${(error as Error).message}`, log.items);
   }
@@ -51,8 +51,8 @@ async function runOnEmulator(ctx: Parameters<Check['run']>[0]): Promise<CheckOut
   ]);
   if (!ackedX.ok) return fail(`GET /orders/{id} failed: ${describeError(ackedX.error)}`, log.items);
   if (!acceptedY.ok) return fail(`GET /orders/{id} failed: ${describeError(acceptedY.error)}`, log.items);
-  const ackStatus = (ackedX.value).integration.ack_status;
-  const accepted = (acceptedY.value).status_history.filter((h) => h.status === 'accepted').length;
+  const ackStatus = ackedX.value.integration.ack_status;
+  const accepted = acceptedY.value.status_history.filter((h) => h.status === 'accepted').length;
   const onceOk = log.note('effect once', ackStatus === 'acknowledged' && accepted === 1, 'acknowledged; one accepted entry in status_history', `${ackStatus}; ${accepted} accepted entr${accepted === 1 ? 'y' : 'ies'}`);
   if (!ackOk || !acceptOk || !onceOk) return fail('a retry did not keep its Idempotency-Key, did not wait for Retry-After, or applied twice', log.items);
   return pass('the 503 and the 429 were each retried once with the same Idempotency-Key after Retry-After, and applied once', log.items);

@@ -69,7 +69,7 @@ export async function ensureOrders(ctx: RunContext, log: EvidenceLog): Promise<R
   const orders: Partial<Record<Scenario, Order>> = { ...have };
   for (const scenario of SCENARIOS.filter((s) => !have[s])) {
     try {
-      orders[scenario] = (await ctx.control.simulateOrder({ store_id: me.store.id, scenario }));
+      orders[scenario] = await ctx.control.simulateOrder({ store_id: me.store.id, scenario });
     } catch (error) {
       return `the simulator refused the ${scenario} order: ${(error as Error).message}`;
     }
