@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import type { z } from 'zod';
 import type { Dispatcher } from 'undici';
 import type {
-  controlCredentialRotate, controlFault, controlIntegrationPatch, controlStoreCreate, controlStorePatch,
+  controlCredentialRotate, controlFault, controlHomologationStart, controlIntegrationPatch, controlStoreCreate, controlStorePatch,
 } from '../contract/control.js';
 import type { Order, panelOrderPatch, panelStatusChangeBody, simulateOrderRequest } from '../contract/orders.js';
 import type { PanelProductInput, PanelProductPatch } from '../contract/panel-catalog.js';
@@ -125,11 +125,7 @@ export class EmulatorControl {
 
   /** True when `/_emulator/health` answers `{data:{ok:true}}`; false for anything else (a real API, no server). */
   async isEmulator(): Promise<boolean> {
-    try {
-      return (await this.health())?.ok === true;
-    } catch {
-      return false;
-    }
+    return (await this.probe()) === 'emulator';
   }
 
   /**
@@ -263,7 +259,7 @@ export class EmulatorControl {
    * POST /_emulator/homologation/{integration_id}/start — starts an observed homologation session
    * (optional `timeout_seconds`); answers the observer's report as it stands.
    */
-  startHomologation(integrationId: string, body: { timeout_seconds?: number } = {}): Promise<HomologationReport> {
+  startHomologation(integrationId: string, body: z.input<typeof controlHomologationStart> = {}): Promise<HomologationReport> {
     return this.#data('POST', `/homologation/${enc(integrationId)}/start`, body);
   }
 
