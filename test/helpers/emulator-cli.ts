@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach } from 'vitest';
 import type { ReadyInfo } from '../../emulator/server.js';
 import { runCli, type CliProcess } from './cli.js';
+import { stopAll } from './feed.js';
 
 /** The ready line of `emulator start --json` (DESIGN, Emulator contract). */
 export type ReadyLine = ReadyInfo;
@@ -15,14 +16,7 @@ export type ReadyLine = ReadyInfo;
 export function emulatorCli(prefix = 'mk-emulator-') {
   const running: CliProcess[] = [];
   const dirs: string[] = [];
-  afterEach(async () => {
-    for (const cli of running.splice(0)) {
-      if (cli.child.exitCode === null && cli.child.signalCode === null) {
-        cli.child.kill('SIGKILL');
-        await cli.exited;
-      }
-    }
-  });
+  afterEach(() => stopAll(running));
   afterAll(() => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CliProcess } from './cli.js';
 import type { TestEmulator } from './emulator.js';
+import { readAllEvents } from './orders.js';
 
 /** A scratch folder for cursor files and the config folder; removed by `cleanup()`. */
 export function scratchDir(): { dir: string; cleanup: () => void } {
@@ -44,15 +45,7 @@ export async function waitForJsonLines(cli: CliProcess, count: number, skip = 0,
 
 /** Every event id of the sandbox integration's feed, oldest first. */
 export async function feedIds(emu: TestEmulator, query = ''): Promise<string[]> {
-  const ids: string[] = [];
-  let after: string | null = null;
-  for (;;) {
-    const qs: string = ['limit=200', query, after ? `after=${after}` : ''].filter(Boolean).join('&');
-    const res = await emu.api('GET', `/events?${qs}`);
-    ids.push(...res.body.data.map((e: any) => e.id));
-    after = res.body.next_cursor;
-    if (!res.body.has_more) return ids;
-  }
+  return (await readAllEvents(emu, query)).map((e) => e.id);
 }
 
 /** Ends what a test left running: CLI processes still alive (SIGKILL, awaited), then receivers. */
