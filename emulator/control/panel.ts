@@ -7,7 +7,6 @@ import { panelBus } from '../panel/bus.js';
 import { panelPage } from '../panel/page.js';
 import { PANEL_SCRIPT } from '../panel/script.js';
 import { PANEL_STYLES } from '../panel/styles.js';
-import { recentOrderNumbersFrom } from '../panel/queries.js';
 
 type IdParams = { Params: Record<string, string>; Querystring: Record<string, string | undefined> };
 
@@ -84,7 +83,7 @@ export function panelControl(app: FastifyInstance, emulator: Emulator): void {
     if (!env) throw ApiError.of('not_found', undefined, 'No existe ese comercio.');
     const limit = boundedLimit(request.query.limit, 100, 500);
     const orders = env.orders.list({
-      storeId, afterNumber: recentOrderNumbersFrom(env, storeId, limit), limit,
+      storeId, afterNumber: Math.max(0, env.orders.lastNumber(storeId) - limit), limit,
       statuses: null, ackStatus: null, createdSince: null, updatedSince: null,
     });
     return { data: orders.map((o) => presentOrder(env, o)) };

@@ -235,6 +235,7 @@ export function createOrderStatements(db: Db) {
   );
   const history = db.prepare<[string], HistoryRow>('SELECT * FROM order_status_history WHERE order_id = ? ORDER BY seq');
   const count = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM orders');
+  const lastNumber = db.prepare<[string], number | null>('SELECT MAX(number) FROM orders WHERE store_id = ?').pluck();
   // The simulator's view of the catalog: what a customer can put in the cart right now.
   const orderable = db.prepare<{ store_id: string; panel_only: number }, { id: string }>(
     `SELECT p.id FROM products p JOIN categories c ON c.id = p.category_id
@@ -280,6 +281,8 @@ export function createOrderStatements(db: Db) {
         reason: h.reason,
       })),
     count: () => count.get()!.n,
+    /** The store's highest order number, 0 before its first order (numbers are per store). */
+    lastNumber: (storeId: string) => lastNumber.get(storeId) ?? 0,
     /** Ids of the store's active, available products in active categories (only panel ones if asked). */
     orderableProductIds: (storeId: string, panelOnly = false) =>
       orderable.all({ store_id: storeId, panel_only: panelOnly ? 1 : 0 }).map((r) => r.id),
