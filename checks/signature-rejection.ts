@@ -3,7 +3,7 @@ import { API_VERSION } from '../src/contract/limits.js';
 import type { Check } from './check.js';
 import { expired, orderOf } from './internal/calls.js';
 import { EvidenceLog } from './internal/evidence.js';
-import { postLocalProbe, reformatted, STALE_SECONDS, unknownSecret, type LocalProbe } from './internal/probes.js';
+import { postLocalProbe, reformatted, STALE_SECONDS, randomSecret, type LocalProbe } from './internal/probes.js';
 import { ensureReceiver } from './internal/setup.js';
 import type { Observation, ProbeKind, ProbeRecord } from './observation.js';
 import { fail, pass, pending, type Evidence } from './types.js';
@@ -77,7 +77,7 @@ export const signatureRejection: Check = {
     const plain = test();
     await probe('bad_signature', { ...test(), secrets, skewSeconds: 0, corrupt: true });
     await probe('stale_timestamp', { ...test(), secrets, skewSeconds: -STALE_SECONDS, corrupt: false });
-    await probe('unknown_secret', { ...test(), secrets: [unknownSecret()], skewSeconds: 0, corrupt: false });
+    await probe('unknown_secret', { ...test(), secrets: [randomSecret()], skewSeconds: 0, corrupt: false });
     await probe('reserialised', { ...plain, body: reformatted(plain.body), secrets, skewSeconds: 0, corrupt: false });
     // A duplicate and an out-of-order pair about a made-up order: only the receiver's bookkeeping is at stake.
     const orderId = fakeId('ord_');

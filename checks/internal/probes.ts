@@ -5,7 +5,8 @@ import { signatureHeader } from '../../src/webhooks/sign.js';
 /** How stale the stale probe is: well past the spec's 300 s tolerance. */
 export const STALE_SECONDS = 900;
 
-export const unknownSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
+/** A fresh signing secret: the receiver's own (local runs) or one it does not know (the unknown-secret probe). */
+export const randomSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
 
 /**
  * The same JSON value in unusual but legal formatting: keys in reverse order, spacing and line breaks,

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import type { Order } from '../../src/contract/orders.js';
 import type { MeContext } from '../../src/contract/store.js';
 import type { RunContext, Scenario } from '../context.js';
+import { randomSecret } from './probes.js';
 import { ReferenceReceiver } from './receiver.js';
 import { describeError, type EvidenceLog } from './evidence.js';
 
@@ -25,7 +25,7 @@ export async function ensureReceiver(ctx: RunContext, log: EvidenceLog): Promise
     // A real environment cannot reach this machine (and wants a public HTTPS URL): its webhook is left
     // alone, and the receiver is checked locally with a secret of its own.
     const local = await new ReferenceReceiver().listen();
-    local.secrets = [`whsec_${randomBytes(32).toString('base64url')}`];
+    local.secrets = [randomSecret()];
     log.note('reference receiver (local)', true, 'a local receiver with its own secret', local.url);
     return (ctx.state.receiver = local);
   }
@@ -39,7 +39,7 @@ export async function ensureReceiver(ctx: RunContext, log: EvidenceLog): Promise
   ctx.state.receiver = receiver;
   const put = await log.call('PUT /webhook (reference receiver)', (o) => ctx.client.webhook.put({ url: receiver.url, events: ['*'], active: true }, o));
   if (!put.ok) return `PUT /webhook failed: ${describeError(put.error)}`;
-  let secret = (put.value as { signing_secret?: string }).signing_secret;
+  let secret = put.value.signing_secret;
   if (!secret) {
     const rotated = await log.call('POST /webhook/rotate-secret', (o) => ctx.client.webhook.rotateSecret(o));
     if (!rotated.ok) return `POST /webhook/rotate-secret failed: ${describeError(rotated.error)}`;

@@ -7,7 +7,7 @@ import { postWebhook, type Agents } from '../webhooks/sender.js';
 import type { ProbeKind, ProbeRecord } from '../../checks/observation.js';
 import { probeHeaders, type LocalProbe } from '../../checks/internal/probes.js';
 
-export { reformatted, STALE_SECONDS, unknownSecret } from '../../checks/internal/probes.js';
+export { reformatted, STALE_SECONDS, randomSecret } from '../../checks/internal/probes.js';
 
 export interface ProbeDelivery extends LocalProbe {
   kind: ProbeKind;

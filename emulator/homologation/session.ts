@@ -4,7 +4,7 @@ import { simulateOrder } from '../orders/simulator.js';
 import { changeStatus } from '../orders/service.js';
 import type { InjectedFault, ProbeRecord, SessionScenario, SessionView } from '../../checks/observation.js';
 import { deliveriesOf, toSessionDelivery } from './data.js';
-import { reformatted, sendProbe, STALE_SECONDS, testEventBody, unknownSecret, validSecrets, type ProbeDelivery } from './probes.js';
+import { reformatted, sendProbe, STALE_SECONDS, testEventBody, randomSecret, validSecrets, type ProbeDelivery } from './probes.js';
 import type { HomologationService } from './service.js';
 
 /** How long the session waits for the integration's receiver to take a regular delivery before probing on. */
@@ -100,7 +100,7 @@ export class ObserverSession {
     };
     await this.send({ kind: 'bad_signature', ...testEvent(), secrets, skewSeconds: 0, corrupt: true });
     await this.send({ kind: 'stale_timestamp', ...testEvent(), secrets, skewSeconds: -STALE_SECONDS, corrupt: false });
-    await this.send({ kind: 'unknown_secret', ...testEvent(), secrets: [unknownSecret()], skewSeconds: 0, corrupt: false });
+    await this.send({ kind: 'unknown_secret', ...testEvent(), secrets: [randomSecret()], skewSeconds: 0, corrupt: false });
     const plain = testEvent();
     await this.send({ kind: 'reserialised', ...plain, body: reformatted(plain.body), secrets, skewSeconds: 0, corrupt: false });
     await this.duplicateAndOutOfOrder(secrets);
