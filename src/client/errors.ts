@@ -1,14 +1,11 @@
+import type { ErrorDetails, FieldIssue } from '../contract/errors.js';
 import { redactSecrets } from '../logging/redact.js';
 
-/** One field-level problem of a `validation_failed` answer. */
-export interface ApiFieldIssue {
-  field: string;
-  code: string;
-  message: string;
-}
+/** One field-level problem of a `validation_failed` answer (the contract's own type). */
+export type ApiFieldIssue = FieldIssue;
 
 /** A list per field for validation errors; an object for state errors (`current_status`, `expected_part`). */
-export type ApiErrorDetails = ApiFieldIssue[] | Record<string, unknown>;
+export type ApiErrorDetails = ErrorDetails;
 
 /** Codes the client itself produces (status 0): the request never got an HTTP answer. */
 export const NETWORK_ERROR = 'network_error';
