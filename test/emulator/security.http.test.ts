@@ -159,6 +159,25 @@ describe('never a 500 from bad input, never a hung connection', () => {
     expect(Math.max(...results.map((r) => r.closedAfterMs!))).toBeLessThan(5_000);
   });
 
+  it('answers headers past the size Node reads with 413 payload_too_large in the spec’s body, then closes', async () => {
+    const head = `GET /sandbox/v1/me HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`;
+    const result = await stalledRequest(emu.url, head, '', 5_000);
+    expect(result.closedAfterMs).not.toBeNull();
+    expect(result.text).toMatch(/^HTTP\/1\.1 413 /);
+    const body = JSON.parse(result.text.slice(result.text.indexOf('\r\n\r\n') + 4));
+    expect(body.error.code).toBe('payload_too_large');
+    expect(body.error.request_id).toMatch(/^req_/);
+    expect(result.text).toContain(`X-Request-Id: ${body.error.request_id}`);
+  });
+
+  it('answers a request line that is not HTTP with 400 malformed_json in the spec’s body, then closes', async () => {
+    const result = await stalledRequest(emu.url, 'NOT AN HTTP REQUEST\r\n\r\n', '', 5_000);
+    expect(result.closedAfterMs).not.toBeNull();
+    expect(result.text).toMatch(/^HTTP\/1\.1 400 /);
+    const body = JSON.parse(result.text.slice(result.text.indexOf('\r\n\r\n') + 4));
+    expect(body.error.code).toBe('malformed_json');
+  });
+
   it('closes a connection that never sends a byte', async () => {
     const result = await stalledRequest(emu.url, '', '', 5_000);
     expect(result.closedAfterMs).not.toBeNull();
