@@ -75,6 +75,17 @@ export function checkEnvironmentMatch(baseUrl: string, environment: Environment)
   throw usageError(`error: ${other} cannot be used with ${path} ${baseUrl}; did you mean ${baseUrlFor(baseUrl, environment)}?`);
 }
 
+/**
+ * The environment of a credential, checked against the base path and remembered for the error
+ * hints of main.ts: what every way of naming a target (resolveContext, `profile add`) checks.
+ */
+export function checkTarget(baseUrl: string, credential: string, source: string): Environment {
+  const environment = credentialEnvironment(credential, source);
+  checkEnvironmentMatch(baseUrl, environment);
+  rememberTarget({ baseUrl, environment });
+  return environment;
+}
+
 /** The emulator's control API beside a base URL: `…/sandbox/v1` and `…/v1` both give `…/_emulator`. */
 export function adminUrlFor(baseUrl: string): string {
   const live = baseUrlFor(baseUrl, 'live');
@@ -146,9 +157,7 @@ export async function resolveContext(command: Command, env: NodeJS.ProcessEnv = 
   if (!base) throw usageError('error: no base URL: pass --base-url, set MERCHANT_KIT_BASE_URL or add a profile (merchant-kit profile add)');
   if (!cred) throw usageError('error: no credential: set MERCHANT_KIT_CREDENTIAL, pipe it with --credential-stdin or add a profile (merchant-kit profile add)');
   const baseUrl = parseBaseUrl(base.value, base.source);
-  const environment = credentialEnvironment(cred.value, cred.source);
-  checkEnvironmentMatch(baseUrl, environment);
-  rememberTarget({ baseUrl, environment });
+  const environment = checkTarget(baseUrl, cred.value, cred.source);
   const fromProfile = base.source.startsWith('profile') || cred.source.startsWith('profile');
   return buildContext({
     baseUrl,

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { buildContext, checkEnvironmentMatch, credentialEnvironment, parseBaseUrl, readStdinLine, type GlobalOptions } from '../../context.js';
-import { ExitError, rememberTarget, usageError } from '../../errors.js';
+import { buildContext, checkTarget, parseBaseUrl, readStdinLine, type GlobalOptions } from '../../context.js';
+import { ExitError, usageError } from '../../errors.js';
 import { PROFILE_NAME } from '../../config/paths.js';
 import { saveProfile, type ProfileInfo } from '../../config/profiles.js';
 import { promptHidden } from '../../config/prompt.js';
@@ -27,9 +27,7 @@ export async function profileAddAction(name: string, command: Command): Promise<
   const baseUrl = parseBaseUrl(rawBase, opts.baseUrl ? '--base-url' : 'MERCHANT_KIT_BASE_URL');
   const { credential, source } = await readCredential(Boolean(opts.credentialStdin));
   if (!credential) throw usageError('error: no credential was given (type it at the prompt, or pipe it with --credential-stdin)');
-  const environment = credentialEnvironment(credential, source);
-  checkEnvironmentMatch(baseUrl, environment);
-  rememberTarget({ baseUrl, environment });
+  const environment = checkTarget(baseUrl, credential, source);
   const ctx = await buildContext({ baseUrl, credential, environment, json: Boolean(opts.json), verbose: Boolean(opts.verbose) });
   const me = await ctx.client().me();
   if (me.integration.environment !== environment) {
