@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ApiError } from '../../src/contract/errors.js';
+import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
 import { sendError } from '../http/reply.js';
 import { bodyDigest, factsOf, type Facts } from './recorder.js';
@@ -22,13 +23,13 @@ declare module 'fastify' {
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** The path under the environment's base path, without the query. */
-function relativePath(url: string): string {
+/** The request's environment (by its base path) and the path under that base path, without the query. */
+function locate(emulator: Emulator, url: string): { env: EnvContext | null; path: string } {
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
-  if (path.startsWith('/sandbox/v1/')) return path.slice('/sandbox/v1'.length);
-  if (path.startsWith('/v1/')) return path.slice('/v1'.length);
-  return path;
+  const { test, live } = emulator.envs;
+  const env = path.startsWith(`${test.basePath}/`) ? test : path.startsWith(`${live.basePath}/`) ? live : null;
+  return { env, path: env ? path.slice(env.basePath.length) : path };
 }
 
 /**
@@ -54,13 +55,13 @@ function observeRequest(service: HomologationService, emulator: Emulator) {
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const auth = request.auth;
     if (!auth || !service.recorder.enabled) return done();
-    const path = relativePath(request.url);
+    const { env, path } = locate(emulator, request.url);
     const write = WRITES.has(request.method);
     const seen: Seen = { path, digest: null, facts: null, injected: false, code: null };
     request.homologation = seen;
     if (!write) return done();
     seen.digest = bodyDigest(request.body);
-    const previous = request.method === 'POST' && path.endsWith('/status') ? currentStatus(emulator, request.url, path) : null;
+    const previous = env && request.method === 'POST' && path.endsWith('/status') ? currentStatus(env, path) : null;
     seen.facts = factsOf(request.method, path, request.body, previous);
     if (request.headers['idempotency-key'] === undefined) return done();
     const fault = service.takeFault(auth.integration.id);
@@ -122,8 +123,7 @@ function recordCall(service: HomologationService) {
 const pendingFault = new WeakMap<FastifyRequest, { call_seq: number | null }>();
 
 /** The order's status before a status call runs (graded as the move's starting point). */
-function currentStatus(emulator: Emulator, url: string, path: string): string | null {
-  const env = url.startsWith('/sandbox/') ? emulator.envs.test : emulator.envs.live;
+function currentStatus(env: EnvContext, path: string): string | null {
   const orderId = path.split('/')[2] ?? '';
   return env.orders.byId(orderId)?.status ?? null;
 }
