@@ -16,12 +16,8 @@ export interface ExportedBundle {
 
 /** The whole state of a running emulator: both environments' databases and its clock. */
 export function exportBundle(emulator: Emulator): ExportedBundle {
-  const now = emulator.clock.now();
-  const payload: BundlePayload = {
-    clock: { now: formatDate(now), now_ms: now, mode: emulator.clock.mode, offset_seconds: Math.round(emulator.clock.offsetMs() / 1000) },
-    environments: Object.fromEntries(Object.values(emulator.envs).map((env) => [env.name, dumpDatabase(env.db)])),
-  };
-  return encodeBundle(payload, formatDate(Date.now()));
+  const environments = Object.fromEntries(Object.values(emulator.envs).map((env) => [env.name, dumpDatabase(env.db)]));
+  return encodeState(environments, emulator.clock.now(), emulator.clock.mode, emulator.clock.offsetMs());
 }
 
 /**
@@ -44,9 +40,11 @@ export function exportDataDir(dir: string): ExportedBundle {
       db.close();
     }
   }
-  const payload: BundlePayload = {
-    clock: { now: formatDate(now), now_ms: now, mode: 'system', offset_seconds: Math.round(offsetMs / 1000) },
-    environments,
-  };
-  return encodeBundle(payload, formatDate(Date.now()));
+  return encodeState(environments, now, 'system', offsetMs);
+}
+
+/** The bundle of `environments` with the clock at `now` (its mode and offset), made now. */
+function encodeState(environments: BundlePayload['environments'], now: number, mode: string, offsetMs: number): ExportedBundle {
+  const clock = { now: formatDate(now), now_ms: now, mode, offset_seconds: Math.round(offsetMs / 1000) };
+  return encodeBundle({ clock, environments }, formatDate(Date.now()));
 }
