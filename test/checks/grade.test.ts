@@ -97,6 +97,14 @@ describe('import: a 4xx is never repeated', () => {
     const again = call('POST', '/orders/o1/ack', 409, { code: 'external_id_conflict', idempotency_key: 'b', facts: { external_id: 'B' } });
     expect(importCheck.grade(observation([conflict, again])).status).toBe('fail');
   });
+  it('fails when an ack refused with another 4xx is sent again unchanged, but not after a 429', () => {
+    const refused = (status: number, code: string) => [
+      call('POST', '/orders/o1/ack', status, { code, idempotency_key: 'k', body_sha256: 'same' }),
+      call('POST', '/orders/o1/ack', status, { code, idempotency_key: 'k', body_sha256: 'same' }),
+    ];
+    expect(importCheck.grade(observation(refused(422, 'validation_failed')))).toMatchObject({ status: 'fail', reason: expect.stringContaining('422 validation_failed') });
+    expect(importCheck.grade(observation(refused(429, 'rate_limited'))).status).toBe('pending');
+  });
 });
 
 describe('statuses: a refused move sent again fails', () => {
