@@ -1,23 +1,12 @@
 import { ApiError } from '../../../client/errors.js';
+import type { FeedPage } from '../../../client/resources.js';
 import type { CursorState } from './cursor-file.js';
 
-/** One event as the feed gives it (the envelope; `data` is read only where needed). */
-export interface FeedEvent {
-  id: string;
-  type: string;
-  created_at: string;
-  integration_id?: string;
-  data?: Record<string, unknown>;
-  [key: string]: unknown;
-}
+/** spec: GET /events — response 200, typed from the contract's row (the client's `FeedPage`). */
+export type { FeedPage };
 
-/** spec: GET /events — response 200. */
-export interface FeedPage {
-  data: FeedEvent[];
-  next_cursor: string | null;
-  has_more: boolean;
-  cursor_expired: boolean;
-}
+/** One event as the feed gives it. */
+export type FeedEvent = FeedPage['data'][number];
 
 export interface DrainOptions {
   /** One GET /events call from `after` (null: the oldest available event). */

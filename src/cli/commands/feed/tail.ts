@@ -111,7 +111,7 @@ async function tailLoop(options: LoopOptions, client: MerchantClient, ownId: str
     }
   };
   const page = async (after: string | null, s: AbortSignal): Promise<FeedPage> =>
-    (await client.events.list({ ...(after ? { after } : {}), limit: PAGE_LIMIT, ...(options.types ? { types: options.types } : {}) }, { signal: s })) as FeedPage;
+    client.events.list({ ...(after ? { after } : {}), limit: PAGE_LIMIT, ...(options.types ? { types: options.types } : {}) }, { signal: s });
 
   try {
     for (;;) {

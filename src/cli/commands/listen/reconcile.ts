@@ -31,7 +31,7 @@ export interface ReconcileLoopOptions {
  */
 export async function reconcileLoop(o: ReconcileLoopOptions): Promise<void> {
   const page = async (after: string | null, signal: AbortSignal): Promise<FeedPage> =>
-    (await o.client.events.list({ ...(after ? { after } : {}), limit: 200 }, { signal })) as FeedPage;
+    o.client.events.list({ ...(after ? { after } : {}), limit: 200 }, { signal });
   const handle = async (event: FeedPage['data'][number], signal: AbortSignal) => {
     const body = eventJson(event);
     if (body === null) return note(`Skipped ${event.id} (${event.type}) from the feed: it nests deeper than the listener accepts.`);
