@@ -47,6 +47,11 @@ describe('checkResponse', () => {
     expect(checkResponse(me, { status: 401, contentType: 'application/json', body })).toEqual([]);
   });
 
+  it('accepts fields the spec does not name in a response (spec: Conventions, clients ignore unknown fields)', () => {
+    const body = Buffer.from(JSON.stringify({ error: { code: 'unauthenticated', message: 'x', request_id: 'req_1', hint: 'new' }, trace: 'abc' }));
+    expect(checkResponse(me, { status: 401, contentType: 'application/json', body })).toEqual([]);
+  });
+
   it('flags an error body without request_id', () => {
     const body = Buffer.from(JSON.stringify({ error: { code: 'unauthenticated', message: 'x' } }));
     expect(checkResponse(me, { status: 401, contentType: 'application/json', body }).map((v) => v.rule)).toEqual(['response_schema']);
