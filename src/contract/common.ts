@@ -97,6 +97,18 @@ export const commaListPattern = (values: readonly string[]): string => {
   return `^${item}(?:,${item})*$`;
 };
 
+/**
+ * A query parameter that lists values of `item` separated by commas (`status=pending,accepted`): the
+ * text is split and trimmed, each part must be one of the enum's values, at least one. The document
+ * shows it as the text with `commaListPattern`.
+ */
+export const commaList = <E extends z.ZodEnum<Readonly<Record<string, string>>>>(item: E, example: string) =>
+  z
+    .string()
+    .transform((v) => v.split(',').map((s) => s.trim()))
+    .pipe(z.array(item).min(1))
+    .meta({ pattern: commaListPattern(item.options), example });
+
 export const listEnvelope = <T extends z.ZodType>(item: T) =>
   z.object({ data: z.array(item), next_cursor: z.string().nullable() });
 

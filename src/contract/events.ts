@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commaListPattern, datetimeOut, id, queryInt } from './common.js';
+import { commaList, datetimeOut, id, queryInt } from './common.js';
 import { LIMITS } from './limits.js';
 import { changeActor, order, orderStatus } from './orders.js';
 import type { Scope } from './store.js';
@@ -45,11 +45,7 @@ export const event = z.object({
 });
 
 /** A comma list of event types: `order.created,order.status_changed`. */
-const typeList = z
-  .string()
-  .transform((v) => v.split(',').map((s) => s.trim()))
-  .pipe(z.array(eventType).min(1))
-  .meta({ pattern: commaListPattern(EVENT_TYPES), example: 'order.created,order.status_changed' });
+const typeList = commaList(eventType, 'order.created,order.status_changed');
 
 // spec: GET /events query — limit 1 to 200, default 100.
 export const feedQuery = z.strictObject({

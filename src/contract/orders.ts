@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { amountOut, commaListPattern, datetime, datetimeOut, externalId, id, NON_BLANK, pageLimit, requiredText } from './common.js';
+import { amountOut, commaList, datetime, datetimeOut, externalId, id, NON_BLANK, pageLimit, requiredText } from './common.js';
 import { ACK_STATUSES, IMPORT_FAILURE_CODES, ORDER_STATUSES, SIMULATOR_SCENARIOS } from './enums.js';
 import { LIMITS } from './limits.js';
 import { fulfillmentType } from './store.js';
@@ -112,11 +112,7 @@ export const order = z.object({
 export type Order = z.infer<typeof order>;
 
 /** A comma list of order states: `pending,accepted`. */
-const statusList = z
-  .string()
-  .transform((v) => v.split(',').map((s) => s.trim()))
-  .pipe(z.array(orderStatus).min(1))
-  .meta({ pattern: commaListPattern(ORDER_STATUSES), example: 'pending,accepted' });
+const statusList = commaList(orderStatus, 'pending,accepted');
 
 // spec: GET /orders query
 export const orderListQuery = z.strictObject({
