@@ -1,4 +1,5 @@
 import { isLoopbackHost } from '../../src/contract/webhooks.js';
+import { isWildcardAddress } from '../net/address-policy.js';
 
 /**
  * DESIGN, Safety of a local dev server — the names the emulator answers to. A web page the developer
@@ -14,8 +15,6 @@ export interface HostPolicy {
   /** True when a browser `Origin` header names the emulator (same origin as `host`, or an allowed name). */
   originAllowed(origin: string, host: string | undefined): boolean;
 }
-
-const WILDCARDS = new Set(['0.0.0.0', '::', '[::]']);
 
 /** `[::1]` for an IPv6 literal, lower case otherwise; a port is dropped. */
 export function hostOnly(value: string): string {
@@ -36,7 +35,7 @@ export function createHostPolicy(boundHost: string, allowedHosts: readonly strin
   // Bound to every interface or to a non-loopback address (which needs --admin-token), the emulator is
   // reached by names it cannot know (a CI service container as http://emulator:4010): any Host,
   // unless --allowed-host names some.
-  const open = allowedHosts.length === 0 && (WILDCARDS.has(bound) || !isLoopbackHost(bound));
+  const open = allowedHosts.length === 0 && (isWildcardAddress(bound) || !isLoopbackHost(bound));
   // Clients send the same few Host values again and again: remember the verdict per raw header
   // (bounded, so a stream of made-up names cannot grow it).
   const verdicts = new Map<string, boolean>();

@@ -124,6 +124,11 @@ export function canonicalAddress(address: string): string {
 
 const WILDCARDS = new Set(['0.0.0.0', '0:0:0:0:0:0:0:0']);
 
+/** True for a bind address that means every interface (`0.0.0.0`, `::`, `[::]`). */
+export function isWildcardAddress(host: string): boolean {
+  return WILDCARDS.has(canonicalAddress(bareHost(host)));
+}
+
 /** True when a connection to `address:port` would reach the emulator's own listening socket. */
 export function isSelf(address: string, port: number, self: SelfAddress | null): boolean {
   if (!self || port !== self.port) return false;

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { bareHost, canonicalAddress, outboundRefusal, type SelfAddress } from './address-policy.js';
+import { bareHost, canonicalAddress, isWildcardAddress, outboundRefusal, type SelfAddress } from './address-policy.js';
 
 /** Thrown (or passed to a socket's callback) when the emulator refuses to connect somewhere. */
 export class OutboundRefused extends Error {
@@ -26,8 +26,7 @@ export class OutboundGuard {
 
   /** Called once the server listens (the real port, when 0 was asked for). */
   listening(host: string, port: number): void {
-    const wildcard = host === '0.0.0.0' || host === '::' || host === '[::]';
-    const localAddresses = wildcard ? interfaceAddresses() : undefined;
+    const localAddresses = isWildcardAddress(host) ? interfaceAddresses() : undefined;
     this.self = { host: bareHost(host), port, localAddresses };
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyAddress, isSelf, outboundRefusal } from '../../emulator/net/address-policy.js';
+import { classifyAddress, isSelf, isWildcardAddress, outboundRefusal } from '../../emulator/net/address-policy.js';
 
 const TABLE: [address: string, expected: 'public' | 'loopback' | 'refused'][] = [
   ['93.184.216.34', 'public'],
@@ -77,5 +77,14 @@ describe('outbound address policy', () => {
     expect(isSelf('93.184.216.34', 4010, self)).toBe(true);
     expect(isSelf('93.184.216.34', 443, self)).toBe(false);
     expect(isSelf('[::1]', 4010, { host: '::', port: 4010 })).toBe(true);
+  });
+});
+
+describe('isWildcardAddress', () => {
+  it.each([
+    ['0.0.0.0', true], ['::', true], ['[::]', true], ['0:0:0:0:0:0:0:0', true],
+    ['127.0.0.1', false], ['::1', false], ['[::1]', false], ['localhost', false], ['192.168.1.5', false], ['emulator', false],
+  ] as const)('says %s means every interface: %s', (host, expected) => {
+    expect(isWildcardAddress(host)).toBe(expected);
   });
 });
