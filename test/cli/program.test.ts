@@ -87,6 +87,9 @@ describe('merchant-kit', () => {
   it('completion scripts come from the command tree; the bash one is valid bash', async () => {
     expect(commandPaths(help)).toEqual(expect.arrayContaining(['orders list', 'webhook rotate-secret', 'profile add', 'entregas action']));
     expect(() => execFileSync('bash', ['-n'], { input: help })).not.toThrow();
+    const offered = [...help.split('_opts()')[1].matchAll(/^\s+'([a-z -]*)'\) echo '([^']*)'/gm)];
+    expect(offered.find(([, path]) => path === 'orders list')?.[2].split(' ')).toEqual(expect.arrayContaining(['--ack-status', '--json', '--help']));
+    for (const [, path, words] of offered) expect(new Set(words.split(' ')).size, `options of "${path}" offered once each`).toBe(words.split(' ').length);
     const fish = (await cli(['completion', 'fish'])).stdout;
     expect(fish).toMatch(/complete -c merchant-kit -n '__merchant_kit_at \\'orders\\'' -a 'list'/);
     expect(fish).toMatch(/-l 'ack-status'/);

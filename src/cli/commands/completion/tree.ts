@@ -9,17 +9,22 @@ export interface CompletionNode {
   options: { flag: string; description: string }[];
 }
 
-/** Every command of the tree, depth first; the root's options (global flags) are offered everywhere. */
+/** commander keeps `--help` apart from `cmd.options`. */
+const HELP = { flag: '--help', description: 'show help' };
+
+/** Every command of the tree, depth first; the root's options (global flags) and `--help` are offered everywhere, once. */
 export function completionTree(root: Command): CompletionNode[] {
-  const globals = longOptions(root);
+  const globals = [...longOptions(root), HELP];
   const nodes: CompletionNode[] = [];
   const walk = (cmd: Command, path: string) => {
     const subs = cmd.commands.filter((c) => c.name() !== 'help');
+    // A command may declare a flag of its own under a global's name (`emulator start --json`).
+    const own = path === '' ? [] : longOptions(cmd);
     nodes.push({
       path,
       description: cmd.description(),
       subcommands: subs.map((c) => ({ name: c.name(), description: c.description() })),
-      options: path === '' ? globals : [...longOptions(cmd), ...globals],
+      options: [...own, ...globals.filter((g) => !own.some((o) => o.flag === g.flag))],
     });
     for (const sub of subs) walk(sub, path ? `${path} ${sub.name()}` : sub.name());
   };
@@ -28,7 +33,5 @@ export function completionTree(root: Command): CompletionNode[] {
 }
 
 function longOptions(cmd: Command): { flag: string; description: string }[] {
-  const out = cmd.options.filter((o) => o.long).map((o) => ({ flag: o.long!, description: o.description }));
-  out.push({ flag: '--help', description: 'show help' });
-  return out;
+  return cmd.options.filter((o) => o.long).map((o) => ({ flag: o.long!, description: o.description }));
 }
