@@ -48,19 +48,16 @@ export const PANEL_LIVE = String.raw`  // ---- live updates: Server-Sent Events 
     }
   }
 
-  $('env-select').addEventListener('change', function () {
-    ui.env = $('env-select').value;
-    ui.storeId = null;
+  // Another environment or store: nothing of the previous one stays on screen.
+  function switchTo(env, storeId) {
+    ui.env = env;
+    ui.storeId = storeId;
     ui.orders = [];
     ui.secret = null;
     loadState().then(reloadAll);
-  });
-  $('store-select').addEventListener('change', function () {
-    ui.storeId = $('store-select').value;
-    ui.orders = [];
-    ui.secret = null;
-    loadState().then(reloadAll);
-  });
+  }
+  $('env-select').addEventListener('change', function () { switchTo($('env-select').value, null); });
+  $('store-select').addEventListener('change', function () { switchTo(ui.env, $('store-select').value); });
   $('simulate').addEventListener('click', function () {
     var store = currentStore();
     if (!store) return;
