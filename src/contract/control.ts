@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIMITS } from './limits.js';
+import { HOMOLOGATION_TIMEOUT, LIMITS } from './limits.js';
 import {
   ENVIRONMENTS,
   fulfillmentType,
@@ -99,8 +99,8 @@ export const controlFault = z
   });
 export type ControlFault = z.output<typeof controlFault>;
 
-/** The observed homologation's watch, in seconds (DESIGN: Homologation; the CLI's --timeout too). */
-export const HOMOLOGATION_TIMEOUT = { default: 120, min: 5, max: 3600 } as const;
+// In limits.ts, zod-free, so that the CLI's --help can show the default without loading zod.
+export { HOMOLOGATION_TIMEOUT };
 
 /** POST /_emulator/homologation/{integration_id}/start — a session that watches up to `timeout_seconds`. */
 export const controlHomologationStart = z.strictObject({

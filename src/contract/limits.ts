@@ -47,6 +47,9 @@ export const LIMITS = {
   },
 } as const;
 
+/** The observed homologation's watch, in seconds (DESIGN: Homologation; the CLI's --timeout too). */
+export const HOMOLOGATION_TIMEOUT = { default: 120, min: 5, max: 3600 } as const;
+
 export const API_VERSION = '1.0';
 export const OPENAPI_VERSION = '1.0.4';
 export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9._:-]{8,100}$/;
