@@ -45,21 +45,16 @@ export function eventEnvelope(e: EventRecord) {
   };
 }
 
-/**
- * The envelope as JSON text around the stored `data` text, without parsing it (the feed's hot
- * path). Ids, type, version and date never hold characters that JSON escapes; the type is still
- * quoted with JSON.stringify since it is the one free-form text.
- */
-export function eventEnvelopeJson(r: EventRow): string {
-  return `${eventEnvelopeHead(r)}${r.data}}`;
-}
-
 /** A feed row: the stored `data` as its UTF-8 bytes (copied into the response, never decoded). */
 export interface EventBytesRow extends Omit<EventRow, 'data'> {
   data: Buffer;
 }
 
-/** The envelope's text up to its `data` value: `{"id":…,"integration_id":"…","data":`. */
+/**
+ * The envelope's text up to its `data` value: `{"id":…,"integration_id":"…","data":`, for the feed
+ * to write the stored `data` after it without parsing it (its hot path). Ids, version and date never
+ * hold characters that JSON escapes; the type is quoted with JSON.stringify, the one free-form text.
+ */
 export function eventEnvelopeHead(r: Omit<EventRow, 'data'>): string {
   return `{"id":"${r.id}","type":${JSON.stringify(r.type)},"api_version":"${API_VERSION}","created_at":"${formatDate(r.created_at)}",` +
     `"store_id":"${r.store_id}","integration_id":"${r.integration_id}","data":`;

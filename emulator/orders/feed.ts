@@ -70,7 +70,7 @@ const OPEN = '{"data":[';
 /**
  * `{"data":[envelope,…],` + the rest of `tail` (a JSON object's text) as UTF-8 bytes, written once
  * into one buffer: each event's stored data bytes are copied, not decoded, parsed or serialized again.
- * The same bytes as `{"data":[${rows.map(eventEnvelopeJson).join(',')}],${tail.slice(1)}`.
+ * The same bytes as JSON.stringify of the envelopes (`eventEnvelope`) with the tail's members.
  */
 export function feedBody(rows: readonly EventBytesRow[], tail: string): Buffer {
   const heads = rows.map(eventEnvelopeHead);
