@@ -3,8 +3,8 @@ import type { Db } from './open.js';
 /**
  * Which rows a write touched, told to this process's caches and the panel's live updates by SQLite
  * itself: temporary triggers (this connection's only: never in the database file, a bundle, or
- * another tool's view of it) call back into JavaScript, so no write path, however it writes (a route, the control API, a restore, a
- * test's own UPDATE), can leave a kept value stale. A write inside a transaction that is then rolled
+ * another tool's view of it) call back into JavaScript, so no write path, however it writes (a
+ * route, the control API, a restore, a test's own UPDATE), can leave a kept value stale. A write inside a transaction that is then rolled
  * back is reported too: a cache forgets a little more than it had to, never less.
  */
 export interface RowWatch {
