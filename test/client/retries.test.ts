@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, type RetryInfo } from '../../src/client/index.js';
+import { ApiError, EmulatorControl, type RetryInfo } from '../../src/client/index.js';
 import { MerchantClient } from '../../src/client/index.js';
 import { FAST_BACKOFF, sendJson, startClientRig, startFakeServer, type ClientRig } from '../helpers/client.js';
 
@@ -198,6 +198,32 @@ describe('network failures', () => {
     await client.me();
     expect(fake.requests).toHaveLength(2);
     await client.close();
+    await fake.close();
+  });
+});
+
+describe('EmulatorControl retries and timeout (docs/client.md: the control API is local)', () => {
+  it('does not retry a 503 unless told, and retries it once with maxRetries: 1', async () => {
+    const fake = await startFakeServer((_req, res) => sendJson(res, 503, { error: { code: 'maintenance', message: 'x', request_id: 'req_1' } }));
+    const once = new EmulatorControl(fake.url);
+    expect(await once.health().catch((e) => e)).toMatchObject({ status: 503, code: 'maintenance' });
+    expect(fake.requests).toHaveLength(1);
+    const twice = new EmulatorControl(fake.url, { maxRetries: 1 });
+    expect(await twice.health().catch((e) => e)).toMatchObject({ status: 503, code: 'maintenance' });
+    expect(fake.requests).toHaveLength(3);
+    await once.close();
+    await twice.close();
+    await fake.close();
+  });
+
+  it('treats no answer within its timeoutMs as a network failure', async () => {
+    const fake = await startFakeServer(() => {}); // never answers
+    const control = new EmulatorControl(fake.url, { timeoutMs: 100 });
+    const error = await control.health().catch((e) => e);
+    expect(error).toMatchObject({ status: 0, code: 'network_error' });
+    expect(error.message).toContain('No answer within 100 ms');
+    expect(fake.requests).toHaveLength(1);
+    await control.close();
     await fake.close();
   });
 });
