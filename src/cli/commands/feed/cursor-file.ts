@@ -86,6 +86,19 @@ export function writeCursorFile(file: string, state: CursorState): void {
   }
 }
 
+/** The one state this run works from: the file's (checked against the integration), or a fresh one in memory. */
+export function loadState(file: string | undefined, integrationId: string): { state: CursorState; save: () => void } {
+  const state = file ? readCursorFile(file) : emptyState();
+  if (state.integration_id !== null && state.integration_id !== integrationId) {
+    throw new ExitError(`The cursor file ${file} belongs to integration ${state.integration_id}, not ${integrationId}: pick another --cursor-file.`);
+  }
+  state.integration_id = integrationId;
+  const save = file ? () => writeCursorFile(file, state) : () => {};
+  // Written at once: a file that cannot be written stops the run before anything is read.
+  save();
+  return { state, save };
+}
+
 /** Appends ids to a bounded list of the newest ones, oldest dropped first. */
 export function remember(list: string[], id: string, limit: number = SEEN_LIMIT): void {
   list.push(id);

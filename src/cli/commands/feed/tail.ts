@@ -6,7 +6,7 @@ import { ExitError } from '../../errors.js';
 import { resolveContext } from '../../context.js';
 import { note } from '../../output.js';
 import { parseForwardUrl } from '../listen/forward.js';
-import { emptyState, readCursorFile, writeCursorFile, type CursorState } from './cursor-file.js';
+import { loadState, type CursorState } from './cursor-file.js';
 import { forwardUntilTaken, sleep } from './deliver.js';
 import { drainFeed, transient, type FeedEvent, type FeedPage } from './drain.js';
 import { eventJson, feedForwardHeaders, isOwnChange, reconciledForwardHeaders } from './events.js';
@@ -28,19 +28,6 @@ export interface TailOptions {
 
 /** How many events a page asks for: the spec's maximum, so a backlog drains in few calls. */
 const PAGE_LIMIT = 200;
-
-/** The one state this run works from: the file's (checked against the integration), or a fresh one in memory. */
-export function loadState(file: string | undefined, integrationId: string): { state: CursorState; save: () => void } {
-  const state = file ? readCursorFile(file) : emptyState();
-  if (state.integration_id !== null && state.integration_id !== integrationId) {
-    throw new ExitError(`The cursor file ${file} belongs to integration ${state.integration_id}, not ${integrationId}: pick another --cursor-file.`);
-  }
-  state.integration_id = integrationId;
-  const save = file ? () => writeCursorFile(file, state) : () => {};
-  // Written at once: a file that cannot be written stops the run before anything is read.
-  save();
-  return { state, save };
-}
 
 /** `--types a,b`: event types of the spec, checked before any call (usage error otherwise). */
 export function parseTypes(value: string | undefined): EventType[] | undefined {

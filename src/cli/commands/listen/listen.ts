@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import type { MerchantClient } from '../../../client/merchant-client.js';
 import { ExitError } from '../../errors.js';
 import { note } from '../../output.js';
-import { emptyState, type CursorState } from '../feed/cursor-file.js';
+import { emptyState, loadState, type CursorState } from '../feed/cursor-file.js';
 import { abortOnSignals, isStop, Stopped } from '../feed/stop.js';
 import { configureWebhook } from './configure.js';
 import { Dispatcher } from './dispatch.js';
@@ -69,7 +69,6 @@ async function connect(options: ListenOptions, command: Command): Promise<Api | 
     const integrationId = me.integration.id;
     if (!options.backfill) return { client, integrationId, state: emptyState(), save: () => {}, file: '' };
     const { profileStateDir } = await import('../../config/paths.js');
-    const { loadState } = await import('../feed/tail.js');
     const file = options.cursorFile ?? join(profileStateDir(ctx.profileName), `listen-${integrationId}.json`);
     return { client, integrationId, ...loadState(file, integrationId), file };
   } catch (error) {
