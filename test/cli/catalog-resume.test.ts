@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateMenu, jsonOut, useCatalogRig } from '../helpers/catalog-cli.js';
@@ -10,24 +10,39 @@ const rig = useCatalogRig({ each: true, limits: false });
 const stateDir = () => join(rig.dir, 'merchant-kit', 'state', '_env');
 const stateFiles = () => (existsSync(stateDir()) ? readdirSync(stateDir()).filter((f) => f.startsWith('catalog-snapshot-')) : []);
 
+/**
+ * Runs `catalog sync …args` with every batch held 400 ms before it runs, kills it once its stderr
+ * shows `line`, lifts the delay, and returns what it printed on stderr.
+ */
+async function interrupted(args: string[], line: string): Promise<string> {
+  await rig.emu.control('POST', '/faults', { method: 'POST', path: '/sandbox/v1/catalog/batch', delay_ms: 400, times: 100 });
+  const first = rig.start(['catalog', 'sync', ...args]);
+  await waitUntil(() => first.stderr().includes(line), () => first.stderr(), 30_000);
+  first.child.kill('SIGKILL');
+  await first.exited;
+  await rig.emu.control('DELETE', '/faults');
+  return first.stderr();
+}
+
+/** A 3000-product full snapshot (7 parts) killed after its third part, and the state it saved. */
+async function interruptedSnapshot() {
+  const file = generateMenu(3000, join(rig.dir, 'menu-3000.json'));
+  const stderr = await interrupted([file, '--full-snapshot', '--json'], 'part 3/7:');
+  const snapshotId = /snapshot (mk-[0-9a-f]+-[0-9a-f]+): 7 parts/.exec(stderr)?.[1];
+  expect(snapshotId, stderr).toBeDefined();
+  expect(stateFiles()).toHaveLength(1);
+  const path = join(stateDir(), stateFiles()[0]);
+  const saved = JSON.parse(readFileSync(path, 'utf8'));
+  expect(saved).toMatchObject({ snapshot_id: snapshotId, parts_total: 7 });
+  expect(saved.parts_done).toBeGreaterThanOrEqual(3);
+  expect(saved.parts_done).toBeLessThan(7);
+  return { file, snapshotId: snapshotId!, saved, path };
+}
+
 describe('catalog sync --full-snapshot after an interruption', () => {
   it('continues the same snapshot where it stopped: no part applied twice, the snapshot completes', async () => {
-    const file = generateMenu(3000, join(rig.dir, 'menu-3000.json'));
     const total = 3000 + 6;
-    // Each batch waits 400 ms before it runs, so the run can be killed in the middle.
-    await rig.emu.control('POST', '/faults', { method: 'POST', path: '/sandbox/v1/catalog/batch', delay_ms: 400, times: 100 });
-    const first = rig.start(['catalog', 'sync', file, '--full-snapshot', '--json']);
-    await waitUntil(() => first.stderr().includes('part 3/7:'), () => first.stderr(), 30_000);
-    first.child.kill('SIGKILL');
-    await first.exited;
-    const snapshotId = /snapshot (mk-[0-9a-f]+-[0-9a-f]+): 7 parts/.exec(first.stderr())?.[1];
-    expect(snapshotId, first.stderr()).toBeDefined();
-    expect(stateFiles()).toHaveLength(1);
-    const saved = JSON.parse(readFileSync(join(stateDir(), stateFiles()[0]), 'utf8'));
-    expect(saved).toMatchObject({ snapshot_id: snapshotId, parts_total: 7 });
-    expect(saved.parts_done).toBeGreaterThanOrEqual(3);
-    expect(saved.parts_done).toBeLessThan(7);
-    await rig.emu.control('DELETE', '/faults');
+    const { file, snapshotId, saved } = await interruptedSnapshot();
 
     const rerun = await rig.run(['catalog', 'sync', file, '--full-snapshot', '--json']);
     expect(rerun.code, rerun.stderr).toBe(0);
@@ -43,14 +58,37 @@ describe('catalog sync --full-snapshot after an interruption', () => {
     expect(stateFiles()).toHaveLength(0);
   }, 120_000);
 
+  it('continues at the part the server names when it answers 409 snapshot_out_of_order with details.expected_part', async () => {
+    const { file, snapshotId, saved, path } = await interruptedSnapshot();
+    expect(saved.parts_done).toBeLessThan(5);
+    // A state file ahead of the server: the rerun sends part 7, which the server cannot take yet.
+    writeFileSync(path, JSON.stringify({ ...saved, parts_done: 6 }));
+    const rerun = await rig.run(['catalog', 'sync', file, '--full-snapshot', '--json']);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stderr).toMatch(new RegExp(`the server expects part [45] of snapshot ${snapshotId}; continuing there`));
+    expect(jsonOut(rerun).snapshot).toMatchObject({ snapshot_id: snapshotId, status: 'completed' });
+    expect(jsonOut(rerun).results.failed).toBe(0);
+    expect(await allProducts(rig.emu)).toHaveLength(3000);
+    expect(stateFiles()).toHaveLength(0);
+  }, 120_000);
+
+  it('starts a new snapshot when the interrupted one expired (409 snapshot_closed after 2 hours)', async () => {
+    const { file, snapshotId } = await interruptedSnapshot();
+    expect((await rig.emu.control('POST', '/clock/advance', { seconds: 2 * 3600 + 1 })).status).toBeLessThan(300);
+    const rerun = await rig.run(['catalog', 'sync', file, '--full-snapshot', '--json']);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stderr).toContain(`snapshot ${snapshotId} is closed (it expired); starting a new snapshot`);
+    const summary = jsonOut(rerun);
+    expect(summary.snapshot).toMatchObject({ status: 'completed' });
+    expect(summary.snapshot.snapshot_id).not.toBe(snapshotId);
+    expect(summary.results.failed).toBe(0);
+    expect(summary.results.created + summary.results.unchanged).toBe(3000 + 6);
+    expect(await allProducts(rig.emu)).toHaveLength(3000);
+  }, 120_000);
+
   it('starts a new snapshot when the file changed since the interrupted run', async () => {
     const file = generateMenu(1200, join(rig.dir, 'menu.json'));
-    await rig.emu.control('POST', '/faults', { method: 'POST', path: '/sandbox/v1/catalog/batch', delay_ms: 400, times: 100 });
-    const first = rig.start(['catalog', 'sync', file, '--full-snapshot']);
-    await waitUntil(() => first.stderr().includes('part 1/3:'), () => first.stderr(), 30_000);
-    first.child.kill('SIGKILL');
-    await first.exited;
-    await rig.emu.control('DELETE', '/faults');
+    await interrupted([file, '--full-snapshot'], 'part 1/3:');
     const menu = JSON.parse(readFileSync(file, 'utf8'));
     menu.products[0].price = '99000';
     const changed = rig.file('menu.json', JSON.stringify(menu));
@@ -63,12 +101,7 @@ describe('catalog sync --full-snapshot after an interruption', () => {
 
   it('an interrupted sync of changes sends, when run again, only what the first run did not apply', async () => {
     const file = generateMenu(1200, join(rig.dir, 'changes.json'));
-    await rig.emu.control('POST', '/faults', { method: 'POST', path: '/sandbox/v1/catalog/batch', delay_ms: 400, times: 100 });
-    const first = rig.start(['catalog', 'sync', file]);
-    await waitUntil(() => first.stderr().includes('part 1/3:'), () => first.stderr(), 30_000);
-    first.child.kill('SIGKILL');
-    await first.exited;
-    await rig.emu.control('DELETE', '/faults');
+    await interrupted([file], 'part 1/3:');
     // The batch in flight when the CLI died may still be running: the rerun waits for it (409).
     const rerun = await rig.run(['catalog', 'sync', file, '--json']);
     expect(rerun.code, rerun.stderr).toBe(0);

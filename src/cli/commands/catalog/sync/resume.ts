@@ -21,6 +21,12 @@ export interface SnapshotState {
   /** Failed operations of the acknowledged parts, as printed. */
   errors: unknown[];
   sync_run_id: string | null;
+  /**
+   * How many times the server refused each part as out of order. The refusal is stored under the
+   * part's Idempotency-Key and would be replayed (spec: Idempotency rules), so a refused part is
+   * sent again under a new key; the snapshot's own rules still never apply a part twice.
+   */
+  refused?: Record<number, number>;
 }
 
 /** The state file of one (target, integration, file content): other runs never share it. */
@@ -53,5 +59,5 @@ export function clearState(path: string): void {
   rmSync(path, { force: true });
 }
 
-/** The Idempotency-Key of a snapshot part: the same on every retry and every rerun. */
-export const partKey = (snapshotId: string, part: number) => `${snapshotId}.p${part}`;
+/** The Idempotency-Key of a snapshot part: the same on every retry and every rerun until the server refuses the part. */
+export const partKey = (snapshotId: string, part: number, refusals = 0) => `${snapshotId}.p${part}${refusals ? `.r${refusals}` : ''}`;

@@ -90,6 +90,7 @@ export async function runSnapshot(client: MerchantClient, plan: SyncPlan, progre
   saveState(path, state);
   const result: RunResult = { batches: 0, operations: plan.ops.length, counts: emptyCounts(), errors: [], syncRunIds: [], snapshot: null };
   let restarts = 0;
+  let jumps = 0;
   // After a crash between the last part and the clean-up, the last part is sent again: its replay
   // carries the snapshot's final state.
   for (let part = Math.min(state.parts_done + 1, parts.length); part <= parts.length; ) {
@@ -99,16 +100,18 @@ export async function runSnapshot(client: MerchantClient, plan: SyncPlan, progre
     const body = { operations: ops.map(wireOp), full_snapshot: true, snapshot_id: state.snapshot_id, snapshot_part: part, snapshot_last: part === parts.length };
     let sent;
     try {
-      sent = await sendBatch(client, body, partKey(state.snapshot_id, part), progress);
+      sent = await sendBatch(client, body, partKey(state.snapshot_id, part, state.refused?.[part]), progress);
     } catch (error) {
       const next = recover(error, state, part, restarts);
-      if (next === null) throw error;
+      // Each jump goes back to a part the server has not applied: more jumps than parts is a loop.
+      if (next === null || (typeof next === 'number' && ++jumps > parts.length)) throw error;
       if (next === 'restart') {
         restarts++;
         progress.note(`snapshot ${state.snapshot_id} is closed (it expired); starting a new snapshot`);
         state = newState(digest, parts.length);
       } else {
         progress.note(`the server expects part ${next} of snapshot ${state.snapshot_id}; continuing there`);
+        state.refused = { ...state.refused, [part]: (state.refused?.[part] ?? 0) + 1 };
         state.parts_done = next - 1;
       }
       saveState(path, state);
