@@ -75,9 +75,10 @@ export class ReferenceReceiver {
       });
       if (!result.ok) return { status: 400, reason: result.reason, eventId };
     }
+    const text = raw.toString('utf8');
     let event: { id?: unknown; type?: unknown; data?: { order?: ReceivedEvent['order'] } };
     try {
-      event = JSON.parse(raw.toString('utf8'));
+      event = JSON.parse(text);
     } catch {
       return { status: 400, reason: 'malformed_json', eventId };
     }
@@ -85,7 +86,7 @@ export class ReferenceReceiver {
     if (this.seen.has(id)) return { status: 200, reason: 'duplicate', eventId: id };
     this.seen.add(id);
     const order = event.data?.order ?? null;
-    const received: ReceivedEvent = { id, type: String(event.type), order, raw: raw.toString('utf8'), at: Date.now() };
+    const received: ReceivedEvent = { id, type: String(event.type), order, raw: text, at: Date.now() };
     this.events.push(received);
     // spec: Events — compare data.order.updated_at with what is held and drop the older version.
     const held = order ? this.orders.get(order.id) : undefined;
