@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatOptionGroups, OptionSyntaxError, parseOptionGroups } from '../../src/cli/commands/catalog/file/option-syntax.js';
 import { elementLines } from '../../src/cli/commands/catalog/file/json-read.js';
+import { renameField } from '../../src/cli/commands/catalog/file/model.js';
 import { splitParts } from '../../src/cli/commands/catalog/sync/parts.js';
 import { productChanges, categoryChanges } from '../../src/cli/commands/catalog/sync/compare.js';
 import { productInput, categoryInput } from '../../src/contract/catalog.js';
@@ -43,6 +44,20 @@ describe('option_groups cell syntax', () => {
     ];
     const parsed = productInput.parse({ name: 'x', category_external_id: 'C', price: '1', option_groups: parseOptionGroups(formatOptionGroups(groups)) });
     expect(parsed.option_groups).toEqual(groups);
+  });
+});
+
+describe('renameField', () => {
+  it.each([
+    ['price', { price: '--price' }, '--price'],
+    ['option_groups.0.options.1.price', { price: '--price' }, 'option_groups.0.options.1.price'],
+    ['name', { name: 'category_name' }, 'category_name'],
+    ['name.x', { name: 'category_name' }, 'category_name.x'],
+    ['sku', {}, 'sku'],
+    ['', {}, ''],
+    ['toString', {}, 'toString'],
+  ])('%j with %j → %j', (field, names, shown) => {
+    expect(renameField(field, names)).toBe(shown);
   });
 });
 

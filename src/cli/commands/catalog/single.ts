@@ -5,6 +5,7 @@ import { issuesToDetails } from '../../../contract/validation.js';
 import { resolveContext, type CliContext } from '../../context.js';
 import { usageError } from '../../errors.js';
 import { emit, note, printLine } from '../../output.js';
+import { renameField } from './file/model.js';
 
 // Shared by the one-item verbs (category set/delete, product set/patch/delete, option patch): local
 // validation with the contract before any call, and one line of output per upsert result.
@@ -17,9 +18,7 @@ export function validOrUsage<T extends z.ZodType>(schema: T, input: unknown, wha
   const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
   for (const d of issuesToDetails(result.error.issues)) {
-    const head = d.field.split('.')[0];
-    const shown = fieldNames[head] ? [fieldNames[head], ...d.field.split('.').slice(1)].join('.') : d.field;
-    note(`${shown || what}: ${d.message} [${d.code}]`);
+    note(`${renameField(d.field, fieldNames) || what}: ${d.message} [${d.code}]`);
   }
   throw usageError(`error: invalid ${what}; nothing was sent`);
 }

@@ -69,6 +69,13 @@ export function formatIssue(issue: FileIssue): string {
   return `${parts.join(': ')}: ${issue.message} [${issue.code}]`;
 }
 
+/** A contract field path (`option_groups.0.price`) with its top-level name spelt as the input spells it (`--price`, `category_name`). */
+export function renameField(field: string, names: Readonly<Record<string, string>> = {}): string {
+  const [head, ...rest] = field.split('.');
+  // Own keys only: an unknown field of the input may be called `toString`.
+  return [Object.hasOwn(names, head) ? names[head] : head, ...rest].join('.');
+}
+
 /** The label of an item: its place in the file and, when it has a text one, its code. */
 export function itemLabel(place: string, value: unknown): string {
   const code = value && typeof value === 'object' ? (value as { external_id?: unknown }).external_id : undefined;

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { categoryInput, productInput } from '../../../../contract/catalog.js';
 import { externalId } from '../../../../contract/common.js';
 import { issuesToDetails } from '../../../../contract/validation.js';
-import type { CatalogItems, CategoryItem, FileIssue, ProductItem, RawEntry } from './model.js';
+import { renameField, type CatalogItems, type CategoryItem, type FileIssue, type ProductItem, type RawEntry } from './model.js';
 
 /**
  * Checks every entry against the contract (the same schemas the API applies, the same `details`),
@@ -25,12 +25,8 @@ export function validateEntries(file: string, entries: RawEntry[]): { items: Cat
 }
 
 function parseEntry(entry: RawEntry, schema: z.ZodType, issues: FileIssue[]): { code: string; data: unknown } | null {
-  const rename = (field: string) => {
-    const [head, ...rest] = field.split('.');
-    return [entry.fields?.[head] ?? head, ...rest].join('.');
-  };
   const push = (details: { field: string; code: string; message: string }[]) =>
-    details.forEach((d) => issues.push({ where: entry.where, field: rename(d.field), code: d.code, message: d.message }));
+    details.forEach((d) => issues.push({ where: entry.where, field: renameField(d.field, entry.fields), code: d.code, message: d.message }));
   if (!entry.value || typeof entry.value !== 'object' || Array.isArray(entry.value)) {
     issues.push({ where: entry.where, field: '', code: 'invalid_type', message: `expected an object for the ${entry.kind}` });
     return null;
