@@ -79,6 +79,21 @@ describe('catalog product set|patch|delete and option patch', () => {
     expect(await catalogOf(rig.emu)).toEqual(before);
   });
 
+  it('refuses a product --file given with flags, naming another product, or with an unknown field: exit 2, nothing sent', async () => {
+    const before = await catalogOf(rig.emu);
+    const file = rig.file('other.json', JSON.stringify({ external_id: 'X-2', name: 'X', category_external_id: 'LOM', price: '1000' }));
+    const both = await rig.run(['catalog', 'product', 'set', 'X-2', '--file', file, '--price', '2000']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('give either --file or the product flags');
+    const other = await rig.run(['catalog', 'product', 'set', 'X-1', '--file', file]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('external_id is "X-2" but the command names X-1');
+    const unknown = await rig.run(['catalog', 'product', 'set', 'X-3', '--file', rig.file('x3.json', JSON.stringify({ name: 'X', category_external_id: 'LOM', price: '1000', toString: 1 }))]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^toString: .+ \[unknown_field\]$/m);
+    expect(await catalogOf(rig.emu)).toEqual(before);
+  });
+
   it('answers 404 not_found with exit 1 for an unknown code', async () => {
     const res = await rig.run(['catalog', 'option', 'patch', 'NOPE', '--price', '1000']);
     expect(res.code).toBe(1);
