@@ -77,8 +77,10 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): CliProcess 
     child.on('exit', () => reject(new Error(`exited before printing a line; stderr: ${err}`)));
   });
   firstLine.catch(() => undefined);
+  // 'close', not 'exit': by then stdout and stderr are read to their end, so `lines` and `stderr()`
+  // hold everything the process printed.
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
-    child.on('exit', (code, signal) => r({ code, signal })),
+    child.on('close', (code, signal) => r({ code, signal })),
   );
   return { child, lines, stderr: () => err, firstLine, exited };
 }

@@ -23,8 +23,6 @@ export async function runToEnd(args: string[], env: NodeJS.ProcessEnv): Promise<
   const started = Date.now();
   const cli = runCli(args, env);
   const { code } = await cli.exited;
-  // stdout lines are read through readline: give it a turn to flush the last ones.
-  await new Promise((r) => setTimeout(r, 20));
   return { code, stdout: cli.lines.join('\n'), stderr: cli.stderr(), ms: Date.now() - started, process: cli };
 }
 
