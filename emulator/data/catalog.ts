@@ -83,7 +83,7 @@ export interface PageParams {
 /** A page of products, filtered by category and active flag (null: no filter). */
 export type ProductPageParams = PageParams & { category_id: string | null; active: number | null };
 
-const PRODUCT_VIEW = 'SELECT p.*, c.external_id AS category_external_id FROM products p JOIN categories c ON c.id = p.category_id';
+export const PRODUCT_VIEW = 'SELECT p.*, c.external_id AS category_external_id FROM products p JOIN categories c ON c.id = p.category_id';
 
 export function createCatalogStatements(db: Db): CatalogStatements {
   return {
@@ -124,17 +124,6 @@ export function createCatalogStatements(db: Db): CatalogStatements {
          source_updated_at = @source_updated_at, updated_at = @updated_at WHERE id = @id`,
     ),
     setProductSourceUpdatedAt: db.prepare<[number, string]>('UPDATE products SET source_updated_at = ? WHERE id = ?'),
-    /** The ids of a page of products (GET /catalog/products), whose products are presented from kept text. */
-    listProductIds: db
-      .prepare<ProductPageParams, string>(
-        `SELECT p.id FROM products p JOIN categories c ON c.id = p.category_id
-         WHERE p.store_id = @store_id AND p.updated_at >= @since AND p.id > @after
-           AND (@category_id IS NULL OR p.category_id = @category_id) AND (@active IS NULL OR p.active = @active)
-         ORDER BY p.id LIMIT @limit`,
-      )
-      .pluck(),
-    /** `ids` is a JSON array of product ids; rows in no particular order. */
-    productViewsByIds: db.prepare<{ ids: string }, ProductView>(`${PRODUCT_VIEW} WHERE p.id IN (SELECT value FROM json_each(@ids))`),
     linkedProducts: db.prepare<[string], ProductRow>('SELECT * FROM products WHERE integration_id = ? AND external_id IS NOT NULL'),
     activeProductCount: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM products WHERE store_id = ? AND active = 1'),
     touchProduct: db.prepare<[number, string]>('UPDATE products SET updated_at = ? WHERE id = ?'),
@@ -195,8 +184,6 @@ export interface CatalogStatements {
   insertProduct: Database.Statement<[ProductRow], unknown>;
   updateProduct: Database.Statement<[Omit<ProductRow, "store_id" | "created_at">], unknown>;
   setProductSourceUpdatedAt: Database.Statement<[number, string], unknown>;
-  listProductIds: Database.Statement<[ProductPageParams], string>;
-  productViewsByIds: Database.Statement<[{ ids: string; }], ProductView>;
   linkedProducts: Database.Statement<[string], ProductRow>;
   activeProductCount: Database.Statement<[string], { n: number; }>;
   touchProduct: Database.Statement<[number, string], unknown>;

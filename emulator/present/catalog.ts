@@ -49,7 +49,7 @@ type TextRow = [id: string, rowid: number, price: number, sourceUpdatedAt: numbe
 interface TextStatements {
   byRowids: Statement<[{ rowids: string }], TextRow>;
   /**
-   * `listProductIds`'s page (same filters, order and limit) as the products' rowids, from the
+   * The page's products (its filters, id order and limit) as their rowids, from the
    * products_page index alone (migration 0006): integers cost SQLite and V8 a fraction of what the
    * ids' text does, and the kept texts are found by rowid. No join with categories: every
    * product's category exists (foreign keys are on, and a restore checks every reference).
