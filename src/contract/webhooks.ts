@@ -76,18 +76,21 @@ export function webhookUrlProblem(value: string): { code: string; message: strin
 // as far as a pattern can say them, for the OpenAPI document: http(s) to a loopback host, or https to
 // a dotted lowercase host name or address outside the private, shared, link-local, protocol,
 // documentation, benchmarking, multicast and reserved IPv4 ranges and not ending in .local or
-// .internal; no user, no fragment. (Other spellings of an address that the URL parser normalizes,
-// IPv6 literals and the emulator's own port are refused by the emulator only.)
+// .internal; no user, no fragment. A host is a dotted-decimal address, or a name whose last label
+// is not a number (the URL parser reads `a.123`, `a.0x1f` and `0300.0250.0.1` as IPv4 addresses, or
+// refuses them). (IPv6 literals and the emulator's own port are refused by the emulator only.)
 const OCTET = String.raw`(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])`;
 const LOOPBACK = String.raw`(?:localhost|127(?:\.${OCTET}){3}|\[::1\])`;
 const NOT_PRIVATE =
   String.raw`(?!(?:0|10|127)\.|192\.168\.|169\.254\.|172\.(?:1[6-9]|2[0-9]|3[01])\.|100\.(?:6[4-9]|[7-9][0-9]|1[01][0-9]|12[0-7])\.|(?:22[4-9]|2[3-5][0-9])\.)` +
   String.raw`(?!192\.0\.[02]\.|192\.88\.99\.|198\.1[89]\.|198\.51\.100\.|203\.0\.113\.)` +
   String.raw`(?![^/?#:]*\.(?:local|internal)(?:[:/?]|$))`;
+const NAME_END = String.raw`(?=[:/?]|$)`;
+const HOST = String.raw`(?:${OCTET}(?:\.${OCTET}){3}${NAME_END}|(?:[a-z0-9-]+\.)+(?!0x[0-9a-f]*${NAME_END})[a-z0-9-]*[a-z][a-z0-9-]*${NAME_END})`;
 const PORT = String.raw`(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})`;
 const PORT_AND_REST = String.raw`(?::${PORT})?(?:[/?][^#\s]*)?$`;
 export const WEBHOOK_URL_PATTERN = new RegExp(
-  String.raw`^(?:https?://${LOOPBACK}|https://${NOT_PRIVATE}[a-z0-9-]+(?:\.[a-z0-9-]+)+)${PORT_AND_REST}`,
+  String.raw`^(?:https?://${LOOPBACK}|https://${NOT_PRIVATE}${HOST})${PORT_AND_REST}`,
 );
 
 // spec: Limits, text lengths — webhook url 500

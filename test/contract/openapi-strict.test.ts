@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BOUNDED_AMOUNT_PATTERN, parseAmount } from '../../src/contract/amounts.js';
 import { buildOpenApiDocument } from '../../src/contract/openapi.js';
+import { webhookUrlProblem } from '../../src/contract/webhooks.js';
 import { DocumentValidator } from '../helpers/openapi.js';
 
 // issue 10, item 7: each rule of the emulator that JSON Schema can say is said by the document.
@@ -74,6 +75,11 @@ const rows: Row[] = [
   ['webhook url: with a user', () => schema('WebhookUrl'), 'https://me:pw@erp.example.com/', false],
   ['webhook url: with a fragment', () => schema('WebhookUrl'), 'https://erp.example.com/#x', false],
   ['webhook url: not a URL', () => schema('WebhookUrl'), 'erp.example.com', false],
+  ['webhook url: an address with an octet over 255', () => schema('WebhookUrl'), 'https://999.1.1.1/hooks', false],
+  ['webhook url: a name ending in a number', () => schema('WebhookUrl'), 'https://erp.123/hooks', false],
+  ['webhook url: a name ending in a hex number', () => schema('WebhookUrl'), 'https://erp.0x1f/hooks', false],
+  ['webhook url: a private address spelled in octal', () => schema('WebhookUrl'), 'https://0300.0250.0.1/hooks', false],
+  ['webhook url: a name with digits and letters in its last label', () => schema('WebhookUrl'), 'https://erp.b0x1/hooks', true],
   ['image_url: not a URL', () => schema('ProductInput'), { ...product, image_url: 'cola.png' }, false],
   ['image_url: https', () => schema('ProductInput'), { ...product, image_url: 'https://cdn.example.com/cola.png' }, true],
   ['amount: the maximum', () => schema('Amount'), '1000000000000.00', true],
@@ -88,6 +94,15 @@ const rows: Row[] = [
 describe('the OpenAPI document is as strict as the emulator (issue 10, item 7)', () => {
   it.each(rows)('%s', (_name, validatorOf, value, valid) => {
     expect(validatorOf()(value)).toBe(valid);
+  });
+
+  it.each([
+    'https://erp.example.com/hooks', 'https://8.8.8.8:443/x', 'https://999.1.1.1/', 'https://1.2.3/', 'https://1.2.3.4.5/',
+    'https://a.123/', 'https://a.0x/', 'https://a.0x1f/', 'https://0x7f.0.0.1/', 'https://0300.0250.0.1/', 'https://010.1.1.1/',
+    'https://erp.local/', 'https://erp.internal:8443/', 'https://-.example/', 'https://xn--caf-dma.example/', 'http://localhost:3000/',
+    'https://172.31.255.255/', 'https://100.64.0.1/', 'https://224.0.0.1/', 'https://erp/', 'https://erp.example.com:65536/',
+  ])('never lets the webhook URL pattern accept what saving refuses: %s', (url) => {
+    if (schema('WebhookUrl')(url)) expect(webhookUrlProblem(url)).toBeNull();
   });
 
   it.each(['0', '0.5', '15000.50', '999999999999.99', '1000000000000', '1000000000000.0', '1000000000000.01', '10000000000000', '01', '1.234'])(
