@@ -12,8 +12,16 @@ import type { StoredResponse } from '../data/idempotency.js';
  * levels by the iterative writer, with an explicit stack.
  */
 export function canonicalJson(root: unknown): string {
-  return writeRecursive(root, 0);
+  if (root === null || typeof root !== 'object') return writeRecursive(root, 0);
+  let text = canonicalTexts.get(root);
+  if (text === undefined) canonicalTexts.set(root, (text = writeRecursive(root, 0)));
+  return text;
 }
+
+// A write's parsed body is read by the homologation recorder, the idempotency fingerprint and a
+// snapshot part's fingerprint, and never changed after parsing: its text is written once (on a
+// 500-operation batch, about 3 ms each time).
+const canonicalTexts = new WeakMap<object, string>();
 
 const RECURSION_LIMIT = 500;
 
