@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { HOMOLOGATION_TIMEOUT } from '../../../contract/limits.js';
 
 /** `merchant-kit homologate`: the homologation checks, as the reference integrator or as an observer. */
 export function register(program: Command): void {
@@ -10,7 +11,7 @@ export function register(program: Command): void {
     .option('--only <ids>', 'comma-separated check ids (connection,catalog,order_reception,signature_rejection,import,statuses,retries)')
     .option('--observe', 'grade your own ERP from its calls to the emulator (an observed session) instead of running the checks')
     .option('--integration <id>', 'the integration to observe (int_…), with --observe')
-    .addOption(new Option('--timeout <seconds>', 'longest wait for a person, the feed or the observed ERP').default('120'))
+    .addOption(new Option('--timeout <seconds>', 'longest wait for a person, the feed or the observed ERP').default(String(HOMOLOGATION_TIMEOUT.default)))
     .option('--non-interactive', 'against a real environment: skip the steps that need a person in the panel')
     .option('--allow-live', 'run against a live credential (the catalog check writes to the real menu)')
     .option('--admin-token <token>', 'the emulator\'s admin token (or MERCHANT_KIT_ADMIN_TOKEN)')
