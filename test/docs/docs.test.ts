@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT } from '../helpers/cli.js';
-import { adaptBlock, BLOCK_MARK, lastBlock, sessionScript, shellBlocks, type Target } from '../helpers/docs.js';
+import { adaptBlock, BLOCK_MARK, describeEnd, lastBlock, MarkerClock, sessionScript, shellBlocks, type Stop, type Target } from '../helpers/docs.js';
 
 // issue 10, item 9: every command of the docs works when copy-pasted in order.
 //
@@ -29,7 +29,14 @@ const FILES = [
     .map((f) => `docs/${f}`),
 ].filter((f) => shellBlocks(readFileSync(join(ROOT, f), 'utf8')).length > 0);
 
-const FILE_TIMEOUT_MS = 45_000;
+/**
+ * Time limits (issue 18), sized from measured times with a wide margin: on a slow, busy 2-core
+ * machine (a busy loop on one core) the slowest file, docs/cli.md, took 48 s and its slowest block
+ * under 15 s. A block that makes no progress for BLOCK_TIMEOUT_MS is stopped; a whole file gets
+ * FILE_TIMEOUT_MS. Both only bound a hang: a healthy run ends long before either.
+ */
+const BLOCK_TIMEOUT_MS = 120_000;
+const FILE_TIMEOUT_MS = 300_000;
 /** The private copy of the built CLI the sessions run (see snapshotBuild). */
 let BUILD = '';
 let BIN = '';
@@ -86,42 +93,60 @@ exit 127
 
 interface Outcome {
   code: number | null;
+  signal: NodeJS.Signals | null;
   output: string;
+  /** Set when the runner stopped the session: which limit, and the block that was running. */
+  stopped: Stop | null;
+  /** How long each block ran (ms), in order, as seen from the markers. */
+  times: number[];
 }
 
-function runSession(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
+function runSession(script: string, cwd: string, env: NodeJS.ProcessEnv, limits = { blockMs: BLOCK_TIMEOUT_MS, fileMs: FILE_TIMEOUT_MS }): Promise<Outcome> {
   return new Promise((resolve) => {
     const child = spawn('bash', ['--noprofile', '--norc', '-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    const timer = setTimeout(() => {
-      output += `\n(docs runner: stopped after ${FILE_TIMEOUT_MS / 1000} s)`;
+    let stopped: Stop | null = null;
+    const markers = new MarkerClock(Date.now());
+    const kill = () => {
       try {
         process.kill(-child.pid!, 'SIGKILL');
       } catch {
         /* already gone */
       }
-    }, FILE_TIMEOUT_MS);
-    let exitCode: number | null = null;
+    };
+    const stop = (limit: Stop['limit'], limitMs: number) => {
+      if (stopped) return;
+      stopped = { limit, limitMs, block: markers.current, ranMs: Date.now() - markers.blockStartedAt };
+      kill();
+    };
+    // The block limit restarts at each marker: a block that makes no progress is stopped.
+    let blockTimer = setTimeout(() => stop('block', limits.blockMs), limits.blockMs);
+    const fileTimer = setTimeout(() => stop('file', limits.fileMs), limits.fileMs);
+    const take = (d: Buffer) => {
+      output += d;
+      if (markers.read(output, Date.now())) {
+        clearTimeout(blockTimer);
+        blockTimer = setTimeout(() => stop('block', limits.blockMs), limits.blockMs);
+      }
+    };
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
+    let exit: { code: number | null; signal: NodeJS.Signals | null } = { code: null, signal: null };
     // When bash exits, whatever a block left running in the background (a receiver, a proxy) goes
     // with it; its end of the output pipes closes then, and the session's output is complete.
-    child.on('exit', (code) => {
-      exitCode = code;
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        /* nothing left */
-      }
+    child.on('exit', (code, signal) => {
+      exit = { code, signal };
+      kill();
     });
     child.on('close', () => {
-      clearTimeout(timer);
-      resolve({ code: exitCode, output });
+      clearTimeout(blockTimer);
+      clearTimeout(fileTimer);
+      resolve({ ...exit, output, stopped, times: markers.finish(Date.now()) });
     });
   });
 }
 
-async function runFile(file: string): Promise<{ failure: string | null; blocks: number }> {
+async function runFile(file: string): Promise<{ failure: string | null; blocks: number; times: number[] }> {
   const markdown = readFileSync(join(ROOT, file), 'utf8');
   const blocks = shellBlocks(markdown);
   const dir = mkdtempSync(join(tmpdir(), 'merchant-kit-docs-'));
@@ -138,19 +163,31 @@ async function runFile(file: string): Promise<{ failure: string | null; blocks: 
       NO_COLOR: '1',
       LANG: 'C.UTF-8',
     };
-    const { code, output } = await runSession(sessionScript(adapted), dir, env);
-    const index = lastBlock(output);
-    if (code === 0 && index === null) return { failure: null, blocks: blocks.length };
+    const outcome = await runSession(sessionScript(adapted), dir, env);
+    reportTimes(file, blocks, outcome.times);
+    const index = lastBlock(outcome.output);
+    if (outcome.code === 0 && index === null && !outcome.stopped) return { failure: null, blocks: blocks.length, times: outcome.times };
     const block = blocks[index ?? 0];
-    const own = output.slice(output.lastIndexOf(`${BLOCK_MARK} ${index}`)).split('\n').slice(1).join('\n');
+    const own = outcome.output.slice(outcome.output.lastIndexOf(`${BLOCK_MARK} ${index}`)).split('\n').slice(1).join('\n');
+    const why = describeEnd(outcome);
     return {
-      failure: `${file}:${block.line}: the block exited with ${code}\n--- block ---\n${block.code}\n--- output ---\n${own.slice(-4000)}`,
+      failure: `${file}:${block.line}: ${why}\n--- block ---\n${block.code}\n--- output ---\n${own.slice(-4000)}`,
       blocks: blocks.length,
+      times: outcome.times,
     };
   } finally {
     emulator.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** With MERCHANT_KIT_DOCS_TIMES=1, each file's time and its slowest block (how the limits were sized). */
+function reportTimes(file: string, blocks: { line: number }[], times: number[]): void {
+  if (!process.env.MERCHANT_KIT_DOCS_TIMES) return;
+  const total = times.reduce((a, b) => a + b, 0);
+  const slowest = times.reduce((best, t, i) => (t > times[best]! ? i : best), 0);
+  const where = blocks[slowest] ? `${file}:${blocks[slowest].line}` : file;
+  console.info(`[docs times] ${file} ${(total / 1000).toFixed(1)} s, ${times.length} blocks, slowest ${where} ${((times[slowest] ?? 0) / 1000).toFixed(1)} s`);
 }
 
 /**
@@ -186,6 +223,23 @@ describe('the docs run as written (issue 10, item 9)', () => {
     expect(FILES).toContain('README.md');
     expect(FILES.length).toBeGreaterThan(5);
   });
+
+  // issue 18: a failure names the block and says whether a time limit stopped it or it exited non-zero.
+  it.each([
+    ['a block that hangs is stopped by the block limit', ['echo one', 'sleep 60'], { blockMs: 1_500, fileMs: 60_000 }, 1, "stopped by the docs runner's time limit"],
+    ['a file that runs too long is stopped by the file limit', ['sleep 1', 'sleep 1', 'sleep 60'], { blockMs: 60_000, fileMs: 3_000 }, 2, "the file was stopped by the docs runner's time limit of 3 s"],
+    ['a block that fails exits with its code', ['echo one', 'exit 7'], { blockMs: 60_000, fileMs: 60_000 }, 1, 'the block exited with code 7'],
+  ])('%s', async (_name, codes, limits, block, expected) => {
+    const dir = mkdtempSync(join(tmpdir(), 'merchant-kit-docs-limits-'));
+    try {
+      const outcome = await runSession(sessionScript(codes.map((code) => ({ code }))), dir, { PATH: process.env.PATH }, limits);
+      expect(lastBlock(outcome.output)).toBe(block);
+      expect(describeEnd(outcome)).toContain(expected);
+      expect(outcome.stopped?.block ?? block).toBe(block);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 
   it.concurrent.each(FILES)('%s: every ```sh block exits 0, in order, against a fresh emulator', async (file) => {
     const { failure } = await runFile(file);

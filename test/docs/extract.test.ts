@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adaptBlock, BLOCK_MARK, lastBlock, sessionScript, shellBlocks } from '../helpers/docs.js';
+import { adaptBlock, BLOCK_MARK, describeEnd, lastBlock, MarkerClock, sessionScript, shellBlocks } from '../helpers/docs.js';
 
 // The docs runner's pure parts (test/helpers/docs.ts): which blocks run and how they are adapted.
 
@@ -52,5 +52,38 @@ describe('sessionScript and lastBlock', () => {
     ['a marker inside a line does not count', `x${BLOCK_MARK} 1\n`, 0],
   ])('lastBlock: %s', (_name, output, expected) => {
     expect(lastBlock(output)).toBe(expected);
+  });
+});
+
+describe('MarkerClock (issue 18: time per block)', () => {
+  it('times each block between markers and counts the one still running at the end', () => {
+    const clock = new MarkerClock(0);
+    expect(clock.read(`${BLOCK_MARK} 0\n`, 10)).toBe(true);
+    expect(clock.current).toBe(0);
+    expect(clock.read(`${BLOCK_MARK} 0\nout\n${BLOCK_MARK} 1\n`, 250)).toBe(true);
+    expect(clock.read(`${BLOCK_MARK} 0\nout\n${BLOCK_MARK} 1\nmore`, 300)).toBe(false);
+    expect(clock.current).toBe(1);
+    expect(clock.finish(400)).toEqual([240, 150]);
+  });
+
+  it('reads a marker that arrives in two pieces once it is whole', () => {
+    const clock = new MarkerClock(0);
+    expect(clock.read(`${BLOCK_MARK.slice(0, 5)}`, 5)).toBe(false);
+    expect(clock.read(`${BLOCK_MARK} 0\n`, 7)).toBe(true);
+    expect(clock.read(`${BLOCK_MARK} 0\n${BLOCK_MARK} end\n`, 20)).toBe(true);
+    expect(clock.current).toBeNull();
+    expect(clock.finish(99)).toEqual([13]);
+  });
+});
+
+describe('describeEnd (issue 18: a failure says why the block ended)', () => {
+  it.each([
+    ['a non-zero exit', { code: 3, signal: null, stopped: null }, 'the block exited with code 3'],
+    ['the block limit', { code: null, signal: 'SIGKILL' as const, stopped: { limit: 'block' as const, limitMs: 120_000, block: 4, ranMs: 120_004 } }, "stopped by the docs runner's time limit: it ran 120 s"],
+    ['the file limit', { code: null, signal: 'SIGKILL' as const, stopped: { limit: 'file' as const, limitMs: 300_000, block: 9, ranMs: 4_200 } }, "the file was stopped by the docs runner's time limit of 300 s while this block ran (for 4.2 s)"],
+    ['a signal from elsewhere', { code: null, signal: 'SIGTERM' as const, stopped: null }, 'killed by SIGTERM (not by the docs runner)'],
+  ])('%s', (_name, end, expected) => {
+    expect(describeEnd(end)).toContain(expected);
+    expect(describeEnd(end)).not.toContain('null');
   });
 });

@@ -88,3 +88,65 @@ export function lastBlock(output: string): number | null {
   const last = marks.at(-1)?.[1];
   return last === undefined ? 0 : last === 'end' ? null : Number(last);
 }
+
+/**
+ * Follows the markers of a running session as its output arrives: which block runs now, since when,
+ * and how long each finished block took. Only whole lines are read (a marker may arrive in pieces).
+ */
+export class MarkerClock {
+  /** The block running now (its index), or null before the first marker and after the end. */
+  current: number | null = null;
+  blockStartedAt: number;
+  private readonly times: number[] = [];
+  private scanned = 0;
+
+  constructor(startedAt: number) {
+    this.blockStartedAt = startedAt;
+  }
+
+  /** Reads the output up to its last whole line; true when a new marker was seen. */
+  read(output: string, now: number): boolean {
+    const end = output.lastIndexOf('\n') + 1;
+    if (end <= this.scanned) return false;
+    const text = output.slice(this.scanned, end);
+    this.scanned = end;
+    let seen = false;
+    for (const [, mark] of text.matchAll(new RegExp(`^${BLOCK_MARK} (\\d+|end)$`, 'gm'))) {
+      if (this.current !== null) this.times.push(now - this.blockStartedAt);
+      this.current = mark === 'end' ? null : Number(mark);
+      this.blockStartedAt = now;
+      seen = true;
+    }
+    return seen;
+  }
+
+  /** Each block's time in ms; the block still running at the end counts until `now`. */
+  finish(now: number): number[] {
+    return this.current === null ? [...this.times] : [...this.times, now - this.blockStartedAt];
+  }
+}
+
+/** The runner stopped a session: the limit that ran out, and the block that was running. */
+export interface Stop {
+  limit: 'block' | 'file';
+  limitMs: number;
+  block: number | null;
+  ranMs: number;
+}
+
+/**
+ * Why a session ended, in words for a failure message: stopped by which time limit, killed by a
+ * signal, or exited non-zero (never "exited with null").
+ */
+export function describeEnd(end: { code: number | null; signal: NodeJS.Signals | null; stopped: Stop | null }): string {
+  const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+  if (end.stopped?.limit === 'block') {
+    return `the block was stopped by the docs runner's time limit: it ran ${seconds(end.stopped.ranMs)} with no further block started (limit per block ${seconds(end.stopped.limitMs)})`;
+  }
+  if (end.stopped?.limit === 'file') {
+    return `the file was stopped by the docs runner's time limit of ${seconds(end.stopped.limitMs)} while this block ran (for ${seconds(end.stopped.ranMs)})`;
+  }
+  if (end.signal) return `the session was killed by ${end.signal} (not by the docs runner)`;
+  if (end.code === 0) return 'the session exited 0 before the last block finished (a block ran `exit 0`?)';
+  return `the block exited with code ${end.code}`;
+}
