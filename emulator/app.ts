@@ -12,6 +12,7 @@ import { SERVICES } from './services.js';
 import { registerHomologation } from './homologation/index.js';
 import { createHostPolicy } from './http/host-check.js';
 import { answerClientError } from './http/client-error.js';
+import { removeDotSegments } from './http/dot-segments.js';
 
 /** The methods of the API and the control API (HEAD comes with every GET); any other is an unknown route. */
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -56,6 +57,8 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
     forceCloseConnections: true,
     // Long path parameters reach the route, whose contract answers 422 (fastify's default is a bare 414).
     routerOptions: { maxParamLength: 2048 },
+    // Dot segments go before routing, hooks and logs see the path: every client gets one answer (dot-segments.ts).
+    rewriteUrl: (req) => removeDotSegments(req.url ?? '/'),
     // A path that is not valid percent-encoding names no resource: 404 in the spec's body, not fastify's 400.
     frameworkErrors: (_error, request, reply) => {
       reply.header('X-Request-Id', request.id);
