@@ -3,6 +3,7 @@ import { datetimeOut, id, pageLimit } from './common.js';
 import { DELIVERY_STATUSES } from './enums.js';
 import { LIMITS } from './limits.js';
 import { EVENT_SCOPES, EVENT_TYPES, type EventType } from './events.js';
+import { webhookUrl } from './webhook-url.js';
 
 /** Whether a webhook subscribed to `events` receives an event of `type` under `scopes`. */
 export function webhookReceives(events: readonly string[], type: string, scopes: readonly string[]): boolean {
@@ -12,103 +13,8 @@ export function webhookReceives(events: readonly string[], type: string, scopes:
   return events.includes('*') || events.includes(type);
 }
 
-const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
-
-/** Loopback hosts, where the emulator also accepts plain `http://` (a developer's own machine). */
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.toLowerCase();
-  if (h === 'localhost' || h === '[::1]' || h === '::1') return true;
-  const m = IPV4.exec(h);
-  return m !== null && m[1] === '127' && m.slice(1).every((o) => Number(o) <= 255);
-}
-
-/**
- * Private, shared, link-local, unspecified ("this network"), multicast and reserved/broadcast
- * addresses: never a "public" URL. Hostnames come from `new URL()`, so IPv4 is already in dotted
- * decimal and IPv6 compressed, lowercase and without leading zeros.
- */
-function isPrivateHost(hostname: string): boolean {
-  const h = hostname.toLowerCase();
-  const m = IPV4.exec(h);
-  if (m) {
-    const [a, b] = [Number(m[1]), Number(m[2])];
-    return (
-      a === 0 || // 0.0.0.0/8 "this network"
-      a === 10 ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 169 && b === 254) ||
-      (a === 100 && b >= 64 && b <= 127) ||
-      a >= 224 // 224.0.0.0/4 multicast, 240.0.0.0/4 reserved, 255.255.255.255 broadcast
-    );
-  }
-  if (h.startsWith('[')) {
-    if (h === '[::1]') return false;
-    // `::` prefix: unspecified and IPv4-mapped/compatible; fc00::/7 unique local; fe80::/10 link-local; ff00::/8 multicast.
-    return /^\[(::|f[cd][0-9a-f]{2}:|fe[89ab][0-9a-f]:|ff[0-9a-f]{2}:)/.test(h);
-  }
-  return h.endsWith('.local') || h.endsWith('.internal') || !h.includes('.') && h !== 'localhost';
-}
-
-/**
- * Why a webhook URL is refused, or null. spec: Webhook configuration — public HTTPS, at most 500
- * characters; the emulator also accepts `http://` to loopback hosts so developers can receive locally.
- */
-export function webhookUrlProblem(value: string): { code: string; message: string } | null {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return { code: 'invalid', message: 'Debe ser una URL absoluta válida.' };
-  }
-  if (url.username || url.password) return { code: 'invalid', message: 'La URL no puede llevar usuario ni contraseña.' };
-  if (url.hash) return { code: 'invalid', message: 'La URL no puede llevar fragmento (#).' };
-  const loopback = isLoopbackHost(url.hostname);
-  if (url.protocol === 'https:') {
-    if (!loopback && isPrivateHost(url.hostname)) return { code: 'not_public', message: 'La URL debe ser pública (no una dirección privada o interna).' };
-    return null;
-  }
-  if (url.protocol === 'http:' && loopback) return null;
-  return { code: 'https_required', message: 'La URL debe usar HTTPS (se admite http:// solo hacia localhost, 127.0.0.0/8 o [::1]).' };
-}
-
-// `webhookUrlProblem` and the outbound policy's written-out IPv4 ranges (emulator/net/address-policy.ts)
-// as far as a pattern can say them, for the OpenAPI document: http(s) to a loopback host, or https to
-// a dotted lowercase host name or address outside the private, shared, link-local, protocol,
-// documentation, benchmarking, multicast and reserved IPv4 ranges and not ending in .local or
-// .internal; no user, no fragment. A host is a dotted-decimal address, or a name whose last label
-// is not a number (the URL parser reads `a.123`, `a.0x1f` and `0300.0250.0.1` as IPv4 addresses, or
-// refuses them). (IPv6 literals and the emulator's own port are refused by the emulator only.)
-const OCTET = String.raw`(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])`;
-const LOOPBACK = String.raw`(?:localhost|127(?:\.${OCTET}){3}|\[::1\])`;
-const NOT_PRIVATE =
-  String.raw`(?!(?:0|10|127)\.|192\.168\.|169\.254\.|172\.(?:1[6-9]|2[0-9]|3[01])\.|100\.(?:6[4-9]|[7-9][0-9]|1[01][0-9]|12[0-7])\.|(?:22[4-9]|2[3-5][0-9])\.)` +
-  String.raw`(?!192\.0\.[02]\.|192\.88\.99\.|198\.1[89]\.|198\.51\.100\.|203\.0\.113\.)` +
-  String.raw`(?![^/?#:]*\.(?:local|internal)(?:[:/?]|$))`;
-const NAME_END = String.raw`(?=[:/?]|$)`;
-const HOST = String.raw`(?:${OCTET}(?:\.${OCTET}){3}${NAME_END}|(?:[a-z0-9-]+\.)+(?!0x[0-9a-f]*${NAME_END})[a-z0-9-]*[a-z][a-z0-9-]*${NAME_END})`;
-const PORT = String.raw`(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})`;
-const PORT_AND_REST = String.raw`(?::${PORT})?(?:[/?][^#\s]*)?$`;
-export const WEBHOOK_URL_PATTERN = new RegExp(
-  String.raw`^(?:https?://${LOOPBACK}|https://${NOT_PRIVATE}${HOST})${PORT_AND_REST}`,
-);
-
-// spec: Limits, text lengths — webhook url 500
-export const webhookUrl = z
-  .string()
-  .min(1)
-  .max(LIMITS.text.webhookUrl)
-  .superRefine((value, ctx) => {
-    if (value.length > LIMITS.text.webhookUrl) return;
-    const problem = webhookUrlProblem(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem.message, params: { code: problem.code } });
-  })
-  .meta({
-    format: 'uri',
-    pattern: WEBHOOK_URL_PATTERN.source,
-    description: 'URL HTTPS pública (máximo 500); el emulador acepta también http:// hacia loopback',
-    example: 'https://erp.example.com/webhooks/merchant',
-  });
+// The webhook URL's rules live in webhook-url.ts; re-exported here, where callers look for them.
+export { isLoopbackHost, WEBHOOK_URL_PATTERN, webhookUrl, webhookUrlProblem } from './webhook-url.js';
 
 export const webhookEventSelector = z
   .string()

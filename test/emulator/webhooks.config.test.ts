@@ -42,7 +42,7 @@ describe('PUT /webhook and GET /webhook', () => {
     expect(res.status).toBe(200);
   });
 
-  it.each([['https://93.184.216.34/hook'], ['https://223.255.255.1/hook'], ['https://[2001:4860:4860::8888]/hook']])(
+  it.each([['https://93.184.216.34/hook'], ['https://223.255.255.1/hook'], ['https://ERP.Example.com/hook'], ['https://10.example.com/hook']])(
     'accepts the public address %s',
     async (url) => {
       const res = await emu.api('PUT', '/webhook', { body: { url, events: ['webhook.test'] } });
@@ -69,6 +69,15 @@ describe('PUT /webhook and GET /webhook', () => {
     ['https://[fe80::1]/hook', 'not_public'],
     ['https://[fd12:3456::1]/hook', 'not_public'],
     ['https://user:pw@erp.example.com/hook', 'invalid'],
+    // issue 14: texts the OpenAPI document's pattern refuses were stored.
+    ['https://*.example.com/hook', 'invalid'],
+    ['https://erp_1.example.com/hook', 'invalid'],
+    ['https://erp.exa\tmple.com/hook', 'invalid'],
+    ['https://erp.example.com/ho\nok', 'invalid'],
+    ['https://erp.example.com/a\u0001b', 'invalid'],
+    ['https://erp.example.com/a b', 'invalid'],
+    ['https://erp.example.com/caf\u00e9', 'invalid'],
+    ['https://[2001:4860:4860::8888]/hook', 'invalid'],
     ['erp.example.com/hook', 'invalid'],
     [`https://erp.example.com/${'a'.repeat(480)}`, 'too_long'],
   ])('answers 422 for the URL %s with details code %s', async (url, code) => {
