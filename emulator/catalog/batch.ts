@@ -76,8 +76,9 @@ export function serviceDetails(details: ApiError['details']): ApiError['details'
   );
 }
 
+/** An operation's `error`: only validation errors carry `details` here, a list per field (the contract's `batchOperationError`). */
 function errorBody(error: ApiError, details: ApiError['details']): NonNullable<BatchResultItem['error']> {
-  return details === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, details };
+  return Array.isArray(details) ? { code: error.code, message: error.message, details } : { code: error.code, message: error.message };
 }
 
 function externalIdOf(raw: unknown): string | null {

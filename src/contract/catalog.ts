@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { amount, amountOut, datetime, datetimeOut, externalId, id, position, queryBoolean, pageLimit, requiredText } from './common.js';
+import { batchOperationError } from './error-body.js';
+import { amount, amountOut, cursor, datetime, datetimeOut, externalId, id, position, queryBoolean, pageLimit, requiredText } from './common.js';
 import { documentedAs } from './documented.js';
 import { LIMITS } from './limits.js';
 
@@ -130,8 +131,10 @@ export const productPatch = z
       ctx.addIssue({ code: 'custom', path: [], message: 'Indique al menos uno de price, available o active.', params: { code: 'required' } });
     }
   })
-  // The refine above, as JSON Schema says it.
-  .meta({ minProperties: 1, anyOf: [{ required: ['price'] }, { required: ['available'] }, { required: ['active'] }] });
+  // The refine above, as JSON Schema says it. The `anyOf` of bare `required` lists sits inside an
+  // `allOf`: beside `properties`, code generators read it as the type itself and lose the properties
+  // (`unknown`); inside `allOf` it only adds a constraint to the object.
+  .meta({ minProperties: 1, allOf: [{ anyOf: [{ required: ['price'] }, { required: ['available'] }, { required: ['active'] }] }] });
 export type ProductPatch = z.output<typeof productPatch>;
 
 // spec: Endpoints, PATCH /catalog/options — price and/or available
@@ -202,14 +205,14 @@ export type UpsertResult = z.infer<typeof upsertResult>;
 // spec: Endpoints, GET /catalog/categories and GET /catalog/products
 export const categoryListQuery = z.strictObject({
   updated_since: datetime.optional(),
-  cursor: z.string().optional(),
+  cursor: cursor.optional(),
   limit: pageLimit.optional(),
 });
 export const productListQuery = z.strictObject({
   category_external_id: externalId.optional(),
   active: queryBoolean.optional(),
   updated_since: datetime.optional(),
-  cursor: z.string().optional(),
+  cursor: cursor.optional(),
   limit: pageLimit.optional(),
 });
 
@@ -271,7 +274,7 @@ export const batchResultItem = z.object({
   external_id: z.string().nullable(),
   result: z.enum([...UPSERT_RESULTS, 'error']),
   id: z.string().nullable(),
-  error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }).optional(),
+  error: batchOperationError.optional(),
 });
 export type BatchResultItem = z.infer<typeof batchResultItem>;
 

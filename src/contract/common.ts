@@ -109,7 +109,13 @@ export const commaList = <E extends z.ZodEnum<Readonly<Record<string, string>>>>
     .pipe(z.array(item).min(1))
     .meta({ pattern: commaListPattern(item.options), example });
 
+/**
+ * spec: Conventions, Pagination — an opaque cursor: never empty (an empty one is answered 400
+ * `invalid_cursor`, as any cursor the emulator did not give).
+ */
+export const cursor = z.string().meta({ minLength: 1, description: 'Cursor opaco: el next_cursor de la página anterior' });
+
 export const listEnvelope = <T extends z.ZodType>(item: T) =>
-  z.object({ data: z.array(item), next_cursor: z.string().nullable() });
+  z.object({ data: z.array(item), next_cursor: cursor.nullable() });
 
 export const singleEnvelope = <T extends z.ZodType>(item: T) => z.object({ data: item });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commaList, datetimeOut, id, queryInt } from './common.js';
+import { commaList, cursor, datetimeOut, id, queryInt } from './common.js';
 import { LIMITS } from './limits.js';
 import { changeActor, order, orderStatus } from './orders.js';
 import type { Scope } from './store.js';
@@ -33,23 +33,54 @@ export const orderStatusChangedData = z.object({ order, previous_status: orderSt
 /** `changed` names what moved (`payment`, `integration`); `changed_by` is an addition, as for status changes. */
 export const orderUpdatedData = z.object({ order, changed: z.array(z.string()), changed_by: changedBy });
 
-// spec: Resources, Event — the envelope.
-export const event = z.object({
+// spec: Resources, Event — the envelope, one shape per event type so that `type` tells what `data` holds.
+const envelope = {
   id: id('event'),
-  type: z.string(),
   api_version: z.literal('1.0'),
   created_at: datetimeOut,
   store_id: id('store'),
   integration_id: id('integration'),
-  data: z.record(z.string(), z.unknown()),
-});
+};
+/** spec: Events — `data` of an event type whose payload the spec does not show: an object, read as such. */
+const unshownData = (sent: string) =>
+  z.record(z.string(), z.unknown()).meta({ description: `Contenido no definido por la especificación; el emulador envía ${sent}` });
+
+export const orderCreatedEvent = z.object({ ...envelope, type: z.literal('order.created'), data: orderCreatedData });
+export const orderStatusChangedEvent = z.object({ ...envelope, type: z.literal('order.status_changed'), data: orderStatusChangedData });
+export const orderUpdatedEvent = z.object({ ...envelope, type: z.literal('order.updated'), data: orderUpdatedData });
+export const storeUpdatedEvent = z.object({ ...envelope, type: z.literal('store.updated'), data: unshownData('`store` y `changed`') });
+export const integrationUpdatedEvent = z.object({ ...envelope, type: z.literal('integration.updated'), data: unshownData('`integration` y `changed`') });
+export const webhookTestEvent = z.object({ ...envelope, type: z.literal('webhook.test'), data: unshownData('un objeto de prueba sin pedido') });
+
+const EVENT_SHAPES = {
+  'order.created': 'OrderCreatedEvent',
+  'order.status_changed': 'OrderStatusChangedEvent',
+  'order.updated': 'OrderUpdatedEvent',
+  'store.updated': 'StoreUpdatedEvent',
+  'integration.updated': 'IntegrationUpdatedEvent',
+  'webhook.test': 'WebhookTestEvent',
+} satisfies Record<EventType, string>;
+
+/**
+ * An event of the feed or a webhook delivery, told apart by `type` (a discriminated union: generated
+ * clients narrow `data` by `type`; the `discriminator` names each type's component).
+ */
+export const event = z
+  .discriminatedUnion('type', [orderCreatedEvent, orderStatusChangedEvent, orderUpdatedEvent, storeUpdatedEvent, integrationUpdatedEvent, webhookTestEvent])
+  .meta({
+    discriminator: {
+      propertyName: 'type',
+      mapping: Object.fromEntries(Object.entries(EVENT_SHAPES).map(([type, name]) => [type, `#/components/schemas/${name}`])),
+    },
+  });
+export type Event = z.infer<typeof event>;
 
 /** A comma list of event types: `order.created,order.status_changed`. */
 const typeList = commaList(eventType, 'order.created,order.status_changed');
 
 // spec: GET /events query — limit 1 to 200, default 100.
 export const feedQuery = z.strictObject({
-  after: z.string().optional(),
+  after: cursor.optional(),
   limit: queryInt(1, LIMITS.pageSizeMax).default(LIMITS.feedPageDefault),
   types: typeList.optional(),
 });
@@ -57,7 +88,7 @@ export const feedQuery = z.strictObject({
 // spec: GET /events — response 200.
 export const feedResponse = z.object({
   data: z.array(event),
-  next_cursor: z.string().nullable(),
+  next_cursor: cursor.nullable(),
   has_more: z.boolean(),
   cursor_expired: z.boolean(),
 });

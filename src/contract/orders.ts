@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { amountOut, commaList, datetime, datetimeOut, externalId, id, NON_BLANK, pageLimit, requiredText } from './common.js';
+import { amountOut, commaList, cursor, datetime, datetimeOut, externalId, id, NON_BLANK, pageLimit, requiredText } from './common.js';
 import { ACK_STATUSES, IMPORT_FAILURE_CODES, ORDER_STATUSES, SIMULATOR_SCENARIOS } from './enums.js';
 import { LIMITS } from './limits.js';
 import { fulfillmentType } from './store.js';
@@ -120,7 +120,7 @@ export const orderListQuery = z.strictObject({
   ack_status: ackStatus.optional(),
   created_since: datetime.optional(),
   updated_since: datetime.optional(),
-  cursor: z.string().optional(),
+  cursor: cursor.optional(),
   limit: pageLimit.default(LIMITS.listPageDefault),
 });
 

@@ -124,7 +124,7 @@ describe('cursor file', () => {
 });
 
 describe('drainFeed', () => {
-  const ev = (id: string) => ({ id, type: 'order.created', api_version: '1.0' as const, created_at: `t-${id}`, store_id: 'sto_1', integration_id: 'int_1', data: {} });
+  const ev = (id: string) => ({ id, type: 'webhook.test' as const, api_version: '1.0' as const, created_at: `t-${id}`, store_id: 'sto_1', integration_id: 'int_1', data: {} });
   const pages: Record<string, FeedPage> = {
     start: { data: [ev('e1'), ev('e2')], next_cursor: 'c2', has_more: true, cursor_expired: false },
     c2: { data: [ev('e3'), ev('e4')], next_cursor: 'c4', has_more: false, cursor_expired: false },

@@ -190,9 +190,11 @@ describe('the OpenAPI document (spec: Versioning 1)', () => {
 
   it('describes the error body with code as the enum of every spec code', () => {
     const body = doc.components as Operation;
-    const error = body.schemas.ErrorBody.properties.error;
-    expect(error.properties.code.enum).toEqual(ERROR_CODES);
-    expect(error.required).toEqual(['code', 'message', 'request_id']);
+    // One shape per code that carries details, one for the rest (issue 14: details typed per code).
+    const shapes = body.schemas.ErrorBody.properties.error.oneOf as Operation[];
+    const codes = shapes.flatMap((s) => (s.properties.code.const !== undefined ? [s.properties.code.const] : s.properties.code.enum));
+    expect([...codes].sort()).toEqual([...ERROR_CODES].sort());
+    for (const shape of shapes) expect(shape.required).toEqual(['code', 'message', 'request_id']);
     expect(body.schemas.ErrorBody.required).toEqual(['error']);
   });
 
