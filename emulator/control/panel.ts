@@ -6,7 +6,7 @@ import { presentDelivery } from '../webhooks/view.js';
 import { panelBus } from '../panel/bus.js';
 import { panelPage } from '../panel/page.js';
 import { PANEL_SCRIPT } from '../panel/script.js';
-import { PANEL_STYLES } from '../panel/styles.js';
+import { PANEL_ICON, PANEL_STYLES } from '../panel/styles.js';
 
 type IdParams = { Params: Record<string, string>; Querystring: Record<string, string | undefined> };
 
@@ -52,6 +52,8 @@ export function panelControl(app: FastifyInstance, emulator: Emulator): void {
     secureHeaders(reply, 'text/javascript; charset=utf-8').send(PANEL_SCRIPT));
   app.get('/panel/app.css', { config: PUBLIC_PAGE }, async (_request, reply) =>
     secureHeaders(reply, 'text/css; charset=utf-8').send(PANEL_STYLES));
+  app.get('/panel/favicon.svg', { config: PUBLIC_PAGE }, async (_request, reply) =>
+    secureHeaders(reply, 'image/svg+xml').send(PANEL_ICON));
 
   // Server-Sent Events: one `change` message per store and turn of the event loop, a comment every 15 s.
   app.get('/panel/events', (request, reply) => {

@@ -10,6 +10,7 @@ export function panelPage(): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>merchant-kit panel</title>
+<link rel="icon" href="/_emulator/panel/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/_emulator/panel/app.css">
 <script src="/_emulator/panel/app.js" defer></script>
 </head>
@@ -38,7 +39,7 @@ export function panelPage(): string {
         <option value="unmapped_product">unmapped_product</option>
       </select></label>
       <button id="simulate" type="button">Simulate order</button>
-      <span id="orders-error" class="error" role="alert"></span>
+      <span id="orders-error" class="error" role="alert" data-error="orders"></span>
     </div>
     <div id="board" class="board"></div>
   </section>

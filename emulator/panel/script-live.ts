@@ -54,6 +54,7 @@ export const PANEL_LIVE = String.raw`  // ---- live updates: Server-Sent Events 
     ui.storeId = storeId;
     ui.orders = [];
     ui.secret = null;
+    ui.errors = {};
     loadState().then(reloadAll);
   }
   $('env-select').addEventListener('change', function () { switchTo($('env-select').value, null); });
@@ -61,7 +62,7 @@ export const PANEL_LIVE = String.raw`  // ---- live updates: Server-Sent Events 
   $('simulate').addEventListener('click', function () {
     var store = currentStore();
     if (!store) return;
-    act(function () { return api('POST', '/orders', { store_id: store.id, scenario: $('scenario').value }); }, $('orders-error'));
+    act(function () { return api('POST', '/orders', { store_id: store.id, scenario: $('scenario').value }); }, 'orders');
   });
 
   async function start() {

@@ -29,6 +29,7 @@ export const PANEL_RENDER = String.raw`  // ---- rendering ----
   }
   function card(order) {
     var alerts = alertsOf(order.id);
+    var problem = ui.orderErrors[order.id];
     var minutes = el('input', { type: 'number', min: 1, max: 600, placeholder: 'minutes', 'aria-label': 'Estimated minutes' });
     var reason = el('input', { type: 'text', placeholder: 'reason (3 to 255 characters)', 'aria-label': 'Reason' });
     var actions = [];
@@ -42,12 +43,13 @@ export const PANEL_RENDER = String.raw`  // ---- rendering ----
     }
     var next = nextStage(order);
     if (next) actions.push(el('button', { type: 'button', 'data-action': 'advance', text: 'Advance to ' + next, onclick: function () { statusChange(order, { status: next }); } }));
-    var open = COLUMNS.slice(0, 6).indexOf(order.status) >= 0 && order.status !== 'completed';
+    var open = FINAL.indexOf(order.status) < 0;
     if (open) actions.push(el('button', { type: 'button', 'data-action': 'cancel', text: 'Cancel', onclick: function () { statusChange(order, { status: 'cancelled', reason: reason.value }); } }));
-    if (order.payment.status !== 'paid') actions.push(el('button', { type: 'button', 'data-action': 'paid', text: 'Mark paid', onclick: function () {
+    // Final orders move no more (spec: States 2): nothing to mark on them.
+    if (order.payment.status !== 'paid' && FINAL.indexOf(order.status) < 0) actions.push(el('button', { type: 'button', 'data-action': 'paid', text: 'Mark paid', onclick: function () {
       orderAction(order, 'PATCH', '/orders/' + encodeURIComponent(order.id), { payment_status: 'paid' });
     } }));
-    return el('div', { class: alerts.length ? 'card warn' : 'card', 'data-order-id': order.id, 'data-status': order.status },
+    var node = el('div', { class: alerts.length ? 'card warn' : 'card', 'data-order-id': order.id, 'data-status': order.status },
       el('div', { class: 'title', text: '#' + order.number + ' ' + order.fulfillment_type }),
       el('div', { class: 'muted', text: order.id }),
       el('div', { 'data-field': 'customer', text: order.customer.name + ' ' + order.customer.phone }),
@@ -61,7 +63,9 @@ export const PANEL_RENDER = String.raw`  // ---- rendering ----
       actions.length && order.status === 'pending' ? minutes : null,
       actions.length && open ? reason : null,
       actions,
-      el('div', { class: 'error', role: 'alert', 'data-field': 'error', text: ui.orderErrors[order.id] || '' }));
+      el('div', { class: 'error', role: 'alert', 'data-field': 'error', text: problem ? problem.text : '' }));
+    if (problem) markFields(node, problem.fields);
+    return node;
   }
   // A live refresh keeps the node of every card whose order did not change, and puts back what was
   // typed and where the cursor was, so typing or clicking while orders arrive loses nothing.
@@ -109,7 +113,7 @@ export const PANEL_RENDER = String.raw`  // ---- rendering ----
   function row(label, value) { return el('tr', null, el('th', { text: label }), el('td', null, value)); }
   function renderStore() {
     var store = currentStore();
-    var error = el('div', { class: 'error', role: 'alert' });
+    var error = errorBox('store');
     if (!store) { fill($('store'), el('p', { class: 'muted', text: 'No store in this environment.' })); return; }
     fillKeeping($('store'), [
       el('table', null,
@@ -119,17 +123,17 @@ export const PANEL_RENDER = String.raw`  // ---- rendering ----
         row('Fulfillment', store.fulfillment_types.join(', ')),
         row('Payment methods', store.payment_methods.map(function (m) { return m.code; }).join(', '))),
       el('button', { type: 'button', id: 'store-switch', text: store.accepting_switch ? 'Pause orders' : 'Open for orders', onclick: function () {
-        act(function () { return api('PATCH', '/stores/' + encodeURIComponent(store.id), { accepting_orders: !store.accepting_switch }); }, error).then(reloadAll);
+        act(function () { return api('PATCH', '/stores/' + encodeURIComponent(store.id), { accepting_orders: !store.accepting_switch }); }, 'store').then(reloadIfDone);
       } }),
       el('button', { type: 'button', text: store.suspended ? 'Lift store suspension' : 'Suspend store', onclick: function () {
-        act(function () { return api('PATCH', '/stores/' + encodeURIComponent(store.id), { suspended: !store.suspended }); }, error).then(reloadAll);
+        act(function () { return api('PATCH', '/stores/' + encodeURIComponent(store.id), { suspended: !store.suspended }); }, 'store').then(reloadIfDone);
       } }),
       error]);
   }
   function renderIntegration() {
     var i = currentIntegration();
     if (!i) { fill($('integration'), el('p', { class: 'muted', text: 'No integration.' })); return; }
-    var error = el('div', { class: 'error', role: 'alert' });
+    var error = errorBox('integration');
     var selects = {};
     var rows = Object.keys(SETTINGS).map(function (key) {
       selects[key] = el('select', { 'aria-label': key }, SETTINGS[key].map(function (v) { return el('option', { value: v, selected: i.settings[key] === v ? 'selected' : null, text: v }); }));
@@ -146,10 +150,10 @@ export const PANEL_RENDER = String.raw`  // ---- rendering ----
         Object.keys(selects).forEach(function (k) { settings[k] = selects[k].value; });
         settings.ack_alert_minutes = Number(alertMinutes.value);
         var scopes = boxes.map(function (b) { return b.querySelector('input'); }).filter(function (x) { return x.checked; }).map(function (x) { return x.value; });
-        act(function () { return api('PATCH', '/integrations/' + encodeURIComponent(i.id), { settings: settings, scopes: scopes }); }, error).then(reloadAll);
+        act(function () { return api('PATCH', '/integrations/' + encodeURIComponent(i.id), { settings: settings, scopes: scopes }); }, 'integration').then(reloadIfDone);
       } }),
       el('button', { type: 'button', text: i.status === 'suspended' ? 'Resume integration' : 'Suspend integration', onclick: function () {
-        act(function () { return api('PATCH', '/integrations/' + encodeURIComponent(i.id), { status: i.status === 'suspended' ? 'active' : 'suspended' }); }, error).then(reloadAll);
+        act(function () { return api('PATCH', '/integrations/' + encodeURIComponent(i.id), { status: i.status === 'suspended' ? 'active' : 'suspended' }); }, 'integration').then(reloadIfDone);
       } }),
       error]);
   }
@@ -162,7 +166,7 @@ export const PANEL_RENDER = String.raw`  // ---- rendering ----
   function renderCredentials() {
     var i = currentIntegration();
     if (!i) { fill($('credentials'), null); return; }
-    var error = el('div', { class: 'error', role: 'alert' });
+    var error = errorBox('credentials');
     var overlap = el('input', { type: 'number', min: 0, max: 72, value: 24, 'aria-label': 'Overlap hours' });
     fillKeeping($('credentials'), [
       el('table', null, el('tr', null, el('th', { text: 'Key id' }), el('th', { text: 'Created' }), el('th', { text: 'Expires' }), el('th', { text: '' })),
@@ -170,7 +174,7 @@ export const PANEL_RENDER = String.raw`  // ---- rendering ----
           return el('tr', null, el('td', { text: c.key_id }), el('td', { text: c.created_at }),
             el('td', { text: c.revoked_at ? 'revoked ' + c.revoked_at : (c.expires_at || 'never') }),
             el('td', null, c.revoked_at ? null : el('button', { type: 'button', text: 'Revoke', onclick: function () {
-              act(function () { return api('DELETE', '/integrations/' + encodeURIComponent(i.id) + '/credentials/' + encodeURIComponent(c.key_id)); }, error).then(reloadAll);
+              act(function () { return api('DELETE', '/integrations/' + encodeURIComponent(i.id) + '/credentials/' + encodeURIComponent(c.key_id)); }, 'credentials').then(reloadIfDone);
             } })));
         })),
       el('label', null, 'Overlap of the old credential (hours) ', overlap),
@@ -178,7 +182,7 @@ export const PANEL_RENDER = String.raw`  // ---- rendering ----
         act(async function () {
           var res = await api('POST', '/integrations/' + encodeURIComponent(i.id) + '/credentials', { overlap_hours: Number(overlap.value) });
           ui.secret = { label: 'credential', value: res.data.credential };
-        }, error).then(reloadAll);
+        }, 'credentials').then(reloadIfDone);
       } }),
       secretBox('credential'), error]);
   }
@@ -186,7 +190,7 @@ export const PANEL_RENDER = String.raw`  // ---- rendering ----
     var i = currentIntegration();
     if (!i) { fill($('webhook'), null); return; }
     var w = i.webhook;
-    var error = el('div', { class: 'error', role: 'alert' });
+    var error = errorBox('webhook');
     var url = el('input', { type: 'url', size: 40, value: w ? w.url : '', placeholder: 'https://erp.example/webhooks', 'aria-label': 'Webhook URL' });
     var events = el('input', { type: 'text', size: 40, value: w ? w.events.join(',') : '*', 'aria-label': 'Webhook events' });
     var active = el('input', { type: 'checkbox', checked: w ? w.active : true, 'aria-label': 'Webhook active' });
@@ -201,12 +205,12 @@ export const PANEL_RENDER = String.raw`  // ---- rendering ----
           var body = { url: url.value, events: events.value.split(',').map(function (s) { return s.trim(); }).filter(Boolean), active: active.checked || (w && w.paused) || false };
           var res = await api('PUT', '/integrations/' + encodeURIComponent(i.id) + '/webhook', body);
           if (res.data.signing_secret) ui.secret = { label: 'webhook', value: res.data.signing_secret };
-        }, error).then(reloadAll);
+        }, 'webhook').then(reloadIfDone);
       } }),
       secretBox('webhook'), error]);
   }
   function renderDeliveries() {
-    var error = el('div', { class: 'error', role: 'alert' });
+    var error = errorBox('deliveries');
     if (!ui.deliveries.length) { fill($('deliveries'), el('p', { class: 'muted', text: 'No deliveries.' })); return; }
     fill($('deliveries'), [error, el('table', null,
       el('tr', null, ['Delivery', 'Event', 'Status', 'Attempts', 'Next attempt', ''].map(function (h) { return el('th', { text: h }); })),
@@ -217,21 +221,21 @@ export const PANEL_RENDER = String.raw`  // ---- rendering ----
           }))),
           el('td', { text: d.next_attempt_at || '' }),
           el('td', null, d.status === 'delivering' ? null : el('button', { type: 'button', text: 'Retry now', onclick: function () {
-            act(function () { return api('POST', '/deliveries/' + encodeURIComponent(d.id) + '/retry'); }, error).then(function () { refresh('deliveries', loadDeliveries); });
+            act(function () { return api('POST', '/deliveries/' + encodeURIComponent(d.id) + '/retry'); }, 'deliveries').then(function () { refresh('deliveries', loadDeliveries); });
           } })));
       }))]);
   }
   function renderClock() {
     var c = ui.state.clock;
     $('clock-now').textContent = 'Emulator time ' + c.now;
-    var error = el('div', { class: 'error', role: 'alert' });
+    var error = errorBox('clock');
     var amount = el('input', { type: 'number', min: 1, value: 5, 'aria-label': 'Advance amount' });
     var unit = el('select', { 'aria-label': 'Advance unit' }, [['60', 'minutes'], ['3600', 'hours'], ['86400', 'days'], ['1', 'seconds']].map(function (u) { return el('option', { value: u[0], text: u[1] }); }));
     fillKeeping($('clock'), [
       el('table', null, row('Now', c.now), row('Mode', c.mode), row('Advanced by', c.offset_seconds + ' s')),
       amount, unit,
       el('button', { type: 'button', id: 'advance-clock', text: 'Advance clock', onclick: function () {
-        act(function () { return api('POST', '/clock/advance', { seconds: Math.round(Number(amount.value) * Number(unit.value)) }); }, error).then(reloadAll);
+        act(function () { return api('POST', '/clock/advance', { seconds: Math.round(Number(amount.value) * Number(unit.value)) }); }, 'clock').then(reloadIfDone);
       } }), error]);
   }
   function renderHomologation() {

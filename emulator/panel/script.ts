@@ -1,4 +1,5 @@
 import { ORDER_STATUSES } from '../../src/contract/orders.js';
+import { FINAL_STATUSES } from '../domain/status-machine.js';
 import { integrationSettings, SCOPES } from '../../src/contract/store.js';
 import { PANEL_LIVE } from './script-live.js';
 import { PANEL_RENDER } from './script-render.js';
@@ -11,10 +12,11 @@ const SETTING_CHOICES = Object.fromEntries(ENUM_SETTINGS.map((k) => [k, integrat
 const PANEL_CORE = String.raw`  var ADMIN = '/_emulator';
   var STAGES = ${JSON.stringify(ORDER_STATUSES.slice(1, 6))};
   var COLUMNS = ${JSON.stringify(ORDER_STATUSES)};
+  var FINAL = ${JSON.stringify(FINAL_STATUSES)};
   var SCOPES = ${JSON.stringify(SCOPES)};
   var SETTINGS = ${JSON.stringify(SETTING_CHOICES)};
   var token = sessionStorage.getItem('merchant-kit-admin-token');
-  var ui = { env: 'test', storeId: null, state: null, orders: [], deliveries: [], orderErrors: {}, secret: null, homologation: null };
+  var ui = { env: 'test', storeId: null, state: null, orders: [], deliveries: [], orderErrors: {}, errors: {}, secret: null, homologation: null };
   var $ = function (id) { return document.getElementById(id); };
 
   // Builds an element; strings and numbers become text nodes, never markup.
@@ -100,6 +102,7 @@ const PANEL_CORE = String.raw`  var ADMIN = '/_emulator';
       var err = new Error(json && json.error ? json.error.message : 'HTTP ' + res.status);
       err.status = res.status;
       err.code = json && json.error ? json.error.code : null;
+      err.details = json && json.error ? json.error.details : undefined;
       throw err;
     }
     return json;
@@ -184,15 +187,52 @@ const PANEL_CORE = String.raw`  var ADMIN = '/_emulator';
   }
 
   // ---- actions ----
-  async function act(fn, errorNode) {
-    if (errorNode) errorNode.textContent = '';
-    try { await fn(); } catch (e) { if (errorNode) errorNode.textContent = e.message; return false; }
+  // A refused action: the API's Spanish message, then each refused field with its message (a
+  // validation's details), or the state that refused it (current_status); fields name the inputs to mark.
+  function problemOf(e) {
+    var lines = [e.message];
+    var fields = [];
+    if (Array.isArray(e.details)) e.details.forEach(function (d) { fields.push(d.field); lines.push(d.field + ': ' + d.message); });
+    else if (e.details && typeof e.details === 'object') Object.keys(e.details).forEach(function (k) { lines.push(k + ': ' + e.details[k]); });
+    return { text: lines.join('\n'), fields: fields };
+  }
+  // The inputs an API field names: by the input's aria-label, the field's own name or its last part (settings.ack_alert_minutes).
+  var FIELD_LABELS = { reason: 'Reason', estimated_minutes: 'Estimated minutes', url: 'Webhook URL', events: 'Webhook events', overlap_hours: 'Overlap hours', seconds: 'Advance amount' };
+  function markFields(node, fields) {
+    if (!node) return;
+    fieldsOf(node).forEach(function (f) { f.removeAttribute('aria-invalid'); });
+    (fields || []).forEach(function (field) {
+      var root = String(field).split('.')[0];
+      var last = String(field).split('.').pop();
+      fieldsOf(node).forEach(function (f) {
+        var label = f.getAttribute('aria-label');
+        if (label && (label === FIELD_LABELS[root] || label === last)) f.setAttribute('aria-invalid', 'true');
+      });
+    });
+  }
+  // A section's error line, kept in ui.errors so that a redraw of the section shows it still.
+  function errorBox(key) {
+    var problem = ui.errors[key];
+    return el('div', { class: 'error', role: 'alert', 'data-error': key, text: problem ? problem.text : '' });
+  }
+  async function act(fn, key) {
+    delete ui.errors[key];
+    var box = document.querySelector('[data-error="' + key + '"]');
+    if (box) box.textContent = '';
+    try { await fn(); } catch (e) {
+      ui.errors[key] = problemOf(e);
+      box = document.querySelector('[data-error="' + key + '"]');
+      if (box) { box.textContent = ui.errors[key].text; markFields(box.closest('section'), ui.errors[key].fields); }
+      return false;
+    }
     return true;
   }
+  // After an action: everything again when it was taken; a refused one changed nothing and keeps its marks.
+  function reloadIfDone(done) { if (done) reloadAll(); }
   async function orderAction(order, method, path, body) {
     delete ui.orderErrors[order.id];
     try { await api(method, path, body); }
-    catch (e) { ui.orderErrors[order.id] = e.message; }
+    catch (e) { ui.orderErrors[order.id] = problemOf(e); }
     await loadOrders();
     refresh('state', loadState);
   }
