@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureBuilt, ROOT } from '../helpers/cli.js';
@@ -22,13 +22,29 @@ function recipe(markdown: string): string {
 
 beforeAll(ensureBuilt, 180_000);
 
+/** The pids of built-bin emulators still running with `dir` as their working directory (Linux /proc). */
+function emulatorsIn(dir: string): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        return cmd.includes(BIN) && cmd.includes('emulator') && realpathSync(`/proc/${pid}/cwd`) === realpathSync(dir);
+      } catch {
+        return false; // gone meanwhile, or not ours to read
+      }
+    })
+    .map(Number);
+}
+
 describe('docs/homologation.md CI recipe', () => {
   it('starts the emulator, observes the connector, exits 0 and publishes the JUnit file and the Markdown summary', async () => {
     const scratch = homologationScratch();
     const dir = scratch.dir;
     const bin = join(dir, '.bin');
     mkdirSync(bin);
-    writeFileSync(join(bin, 'npx'), `#!/bin/sh\nif [ "$1" = "merchant-kit" ]; then shift; exec "${process.execPath}" "${BIN}" "$@"; fi\nexit 127\n`);
+    // Like npx, the shim stays the parent of the command it runs (no exec): `kill $!` stops npx only.
+    writeFileSync(join(bin, 'npx'), `#!/bin/sh\nwhile [ "$1" = "--no-install" ]; do shift; done\nif [ "$1" = "merchant-kit" ]; then shift; "${process.execPath}" "${BIN}" "$@"; exit $?; fi\nexit 127\n`);
     chmodSync(join(bin, 'npx'), 0o755);
     writeFileSync(join(dir, 'start-connector.sh'), '#!/bin/sh\nprintf "%s\\n%s\\n" "$MERCHANT_KIT_BASE_URL" "$MERCHANT_KIT_CREDENTIAL" > connector.request\nwhile [ ! -f connector.ready ]; do sleep 0.1; done\n');
     chmodSync(join(dir, 'start-connector.sh'), 0o755);
@@ -59,5 +75,14 @@ describe('docs/homologation.md CI recipe', () => {
     const secret = credential!.split('.')[1]!;
     for (const f of filesIn(reports)) expect(f.text).not.toContain(secret);
     expect(erp.errors).toEqual([]);
+    // issue 14: the recipe stops its emulator (by the ready line's pid) and leaves no credential in
+    // the workspace (the ready line goes to a private temporary file).
+    try {
+      await expect.poll(() => emulatorsIn(dir), { timeout: 15_000, interval: 200 }).toEqual([]);
+    } finally {
+      for (const pid of emulatorsIn(dir)) process.kill(pid, 'SIGKILL');
+    }
+    const left = filesIn(dir).filter((f) => !f.path.endsWith('connector.request') && /svs_(?:test|live)_|whsec_/.test(f.text));
+    expect(left.map((f) => f.path)).toEqual([]);
   }, 90_000);
 });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT } from '../helpers/cli.js';
-import { adaptBlock, BLOCK_MARK, describeEnd, lastBlock, MarkerClock, sessionScript, shellBlocks, type Stop, type Target } from '../helpers/docs.js';
+import { adaptBlock, BLOCK_MARK, credentialFiles, describeEnd, lastBlock, MarkerClock, sessionScript, shellBlocks, type Stop, type Target } from '../helpers/docs.js';
 
 // issue 10, item 9: every command of the docs works when copy-pasted in order.
 //
@@ -166,7 +166,11 @@ async function runFile(file: string): Promise<{ failure: string | null; blocks: 
     const outcome = await runSession(sessionScript(adapted), dir, env);
     reportTimes(file, blocks, outcome.times);
     const index = lastBlock(outcome.output);
-    if (outcome.code === 0 && index === null && !outcome.stopped) return { failure: null, blocks: blocks.length, times: outcome.times };
+    if (outcome.code === 0 && index === null && !outcome.stopped) {
+      const leaked = credentialFiles(dir);
+      const failure = leaked.length ? `${file}: the blocks left a credential in clear in the working directory: ${leaked.join(', ')}` : null;
+      return { failure, blocks: blocks.length, times: outcome.times };
+    }
     const block = blocks[index ?? 0];
     const own = outcome.output.slice(outcome.output.lastIndexOf(`${BLOCK_MARK} ${index}`)).split('\n').slice(1).join('\n');
     const why = describeEnd(outcome);

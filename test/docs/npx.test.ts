@@ -17,3 +17,14 @@ describe('the guides call the command as npx merchant-kit', () => {
     expect(bare).toEqual([]);
   });
 });
+
+// issue 14: an unpublished name must never run a stranger's package, so every npx call of the docs,
+// in any block or in the prose, says --no-install (npx then runs only the project's own install).
+describe('the guides call npx with --no-install', () => {
+  it.each(GUIDES)('%s never calls npx merchant-kit without --no-install', (file) => {
+    const calls = readFileSync(join(ROOT, file), 'utf8')
+      .split('\n')
+      .flatMap((line, i) => [...line.matchAll(/\bnpx\b((?:\s+-[-\w]+)*)\s+merchant-kit\b/g)].map((m) => ({ line: i + 1, flags: m[1] ?? '', text: m[0] })));
+    expect(calls.filter((c) => !/\s--no-install\b/.test(c.flags))).toEqual([]);
+  });
+});

@@ -1,6 +1,9 @@
 // The docs runner's pure parts (test/docs): which fenced blocks of a Markdown file run, and how a
 // block is adapted to a fresh emulator. The convention is written in docs/contributing.md.
 
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 export interface ShellBlock {
   /** 1-based line of the opening fence. */
   line: number;
@@ -149,4 +152,26 @@ export function describeEnd(end: { code: number | null; signal: NodeJS.Signals |
   if (end.signal) return `the session was killed by ${end.signal} (not by the docs runner)`;
   if (end.code === 0) return 'the session exited 0 before the last block finished (a block ran `exit 0`?)';
   return `the block exited with code ${end.code}`;
+}
+
+/** A secret part of a credential, a webhook signing secret or a store token, in full. */
+const SECRET = /\b(?:svs_(?:test|live)_|whsec_|mks_)[A-Za-z0-9_-]{8,}/;
+
+/**
+ * The files a docs session left in its working directory that hold a secret in clear (issue 14: a
+ * recipe that pastes into a project must write no credential there). The links to the repo's
+ * folders, the runner's shims and the config folder (profiles, stored encrypted) are not the reader's files.
+ */
+export function credentialFiles(dir: string, skip: readonly string[] = ['.bin', '.config', 'fixtures', 'docs']): string[] {
+  const found: string[] = [];
+  const walk = (at: string, rel: string) => {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      const path = rel ? `${rel}/${entry.name}` : entry.name;
+      if (!rel && skip.includes(entry.name)) continue;
+      if (entry.isDirectory()) walk(join(at, entry.name), path);
+      else if (entry.isFile() && SECRET.test(readFileSync(join(at, entry.name), 'latin1'))) found.push(path);
+    }
+  };
+  walk(dir, '');
+  return found;
 }

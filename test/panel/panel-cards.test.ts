@@ -1,47 +1,36 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { seedMenu, simulate } from '../helpers/orders.js';
-import { launchChromium } from '../helpers/panel.js';
+import type { Page } from 'playwright-core';
+import type { TestEmulator } from '../helpers/emulator.js';
+import { simulate } from '../helpers/orders.js';
+import { startPanelRig, type PanelRig } from '../helpers/panel.js';
 
 // issue 14, "Also found" (panel): long ids and URLs overflowed their cards at 1400 px, "Mark paid" was
 // offered on final orders, a refused action showed no field, and the page's favicon was a 404.
 
 let emu: TestEmulator;
-let browser: Browser;
 let page: Page;
+let rig: PanelRig;
 /** Every answer of 400 or more the page's own requests got, and every console error. */
 const failures: string[] = [];
 
 const LONG_CODE = `ERP-${'9'.repeat(60)}`;
 const LONG_URL = `https://erp.example.com/${'webhooks/'.repeat(30)}merchant-kit-receiver?token=${'a'.repeat(40)}`;
 
-async function openPanel(): Promise<void> {
-  await page.goto(`${emu.url}/_emulator/panel`);
-  await page.locator('#live.on').waitFor();
-  await page.locator('[data-column="pending"]').waitFor();
-}
+const openPanel = () => rig.open();
 const card = (id: string) => page.locator(`[data-order-id="${id}"]`);
 
 beforeAll(async () => {
-  emu = await startTestEmulator();
-  await seedMenu(emu);
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  page.setDefaultTimeout(12_000);
+  rig = await startPanelRig({ width: 1400, height: 1000 });
+  ({ emu, page } = rig);
   page.on('response', (res) => {
     if (res.status() >= 400) failures.push(`${res.status()} ${res.url()}`);
   });
   page.on('console', (msg) => {
     if (msg.type() === 'error') failures.push(`console: ${msg.text()}`);
   });
-  await openPanel();
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await emu?.close();
-});
+afterAll(() => rig?.close());
 
 /**
  * Every element inside `selector` whose box reaches past the right edge of the box that holds it

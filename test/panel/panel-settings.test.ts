@@ -1,29 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { seedMenu, simulate, orderAction } from '../helpers/orders.js';
-import { launchChromium } from '../helpers/panel.js';
+import type { Page } from 'playwright-core';
+import type { TestEmulator } from '../helpers/emulator.js';
+import { simulate, orderAction } from '../helpers/orders.js';
+import { startPanelRig, type PanelRig } from '../helpers/panel.js';
 
 let emu: TestEmulator;
-let browser: Browser;
 let page: Page;
+let rig: PanelRig;
 const card = (id: string) => page.locator(`[data-order-id="${id}"]`);
 const webhook = (emu: TestEmulator) => emu.api('GET', '/webhook');
 
 beforeAll(async () => {
-  emu = await startTestEmulator();
-  await seedMenu(emu);
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  page.setDefaultTimeout(12_000);
-  await page.goto(`${emu.url}/_emulator/panel`);
-  await page.locator('#live.on').waitFor();
+  rig = await startPanelRig({ width: 1400, height: 1000 });
+  ({ emu, page } = rig);
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await emu?.close();
-});
+afterAll(() => rig?.close());
 
 describe('panel: alerts, store, integration, webhook and deliveries', () => {
   it('shows an import failure reported by the ERP on the order', async () => {

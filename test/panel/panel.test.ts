@@ -3,8 +3,8 @@ import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { seedMenu, simulate, readAllEvents } from '../helpers/orders.js';
-import { launchChromium } from '../helpers/panel.js';
+import { simulate, readAllEvents } from '../helpers/orders.js';
+import { startPanelRig, type PanelRig } from '../helpers/panel.js';
 import { ROOT } from '../helpers/cli.js';
 
 const ARTIFACTS = join(ROOT, 'test-artifacts');
@@ -13,29 +13,17 @@ const XSS = '<img src=x onerror=window.__xss=1>';
 let emu: TestEmulator;
 let browser: Browser;
 let page: Page;
+let rig: PanelRig;
 
-async function openPanel(): Promise<void> {
-  await page.goto(`${emu.url}/_emulator/panel`);
-  await page.locator('#live.on').waitFor();
-  await page.locator('[data-column="pending"]').waitFor();
-}
-
+const openPanel = () => rig.open();
 const card = (id: string) => page.locator(`[data-order-id="${id}"]`);
 
 beforeAll(async () => {
-  emu = await startTestEmulator();
-  await seedMenu(emu);
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1600, height: 1100 } });
-  // Below the test timeout, so a stuck step names itself instead of timing the whole test out.
-  page.setDefaultTimeout(12_000);
-  await openPanel();
+  rig = await startPanelRig({ width: 1600, height: 1100 });
+  ({ emu, browser, page } = rig);
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await emu?.close();
-});
+afterAll(() => rig?.close());
 
 describe('panel page', () => {
   it('serves the page with a Content-Security-Policy that allows no inline script', async () => {
