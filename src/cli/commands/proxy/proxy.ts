@@ -59,7 +59,8 @@ export async function proxyAction(options: ProxyCommandOptions): Promise<void> {
   }).catch((error: NodeJS.ErrnoException) => {
     throw new ExitError(`Cannot listen on ${options.host}:${options.port}: ${error.code ?? error.message}`);
   });
-  note(`Proxy listening on ${proxy.url} → ${to.href.replace(/\/$/, '')}${options.record ? ` (recording to ${options.record})` : ''}`);
+  // The pid stops it from a script: under npx, `$!` is npx's own pid (docs/support.md).
+  note(`Proxy listening on ${proxy.url} → ${to.href.replace(/\/$/, '')} (pid ${process.pid}${options.record ? `, recording to ${options.record}` : ''})`);
   note('Point your ERP at the proxy address. Ctrl-C to stop.');
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
