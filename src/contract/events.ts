@@ -73,7 +73,7 @@ export const event = z
       mapping: Object.fromEntries(Object.entries(EVENT_SHAPES).map(([type, name]) => [type, `#/components/schemas/${name}`])),
     },
   });
-export type Event = z.infer<typeof event>;
+export type ApiEvent = z.infer<typeof event>;
 
 /** A comma list of event types: `order.created,order.status_changed`. */
 const typeList = commaList(eventType, 'order.created,order.status_changed');
