@@ -11,34 +11,6 @@ export function isLoopbackHost(hostname: string): boolean {
   return m !== null && m[1] === '127' && m.slice(1).every((o) => Number(o) <= 255);
 }
 
-/**
- * Private, shared, link-local, unspecified ("this network"), multicast and reserved/broadcast
- * addresses: never a "public" URL. Hostnames come from `new URL()`, so IPv4 is already in dotted
- * decimal and IPv6 compressed, lowercase and without leading zeros.
- */
-function isPrivateHost(hostname: string): boolean {
-  const h = hostname.toLowerCase();
-  const m = IPV4.exec(h);
-  if (m) {
-    const [a, b] = [Number(m[1]), Number(m[2])];
-    return (
-      a === 0 || // 0.0.0.0/8 "this network"
-      a === 10 ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 169 && b === 254) ||
-      (a === 100 && b >= 64 && b <= 127) ||
-      a >= 224 // 224.0.0.0/4 multicast, 240.0.0.0/4 reserved, 255.255.255.255 broadcast
-    );
-  }
-  if (h.startsWith('[')) {
-    if (h === '[::1]') return false;
-    // `::` prefix: unspecified and IPv4-mapped/compatible; fc00::/7 unique local; fe80::/10 link-local; ff00::/8 multicast.
-    return /^\[(::|f[cd][0-9a-f]{2}:|fe[89ab][0-9a-f]:|ff[0-9a-f]{2}:)/.test(h);
-  }
-  return h.endsWith('.local') || h.endsWith('.internal') || !h.includes('.') && h !== 'localhost';
-}
-
 // The written form a webhook URL must have, as one pattern: the emulator checks it and the OpenAPI
 // document shows it, so both accept exactly the same texts (issue 14). http(s) to a loopback host, or
 // https to a public host: a dotted-decimal address outside the private, shared, link-local,
@@ -68,6 +40,27 @@ const REST = String.raw`(?::${PORT})?(?:[/?](?:[A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[
 export const WEBHOOK_URL_PATTERN = new RegExp(
   String.raw`^(?:${anyCase('http')}${anyCase('s')}?://${LOOPBACK}|${anyCase('https')}://(?:${PUBLIC_V4}|${PUBLIC_NAME}))${REST}`,
 );
+
+/** A dotted-decimal address outside the refused IPv4 ranges: the pattern's own test, kept whole. */
+const PUBLIC_V4_ADDRESS = new RegExp(`^${REFUSED_V4}${DOTTED}$`);
+/**
+ * IPv6 prefixes that never name a public receiver: unspecified and IPv4-mapped/compatible (`::`),
+ * NAT64 (`64:ff9b:`), documentation (`2001:db8:`), 6to4 (`2002:`), unique local (fc00::/7),
+ * link-local (fe80::/10) and multicast (ff00::/8). Hostnames come from `new URL()`: compressed and lowercase.
+ */
+const NON_PUBLIC_V6 = /^\[(?:::|64:ff9b:|2001:db8:|2002:|f[cd][0-9a-f]{2}:|fe[89ab][0-9a-f]:|ff[0-9a-f]{2}:)/;
+
+/**
+ * Hosts that are never a "public" receiver, as the URL parser writes them: the refused IPv4 ranges
+ * (the ones the pattern refuses), the IPv6 prefixes above, `.local` and `.internal` names and
+ * single-label names. They answer `not_public`; other texts the pattern refuses answer `invalid`.
+ */
+function isPrivateHost(hostname: string): boolean {
+  const h = hostname.toLowerCase();
+  if (IPV4.test(h)) return !PUBLIC_V4_ADDRESS.test(h);
+  if (h.startsWith('[')) return h !== '[::1]' && NON_PUBLIC_V6.test(h);
+  return h.endsWith('.local') || h.endsWith('.internal') || (!h.includes('.') && h !== 'localhost');
+}
 
 const MALFORMED =
   'La URL debe tener la forma https://servidor.dominio[:puerto][/ruta][?consulta]: servidor de letras, dígitos, guiones y puntos ' +
