@@ -215,14 +215,19 @@ const PANEL_CORE = String.raw`  var ADMIN = '/_emulator';
     var problem = ui.errors[key];
     return el('div', { class: 'error', role: 'alert', 'data-error': key, text: problem ? problem.text : '' });
   }
+  // Runs a section's action; a refusal is shown in the section's error line, named by its key (an
+  // errorBox) or given as the node itself.
   async function act(fn, key) {
-    delete ui.errors[key];
-    var box = document.querySelector('[data-error="' + key + '"]');
+    var keyed = typeof key === 'string';
+    var boxOf = function () { return keyed ? document.querySelector('[data-error="' + key + '"]') : key; };
+    if (keyed) delete ui.errors[key];
+    var box = boxOf();
     if (box) box.textContent = '';
     try { await fn(); } catch (e) {
-      ui.errors[key] = problemOf(e);
-      box = document.querySelector('[data-error="' + key + '"]');
-      if (box) { box.textContent = ui.errors[key].text; markFields(box.closest('section'), ui.errors[key].fields); }
+      var problem = problemOf(e);
+      if (keyed) ui.errors[key] = problem;
+      box = boxOf();
+      if (box) { box.textContent = problem.text; markFields(box.closest('section'), problem.fields); }
       return false;
     }
     return true;
