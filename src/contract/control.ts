@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HOMOLOGATION_TIMEOUT, LIMITS } from './limits.js';
+import { HOMOLOGATION_TIMEOUT, LIMITS, REQUEST_LOG_SIZE } from './limits.js';
 import { datetimeOut, queryInt } from './common.js';
 import {
   ENVIRONMENTS,
@@ -111,8 +111,8 @@ export const controlHomologationStart = z.strictObject({
 /** BENCH-ONLY: POST /_emulator/homologation/recorder switches the call recorder off and on to measure its cost. */
 export const controlHomologationRecorder = z.strictObject({ enabled: z.boolean() });
 
-/** How many API requests the emulator's request log keeps (the oldest go first). */
-export const REQUEST_LOG_SIZE = 1000;
+// In limits.ts, zod-free, so that `emulator logs tail --help` can show it.
+export { REQUEST_LOG_SIZE };
 
 /** A status filter item: an exact status (`409`) or a class (`4xx`). */
 const STATUS_FILTER_ITEM = /^[1-5]([0-9]{2}|xx)$/;
