@@ -23,7 +23,7 @@ export interface ControlTarget {
 export async function controlTarget(command: Command, env: NodeJS.ProcessEnv = process.env): Promise<ControlTarget> {
   const opts = command.optsWithGlobals() as GlobalOptions;
   // The precedence of resolveContext: an explicit --profile is a flag and beats the environment.
-  const base = opts.baseUrl ?? (opts.profile ? await profileBaseUrl(opts.profile, env) : env.MERCHANT_KIT_BASE_URL ?? (await profileBaseUrl(undefined, env)));
+  const base = opts.baseUrl ?? (opts.profile ? await profileBaseUrl(opts.profile, env) : env.MERCHANT_KIT_BASE_URL || (await profileBaseUrl(undefined, env)));
   const admin = controlUrl(base);
   return { root: admin.slice(0, -'/_emulator'.length), admin, adminToken: opts.adminToken ?? env.MERCHANT_KIT_ADMIN_TOKEN, json: Boolean(opts.json) };
 }

@@ -10,7 +10,7 @@ export const ADMIN_TOKEN_HELP = 'bearer token of the control API, for an emulato
 
 /** `<origin>/_emulator` of the given base URL, else `MERCHANT_KIT_BASE_URL`, else the default emulator address. */
 export function controlUrl(baseUrl: string | undefined): string {
-  const given = baseUrl ?? process.env.MERCHANT_KIT_BASE_URL ?? DEFAULT_EMULATOR_URL;
+  const given = baseUrl || process.env.MERCHANT_KIT_BASE_URL || DEFAULT_EMULATOR_URL;
   let url: URL;
   try {
     url = new URL(given);

@@ -44,8 +44,7 @@ export async function logsTailAction(options: LogsTailOptions, command: Command)
     const first = await read(control, query({ ...filters, tail: options.last }));
     first.entries.forEach(print);
     if (!options.follow) return;
-    if (!target.json) note(`Waiting for requests to ${target.root} (Ctrl+C to stop)…`);
-    await follow(control, target, first.next_after, filters, print);
+    await follow(target, first.next_after, filters, print);
   });
 }
 
@@ -53,21 +52,24 @@ async function read(control: EmulatorControl, path: string): Promise<RequestLogP
   return (await control.request<RequestLogPage>('GET', path)).data;
 }
 
-async function follow(
-  control: EmulatorControl,
-  target: ControlTarget,
-  after: number,
-  filters: { status?: string; path?: string },
-  print: (e: RequestLogEntry) => void,
-): Promise<void> {
+/**
+ * The long polls, on a connection pool of their own: Ctrl+C destroys it, which ends the poll in flight
+ * at once (closing a pool waits for its requests), and the loop returns quietly.
+ */
+async function follow(target: ControlTarget, after: number, filters: { status?: string; path?: string }, print: (e: RequestLogEntry) => void): Promise<void> {
+  const { Agent } = await import('undici');
+  const { EmulatorControl } = await import('../../../../client/emulator-control.js');
+  const pool = new Agent();
+  const control = new EmulatorControl(target.root, { adminToken: target.adminToken, dispatcher: pool });
   let stopped = false;
   const stop = () => {
     stopped = true;
-    // Ends the long poll in flight; the loop then returns quietly.
-    void control.close();
+    void pool.destroy();
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  // On stderr, so that --json output stays one object per line.
+  note(`Waiting for requests to ${target.root} (Ctrl+C to stop)…`);
   try {
     while (!stopped) {
       let page: RequestLogPage;
@@ -84,5 +86,7 @@ async function follow(
   } finally {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
+    await control.close();
+    if (!stopped) await pool.close();
   }
 }
