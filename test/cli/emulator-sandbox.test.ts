@@ -1,4 +1,8 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
@@ -189,6 +193,28 @@ describe('panel', () => {
     expect(r.stdout.trim()).toBe(`${emu.url}/_emulator/panel`);
     expect(await json(['panel', '--no-open'])).toEqual({ url: `${emu.url}/_emulator/panel`, opened: false });
     expect((await request(r.stdout.trim(), 'GET')).status).toBe(200);
+  });
+
+  it.skipIf(process.platform !== 'linux' || !existsSync('/usr/bin/script'))('on a terminal opens the URL with the platform opener (xdg-open); --no-open does not', async () => {
+    // A stand-in xdg-open that writes down what it was asked to open; `script` gives the CLI a terminal.
+    const exec = promisify(execFile);
+    const dir = mkdtempSync(join(tmpdir(), 'mk-opener-'));
+    try {
+      const opened = join(dir, 'opened.txt');
+      writeFileSync(join(dir, 'xdg-open'), `#!/bin/sh\nprintf '%s\\n' "$1" >> '${opened}'\n`);
+      chmodSync(join(dir, 'xdg-open'), 0o755);
+      // Asynchronous: the emulator answering the CLI runs in this process.
+      const onTerminal = async (args: string) => (await exec('script', ['-qec', `'${process.execPath}' '${cliEntry()}' panel ${args}`, '/dev/null'], {
+        cwd: ROOT, env: { ...process.env, ...env, NO_COLOR: '1', PATH: `${dir}:${process.env.PATH}` }, encoding: 'utf8', timeout: 60_000,
+      })).stdout;
+      expect(await onTerminal('--no-open')).toContain(`${emu.url}/_emulator/panel`);
+      expect(existsSync(opened)).toBe(false);
+      expect(await onTerminal('')).toContain(`${emu.url}/_emulator/panel`);
+      for (let i = 0; i < 50 && !existsSync(opened); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(readFileSync(opened, 'utf8').trim()).toBe(`${emu.url}/_emulator/panel`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { ReadyInfo } from '../../../../emulator/server.js';
 import { ExitError } from '../../errors.js';
+import { note } from '../../output.js';
 import { banner, type BannerFacts } from './banner.js';
 import { DEFAULT_DATA_DIR, type StartOptions } from './index.js';
 
@@ -97,6 +98,9 @@ export async function startDetached(options: StartOptions): Promise<void> {
   if (child.connected) child.disconnect();
   child.unref();
   const stop = dataDir ? `merchant-kit emulator stop${options.data ? ` --data ${shellWord(dataDir)}` : ''}` : `kill ${report.ready.pid}`;
-  if (options.json) process.stdout.write(`${JSON.stringify(report.ready)}\n`);
-  else process.stdout.write(`${banner({ ...report.facts, detached: { logFile, stop } })}\n${report.extra}`);
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(report.ready)}\n`);
+    // The banner names the log file; the ready line keeps DESIGN's shape, so it goes to stderr.
+    note(`Emulator log: ${logFile}`);
+  } else process.stdout.write(`${banner({ ...report.facts, detached: { logFile, stop } })}\n${report.extra}`);
 }
