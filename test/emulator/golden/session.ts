@@ -115,7 +115,7 @@ export async function recordSession(): Promise<GoldenRun> {
       let body: string | undefined = call.rawBody;
       if (body === undefined && call.body !== undefined) body = JSON.stringify(call.body);
       if (body !== undefined || (call.to === 'control' && call.method !== 'GET')) headers['content-type'] ??= 'application/json';
-      const res = await fetch(`${bases[call.to]}${call.path}`, { method: call.method, headers, body });
+      const res = await fetch(`${bases[call.to]}${call.path}`, { method: call.method, headers, body, redirect: 'manual' });
       const text = await res.text();
       // A reset restarts the manual clock at the real time: later dates count from there.
       if (call.path === '/reset' && res.status === 200) norm.start = Date.parse(JSON.parse(text).data.clock.now);
