@@ -7,13 +7,17 @@ import { BASE_PATHS } from '../context.js';
 import type { Emulator } from '../emulator.js';
 import { globToRegExp } from '../faults.js';
 
-/** An entry as kept: raw numbers, formatted only when read (the hot path does no string work). */
+/**
+ * An entry as kept: raw values, formatted only when read (the hot path does no string work: `url`
+ * keeps its query string until then). The ring's slots are made once and overwritten in turn, so a
+ * request allocates nothing here.
+ */
 interface Kept {
   id: number;
   at: number;
   environment: Environment;
   method: string;
-  path: string;
+  url: string;
   status: number;
   code: string | null;
   requestId: string;
@@ -22,25 +26,49 @@ interface Kept {
   storeId: string | null;
 }
 
+const emptySlot = (): Kept => ({
+  id: 0, at: 0, environment: 'test', method: '', url: '', status: 0, code: null, requestId: '', durationMs: 0, integrationId: null, storeId: null,
+});
+
+/** The path of a request URL, without its query string. */
+const pathOf = (url: string) => {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+};
+
 type Filter = (entry: Kept) => boolean;
 
 /**
  * The emulator's request log (`emulator logs tail`, GET /_emulator/logs): the last REQUEST_LOG_SIZE
- * API requests of both environments in a ring. Recording is an object stored in an array slot;
- * readers filter and format. Readers that found nothing may wait for the next entry (long poll).
+ * API requests of both environments in a ring. Recording overwrites the fields of the oldest slot;
+ * readers filter and format (synchronously: a slot is never read while it is written). Readers that found nothing may wait for the next entry (long poll).
  */
 export class RequestLog {
-  private readonly slots: (Kept | undefined)[] = new Array(REQUEST_LOG_SIZE);
+  private readonly slots: Kept[] = Array.from({ length: REQUEST_LOG_SIZE }, emptySlot);
   /** Id of the newest entry (0 before the first). */
   private last = 0;
   private waiters = new Set<() => void>();
   /** Set when the emulator closes: no reader waits any more. */
   closed = false;
 
-  record(entry: Omit<Kept, 'id'>): void {
-    const kept = entry as Kept;
-    kept.id = ++this.last;
-    this.slots[(kept.id - 1) % REQUEST_LOG_SIZE] = kept;
+  /** Overwrites the oldest slot (positional arguments: no object per request). */
+  record(
+    at: number, environment: Environment, method: string, url: string, status: number, code: string | null,
+    requestId: string, durationMs: number, integrationId: string | null, storeId: string | null,
+  ): void {
+    const id = ++this.last;
+    const slot = this.slots[(id - 1) % REQUEST_LOG_SIZE];
+    slot.id = id;
+    slot.at = at;
+    slot.environment = environment;
+    slot.method = method;
+    slot.url = url;
+    slot.status = status;
+    slot.code = code;
+    slot.requestId = requestId;
+    slot.durationMs = durationMs;
+    slot.integrationId = integrationId;
+    slot.storeId = storeId;
     if (this.waiters.size > 0) this.wake();
   }
 
@@ -50,7 +78,7 @@ export class RequestLog {
   }
 
   private at(id: number): Kept {
-    return this.slots[(id - 1) % REQUEST_LOG_SIZE]!;
+    return this.slots[(id - 1) % REQUEST_LOG_SIZE];
   }
 
   /** A page of the log as the control route answers it. */
@@ -113,7 +141,7 @@ export class RequestLog {
 function filterOf(query: ControlLogsQuery): Filter {
   const statuses = query.status?.map(statusTest) ?? null;
   const path = query.path === undefined ? null : globToRegExp(query.path);
-  return (entry) => (statuses === null || statuses.some((test) => test(entry.status))) && (path === null || path.test(entry.path));
+  return (entry) => (statuses === null || statuses.some((test) => test(entry.status))) && (path === null || path.test(pathOf(entry.url)));
 }
 
 /** `409` matches that status, `4xx` the class. */
@@ -133,7 +161,7 @@ function present(e: Kept): RequestLogEntry {
     environment: e.environment,
     method: e.method,
     // Paths carry ids and codes, never a credential; masked all the same in case a client put one there.
-    path: redactSecrets(e.path),
+    path: redactSecrets(pathOf(e.url)),
     status: e.status,
     error_code: e.code,
     request_id: e.requestId,
@@ -183,20 +211,9 @@ export function recordRequests(emulator: Emulator) {
     const environment = environmentOf(url);
     if (environment !== null) {
       const status = reply.statusCode;
-      const q = url.indexOf('?');
       const auth = request.auth;
-      log.record({
-        at: clock.now(),
-        environment,
-        method: request.method,
-        path: q === -1 ? url : url.slice(0, q),
-        status,
-        code: status >= 400 && typeof payload === 'string' ? (ERROR_CODE.exec(payload)?.[1] ?? null) : null,
-        requestId: request.id,
-        durationMs: reply.elapsedTime,
-        integrationId: auth ? auth.integration.id : null,
-        storeId: auth ? auth.store.id : null,
-      });
+      const code = status >= 400 && typeof payload === 'string' ? (ERROR_CODE.exec(payload)?.[1] ?? null) : null;
+      log.record(clock.now(), environment, request.method, url, status, code, request.id, reply.elapsedTime, auth ? auth.integration.id : null, auth ? auth.store.id : null);
     }
     done(null, payload);
   };
