@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
 import { ROOT } from '../helpers/cli.js';
-import { buildPrivateCli, cli, SECRET_PATTERN, type CliResult } from '../helpers/cli-core.js';
+import { buildPrivateCli, cli, cliEntry, SECRET_PATTERN, type CliResult } from '../helpers/cli-core.js';
 import { request } from '../helpers/emulator.js';
 import type { ReadyLine } from '../helpers/emulator-cli.js';
 
@@ -103,6 +104,26 @@ describe('emulator start --detach', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/Could not start the emulator: .*EADDRINUSE/);
     expect(r.stderr).toMatch(/the emulator did not start; its log: \//);
+  });
+
+  it('Ctrl+C while it starts stops the emulator too: exit 1, nothing left running', async () => {
+    const data = tempDir();
+    // A menu big enough that the start takes a while (about a second), so the interrupt comes first.
+    const menu = join(tempDir(), 'menu.json');
+    const products = Array.from({ length: 5000 }, (_, i) => ({ external_id: `P-${i}`, name: `Producto ${i}`, category_external_id: 'C', price: '1000' }));
+    writeFileSync(menu, JSON.stringify({ format: 'merchant-kit.catalog', version: 1, categories: [{ external_id: 'C', name: 'Todo' }], products }));
+    const parent = spawn(process.execPath, [cliEntry(), 'emulator', 'start', '--detach', '--port', '0', '--data', data, '--catalog', menu], { cwd: ROOT });
+    let stderr = '';
+    parent.stderr.on('data', (d) => (stderr += String(d)));
+    const exited = new Promise<number | null>((resolve) => parent.on('close', resolve));
+    // The log file is made in the same turn as the child and the interrupt handler.
+    for (let i = 0; i < 500 && !existsSync(join(data, 'emulator.log')); i++) await new Promise((r) => setTimeout(r, 20));
+    parent.kill('SIGINT');
+    expect(await exited, stderr).toBe(1);
+    expect(stderr).toContain('Interrupted: the emulator was stopped before it listened.');
+    expect(readdirSync(data)).not.toContain('emulator.pid');
+    // No emulator of that folder is left: stop finds none.
+    expect((await cli(['emulator', 'stop', '--data', data])).code).toBe(1);
   });
 });
 

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -55,9 +55,67 @@ function shellWord(text: string): string {
 }
 
 /**
- * `emulator start --detach`: runs `emulator start` as a detached child (its own session, stdin and
- * stdout closed, stderr to the log file), waits for its report over IPC, prints the ready line or the
- * banner, and returns while the emulator keeps running. Stopped with `emulator stop` or the pid.
+ * Ctrl+C while the emulator starts stops it too: an interrupted start leaves nothing running. Made
+ * before the child is spawned, in the same synchronous turn, so that it can never miss the child.
+ */
+function interruptGuard() {
+  const guard = {
+    aborted: false,
+    child: undefined as ChildProcess | undefined,
+    release: () => process.off('SIGINT', interrupted),
+  };
+  function interrupted() {
+    guard.aborted = true;
+    guard.child?.kill('SIGTERM');
+  }
+  process.once('SIGINT', interrupted);
+  return guard;
+}
+
+/** `emulator start` as a detached child (its own session), stdin and stdout closed, stderr appended to the log file. */
+function spawnEmulator(options: StartOptions, dataDir: string | null, logFile: string): { child: ChildProcess; offset: number } {
+  mkdirSync(dirname(logFile), { recursive: true });
+  // 0600: with --verbose the log holds every request line (redacted, yet the user's own traffic).
+  const fd = openSync(logFile, 'a', 0o600);
+  const offset = fstatSync(fd).size;
+  const token = options.adminToken ?? process.env.MERCHANT_KIT_ADMIN_TOKEN;
+  try {
+    const child = spawn(process.execPath, [...process.execArgv, process.argv[1], ...childArgs(options, dataDir)], {
+      detached: true,
+      stdio: ['ignore', 'ignore', fd, 'ipc'],
+      env: { ...process.env, [DETACHED_CHILD]: '1', ...(token ? { MERCHANT_KIT_ADMIN_TOKEN: token } : {}) },
+      windowsHide: true,
+    });
+    return { child, offset };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The child's report once it listens; its log's new lines when it exits first. */
+function readyReport(child: ChildProcess, logFile: string, offset: number, guard: { aborted: boolean }): Promise<DetachedReady> {
+  return new Promise<DetachedReady>((resolveReport, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM');
+      reject(new ExitError(`error: the emulator did not start within ${START_TIMEOUT_MS / 1000} s; its log: ${logFile}`));
+    }, START_TIMEOUT_MS);
+    child.once('message', (message) => {
+      clearTimeout(timer);
+      resolveReport(message as DetachedReady);
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (guard.aborted) return reject(new ExitError('Interrupted: the emulator was stopped before it listened.'));
+      const why = logSince(logFile, offset) || (signal ? `it was stopped by ${signal}` : `it exited with code ${code}`);
+      reject(new ExitError(`${why}\n(the emulator did not start; its log: ${logFile})`, code === 2 ? 2 : 1));
+    });
+  });
+}
+
+/**
+ * `emulator start --detach`: runs `emulator start` as a detached child, waits for its report over
+ * IPC, prints the ready line or the banner, and returns while the emulator keeps running. Stopped
+ * with `emulator stop` or the pid.
  */
 export async function startDetached(options: StartOptions): Promise<void> {
   if (options.data && options.memory) throw new ExitError('Use either --data or --memory, not both.', 2);
@@ -67,33 +125,10 @@ export async function startDetached(options: StartOptions): Promise<void> {
     const { secureDataDir } = await import('../../../../emulator/db/open.js');
     secureDataDir(dataDir);
   }
-  mkdirSync(dirname(logFile), { recursive: true });
-  // 0600: with --verbose the log holds every request line (redacted, yet the user's own traffic).
-  const fd = openSync(logFile, 'a', 0o600);
-  const offset = fstatSync(fd).size;
-  const token = options.adminToken ?? process.env.MERCHANT_KIT_ADMIN_TOKEN;
-  const child = spawn(process.execPath, [...process.execArgv, process.argv[1], ...childArgs(options, dataDir)], {
-    detached: true,
-    stdio: ['ignore', 'ignore', fd, 'ipc'],
-    env: { ...process.env, [DETACHED_CHILD]: '1', ...(token ? { MERCHANT_KIT_ADMIN_TOKEN: token } : {}) },
-    windowsHide: true,
-  });
-  closeSync(fd);
-  const report = await new Promise<DetachedReady>((resolveReport, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGTERM');
-      reject(new ExitError(`error: the emulator did not start within ${START_TIMEOUT_MS / 1000} s; its log: ${logFile}`));
-    }, START_TIMEOUT_MS);
-    child.once('message', (message) => {
-      clearTimeout(timer);
-      resolveReport(message as DetachedReady);
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      const why = logSince(logFile, offset) || `it exited with code ${code}`;
-      reject(new ExitError(`${why}\n(the emulator did not start; its log: ${logFile})`, code === 2 ? 2 : 1));
-    });
-  });
+  const guard = interruptGuard();
+  const { child, offset } = spawnEmulator(options, dataDir, logFile);
+  guard.child = child;
+  const report = await readyReport(child, logFile, offset, guard).finally(guard.release);
   child.removeAllListeners('exit');
   if (child.connected) child.disconnect();
   child.unref();

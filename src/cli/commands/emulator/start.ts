@@ -63,7 +63,13 @@ export async function startAction(options: StartOptions): Promise<void> {
   else process.stdout.write(`${banner(facts)}\n${extra}`);
 }
 
-/** Under `start --detach`: the ready line and the banner's facts go to the parent, which prints them and returns. */
+/**
+ * Under `start --detach`: the ready line and the banner's facts go to the parent, which prints them
+ * and returns. A parent that is gone (interrupted) has nobody to tell: the emulator runs on.
+ */
 function reportToParent(message: DetachedReady & { ready: ReadyInfo }): void {
-  process.send!(message, () => process.disconnect());
+  if (!process.connected) return;
+  process.send!(message, () => {
+    if (process.connected) process.disconnect();
+  });
 }
