@@ -99,7 +99,7 @@ describe('emulator start --detach', () => {
   it('a start that fails in the background: exit 1 with the emulator\'s own error and where its log is', async () => {
     const ready = await detachJson(['--memory']);
     const port = new URL(ready.url).port;
-    const r = await cli(['emulator', 'start', '--detach', '--memory', '--port', port], { timeoutMs: 90_000 });
+    const r = await cli(['emulator', 'start', '--detach', '--memory', '--port', port, '--log-file', join(tempDir(), 'failed.log')], { timeoutMs: 90_000 });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/Could not start the emulator: .*EADDRINUSE/);
@@ -233,5 +233,12 @@ describe('the start-up banner', () => {
     const r = await detach(['--memory']);
     expect(r.stdout).toMatch(/credential svk_live_\w+\.svs_live_\w+/);
     expect(r.stdout).toMatch(/^ {2}clock: {8}system \(real time\)$/m);
+    // Its log is a temporary file of its own, gone once it stops cleanly.
+    const log = /^ {2}log: {10}(\S+)$/m.exec(r.stdout)![1];
+    expect(existsSync(log)).toBe(true);
+    const pid = Number(/\(pid (\d+)\)/.exec(r.stdout)![1]);
+    process.kill(pid, 'SIGTERM');
+    await stopped(pid);
+    expect(existsSync(log)).toBe(false);
   });
 });

@@ -11,6 +11,9 @@ import { DEFAULT_DATA_DIR, type StartOptions } from './index.js';
 /** Set in the environment of the emulator that `start --detach` spawns: it reports its start over IPC. */
 export const DETACHED_CHILD = 'MERCHANT_KIT_DETACHED_CHILD';
 
+/** Names the detached emulator's log when it is a temporary file of its own (`--memory`, no `--log-file`): removed on a clean stop. */
+export const DETACHED_TEMP_LOG = 'MERCHANT_KIT_DETACHED_TEMP_LOG';
+
 /** What the detached emulator sends once it listens. */
 export interface DetachedReady {
   ready: ReadyInfo;
@@ -74,6 +77,7 @@ function interruptGuard() {
 
 /** `emulator start` as a detached child (its own session), stdin and stdout closed, stderr appended to the log file. */
 function spawnEmulator(options: StartOptions, dataDir: string | null, logFile: string): { child: ChildProcess; offset: number } {
+  const temporary = !dataDir && !options.logFile;
   mkdirSync(dirname(logFile), { recursive: true });
   // 0600: with --verbose the log holds every request line (redacted, yet the user's own traffic).
   const fd = openSync(logFile, 'a', 0o600);
@@ -83,7 +87,12 @@ function spawnEmulator(options: StartOptions, dataDir: string | null, logFile: s
     const child = spawn(process.execPath, [...process.execArgv, process.argv[1], ...childArgs(options, dataDir)], {
       detached: true,
       stdio: ['ignore', 'ignore', fd, 'ipc'],
-      env: { ...process.env, [DETACHED_CHILD]: '1', ...(token ? { MERCHANT_KIT_ADMIN_TOKEN: token } : {}) },
+      env: {
+        ...process.env,
+        [DETACHED_CHILD]: '1',
+        ...(temporary ? { [DETACHED_TEMP_LOG]: logFile } : {}),
+        ...(token ? { MERCHANT_KIT_ADMIN_TOKEN: token } : {}),
+      },
       windowsHide: true,
     });
     return { child, offset };

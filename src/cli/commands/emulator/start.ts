@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { readyLine, startEmulator, type ReadyInfo, type RunningEmulator } from '../../../../emulator/server.js';
 import { SEED_FILE } from '../../../../emulator/seed.js';
@@ -8,7 +8,7 @@ import { DEFAULT_DATA_DIR, type StartOptions } from './index.js';
 import { loadBundleForStart, restoreForStart, restoredNote } from './export.js';
 import { banner, type BannerFacts } from './banner.js';
 import { loadStartCatalog, readStartCatalog } from './start-catalog.js';
-import { DETACHED_CHILD, type DetachedReady } from './detach.js';
+import { DETACHED_CHILD, DETACHED_TEMP_LOG, type DetachedReady } from './detach.js';
 
 /** `merchant-kit emulator start`: listens, prints the ready line, stops cleanly on SIGINT/SIGTERM. */
 export async function startAction(options: StartOptions): Promise<void> {
@@ -43,6 +43,9 @@ export async function startAction(options: StartOptions): Promise<void> {
     stopping = true;
     process.stderr.write(`${signal}: stopping the emulator…\n`);
     await running.close();
+    // A `--memory --detach` emulator's own temporary log is not kept once it stopped cleanly.
+    const tempLog = process.env[DETACHED_TEMP_LOG];
+    if (tempLog) rmSync(tempLog, { force: true });
     process.exit(0);
   };
   process.once('SIGINT', () => void stop('SIGINT'));
