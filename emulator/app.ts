@@ -13,6 +13,7 @@ import { registerHomologation } from './homologation/index.js';
 import { createHostPolicy } from './http/host-check.js';
 import { answerClientError } from './http/client-error.js';
 import { removeDotSegments } from './http/dot-segments.js';
+import { recordRequests } from './http/request-log.js';
 
 /** The methods of the API and the control API (HEAD comes with every GET); any other is an unknown route. */
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -83,6 +84,12 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
     return sendError(request, reply, apiError);
   });
   app.setNotFoundHandler((request, reply) => sendError(request, reply, ApiError.of('not_found')));
+
+  // The request log (`emulator logs tail`): every API request of both environments, answered ones included
+  // when a fault or the credential check answered before the route.
+  app.addHook('onSend', recordRequests(emulator));
+  // The emulator's root is the merchant panel's address, for people who open the bare URL in a browser.
+  app.get('/', (_request, reply) => reply.redirect('/_emulator/panel', 302));
 
   // Homologation observer (emulator/homologation): records every API call per integration; before the API routes so its hooks apply to them.
   registerHomologation(app, emulator);

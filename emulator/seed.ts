@@ -14,7 +14,8 @@ export interface SeededStore {
   credential: string;
 }
 
-const SEED_FILE = 'seed-credentials.json';
+/** The file beside the databases that keeps the demo credentials (its absence means a new data folder). */
+export const SEED_FILE = 'seed-credentials.json';
 const NAMES: Record<Environment, string> = { test: 'Tienda Demo (prueba)', live: 'Tienda Demo' };
 
 function credentialParts(full: string) {

@@ -9,10 +9,11 @@ import { entregasControl } from './entregas.js';
 import { homologationControl } from './homologation.js';
 import { panelControl } from './panel.js';
 import { exportControl } from './export.js';
+import { logsControl } from './logs.js';
 
 export type ControlRegistrar = (app: FastifyInstance, emulator: Emulator) => void;
 
 /** Every group of control routes. */
 export const CONTROL_ROUTES: ControlRegistrar[] = [
-  systemRoutes, storesControl, catalogControl, ordersControl, webhooksControl, entregasControl, homologationControl, panelControl, exportControl,
+  systemRoutes, storesControl, catalogControl, ordersControl, webhooksControl, entregasControl, homologationControl, panelControl, exportControl, logsControl,
 ];

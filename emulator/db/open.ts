@@ -21,7 +21,7 @@ export function secureDataDir(dir: string): void {
   if (readdirSync(dir).every((name) => OWN_FILES.test(name))) chmodSync(dir, 0o700);
 }
 
-const OWN_FILES = /^((live|test)\.sqlite(-wal|-shm|-journal)?|seed-credentials\.json|emulator\.pid|clock\.json)$/;
+const OWN_FILES = /^((live|test)\.sqlite(-wal|-shm|-journal)?|seed-credentials\.json|emulator\.pid|emulator\.log|clock\.json)$/;
 
 function secureFiles(file: string): void {
   for (const path of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(path)) chmodSync(path, 0o600);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { HOMOLOGATION_TIMEOUT, LIMITS } from './limits.js';
+import { HOMOLOGATION_TIMEOUT, LIMITS, REQUEST_LOG_SIZE } from './limits.js';
+import { datetimeOut, queryInt } from './common.js';
 import {
   ENVIRONMENTS,
   fulfillmentType,
@@ -109,3 +110,65 @@ export const controlHomologationStart = z.strictObject({
 
 /** BENCH-ONLY: POST /_emulator/homologation/recorder switches the call recorder off and on to measure its cost. */
 export const controlHomologationRecorder = z.strictObject({ enabled: z.boolean() });
+
+// In limits.ts, zod-free, so that `emulator logs tail --help` can show it.
+export { REQUEST_LOG_SIZE };
+
+/** A status filter item: an exact status (`409`) or a class (`4xx`). */
+const STATUS_FILTER_ITEM = /^[1-5]([0-9]{2}|xx)$/;
+
+/**
+ * GET /_emulator/logs — the request log (`emulator logs tail`). `after` pages forward from an entry id,
+ * `tail` asks for the newest matching entries instead; `wait_ms` holds the request open until a new
+ * entry arrives (long poll). `status` lists exact statuses and classes (`4xx,409`), `path` is a glob
+ * over the full path like a fault's.
+ */
+export const controlLogsQuery = z
+  .strictObject({
+    after: queryInt(0, Number.MAX_SAFE_INTEGER).optional(),
+    tail: queryInt(0, REQUEST_LOG_SIZE).optional(),
+    limit: queryInt(1, REQUEST_LOG_SIZE).default(100),
+    status: z
+      .string()
+      .transform((v) => v.split(',').map((s) => s.trim().toLowerCase()))
+      .pipe(z.array(z.string().regex(STATUS_FILTER_ITEM, 'Use un estado (409) o una clase (4xx).')).min(1))
+      .optional(),
+    path: z.string().min(1).max(500).regex(/^\//).optional(),
+    wait_ms: queryInt(0, 30_000).default(0),
+  })
+  .superRefine((q, ctx) => {
+    if (q.after !== undefined && q.tail !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['tail'], params: { code: 'invalid' }, message: 'Indique after o tail, no ambos.' });
+    }
+  });
+export type ControlLogsQuery = z.output<typeof controlLogsQuery>;
+
+/** One API request of the log: what was asked and answered, never a body, a header or a secret. */
+export const requestLogEntry = z.object({
+  /** Increases by one per request; the `after` of the next page. */
+  id: z.int(),
+  /** When it was answered, on the emulator's clock. */
+  time: datetimeOut,
+  environment: z.enum(ENVIRONMENTS),
+  method: z.string(),
+  /** The full path without the query string. */
+  path: z.string(),
+  status: z.int(),
+  /** The spec's `error.code` of an error answer. */
+  error_code: z.string().nullable(),
+  request_id: z.string(),
+  /** Real time from the request's arrival to its answer. */
+  duration_ms: z.number(),
+  /** The credential's integration and store; null when none was accepted. */
+  integration_id: z.string().nullable(),
+  store_id: z.string().nullable(),
+});
+export type RequestLogEntry = z.output<typeof requestLogEntry>;
+
+/** GET /_emulator/logs — `next_after` is the id to pass next time; `missed` counts entries that left the log before they were read. */
+export const requestLogPage = z.object({
+  entries: z.array(requestLogEntry),
+  next_after: z.int(),
+  missed: z.int(),
+});
+export type RequestLogPage = z.output<typeof requestLogPage>;

@@ -7,6 +7,12 @@ export const ORDER_STATUSES = [
   'pending', 'accepted', 'preparing', 'ready', 'out_for_delivery', 'completed', 'rejected', 'cancelled',
 ] as const;
 
+// DESIGN: control API, POST /_emulator/orders/{order_id}/status — who makes a panel-side change.
+export const PANEL_STATUS_ACTORS = ['store_user', 'customer', 'system'] as const;
+
+// spec: Resources, Store — fulfillment_types
+export const FULFILLMENT_TYPES = ['delivery', 'pickup'] as const;
+
 // spec: Import confirmation — `integration.ack_status`
 export const ACK_STATUSES = ['pending', 'acknowledged', 'failed'] as const;
 

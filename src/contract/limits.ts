@@ -50,6 +50,9 @@ export const LIMITS = {
 /** The observed homologation's watch, in seconds (DESIGN: Homologation; the CLI's --timeout too). */
 export const HOMOLOGATION_TIMEOUT = { default: 120, min: 5, max: 3600 } as const;
 
+/** How many API requests the emulator's request log keeps, the oldest going first (`emulator logs tail`). */
+export const REQUEST_LOG_SIZE = 1000;
+
 export const API_VERSION = '1.0';
 export const OPENAPI_VERSION = '1.0.4';
 export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9._:-]{8,100}$/;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { amountOut, commaList, cursor, datetime, datetimeOut, externalId, id, NON_BLANK, pageLimit, requiredText } from './common.js';
-import { ACK_STATUSES, IMPORT_FAILURE_CODES, ORDER_STATUSES, SIMULATOR_SCENARIOS } from './enums.js';
+import { ACK_STATUSES, IMPORT_FAILURE_CODES, ORDER_STATUSES, PANEL_STATUS_ACTORS, SIMULATOR_SCENARIOS } from './enums.js';
 import { LIMITS } from './limits.js';
 import { fulfillmentType } from './store.js';
 
@@ -229,7 +229,7 @@ export const panelStatusChangeBody = z
     reason: statusReason.optional(),
     estimated_minutes: estimatedMinutes.optional(),
     occurred_at: datetime.optional(),
-    by: z.enum(['customer', 'store_user', 'system']).default('store_user'),
+    by: z.enum(PANEL_STATUS_ACTORS).default('store_user'),
   })
   .superRefine(statusBodyRules);
 

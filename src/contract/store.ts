@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { datetimeOut, id } from './common.js';
+import { FULFILLMENT_TYPES } from './enums.js';
 import { LIMITS } from './limits.js';
 
 export const SCOPES = [
@@ -14,7 +15,8 @@ export const SCOPES = [
 export const scope = z.enum(SCOPES);
 export type Scope = z.infer<typeof scope>;
 
-export const FULFILLMENT_TYPES = ['delivery', 'pickup'] as const;
+// The plain list lives in enums.ts (zod-free, for the CLI's --help); re-exported here.
+export { FULFILLMENT_TYPES };
 export const fulfillmentType = z.enum(FULFILLMENT_TYPES);
 
 export const BASE_PAYMENT_CODES = ['cash', 'bank_transfer', 'card_on_delivery', 'qr', 'other'] as const;

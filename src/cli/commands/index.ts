@@ -10,6 +10,7 @@ import { register as orders } from './orders/index.js';
 import { register as webhook } from './webhook/index.js';
 import { register as entregas } from './entregas/index.js';
 import { register as simulate } from './simulate/index.js';
+import { register as panel } from './panel/index.js';
 import { register as feed } from './feed/index.js';
 import { register as homologate } from './homologate/index.js';
 import { register as proxy } from './proxy/index.js';
@@ -30,6 +31,7 @@ export const COMMAND_GROUPS: ((program: Command) => void)[] = [
   webhook,
   entregas,
   simulate,
+  panel,
   registerListenCommands,
   feed,
   homologate,

@@ -44,7 +44,9 @@ class Normaliser {
       .replace(/\b(svk|svs)_(test|live)_[A-Za-z0-9_-]+/g, (m, kind: string, env: string) => this.name(`${kind}_${env}`, m))
       .replace(/\bwhsec_[A-Za-z0-9_-]+/g, (m) => this.name('whsec', m))
       .replace(/\bmks_[A-Za-z0-9_-]+/g, (m) => this.name('mks', m))
-      .replace(/\b(str|int|cat|prd|ogr|opt|ord|evt|dlv|req|snc|ent)_[0-9A-HJKMNP-TV-Z]{26}\b/g, (m, kind: string) => this.name(kind, m))
+      // Request ids are never named twice: one mark for all, so a step added never renames the rest.
+      .replace(/\breq_[0-9A-HJKMNP-TV-Z]{26}\b/g, '<req>')
+      .replace(/\b(str|int|cat|prd|ogr|opt|ord|evt|dlv|snc|ent)_[0-9A-HJKMNP-TV-Z]{26}\b/g, (m, kind: string) => this.name(kind, m))
       .replace(/"(next_cursor|cursor|after)":"([A-Za-z0-9_-]+)"/g, (_m, key: string, cursor: string) => `"${key}":"${this.cursor(cursor)}"`)
       .replace(/([?&](?:cursor|after)=)([A-Za-z0-9_-]+)/g, (_m, key: string, cursor: string) => `${key}${this.cursor(cursor)}`)
       .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})/g, (m) => this.date(m))
@@ -115,7 +117,7 @@ export async function recordSession(): Promise<GoldenRun> {
       let body: string | undefined = call.rawBody;
       if (body === undefined && call.body !== undefined) body = JSON.stringify(call.body);
       if (body !== undefined || (call.to === 'control' && call.method !== 'GET')) headers['content-type'] ??= 'application/json';
-      const res = await fetch(`${bases[call.to]}${call.path}`, { method: call.method, headers, body });
+      const res = await fetch(`${bases[call.to]}${call.path}`, { method: call.method, headers, body, redirect: 'manual' });
       const text = await res.text();
       // A reset restarts the manual clock at the real time: later dates count from there.
       if (call.path === '/reset' && res.status === 200) norm.start = Date.parse(JSON.parse(text).data.clock.now);

@@ -2,12 +2,15 @@ import type { ApiError } from '../../../client/errors.js';
 import type { EmulatorControl } from '../../../client/emulator-control.js';
 import { usageError } from '../../errors.js';
 
-/** DESIGN: emulator-only commands find the control API from the base URL (flag, env, default). */
+/** DESIGN: emulator-only commands find the control API from the base URL (flag, env, profile, default). */
 const DEFAULT_EMULATOR_URL = 'http://127.0.0.1:4010';
 
-/** `<origin>/_emulator` of `--base-url`, `MERCHANT_KIT_BASE_URL` or the default emulator address. */
+/** The help of every emulator-only command's `--admin-token`. */
+export const ADMIN_TOKEN_HELP = 'bearer token of the control API, for an emulator started with one (env MERCHANT_KIT_ADMIN_TOKEN)';
+
+/** `<origin>/_emulator` of the given base URL, else `MERCHANT_KIT_BASE_URL`, else the default emulator address. */
 export function controlUrl(baseUrl: string | undefined): string {
-  const given = baseUrl ?? process.env.MERCHANT_KIT_BASE_URL ?? DEFAULT_EMULATOR_URL;
+  const given = baseUrl || process.env.MERCHANT_KIT_BASE_URL || DEFAULT_EMULATOR_URL;
   let url: URL;
   try {
     url = new URL(given);

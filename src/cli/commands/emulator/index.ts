@@ -1,6 +1,12 @@
 import type { Command } from 'commander';
 import { choiceOption, intOption } from '../../options.js';
 import { registerExport } from './export.js';
+import { registerClock } from './clock/index.js';
+import { registerFaults } from './faults/index.js';
+import { registerChaos } from './chaos/index.js';
+import { registerLogs } from './logs/index.js';
+import { ADMIN_TOKEN_HELP } from './control-url.js';
+import { durationOption } from './duration.js';
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
@@ -20,6 +26,12 @@ export interface StartOptions {
   json?: boolean;
   /** A state bundle to restore (`emulator export`). */
   from?: string;
+  /** A catalog file (the format `catalog sync` reads) loaded into the test store at start. */
+  catalog?: string;
+  /** Start in the background and return once it listens. */
+  detach?: boolean;
+  /** With `--detach`: where its log goes (default `emulator.log` in the data folder). */
+  logFile?: string;
   /** Request log on stderr. */
   verbose?: boolean;
 }
@@ -27,8 +39,50 @@ export interface StartOptions {
 export function registerEmulatorCommands(program: Command): void {
   const emulator = program
     .command('emulator')
-    .description('The local emulator of the API (live and sandbox)')
-    .addHelpText('after', '\nExamples:\n  $ merchant-kit emulator start\n  $ merchant-kit emulator start --port 0 --memory --clock manual --json\n');
+    .description('The local emulator of the API (live and sandbox) and its sandbox tools')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ merchant-kit emulator start\n  $ merchant-kit emulator start --port 0 --memory --clock manual --json\n' +
+        '  $ merchant-kit emulator clock advance 1h30m\n  $ merchant-kit emulator logs tail --status 4xx,5xx\n',
+    );
+  registerStart(emulator);
+
+  emulator
+    .command('wait')
+    .description('Wait until the emulator at the base URL answers (GET /_emulator/health)')
+    .option('--timeout <duration>', 'how long to wait: 30s, 2m, … or seconds', durationOption('--timeout', 1, 3600), 30)
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText(
+      'after',
+      '\nExit code 1 when nothing answers in time.\n\nExamples:\n  $ merchant-kit emulator start --detach && merchant-kit emulator wait\n' +
+        '  $ merchant-kit --base-url http://127.0.0.1:4011 emulator wait --timeout 2m\n',
+    )
+    .action(async (options: { timeout: number }, command: Command) => (await import('./wait.js')).waitAction(options, command));
+
+  emulator
+    .command('reset')
+    .description('Put a running emulator back to its seeded state (control API, from --base-url)')
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText('after', '\nExamples:\n  $ merchant-kit emulator reset\n  $ merchant-kit --base-url http://127.0.0.1:4010/sandbox/v1 emulator reset\n')
+    .action(async (_options: unknown, command: Command) => (await import('./reset.js')).resetAction(command));
+
+  emulator
+    .command('stop')
+    .description('Stop the emulator serving a data folder (by its pid file)')
+    .option('--data <dir>', `the emulator's data folder (default ${DEFAULT_DATA_DIR})`)
+    .addHelpText('after', `\nExamples:\n  $ merchant-kit emulator stop\n  $ merchant-kit emulator stop --data ${DEFAULT_DATA_DIR}\n`)
+    .action(async (options: { data?: string }, command: Command) => {
+      const { stopAction } = await import('./stop.js');
+      await stopAction({ data: options.data ?? DEFAULT_DATA_DIR, json: command.optsWithGlobals().json });
+    });
+  registerExport(emulator);
+  registerClock(emulator);
+  registerFaults(emulator);
+  registerChaos(emulator);
+  registerLogs(emulator);
+}
+
+function registerStart(emulator: Command): void {
   emulator
     .command('start')
     .description('Start the emulator with its demo stores')
@@ -43,36 +97,19 @@ export function registerEmulatorCommands(program: Command): void {
     .option('--allowed-host <host>', 'another host name the emulator answers to (repeatable)', collect, [])
     .option('--json', 'print one JSON "ready" line on stdout once listening')
     .option('--from <file>', 'restore a state bundle (from `emulator export`); prints fresh credentials for its integrations')
+    .option('--catalog <file>', 'load a menu into the test store at start (the JSON or CSV that `catalog sync` reads)')
+    .option('--detach', 'start in the background: print the ready line or banner, then return')
+    .option('--log-file <file>', 'with --detach: the log file (default emulator.log in the data folder)')
     .addHelpText(
       'after',
       '\nExamples:\n  $ merchant-kit emulator start\n  $ merchant-kit emulator start --port 0 --memory --clock manual --seed 7 --json\n' +
+        '  $ merchant-kit emulator start --catalog fixtures/catalog/asuncion-restaurant.json --detach\n' +
         '  $ merchant-kit emulator start --memory --from support-state.json.gz\n',
     )
     .action(async (options: StartOptions, command: Command) => {
-      const { startAction } = await import('./start.js');
       const globals = command.optsWithGlobals();
-      await startAction({ ...options, json: options.json ?? globals.json, verbose: globals.verbose });
+      const given = { ...options, json: options.json ?? globals.json, verbose: globals.verbose };
+      if (options.detach) return (await import('./detach.js')).startDetached(given);
+      await (await import('./start.js')).startAction(given);
     });
-
-  emulator
-    .command('reset')
-    .description('Put a running emulator back to its seeded state (control API, from --base-url)')
-    .option('--admin-token <token>', 'bearer token of the control API (env MERCHANT_KIT_ADMIN_TOKEN)')
-    .addHelpText('after', '\nExamples:\n  $ merchant-kit emulator reset\n  $ merchant-kit --base-url http://127.0.0.1:4010/sandbox/v1 emulator reset\n')
-    .action(async (options: { adminToken?: string }, command: Command) => {
-      const { resetAction } = await import('./reset.js');
-      const globals = command.optsWithGlobals();
-      await resetAction({ baseUrl: globals.baseUrl, adminToken: options.adminToken, json: globals.json });
-    });
-
-  emulator
-    .command('stop')
-    .description('Stop the emulator serving a data folder (by its pid file)')
-    .option('--data <dir>', `the emulator's data folder (default ${DEFAULT_DATA_DIR})`)
-    .addHelpText('after', `\nExamples:\n  $ merchant-kit emulator stop\n  $ merchant-kit emulator stop --data ${DEFAULT_DATA_DIR}\n`)
-    .action(async (options: { data?: string }, command: Command) => {
-      const { stopAction } = await import('./stop.js');
-      await stopAction({ data: options.data ?? DEFAULT_DATA_DIR, json: command.optsWithGlobals().json });
-    });
-  registerExport(emulator);
 }

@@ -1,15 +1,25 @@
-import { resolve } from 'node:path';
-import { readyLine, startEmulator, type ReadyInfo } from '../../../../emulator/server.js';
+import { existsSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { readyLine, startEmulator, type ReadyInfo, type RunningEmulator } from '../../../../emulator/server.js';
+import { SEED_FILE } from '../../../../emulator/seed.js';
 import { redactSecrets } from '../../../logging/redact.js';
 import { ExitError } from '../../errors.js';
 import { DEFAULT_DATA_DIR, type StartOptions } from './index.js';
 import { loadBundleForStart, restoreForStart, restoredNote } from './export.js';
+import { banner, type BannerFacts } from './banner.js';
+import { loadStartCatalog, readStartCatalog } from './start-catalog.js';
+import { DETACHED_CHILD, DETACHED_TEMP_LOG, type DetachedReady } from './detach.js';
 
 /** `merchant-kit emulator start`: listens, prints the ready line, stops cleanly on SIGINT/SIGTERM. */
 export async function startAction(options: StartOptions): Promise<void> {
   if (options.data && options.memory) throw new ExitError('Use either --data or --memory, not both.', 2);
+  const dataDir = options.memory ? null : resolve(options.data ?? DEFAULT_DATA_DIR);
+  // Read before the start: a refused bundle or menu changes nothing.
   const bundle = options.from ? await loadBundleForStart(options.from) : null;
-  let running;
+  const menu = options.catalog ? await readStartCatalog(options.catalog) : null;
+  // The demo credentials are made by this start unless the data folder already keeps them.
+  const credentialsNew = dataDir === null || bundle !== null || !existsSync(join(dataDir, SEED_FILE));
+  let running: RunningEmulator;
   try {
     running = await startEmulator({
       port: options.port,
@@ -33,32 +43,36 @@ export async function startAction(options: StartOptions): Promise<void> {
     stopping = true;
     process.stderr.write(`${signal}: stopping the emulator…\n`);
     await running.close();
+    // A `--memory --detach` emulator's own temporary log is not kept once it stopped cleanly.
+    const tempLog = process.env[DETACHED_TEMP_LOG];
+    if (tempLog) rmSync(tempLog, { force: true });
     process.exit(0);
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
   const ready = bundle ? await restoreForStart(running, readyLine(running), bundle) : readyLine(running);
+  const catalog = menu ? await loadStartCatalog(running, ready.stores, menu) : null;
+  const facts: BannerFacts = {
+    ready,
+    dataDir,
+    clock: { mode: running.emulator.clock.mode, offsetSeconds: Math.round(running.emulator.clock.offsetMs() / 1000) },
+    credentialsNew,
+    catalog,
+    detached: null,
+  };
+  const extra = bundle ? restoredNote(options.from!, ready) : '';
+  if (process.env[DETACHED_CHILD] && process.send) return reportToParent({ ready, facts, extra });
   if (options.json) process.stdout.write(`${JSON.stringify(ready)}\n`);
-  else process.stdout.write(`${banner(ready, options.memory ? null : resolve(options.data ?? DEFAULT_DATA_DIR))}\n`);
-  if (bundle && !options.json) process.stdout.write(restoredNote(options.from!, ready));
+  else process.stdout.write(`${banner(facts)}\n${extra}`);
 }
 
-/** The human start-up text: where to call, who you are, where the data lives. */
-export function banner(ready: ReadyInfo, dataDir: string | null): string {
-  const width = Math.max(...ready.stores.map((s) => s.environment.length));
-  return [
-    `Emulator listening on ${ready.url} (pid ${ready.pid})`,
-    `  live API:     ${ready.live_base_url}`,
-    `  sandbox API:  ${ready.sandbox_base_url}`,
-    `  control API:  ${ready.admin_url}`,
-    `  data:         ${dataDir ?? 'in memory (lost on exit)'}`,
-    '',
-    'Demo stores (credentials are shown once, here; save them in a profile):',
-    ...ready.stores.flatMap((s) => [
-      `  ${s.environment.padEnd(width)}  store ${s.store_id}  integration ${s.integration_id}`,
-      `  ${' '.repeat(width)}  credential ${s.credential}`,
-    ]),
-    '',
-    'Press Ctrl+C to stop.',
-  ].join('\n');
+/**
+ * Under `start --detach`: the ready line and the banner's facts go to the parent, which prints them
+ * and returns. A parent that is gone (interrupted) has nobody to tell: the emulator runs on.
+ */
+function reportToParent(message: DetachedReady & { ready: ReadyInfo }): void {
+  if (!process.connected) return;
+  process.send!(message, () => {
+    if (process.connected) process.disconnect();
+  });
 }
