@@ -1,5 +1,5 @@
 // The package's declarations: `rollup -c rollup.types.config.mjs`, the last step of `npm run build`,
-// after `tsc -p tsconfig.build.json` wrote one .d.ts per module into node_modules/.cache.
+// after `tsc -p tsconfig.build.json` wrote one .d.ts per module into dist/.types (removed at the end).
 //
 // It bundles them per public entry (`merchant-kit`, `/emulator`, `/checks`), twice: `.d.ts` for
 // `import` and `.d.cts` for `require` (TypeScript reads a `.d.ts` of a "type": "module" package as
@@ -9,9 +9,10 @@
 // zod's declarations are copied in, the part that is used: importing `zod` would make a consumer's
 // `tsc` load all of zod's, whose locale files default-import CommonJS modules and fail under
 // TypeScript's defaults (`esModuleInterop` off) unless `skipLibCheck` is on.
+import { rmSync } from 'node:fs';
 import { dts } from 'rollup-plugin-dts';
 
-const DECLARATIONS = 'node_modules/.cache/merchant-kit/types';
+const DECLARATIONS = 'dist/.types';
 const ENTRIES = ['src/index', 'emulator/index', 'checks/index'];
 
 /** Bare imports that stay imports; zod (and anything relative) is bundled. */
@@ -47,4 +48,9 @@ const bundle = (ext) => ({
   },
 });
 
-export default [bundle('d.ts'), bundle('d.cts')];
+/** Removes the per-module declarations once the last bundle is written: dist/ holds what ships. */
+const removeDeclarations = { name: 'remove-declarations', closeBundle: () => rmSync(DECLARATIONS, { recursive: true, force: true }) };
+
+// Rollup builds the two in this order, one after the other.
+const cjs = bundle('d.cts');
+export default [bundle('d.ts'), { ...cjs, plugins: [...cjs.plugins, removeDeclarations] }];

@@ -117,9 +117,9 @@ const BUILD_INPUTS = [
 
 /**
  * Copies what the build reads into `dir`, links the repo's node_modules, runs `npm run build` (the
- * package's own build script) and `npm pack`; returns the tarball's path.
+ * package's own build script) and `npm pack`; returns the tarball's path and the build's output.
  */
-export function buildAndPack(dir: string): string {
+export function buildAndPack(dir: string): { tarball: string; build: RunResult } {
   const pkg = join(dir, 'pkg');
   mkdirSync(pkg, { recursive: true });
   for (const name of BUILD_INPUTS) {
@@ -131,7 +131,7 @@ export function buildAndPack(dir: string): string {
   const pack = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], pkg);
   if (pack.status !== 0) throw new Error(`npm pack failed:\n${pack.output}`);
   const json = pack.stdout.slice(pack.stdout.indexOf('['), pack.stdout.lastIndexOf(']') + 1);
-  return join(dir, (JSON.parse(json) as { filename: string }[])[0].filename);
+  return { tarball: join(dir, (JSON.parse(json) as { filename: string }[])[0].filename), build };
 }
 
 /**

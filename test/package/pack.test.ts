@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -122,11 +122,12 @@ const SETTINGS: { name: string; project: 'cjs' | 'esm'; flags: string[] | null }
 describe('the packed package in new projects (issue 14)', () => {
   let dir: string;
   let tarball: string;
+  let build: RunResult;
   const projects: Record<'cjs' | 'esm', { dir: string; install: RunResult }> = {} as never;
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'merchant-kit-pack-'));
-    tarball = buildAndPack(dir);
+    ({ tarball, build } = buildAndPack(dir));
     reuseNativeDriver(dir);
     projects.cjs = newConsumer(dir, 'cjs', 'commonjs', tarball);
     projects.esm = newConsumer(dir, 'esm', 'module', tarball);
@@ -134,8 +135,10 @@ describe('the packed package in new projects (issue 14)', () => {
       if (project.install.status !== 0) continue;
       writeFileSync(join(project.dir, 'client.ts'), CLIENT_TS);
       writeFileSync(join(project.dir, 'full.ts'), FULL_TS);
-      mkdirSync(join(project.dir, 'node_modules', '@types'), { recursive: true });
-      symlinkSync(join(ROOT, 'node_modules', '@types', 'node'), join(project.dir, 'node_modules', '@types', 'node'), 'dir');
+      // A TypeScript user's own @types/node (README: the types need it), unless the install brought one.
+      const types = join(project.dir, 'node_modules', '@types');
+      mkdirSync(types, { recursive: true });
+      if (!existsSync(join(types, 'node'))) symlinkSync(join(ROOT, 'node_modules', '@types', 'node'), join(types, 'node'), 'dir');
     }
     writeFileSync(join(projects.cjs.dir, 'run.js'), CJS_JS);
     writeFileSync(join(projects.esm.dir, 'run.js'), ESM_JS);
@@ -166,6 +169,11 @@ describe('the packed package in new projects (issue 14)', () => {
     expect(targets.length).toBe(13);
     for (const target of [...targets, manifest.main, manifest.types]) expect(files, target).toContain(target.replace(/^\.\//, ''));
     expect(manifest.dependencies['@types/better-sqlite3']).toBeUndefined();
+  });
+
+  it('builds quietly: npm run build prints nothing but npm\'s own lines (no listing of chunks)', () => {
+    const lines = build.output.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('> '));
+    expect(lines).toEqual([]);
   });
 
   it.each(['cjs', 'esm'] as const)('installs into a new %s project without a warning', (name) => {
