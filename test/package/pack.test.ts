@@ -198,6 +198,13 @@ describe('the packed package in new projects (issue 14)', () => {
     expect(JSON.parse(out.stdout)).toEqual({ store: 'str_', checks: 7, apiError: 'function', imported: 'function' });
   }, 120_000);
 
+  it('runs the installed CLI: npx --no-install merchant-kit --version', () => {
+    const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
+    const out = run('npx', ['--no-install', 'merchant-kit', '--version'], projects.cjs.dir, 120_000);
+    expect(out.status, out.output).toBe(0);
+    expect(out.output.trim()).toBe(version);
+  }, 120_000);
+
   it('runs in the ESM project: import of each entry', () => {
     const out = node(projects.esm.dir, ['run.js']);
     expect(out.status, out.output).toBe(0);
