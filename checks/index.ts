@@ -26,4 +26,4 @@ export { junitReport } from './writers/junit.js';
 export { htmlReport } from './writers/html.js';
 export { markdownReport } from './writers/markdown.js';
 export { terminalReport, checkLine } from './writers/terminal.js';
-export { CHECK_IDS, type CheckId, type CheckResult, type CheckOutcome, type CheckStatus, type Evidence } from './types.js';
+export { CHECK_IDS, type CheckId, type CheckMeta, type CheckResult, type CheckOutcome, type CheckStatus, type Evidence } from './types.js';

@@ -1,5 +1,7 @@
+import type { ClockMode } from '../src/contract/control.js';
+
 /** The one source of time in the emulator: system time plus an offset, or a manual clock. */
-export type ClockMode = 'system' | 'manual';
+export type { ClockMode };
 
 export interface Clock {
   readonly mode: ClockMode;

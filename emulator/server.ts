@@ -88,7 +88,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 }
 
 /** The ready line: exactly the DESIGN's JSON object, without the live handles. */
-export function readyLine(running: RunningEmulator): ReadyInfo {
+export function readyLine(running: ReadyInfo): ReadyInfo {
   const { event, url, live_base_url, sandbox_base_url, admin_url, stores, pid } = running;
   return { event, url, live_base_url, sandbox_base_url, admin_url, stores, pid };
 }

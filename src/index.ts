@@ -11,3 +11,12 @@ export * from './client/index.js';
 // The client's ApiError (status, code, message, details, requestId) is the one integrators catch; the
 // contract's class of the same name is the emulator's internal error and stays in src/contract.
 export { ApiError } from './client/index.js';
+
+// The zod types that the schemas' declarations are written with. The package's declarations carry
+// their own copy of the part of zod's they use (rollup.types.config.mjs says why); these are exported
+// so that a user's own declarations, when they infer a schema's type, can name them (TS2742 otherwise).
+export type {
+  ZodArray, ZodBoolean, ZodDefault, ZodEnum, ZodInt, ZodLiteral, ZodNullable, ZodNumber, ZodObject, ZodOptional, ZodPipe,
+  ZodPreprocess, ZodRecord, ZodString, ZodTransform, ZodType, ZodUnion, ZodUnknown, output as ZodOutput,
+} from 'zod';
+export type { $strict, $strip, $ZodIssue, output as ZodCoreOutput } from 'zod/v4/core';

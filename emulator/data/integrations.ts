@@ -1,7 +1,7 @@
 import type { Db } from '../db/open.js';
-import type { IntegrationSettings, Scope } from '../../src/contract/store.js';
+import type { IntegrationSettings, IntegrationStatus, Scope } from '../../src/contract/store.js';
 
-export type IntegrationStatus = 'inactive' | 'active' | 'suspended';
+export type { IntegrationStatus };
 
 interface IntegrationRow {
   id: string;

@@ -1,10 +1,9 @@
 import type { EnvContext } from '../context.js';
 import type { OrderRecord } from '../data/orders.js';
 import { formatDate } from '../../src/contract/dates.js';
+import type { StoreAlert } from '../../src/contract/control.js';
 
-export type StoreAlert =
-  | { type: 'ack_overdue'; order_id: string; number: number; waiting_since: string; minutes_waiting: number; ack_alert_minutes: number }
-  | { type: 'import_failed'; order_id: string; number: number; code: string; message: string; retryable: boolean; at: string };
+export type { StoreAlert };
 
 const FINISHED = new Set(['rejected', 'cancelled', 'completed']);
 

@@ -8,29 +8,61 @@ import type { Order, panelOrderPatch, panelStatusChangeBody, simulateOrderReques
 import type { PanelProductInput, PanelProductPatch } from '../contract/panel-catalog.js';
 import type { DeliveryRecord, Webhook, WebhookChaos, drainResult, webhookChaos, webhookPanelInput } from '../contract/webhooks.js';
 import type { Product } from '../contract/catalog.js';
+import type { ClockMode, StoreAlert } from '../contract/control.js';
+import type { Environment, IntegrationSettings, IntegrationStatus, Scope, Store } from '../contract/store.js';
 import type { ResponseInfo } from './types.js';
 import type { HomologationReport } from '../../checks/report.js';
-import type { clockView } from '../../emulator/control/system.js';
-import type { describeState, integrationView, storeView } from '../../emulator/control/state.js';
-import type { rotateCredential } from '../../emulator/auth/rotate.js';
 import { count, Transport } from './transport.js';
 import { ApiError } from './errors.js';
 import { normalizeBaseUrl } from './url.js';
 
-// Answers of the control API, typed from the emulator's own views (type-only imports: nothing of the
-// emulator is loaded by the client), so that they cannot drift from what the routes send.
+// Answers of the control API, written out from the contract's types. They are not inferred from the
+// emulator's views (ReturnType<typeof storeView>): the client's declarations would then reach the
+// emulator's internals and its database driver, and a package user importing only the client would
+// type-check them. test/client/control-types.test.ts keeps each one equal to what its view returns.
 
 /** GET /_emulator/clock */
-export type EmulatorClock = ReturnType<typeof clockView>;
+export interface EmulatorClock {
+  now: string;
+  mode: ClockMode;
+  offset_seconds: number;
+}
 
 /** A store as the panel sees it: the API's Store plus environment, suspension and the merchant's switch. */
-export type ControlStore = ReturnType<typeof storeView>;
+export type ControlStore = Store & {
+  environment: Environment;
+  suspended: boolean;
+  accepting_switch: boolean;
+};
 
 /** An integration as the panel sees it; credentials by key id only. */
-export type ControlIntegration = ReturnType<typeof integrationView>;
+export interface ControlIntegration {
+  id: string;
+  store_id: string;
+  environment: Environment;
+  system: string;
+  status: IntegrationStatus;
+  scopes: Scope[];
+  settings: IntegrationSettings;
+  credentials: { key_id: string; created_at: string; expires_at: string | null; revoked_at: string | null }[];
+}
+
+/** An integration's webhook as the panel shows it: never the secret; `notice` once it was paused. */
+export type ControlWebhook = Pick<Webhook, 'url' | 'events' | 'active' | 'paused' | 'paused_reason'> & { notice: string | null };
 
 /** GET /_emulator/state (DESIGN): environments, stores with alerts, integrations with their webhook, clock. */
-export type EmulatorState = ReturnType<typeof describeState>;
+export interface EmulatorState {
+  clock: EmulatorClock;
+  limits: boolean;
+  environments: {
+    name: Environment;
+    base_path: string;
+    stores: (ControlStore & {
+      alerts: StoreAlert[];
+      integrations: (ControlIntegration & { webhook: ControlWebhook | null })[];
+    })[];
+  }[];
+}
 
 /** POST /_emulator/stores — 201; the credential is shown here once. */
 export interface CreatedStore {
@@ -40,7 +72,14 @@ export interface CreatedStore {
 }
 
 /** POST /_emulator/integrations/{id}/credentials — the new credential, shown once. */
-export type RotatedCredential = ReturnType<typeof rotateCredential>;
+export interface RotatedCredential {
+  integration_id: string;
+  key_id: string;
+  credential: string;
+  overlap_hours: number;
+  /** The other credentials still valid, and until when. */
+  previous: { key_id: string; expires_at: string | null }[];
+}
 
 /** GET /_emulator/export — the bundle's bytes as served. */
 export interface StateBundle {

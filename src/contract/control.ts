@@ -65,6 +65,15 @@ export const controlCredentialRotate = z.strictObject({
     .default(LIMITS.credentialOverlapDefaultHours),
 });
 
+/** The emulator's clock: system time plus an offset, or manual (moves only when told). */
+export const CLOCK_MODES = ['system', 'manual'] as const;
+export type ClockMode = (typeof CLOCK_MODES)[number];
+
+/** A warning on a store in `GET /_emulator/state` (DESIGN: the panel's alerts). */
+export type StoreAlert =
+  | { type: 'ack_overdue'; order_id: string; number: number; waiting_since: string; minutes_waiting: number; ack_alert_minutes: number }
+  | { type: 'import_failed'; order_id: string; number: number; code: string; message: string; retryable: boolean; at: string };
+
 /** POST /_emulator/clock/advance — the emulator's time only moves forward. */
 export const controlClockAdvance = z.strictObject({
   seconds: z.int().min(0).max(100 * 365 * 24 * 3600),

@@ -63,6 +63,7 @@ export const integrationSettingsPatch = z.strictObject({
 export type IntegrationSettingsPatch = z.output<typeof integrationSettingsPatch>;
 
 export const INTEGRATION_STATUSES = ['inactive', 'active', 'suspended'] as const;
+export type IntegrationStatus = (typeof INTEGRATION_STATUSES)[number];
 export const ENVIRONMENTS = ['live', 'test'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
 

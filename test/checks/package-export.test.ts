@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -6,17 +7,27 @@ import { ensureBuilt, ROOT } from '../helpers/cli.js';
 
 beforeAll(ensureBuilt, 180_000);
 
+const IDS = ['connection', 'catalog', 'order_reception', 'signature_rejection', 'import', 'statuses', 'retries'];
+
 describe('merchant-kit/checks', () => {
   it('is exported by package.json and built: the seven checks, the runner and the writers', async () => {
     const pkg = (await import(pathToFileURL(join(ROOT, 'package.json')).href, { with: { type: 'json' } })).default;
-    expect(pkg.exports['./checks'].import).toBe('./dist/checks/index.js');
+    expect(pkg.exports['./checks'].import).toEqual({ types: './dist/checks/index.d.ts', default: './dist/checks/index.js' });
     const file = join(ROOT, 'dist', 'checks', 'index.js');
     expect(existsSync(file)).toBe(true);
     const checks = await import(pathToFileURL(file).href);
-    expect(checks.CHECKS.map((c: { id: string }) => c.id)).toEqual(['connection', 'catalog', 'order_reception', 'signature_rejection', 'import', 'statuses', 'retries']);
+    expect(checks.CHECKS.map((c: { id: string }) => c.id)).toEqual(IDS);
     expect(checks.CHECKS.every((c: { mandatory: boolean; rule: string }) => c.mandatory && c.rule.length > 20)).toBe(true);
     expect(typeof checks.runChecks).toBe('function');
     expect(typeof checks.writeReports).toBe('function');
     expect(checks.REPORT_SCHEMA_VERSION).toBe('1.0');
+  });
+
+  it('is required from CommonJS too (its own build, types as .d.cts)', async () => {
+    const pkg = (await import(pathToFileURL(join(ROOT, 'package.json')).href, { with: { type: 'json' } })).default;
+    expect(pkg.exports['./checks'].require).toEqual({ types: './dist/checks/index.d.cts', default: './dist/checks/index.cjs' });
+    const checks = createRequire(import.meta.url)(join(ROOT, 'dist', 'checks', 'index.cjs'));
+    expect(checks.CHECKS.map((c: { id: string }) => c.id)).toEqual(IDS);
+    expect(typeof checks.runChecks).toBe('function');
   });
 });

@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './cli.js';
 
@@ -105,18 +105,21 @@ export interface RunResult {
   stdout: string;
 }
 
-export function run(command: string, args: string[], cwd: string, timeoutMs = 120_000): RunResult {
+export function run(command: string, args: string[], cwd: string, timeoutMs = 240_000): RunResult {
   const r = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: timeoutMs, env: { ...process.env, npm_config_update_notifier: 'false' } });
   return { status: r.status, stdout: r.stdout ?? '', output: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}` };
 }
 
-const BUILD_INPUTS = ['package.json', 'tsup.config.ts', 'tsconfig.json', 'tsconfig.build.json', 'bin', 'src', 'emulator', 'checks', 'fixtures', 'docs', 'README.md', 'LICENSE'];
+const BUILD_INPUTS = [
+  'package.json', 'tsup.config.ts', 'tsconfig.json', 'tsconfig.build.json', 'rollup.types.config.mjs',
+  'bin', 'src', 'emulator', 'checks', 'fixtures', 'docs', 'README.md', 'LICENSE',
+];
 
 /**
  * Copies what the build reads into `dir`, links the repo's node_modules, runs `npm run build` (the
- * package's own build script) and `npm pack`; returns the tarball's path.
+ * package's own build script) and `npm pack`; returns the tarball's path and the build's output.
  */
-export function buildAndPack(dir: string): string {
+export function buildAndPack(dir: string): { tarball: string; build: RunResult } {
   const pkg = join(dir, 'pkg');
   mkdirSync(pkg, { recursive: true });
   for (const name of BUILD_INPUTS) {
@@ -128,5 +131,47 @@ export function buildAndPack(dir: string): string {
   const pack = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], pkg);
   if (pack.status !== 0) throw new Error(`npm pack failed:\n${pack.output}`);
   const json = pack.stdout.slice(pack.stdout.indexOf('['), pack.stdout.lastIndexOf(']') + 1);
-  return join(dir, (JSON.parse(json) as { filename: string }[])[0].filename);
+  return { tarball: join(dir, (JSON.parse(json) as { filename: string }[])[0].filename), build };
+}
+
+/**
+ * Lets better-sqlite3's install script in projects under `dir` take the driver this repo's install
+ * built instead of compiling it again (a minute each): its installer, prebuild-install, looks for a
+ * local prebuilt binary before downloading one, in the folder named by a `.prebuild-installrc` found
+ * from the project up. The install script still runs, as in a user's project.
+ */
+export function reuseNativeDriver(dir: string): void {
+  const driver = join(ROOT, 'node_modules', 'better-sqlite3');
+  const { version } = JSON.parse(readFileSync(join(driver, 'package.json'), 'utf8')) as { version: string };
+  const prebuilds = join(dir, 'prebuilds');
+  mkdirSync(prebuilds, { recursive: true });
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  execFileSync('tar', ['-czf', join(prebuilds, name), '-C', driver, 'build/Release/better_sqlite3.node']);
+  writeFileSync(join(dir, '.prebuild-installrc'), `local-prebuilds=${prebuilds}\n`);
+}
+
+/**
+ * A new project as `npm init -y` makes it (CommonJS; `module` sets "type": "module"), with the
+ * `allowScripts` that README's "Use it from your project" asks for, then `npm install <tarball>`.
+ * Returns the project's folder and the install's output.
+ */
+export function newConsumer(dir: string, name: string, type: 'commonjs' | 'module', tarball: string): { dir: string; install: RunResult } {
+  const project = join(dir, name);
+  mkdirSync(project, { recursive: true });
+  const init = run('npm', ['init', '-y'], project);
+  if (init.status !== 0) throw new Error(`npm init failed:\n${init.output}`);
+  const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
+  if (type === 'module') manifest.type = 'module';
+  // better-sqlite3's install script fetches or builds the driver; merchant-kit's own `prepare` builds
+  // a clone and never runs from a tarball (npm lists it anyway). What `npm install-scripts` writes.
+  manifest.allowScripts = { 'better-sqlite3': true, [`file:${tarball}`]: false };
+  writeFileSync(join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  // --no-audit --no-fund: the registry's advisories and funding notes say nothing about this package.
+  const install = run('npm', ['install', tarball, '--no-audit', '--no-fund'], project, 600_000);
+  return { dir: project, install };
+}
+
+/** The lines of npm's output that warn or fail (`npm warn …`, `npm error …`, EBADENGINE). */
+export function warnings(output: string): string[] {
+  return output.split('\n').filter((line) => /\b(warn|error|ERR!)\b|EBADENGINE|deprecated/i.test(line));
 }

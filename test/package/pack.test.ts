@@ -1,105 +1,248 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
-import { buildAndPack, run } from '../helpers/package.js';
+import { buildAndPack, installedPackages, newConsumer, reuseNativeDriver, run, satisfies, warnings, type RunResult } from '../helpers/package.js';
 
-// issue 10, item 8: a TypeScript user of the published package gets its types. The repo is built
-// and packed in a temporary copy (`npm run build`, `npm pack`), the tarball is unpacked into a
-// scratch project's node_modules with the package's dependencies linked from this repo's (so the
-// test needs no registry), and a strict TypeScript file using the emulator, the contract types and
-// the client is compiled. `@ts-expect-error` lines prove the types are real, not `any`.
+// issue 14: the package as a user gets it. The repo is built and packed in a scratch copy
+// (`npm run build`, `npm pack`); the tarball is installed with `npm install <tarball>` into two new
+// projects made by `npm init -y`, one CommonJS and one ESM, with the allowScripts of README's "Use it
+// from your project" (dependencies come from the registry; better-sqlite3's install takes the driver
+// this repo built, see reuseNativeDriver). Both run the package, and TypeScript files using it are
+// compiled under a consumer's settings: TypeScript's defaults, a fresh `tsc --init`, node16,
+// nodenext and bundler, always with `skipLibCheck` off. TypeScript and @types/node are this repo's.
 
-const CONSUMER = `
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from 'merchant-kit/emulator';
-import { MerchantClient, productInput, formatAmount, type Order, type Product, type ProductInput, type OrderStatus } from 'merchant-kit';
-import { CHECKS, type Check } from 'merchant-kit/checks';
+const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+const FLOOR = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).engines.node as string).replace(/^>=\s*/, '');
 
-const options: EmulatorOptions = { port: 0, memory: true, clock: 'manual' };
-const emu: RunningEmulator = await startEmulator(options);
-const test = emu.stores.find((s) => s.environment === 'test');
-if (!test) throw new Error('no test store');
-const credential: string = test.credential;
+/** Client only; no top-level await, so that it compiles as CommonJS as well. */
+const CLIENT_TS = `
+import { MerchantClient, ApiError, productInput, formatAmount, type Order, type OrderStatus, type ProductInput } from 'merchant-kit';
 
-const input: ProductInput = productInput.parse({ name: 'Cola', category_external_id: 'CAT', price: '1000' });
-const status: OrderStatus = 'accepted';
-const orders: Order[] = [];
-const products: Product[] = [];
-const total: string = formatAmount(150000);
-const checks: readonly Check[] = CHECKS;
-const ids: string[] = checks.map((c) => c.id);
-
-// @ts-expect-error a price is decimal text, never a number
-const wrong: ProductInput = { ...input, price: 1000 };
-// @ts-expect-error not a state of an order
-const unknown: OrderStatus = 'shipped';
-
-const client = new MerchantClient({ baseUrl: emu.sandbox_base_url, credential });
-const me = await client.me();
-const id: string = me.store.id;
-await client.close();
-await emu.close();
-export { status, orders, products, total, wrong, unknown, id, ids };
+async function main(): Promise<void> {
+  const client = new MerchantClient({ baseUrl: process.argv[2] ?? 'http://127.0.0.1:1/sandbox/v1', credential: process.argv[3] ?? 'x' });
+  const input: ProductInput = productInput.parse({ name: 'Cola', category_external_id: 'CAT', price: '1000' });
+  const orders: Order[] = [];
+  const status: OrderStatus = 'accepted';
+  // @ts-expect-error a price is decimal text, never a number
+  const wrong: ProductInput = { ...input, price: 1000 };
+  // @ts-expect-error not a state of an order
+  const unknown: OrderStatus = 'shipped';
+  try {
+    const me = await client.me();
+    console.log(me.store.id.slice(0, 4), input.price, orders.length, status, formatAmount(150000), [wrong, unknown].length);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    console.log(error.code);
+  } finally {
+    await client.close();
+  }
+}
+void main();
 `;
 
-describe('the package as a TypeScript user installs it (issue 10, item 8)', () => {
+/** The three entries together: an emulator, the client and the control client against it, the checks. */
+const FULL_TS = `
+import { startEmulator, buildEmulator, type EmulatorOptions, type RunningEmulator } from 'merchant-kit/emulator';
+import { MerchantClient, EmulatorControl, type Product } from 'merchant-kit';
+import { CHECKS, type Check } from 'merchant-kit/checks';
+
+async function main(): Promise<void> {
+  const options: EmulatorOptions = { port: 0, memory: true, clock: 'manual' };
+  const emu: RunningEmulator = await startEmulator(options);
+  const test = emu.stores.find((s) => s.environment === 'test');
+  if (!test) throw new Error('no test store');
+  const credential: string = test.credential;
+  const client = new MerchantClient({ baseUrl: emu.sandbox_base_url, credential });
+  const control = EmulatorControl.fromBaseUrl(emu.sandbox_base_url);
+  const clock = await control.clock();
+  const me = await client.me();
+  const products: Product[] = [];
+  const checks: readonly Check[] = CHECKS;
+  const { app } = await buildEmulator({ memory: true });
+  const health = await app.inject({ method: 'GET', url: '/_emulator/health' });
+  await app.close();
+  console.log(JSON.stringify({ store: me.store.id.slice(0, 4), mode: clock.mode, products: products.length, checks: checks.length, inject: health.statusCode }));
+  await client.close();
+  await control.close();
+  await emu.close();
+}
+void main();
+`;
+
+const CJS_JS = `
+const { MerchantClient, ApiError } = require('merchant-kit');
+const { startEmulator } = require('merchant-kit/emulator');
+const { CHECKS } = require('merchant-kit/checks');
+(async () => {
+  const emu = await startEmulator({ port: 0, memory: true, clock: 'manual' });
+  const test = emu.stores.find((s) => s.environment === 'test');
+  const client = new MerchantClient({ baseUrl: emu.sandbox_base_url, credential: test.credential });
+  const me = await client.me();
+  const esm = await import('merchant-kit');
+  console.log(JSON.stringify({ store: me.store.id.slice(0, 4), checks: CHECKS.length, apiError: typeof ApiError, imported: typeof esm.MerchantClient }));
+  await client.close();
+  await emu.close();
+})();
+`;
+
+const ESM_JS = `
+import { MerchantClient } from 'merchant-kit';
+import { startEmulator } from 'merchant-kit/emulator';
+import { CHECKS } from 'merchant-kit/checks';
+const emu = await startEmulator({ port: 0, memory: true, clock: 'manual' });
+const test = emu.stores.find((s) => s.environment === 'test');
+const client = new MerchantClient({ baseUrl: emu.sandbox_base_url, credential: test.credential });
+const me = await client.me();
+console.log(JSON.stringify({ store: me.store.id.slice(0, 4), checks: CHECKS.length }));
+await client.close();
+await emu.close();
+`;
+
+const tsc = (cwd: string, args: string[]): RunResult => run(process.execPath, [TSC, ...args], cwd);
+let defaults: RunResult | undefined;
+/** `tsc --strict` with TypeScript's defaults, emitting CommonJS into build/ (once: two tests use it). */
+const compileDefaults = (cwd: string): RunResult => (defaults ??= tsc(cwd, ['--strict', '--outDir', 'build', 'client.ts', 'full.ts']));
+const node = (cwd: string, args: string[]): RunResult => run(process.execPath, args, cwd, 120_000);
+
+/** Compiler flags of each setting; files are appended. `null`: the project's tsconfig.json (`tsc --init`'s). */
+const SETTINGS: { name: string; project: 'cjs' | 'esm'; flags: string[] | null }[] = [
+  // `tsc --strict file.ts`: module CommonJS, moduleResolution node10, target ES5, no esModuleInterop.
+  { name: "TypeScript's defaults (tsc --strict)", project: 'cjs', flags: ['--strict'] },
+  { name: 'node16, CommonJS', project: 'cjs', flags: ['--strict', '--module', 'node16', '--moduleResolution', 'node16', '--target', 'es2022'] },
+  { name: 'nodenext, CommonJS', project: 'cjs', flags: ['--strict', '--module', 'nodenext', '--target', 'es2022'] },
+  { name: "a fresh tsc --init's tsconfig.json (nodenext), ESM", project: 'esm', flags: null },
+  { name: 'node16, ESM', project: 'esm', flags: ['--strict', '--module', 'node16', '--moduleResolution', 'node16', '--target', 'es2022'] },
+  { name: 'bundler (module esnext)', project: 'esm', flags: ['--strict', '--module', 'esnext', '--moduleResolution', 'bundler', '--target', 'es2022'] },
+  { name: 'bundler (module preserve)', project: 'esm', flags: ['--strict', '--module', 'preserve', '--moduleResolution', 'bundler', '--target', 'es2022'] },
+];
+
+describe('the packed package in new projects (issue 14)', () => {
   let dir: string;
   let tarball: string;
-  let app: string;
+  let build: RunResult;
+  const projects: Record<'cjs' | 'esm', { dir: string; install: RunResult }> = {} as never;
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'merchant-kit-pack-'));
-    tarball = buildAndPack(dir);
-    app = join(dir, 'app');
-    const modules = join(app, 'node_modules');
-    mkdirSync(modules, { recursive: true });
-    execFileSync('tar', ['-xzf', tarball, '-C', dir]);
-    renameSync(join(dir, 'package'), join(modules, 'merchant-kit'));
-    const manifest = JSON.parse(readFileSync(join(modules, 'merchant-kit', 'package.json'), 'utf8'));
-    for (const dep of Object.keys(manifest.dependencies ?? {})) {
-      const target = join(modules, dep);
-      mkdirSync(join(target, '..'), { recursive: true });
-      symlinkSync(join(ROOT, 'node_modules', dep), target, 'dir');
+    ({ tarball, build } = buildAndPack(dir));
+    reuseNativeDriver(dir);
+    projects.cjs = newConsumer(dir, 'cjs', 'commonjs', tarball);
+    projects.esm = newConsumer(dir, 'esm', 'module', tarball);
+    for (const project of Object.values(projects)) {
+      if (project.install.status !== 0) continue;
+      writeFileSync(join(project.dir, 'client.ts'), CLIENT_TS);
+      writeFileSync(join(project.dir, 'full.ts'), FULL_TS);
+      // A TypeScript user's own @types/node (README: the types need it), unless the install brought one.
+      const types = join(project.dir, 'node_modules', '@types');
+      mkdirSync(types, { recursive: true });
+      if (!existsSync(join(types, 'node'))) symlinkSync(join(ROOT, 'node_modules', '@types', 'node'), join(types, 'node'), 'dir');
     }
-    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    writeFileSync(
-      join(app, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false,
-          types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')],
-        },
-        files: ['index.ts'],
-      }),
-    );
-    writeFileSync(join(app, 'index.ts'), CONSUMER);
-  }, 120_000);
+    writeFileSync(join(projects.cjs.dir, 'run.js'), CJS_JS);
+    writeFileSync(join(projects.esm.dir, 'run.js'), ESM_JS);
+    // What a new TypeScript project starts from, with the strictest library check.
+    const init = tsc(projects.esm.dir, ['--init']);
+    if (init.status !== 0) throw new Error(`tsc --init failed:\n${init.output}`);
+    const tsconfig = join(projects.esm.dir, 'tsconfig.json');
+    writeFileSync(tsconfig, readFileSync(tsconfig, 'utf8').replace(/"skipLibCheck": true/, '"skipLibCheck": false'));
+  }, 900_000);
 
   afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('packs the declaration files that package.json points at', () => {
-    const manifest = JSON.parse(readFileSync(join(app, 'node_modules', 'merchant-kit', 'package.json'), 'utf8'));
-    const typesFiles = [manifest.types, manifest.exports['.'].types, manifest.exports['./emulator'].types, manifest.exports['./checks'].types];
-    expect(typesFiles).toEqual(['./dist/src/index.d.ts', './dist/src/index.d.ts', './dist/emulator/index.d.ts', './dist/checks/index.d.ts']);
-    for (const file of typesFiles) expect(existsSync(join(app, 'node_modules', 'merchant-kit', file)), file).toBe(true);
+  it('ships the LICENSE, the built entries in both formats and their declarations; no source maps, no generated menu', () => {
+    const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').map((f) => f.replace(/^package\//, ''));
+    expect(files).toContain('LICENSE');
+    expect(readFileSync(join(ROOT, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} merchant-kit contributors\n/);
+    expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
+    expect(files.filter((f) => /^fixtures\/catalog\/large-/.test(f))).toEqual([]);
+    expect(files).toContain('fixtures/catalog/generate-large.mjs');
+    // Declarations: one bundle per entry (and shared chunks), none of a module of the emulator.
+    const declarations = files.filter((f) => /\.d\.c?ts$/.test(f));
+    expect(declarations.filter((f) => !/^dist\/(src|emulator|checks)\/index\.d\.c?ts$|^dist\/types\//.test(f))).toEqual([]);
+    const manifest = JSON.parse(readFileSync(join(projects.cjs.dir, 'node_modules', 'merchant-kit', 'package.json'), 'utf8'));
+    const targets = Object.values(manifest.exports as Record<string, unknown>).flatMap((e) =>
+      typeof e === 'string' ? [e] : Object.values(e as Record<string, Record<string, string>>).flatMap((c) => Object.values(c)));
+    expect(targets.length).toBe(13);
+    for (const target of [...targets, manifest.main, manifest.types]) expect(files, target).toContain(target.replace(/^\.\//, ''));
+    expect(manifest.dependencies['@types/better-sqlite3']).toBeUndefined();
   });
 
-  it('compiles a strict TypeScript file that uses startEmulator, the contract types, MerchantClient and the checks', () => {
-    const tsc = run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(app, 'tsconfig.json')], app);
-    expect(tsc.output).toBe('');
-    expect(tsc.status).toBe(0);
-  }, 60_000);
+  it('builds quietly: npm run build prints nothing but npm\'s own lines (no listing of chunks)', () => {
+    const lines = build.output.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('> '));
+    expect(lines).toEqual([]);
+  });
 
-  it('fails to compile when a type is misused (the check can fail)', () => {
-    writeFileSync(join(app, 'bad.ts'), `import type { ProductInput } from 'merchant-kit';\nexport const p: ProductInput = { name: 1 };\n`);
-    const tsconfig = JSON.parse(readFileSync(join(app, 'tsconfig.json'), 'utf8'));
-    writeFileSync(join(app, 'tsconfig.bad.json'), JSON.stringify({ ...tsconfig, files: ['bad.ts'] }));
-    const tsc = run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(app, 'tsconfig.bad.json')], app);
-    expect(tsc.status).not.toBe(0);
-    expect(tsc.output).toMatch(/bad\.ts.*error TS2322/);
-  }, 60_000);
+  it.each(['cjs', 'esm'] as const)('installs into a new %s project without a warning', (name) => {
+    const { install } = projects[name];
+    expect(install.status, install.output).toBe(0);
+    expect(warnings(install.output)).toEqual([]);
+  });
+
+  // What npm warns about (EBADENGINE) on the Node release that runs it; this holds for the floor itself.
+  it.each(['cjs', 'esm'] as const)('installs in the %s project only packages that run on the lowest Node the package supports', (name) => {
+    const packages = installedPackages(join(projects[name].dir, 'node_modules'));
+    expect(packages.some((p) => p.name === 'fastify')).toBe(true);
+    const excluding = packages
+      .filter((p) => typeof p.engines?.node === 'string' && !satisfies(FLOOR, p.engines.node))
+      .map((p) => `${p.name}@${p.version} (engines.node ${p.engines!.node})`);
+    expect(excluding).toEqual([]);
+  });
+
+  it('runs in the CommonJS project: require() of each entry, and import() of the client', () => {
+    const out = node(projects.cjs.dir, ['run.js']);
+    expect(out.status, out.output).toBe(0);
+    expect(JSON.parse(out.stdout)).toEqual({ store: 'str_', checks: 7, apiError: 'function', imported: 'function' });
+  }, 120_000);
+
+  it('runs the installed CLI: npx --no-install merchant-kit --version', () => {
+    const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
+    const out = run('npx', ['--no-install', 'merchant-kit', '--version'], projects.cjs.dir, 120_000);
+    expect(out.status, out.output).toBe(0);
+    expect(out.output.trim()).toBe(version);
+  }, 120_000);
+
+  it('runs in the ESM project: import of each entry', () => {
+    const out = node(projects.esm.dir, ['run.js']);
+    expect(out.status, out.output).toBe(0);
+    expect(JSON.parse(out.stdout)).toEqual({ store: 'str_', checks: 7 });
+  }, 120_000);
+
+  // The `@ts-expect-error` lines of client.ts make each of these fail if the types were `any`.
+  it.each(SETTINGS.map((s) => [s.name, s] as const))('compiles strict TypeScript that uses every entry, under %s', (_name, setting) => {
+    const cwd = projects[setting.project].dir;
+    const out = setting === SETTINGS[0] ? compileDefaults(cwd)
+      : setting.flags ? tsc(cwd, [...setting.flags, '--noEmit', 'client.ts', 'full.ts']) : tsc(cwd, ['-p', '.', '--noEmit']);
+    expect(out.output).toBe('');
+    expect(out.status).toBe(0);
+  }, 240_000);
+
+  it("runs TypeScript's CommonJS output: `import { MerchantClient } from 'merchant-kit'` in a CommonJS project", () => {
+    const cwd = projects.cjs.dir;
+    expect(compileDefaults(cwd).output).toBe('');
+    expect(readFileSync(join(cwd, 'build', 'full.js'), 'utf8')).toMatch(/require\("merchant-kit"\)/);
+    const out = node(cwd, [join('build', 'full.js')]);
+    expect(out.status, out.output).toBe(0);
+    expect(JSON.parse(out.stdout)).toEqual({ store: 'str_', mode: 'manual', products: 0, checks: 7, inject: 200 });
+  }, 240_000);
+
+  // A client-only user does not pay for the emulator's types (issue 14: 17 s before).
+  it.each(SETTINGS.filter((s) => s.flags).map((s) => [s.name, s] as const))(
+    'type-checks only the client and the contract for a client-only import, under %s',
+    (_name, setting) => {
+      const cwd = projects[setting.project].dir;
+      const out = tsc(cwd, [...setting.flags!, '--listFilesOnly', 'client.ts']);
+      expect(out.status, out.output).toBe(0);
+      const files = out.stdout.trim().split('\n');
+      const ours = files.filter((f) => f.includes('/node_modules/merchant-kit/'));
+      expect(ours.some((f) => /\/dist\/src\/index\.d\.c?ts$/.test(f))).toBe(true);
+      expect(ours.filter((f) => !/\/dist\/(src\/index|types\/[^/]+)\.d\.c?ts$/.test(f))).toEqual([]);
+      expect(files.filter((f) => /\/(better-sqlite3|@types\/better-sqlite3|fastify|pino|light-my-request|zod)\//.test(f))).toEqual([]);
+      for (const file of ours) expect(readFileSync(file, 'utf8'), file).not.toMatch(/declare class Emulator\b|better-sqlite3|FastifyInstance/);
+    },
+    120_000,
+  );
 });
