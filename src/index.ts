@@ -16,7 +16,7 @@ export { ApiError } from './client/index.js';
 // their own copy of the part of zod's they use (rollup.types.config.mjs says why); these are exported
 // so that a user's own declarations, when they infer a schema's type, can name them (TS2742 otherwise).
 export type {
-  ZodArray, ZodBoolean, ZodDefault, ZodEnum, ZodInt, ZodLiteral, ZodNullable, ZodNumber, ZodObject, ZodOptional, ZodPipe,
+  ZodArray, ZodBoolean, ZodDefault, ZodDiscriminatedUnion, ZodEnum, ZodInt, ZodLiteral, ZodNullable, ZodNumber, ZodObject, ZodOptional, ZodPipe,
   ZodPreprocess, ZodRecord, ZodString, ZodTransform, ZodType, ZodUnion, ZodUnknown, output as ZodOutput,
 } from 'zod';
 export type { $strict, $strip, $ZodIssue, output as ZodCoreOutput } from 'zod/v4/core';
