@@ -2,7 +2,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ExitError } from '../errors.js';
-import { writeFileAtomic } from './atomic.js';
+import { writeFileAtomic } from '../../files/atomic.js';
 import { keyFromText, open, seal, type SealedBox } from './crypto.js';
 import { configDir, ensureConfigDir } from './paths.js';
 
