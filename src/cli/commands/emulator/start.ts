@@ -3,7 +3,7 @@ import { readyLine, startEmulator, type ReadyInfo } from '../../../../emulator/s
 import { redactSecrets } from '../../../logging/redact.js';
 import { ExitError } from '../../errors.js';
 import { DEFAULT_DATA_DIR, type StartOptions } from './index.js';
-import { loadBundleForStart, restoreForStart, restoredNote } from './export.js';
+import { loadBundleForStart, restoredNote } from './export.js';
 
 /** `merchant-kit emulator start`: listens, prints the ready line, stops cleanly on SIGINT/SIGTERM. */
 export async function startAction(options: StartOptions): Promise<void> {
@@ -12,6 +12,7 @@ export async function startAction(options: StartOptions): Promise<void> {
   let running;
   try {
     running = await startEmulator({
+      from: bundle && options.from ? { bundle, file: options.from } : undefined,
       port: options.port,
       host: options.host,
       data: options.data,
@@ -24,8 +25,11 @@ export async function startAction(options: StartOptions): Promise<void> {
       logger: options.verbose ?? false,
     });
   } catch (error) {
+    // A bundle that the schema refuses (found while it is loaded) is named like one refused on reading.
+    if ((error as Error).name === 'BundleError') throw new ExitError(`error: cannot start from ${options.from}: ${(error as Error).message}`);
     throw new ExitError(`Could not start the emulator: ${redactSecrets((error as Error).message)}`);
   }
+  for (const notice of running.notices) process.stderr.write(`${notice}\n`);
   // Before the ready line: a supervisor may send a signal as soon as it reads it.
   let stopping = false;
   const stop = async (signal: string) => {
@@ -37,7 +41,7 @@ export async function startAction(options: StartOptions): Promise<void> {
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
-  const ready = bundle ? await restoreForStart(running, readyLine(running), bundle) : readyLine(running);
+  const ready = readyLine(running);
   if (options.json) process.stdout.write(`${JSON.stringify(ready)}\n`);
   else process.stdout.write(`${banner(ready, options.memory ? null : resolve(options.data ?? DEFAULT_DATA_DIR))}\n`);
   if (bundle && !options.json) process.stdout.write(restoredNote(options.from!, ready));
