@@ -11,6 +11,7 @@ import { ENVIRONMENTS, type Environment } from '../src/contract/store.js';
 import { loadOrCreateSeeds, applySeeds, saveSeeds, type SeededStore } from './seed.js';
 import { resetDatabase } from './db/reset.js';
 import { OutboundGuard } from './net/outbound.js';
+import { REQUEST_TIMEOUT_MS } from '../src/server/timeouts.js';
 
 export interface EmulatorOptions {
   port?: number;
@@ -52,8 +53,6 @@ export interface ResolvedOptions {
   requestTimeoutMs: number;
 }
 
-/** Time to receive a whole request, headers and body (docs/emulator.md, Decisions: 30 s). */
-const REQUEST_TIMEOUT_MS = 30_000;
 
 export function resolveOptions(o: EmulatorOptions = {}): ResolvedOptions {
   return {
