@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { ExitError } from '../../errors.js';
 import type { Exchange } from '../proxy/record.js';
+import { replayablePath } from './path.js';
 
 /** The exchanges of a record file written by `merchant-kit proxy --record`, in file order. */
 export async function readRecording(file: string): Promise<Exchange[]> {
@@ -27,6 +28,12 @@ export async function readRecording(file: string): Promise<Exchange[]> {
       throw new ExitError(`${file}:${line}: not a JSON line.`, 2);
     }
     if (!isExchange(parsed)) throw new ExitError(`${file}:${line}: not an exchange recorded by "merchant-kit proxy --record".`, 2);
+    const path = replayablePath(parsed.request.path);
+    if (path === undefined) {
+      const shown = parsed.request.path.length > 200 ? `${parsed.request.path.slice(0, 200)}…` : parsed.request.path;
+      throw new ExitError(`${file}:${line}: refused ${JSON.stringify(shown)}: replay sends only calls of the API (/v1/… and /sandbox/v1/…); nothing was sent.`, 2);
+    }
+    parsed.request.path = path;
     out.push(parsed);
   }
   return out;
