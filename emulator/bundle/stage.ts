@@ -30,7 +30,7 @@ function bundleOf(dir: string): string {
   try {
     return (JSON.parse(readFileSync(join(dir, ABOUT), 'utf8')) as { from?: unknown }).from as string;
   } catch {
-    return 'a bundle';
+    return 'a bundle'; // killed before it wrote which
   }
 }
 
@@ -66,12 +66,12 @@ export function recoverInterruptedRestore(dataDir: string): string | null {
     const from = bundleOf(join(dataDir, SWAP));
     finishSwap(dataDir);
     rmSync(join(dataDir, STAGING), { recursive: true, force: true });
-    return `note: finished the restore from ${from} in ${dataDir}, which was interrupted once complete; the credentials it handed out were never shown: the demo stores below have new ones, start again with --from for the others`;
+    return `note: finished the restore from ${from} in ${dataDir}, interrupted once it was complete; the ready line shows the demo stores' credentials, start again with --from for the other restored integrations'`;
   }
   if (existsSync(join(dataDir, STAGING))) {
     const from = bundleOf(join(dataDir, STAGING));
     rmSync(join(dataDir, STAGING), { recursive: true, force: true });
-    return `note: discarded the restore from ${from} that was interrupted before it was complete; ${dataDir} keeps its previous state`;
+    return `note: discarded the restore from ${from}, interrupted before it was complete; ${dataDir} keeps its previous state`;
   }
   return null;
 }

@@ -137,7 +137,7 @@ describe('the start after a crash during a restore', () => {
     writeFileSync(join(staging, 'restore.json'), JSON.stringify({ from: 'state.json.gz' }));
     cpSync(join(await stagedFiles(), 'test.sqlite'), join(staging, 'test.sqlite'));
     const emu = await startEmulator({ port: 0, data });
-    expect(emu.notices).toEqual([expect.stringMatching(/discarded the restore from state\.json\.gz .* keeps its previous state/)]);
+    expect(emu.notices).toEqual([expect.stringMatching(/discarded the restore from state\.json\.gz, interrupted before it was complete; .* keeps its previous state/)]);
     expect(await signature(emu)).toEqual(oldSignature);
     expect(existsSync(staging)).toBe(false);
     await emu.close();
@@ -163,7 +163,7 @@ describe('the start after a crash during a restore', () => {
       renameSync(join(swap, file), join(data, file));
     }
     const emu = await startEmulator({ port: 0, data });
-    expect(emu.notices).toEqual([expect.stringMatching(/finished the restore from state\.json\.gz .* interrupted once complete/)]);
+    expect(emu.notices).toEqual([expect.stringMatching(/finished the restore from state\.json\.gz in .*, interrupted once it was complete/)]);
     expect(await signature(emu)).toEqual(newSignature);
     expect(existsSync(swap)).toBe(false);
     await emu.close();
