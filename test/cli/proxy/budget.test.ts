@@ -33,6 +33,15 @@ describe('ByteBudget', () => {
     expect(order).toEqual(['large', 'small']);
   });
 
+  it('lets a request without a body through at once, even while others wait', async () => {
+    const budget = new ByteBudget(10);
+    await budget.take(10);
+    void budget.take(5);
+    let passed = false;
+    await budget.take(0).then(() => (passed = true));
+    expect(passed).toBe(true);
+  });
+
   it('reserves at most its capacity for a request larger than it', async () => {
     const budget = new ByteBudget(10);
     await budget.take(50);

@@ -16,6 +16,8 @@ export class ByteBudget {
   /** Resolves once `bytes` are reserved (at most the capacity), in the order asked. */
   async take(bytes: number): Promise<void> {
     const wanted = Math.min(bytes, this.capacity);
+    // Nothing to hold (a GET): never queued behind a large body.
+    if (wanted === 0) return;
     if (this.#waiting.length === 0 && wanted <= this.#free) {
       this.#free -= wanted;
       return;
