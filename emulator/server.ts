@@ -27,8 +27,11 @@ export interface RunningEmulator extends ReadyInfo {
 
 /** `startEmulator`'s options, plus the bundle to start from (`emulator start --from`). */
 export interface StartEmulatorOptions extends EmulatorOptions {
-  /** A decoded bundle (emulator/bundle/file.ts reads one) and the file it came from, for messages. */
-  from?: { bundle: Bundle; file: string };
+  /**
+   * A state bundle to start from (`emulator export`): its file, or the bundle already read and
+   * checked (the CLI reads it first, to refuse a bad file before anything starts) with its file name.
+   */
+  from?: string | { bundle: Bundle; file: string };
 }
 
 /** The file in the data folder that names the process serving it (`merchant-kit emulator stop`). */
@@ -58,7 +61,8 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   if (!LOOPBACK.test(host) && !options.adminToken) {
     throw new Error('a non-loopback --host requires --admin-token');
   }
-  const { from, ...emulatorOptions } = options;
+  const { from: given, ...emulatorOptions } = options;
+  const from = typeof given === 'string' ? { bundle: (await import('./bundle/file.js')).readBundleFile(given), file: given } : given;
   const folder = resolveOptions(emulatorOptions).data;
   const notices: string[] = [];
   let restored: RestoredIntegration[] | undefined;

@@ -107,6 +107,16 @@ describe('emulator start --from with a data folder', () => {
     expect(readdirSync(data).filter((f) => f.startsWith('.'))).toEqual([]);
   });
 
+  it('takes the bundle as a file too, like --from', async () => {
+    const file = join(root, 'state.json.gz');
+    writeFileSync(file, bytes);
+    const emu = await startEmulator({ port: 0, data: copyOfOld(), from: file });
+    expect(await signature(emu)).toEqual(newSignature);
+    await emu.close();
+    writeFileSync(file, bytes.subarray(0, 100));
+    await expect(startEmulator({ port: 0, memory: true, from: file })).rejects.toThrow(/truncated or damaged/);
+  });
+
   it('leaves the folder as it was when the bundle\'s rows are refused while loading, with no staging folder left', async () => {
     const data = copyOfOld();
     const broken = decodeBundle(rewriteBundle(bytes, (e) => {
