@@ -14,6 +14,7 @@ import { createHostPolicy } from './http/host-check.js';
 import { answerClientError } from './http/client-error.js';
 import { removeDotSegments } from './http/dot-segments.js';
 import { recordRequests } from './http/request-log.js';
+import { serverTimeouts } from '../src/server/timeouts.js';
 
 /** The methods of the API and the control API (HEAD comes with every GET); any other is an unknown route. */
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -22,8 +23,6 @@ export interface BuiltEmulator {
   app: FastifyInstance;
   emulator: Emulator;
 }
-
-const HEADERS_TIMEOUT_MS = 10_000;
 
 /** The emulator's fastify app, built but not listening (tests may `inject` or `listen({port: 0})`). */
 export async function buildEmulator(options: EmulatorOptions = {}): Promise<BuiltEmulator> {
@@ -38,11 +37,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
     // A stalled or slow request (headers or body) is answered and closed once it is this late:
     // docs/emulator.md, Decisions. Node checks the deadlines every `connectionsCheckingInterval`.
     requestTimeout,
-    http: {
-      requestTimeout,
-      headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeout),
-      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(requestTimeout / 3))),
-    },
+    http: serverTimeouts(requestTimeout),
     clientErrorHandler: (error, socket) => answerClientError(error, socket, () => requestIds.next('request')),
     logger: resolved.logger
       ? {

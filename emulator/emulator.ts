@@ -8,9 +8,10 @@ import { WindowCounter } from './http/rate-limit.js';
 import { LIMITS } from '../src/contract/limits.js';
 import { cryptoRandom, seededRandom } from '../src/contract/random.js';
 import { ENVIRONMENTS, type Environment } from '../src/contract/store.js';
-import { loadOrCreateSeeds, applySeeds, type SeededStore } from './seed.js';
+import { loadOrCreateSeeds, applySeeds, saveSeeds, type SeededStore } from './seed.js';
 import { resetDatabase } from './db/reset.js';
 import { OutboundGuard } from './net/outbound.js';
+import { REQUEST_TIMEOUT_MS } from '../src/server/timeouts.js';
 
 export interface EmulatorOptions {
   port?: number;
@@ -52,8 +53,6 @@ export interface ResolvedOptions {
   requestTimeoutMs: number;
 }
 
-/** Time to receive a whole request, headers and body (docs/emulator.md, Decisions: 30 s). */
-const REQUEST_TIMEOUT_MS = 30_000;
 
 export function resolveOptions(o: EmulatorOptions = {}): ResolvedOptions {
   return {
@@ -92,7 +91,8 @@ export class Emulator implements Lifecycle {
   readonly requestLimiter = new WindowCounter(LIMITS.requestsPerMinute);
   readonly authFailureLimiter = new WindowCounter(LIMITS.authFailuresPerMinute);
   readonly batchLimiter = new WindowCounter(LIMITS.batchesPerMinute);
-  readonly seeds: SeededStore[];
+  /** The demo stores that reset brings back and the ready line shows (a restore replaces them). */
+  seeds: SeededStore[];
   /** Where webhook deliveries and image downloads may connect (never the emulator itself). */
   readonly outbound = new OutboundGuard();
   /**
@@ -108,17 +108,29 @@ export class Emulator implements Lifecycle {
     this.clock = createClock(options.clock, Date.now, loadClockOffset(options.data));
     this.clock.onAdvance(() => saveClockOffset(options.data, this.clock.offsetMs()));
     const random = options.seed === null ? cryptoRandom : seededRandom(options.seed);
-    this.envs = Object.fromEntries(
-      ENVIRONMENTS.map((name) => {
+    const envs: Partial<Record<Environment, EnvContext>> = {};
+    try {
+      for (const name of ENVIRONMENTS) {
         const db = openDatabase(options.data ? join(options.data, `${name}.sqlite`) : null);
-        return [name, createEnvContext(name, db, this.clock, random, this.outbound)];
-      }),
-    ) as Record<Environment, EnvContext>;
-    this.seeds = loadOrCreateSeeds(options.data, this.envs);
+        envs[name] = createEnvContext(name, db, this.clock, random, this.outbound);
+      }
+      this.envs = envs as Record<Environment, EnvContext>;
+      this.seeds = loadOrCreateSeeds(options.data, this.envs);
+    } catch (error) {
+      // A damaged database or seed file refuses the start: what was opened is closed (tests start many).
+      for (const env of Object.values(envs)) env.db.close();
+      throw error;
+    }
     for (const env of Object.values(this.envs)) {
       // A request cut off by a crash never finished: its key may be used again (spec: Idempotency 4).
       env.db.prepare("DELETE FROM idempotency_keys WHERE state = 'processing'").run();
     }
+  }
+
+  /** A restore's demo stores become the ones reset brings back and a restart shows (saved with `--data`). */
+  adoptSeeds(seeds: SeededStore[]): void {
+    this.seeds = seeds;
+    saveSeeds(this.options.data, seeds);
   }
 
   env(name: Environment): EnvContext {

@@ -1,7 +1,9 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildEmulator } from './app.js';
-import { baseUrl, type Emulator, type EmulatorOptions } from './emulator.js';
+import { baseUrl, resolveOptions, type Emulator, type EmulatorOptions } from './emulator.js';
+import type { Bundle } from './bundle/format.js';
+import type { RestoredIntegration } from './bundle/restore.js';
 
 export interface ReadyInfo {
   event: 'ready';
@@ -9,7 +11,8 @@ export interface ReadyInfo {
   live_base_url: string;
   sandbox_base_url: string;
   admin_url: string;
-  stores: { environment: 'test' | 'live'; store_id: string; integration_id: string; credential: string }[];
+  /** The demo stores; after a restore, every restored integration (with its webhook's new secret). */
+  stores: { environment: 'test' | 'live'; store_id: string; integration_id: string; credential: string; webhook_signing_secret?: string }[];
   /** The process that serves it (what `emulator stop` signals). */
   pid: number;
 }
@@ -17,7 +20,18 @@ export interface ReadyInfo {
 export interface RunningEmulator extends ReadyInfo {
   /** The emulator itself, for tests that reach past HTTP (clock, databases). */
   emulator: Emulator;
+  /** What the start did beyond the usual (an interrupted restore finished or discarded), one line each. */
+  notices: string[];
   close(): Promise<void>;
+}
+
+/** `startEmulator`'s options, plus the bundle to start from (`emulator start --from`). */
+export interface StartEmulatorOptions extends EmulatorOptions {
+  /**
+   * A state bundle to start from (`emulator export`): its file, or the bundle already read and
+   * checked (the CLI reads it first, to refuse a bad file before anything starts) with its file name.
+   */
+  from?: string | { bundle: Bundle; file: string };
 }
 
 /** The file in the data folder that names the process serving it (`merchant-kit emulator stop`). */
@@ -42,12 +56,33 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
  * await fetch(`${emu.sandbox_base_url}/me`, { headers: { authorization: `Bearer ${test.credential}` } });
  * await emu.close();
  */
-export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+export async function startEmulator(options: StartEmulatorOptions = {}): Promise<RunningEmulator> {
   const host = options.host ?? '127.0.0.1';
   if (!LOOPBACK.test(host) && !options.adminToken) {
     throw new Error('a non-loopback --host requires --admin-token');
   }
-  const { app, emulator } = await buildEmulator(options);
+  const { from: given, ...emulatorOptions } = options;
+  const from = typeof given === 'string' ? { bundle: (await import('./bundle/file.js')).readBundleFile(given), file: given } : given;
+  const folder = resolveOptions(emulatorOptions).data;
+  const notices: string[] = [];
+  let restored: RestoredIntegration[] | undefined;
+  if (folder) {
+    const { recoverInterruptedRestore, restoreIntoDataDir } = await import('./bundle/stage.js');
+    const notice = recoverInterruptedRestore(folder);
+    if (notice) notices.push(notice);
+    if (from) restored = await restoreIntoDataDir(folder, from.bundle, from.file, emulatorOptions);
+  }
+  const { app, emulator } = await buildEmulator(emulatorOptions);
+  if (from && !folder) {
+    // In memory: restored before it listens, so no request sees the state half replaced.
+    try {
+      const { restoreBundle } = await import('./bundle/restore.js');
+      restored = restoreBundle(emulator, from.bundle);
+    } catch (error) {
+      await app.close();
+      throw error;
+    }
+  }
   try {
     await app.listen({ port: options.port ?? 4010, host });
   } catch (error) {
@@ -75,14 +110,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     live_base_url: `${url}/v1`,
     sandbox_base_url: `${url}/sandbox/v1`,
     admin_url: `${url}/_emulator`,
-    stores: emulator.seeds.map((s) => ({
-      environment: s.environment,
-      store_id: s.storeId,
-      integration_id: s.integrationId,
-      credential: s.credential,
-    })),
+    stores:
+      restored ??
+      emulator.seeds.map((s) => ({
+        environment: s.environment,
+        store_id: s.storeId,
+        integration_id: s.integrationId,
+        credential: s.credential,
+      })),
     pid: process.pid,
     emulator,
+    notices,
     close: () => (closing ??= close()),
   };
 }

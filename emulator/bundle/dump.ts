@@ -1,9 +1,10 @@
 import type { Db } from '../db/open.js';
+import { SECRET_CHARS } from '../../src/logging/redact.js';
 import type { Cell, EnvironmentDump, TableDump } from './format.js';
 
 // Secrets never enter a bundle: a credential's secret part or a webhook signing secret that shows up
 // in any stored text (an idempotent rotate-secret answer, say) is replaced by this marker.
-const SECRET = /\b(?:svs|whsec)_[A-Za-z0-9_-]+/g;
+const SECRET = new RegExp(`\\b(?:svs|whsec)_[${SECRET_CHARS}]+`, 'g');
 export const REDACTED = '[redacted]';
 
 function scrub(value: string): string {

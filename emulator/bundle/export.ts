@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Emulator } from '../emulator.js';
 import { loadClockOffset } from '../clock-state.js';
+import { checkIntact } from '../db/open.js';
 import { formatDate } from '../../src/contract/dates.js';
 import { ENVIRONMENTS } from '../../src/contract/store.js';
 import { dumpDatabase } from './dump.js';
@@ -29,13 +30,22 @@ export function exportDataDir(dir: string): ExportedBundle {
   const files = ENVIRONMENTS.map((name) => [name, join(dir, `${name}.sqlite`)] as const);
   const missing = files.filter(([, file]) => !existsSync(file));
   if (missing.length) throw new BundleError(`${dir} is not an emulator data directory (no ${missing.map(([n]) => `${n}.sqlite`).join(', ')})`);
-  const offsetMs = loadClockOffset(dir);
+  let offsetMs: number;
+  try {
+    offsetMs = loadClockOffset(dir);
+  } catch (error) {
+    throw new BundleError((error as Error).message);
+  }
   const now = Date.now() + offsetMs;
   const environments: BundlePayload['environments'] = {};
   for (const [name, file] of files) {
     const db = new Database(file, { readonly: true, fileMustExist: true });
     try {
+      checkIntact(db, file);
       environments[name] = dumpDatabase(db);
+    } catch (error) {
+      const code = String((error as { code?: unknown }).code ?? '');
+      throw code.startsWith('SQLITE_') ? new BundleError(`cannot read the database ${file}: ${(error as Error).message}`) : error;
     } finally {
       db.close();
     }

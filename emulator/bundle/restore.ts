@@ -5,6 +5,7 @@ import { MIGRATIONS } from '../db/migrations/index.js';
 import { issueCredential } from '../auth/credentials.js';
 import { newSigningSecret } from '../webhooks/config.js';
 import { webhookService } from '../webhooks/service.js';
+import { seedsAfterRestore } from '../seed.js';
 import { tableNames } from './dump.js';
 import { BundleError, type Bundle, type Cell, type EnvironmentDump } from './format.js';
 
@@ -145,11 +146,12 @@ function handOut(env: EnvContext, now: number): RestoredIntegration[] {
 }
 
 /**
- * Replaces the emulator's whole state with a checked bundle: both environments' tables, the clock
- * (moved forward to the bundle's time when that is later; it never goes back), and due webhook
- * deliveries resume. Faults, chaos and rate windows start empty.
+ * The state of a checked bundle written into an emulator that serves nothing yet (a restore's
+ * staging folder, or an emulator before it listens): both environments' tables, the clock (moved
+ * forward to the bundle's time when that is later; it never goes back) and the demo stores a reset
+ * or a restart brings back (the bundle's own, with the credentials handed out here).
  */
-export function restoreBundle(emulator: Emulator, bundle: Bundle): RestoredIntegration[] {
+export function restoreState(emulator: Emulator, bundle: Bundle): RestoredIntegration[] {
   checkFits(emulator, bundle);
   trialLoad(emulator, bundle);
   emulator.reset();
@@ -157,6 +159,23 @@ export function restoreBundle(emulator: Emulator, bundle: Bundle): RestoredInteg
   const now = Math.max(emulator.clock.now(), bundle.payload.clock.now_ms);
   const restored = Object.values(emulator.envs).flatMap((env) => load(env, bundle.payload.environments[env.name]!, now));
   if (behind > 0) emulator.clock.advance(behind);
+  const seeds = seedsAfterRestore(emulator.envs, restored);
+  emulator.adoptSeeds(seeds);
+  // A demo store made for an environment the bundle left empty is handed out like the restored ones.
+  for (const seed of seeds) {
+    if (!restored.some((r) => r.integration_id === seed.integrationId)) {
+      restored.push({ environment: seed.environment, store_id: seed.storeId, integration_id: seed.integrationId, credential: seed.credential });
+    }
+  }
+  return restored;
+}
+
+/**
+ * Replaces a running emulator's whole state with a checked bundle (see restoreState); due webhook
+ * deliveries resume. Faults, chaos and rate windows start empty.
+ */
+export function restoreBundle(emulator: Emulator, bundle: Bundle): RestoredIntegration[] {
+  const restored = restoreState(emulator, bundle);
   webhookService(emulator).kick();
   return restored;
 }

@@ -21,7 +21,8 @@ export function secureDataDir(dir: string): void {
   if (readdirSync(dir).every((name) => OWN_FILES.test(name))) chmodSync(dir, 0o700);
 }
 
-const OWN_FILES = /^((live|test)\.sqlite(-wal|-shm|-journal)?|seed-credentials\.json|emulator\.pid|emulator\.log|clock\.json)$/;
+// The emulator's files, the temp files of its atomic writes, and a restore's staging folder.
+const OWN_FILES = /^((live|test)\.sqlite(-wal|-shm|-journal)?|seed-credentials\.json|emulator\.pid|emulator\.log|clock\.json|\.(clock|seed-credentials)\.json\.[0-9a-f]{12}\.tmp|\.restore-(staging|swap))$/;
 
 function secureFiles(file: string): void {
   for (const path of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(path)) chmodSync(path, 0o600);
@@ -35,14 +36,38 @@ export function openDatabase(file: string | null, migrations: Migration[] = MIGR
     secureFiles(file);
   }
   const db = new Database(file ?? ':memory:');
-  if (file) {
-    db.pragma('journal_mode = WAL');
-    secureFiles(file);
+  try {
+    if (file) {
+      db.pragma('journal_mode = WAL');
+      secureFiles(file);
+      checkIntact(db, file);
+    }
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    migrate(db, migrations);
+  } catch (error) {
+    db.close();
+    const code = String((error as { code?: unknown }).code ?? '');
+    if (file && (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT'))) throw damaged(file, [(error as Error).message]);
+    throw error;
   }
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  migrate(db, migrations);
   return db;
+}
+
+function damaged(file: string, problems: string[]): Error {
+  return new Error(
+    `the database ${file} is damaged (${problems.join('; ').replace(/\s+/g, ' ')}): start from a bundle (emulator start --from FILE), or move it and its -wal/-shm files away to start empty`,
+  );
+}
+
+/**
+ * A damaged database is refused at start, naming the file, instead of starting with a normal ready
+ * line and failing later (a 500 on some page of the feed, an export). `quick_check` reads every page
+ * once (not the indexes' agreement, which `integrity_check` adds at many times the cost).
+ */
+export function checkIntact(db: Db, file: string): void {
+  const problems = (db.pragma('quick_check(5)') as { quick_check: string }[]).map((r) => r.quick_check);
+  if (problems.length !== 1 || problems[0] !== 'ok') throw damaged(file, problems);
 }
 
 export function migrate(db: Db, migrations: Migration[]): void {

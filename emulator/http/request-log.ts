@@ -5,7 +5,7 @@ import { ENVIRONMENTS, type Environment } from '../../src/contract/store.js';
 import { redactSecrets } from '../../src/logging/redact.js';
 import { BASE_PATHS } from '../context.js';
 import type { Emulator } from '../emulator.js';
-import { globToRegExp } from '../faults.js';
+import { globMatcher } from '../faults.js';
 
 /**
  * An entry as kept: raw values, formatted only when read (the hot path does no string work: `url`
@@ -140,8 +140,8 @@ export class RequestLog {
 
 function filterOf(query: ControlLogsQuery): Filter {
   const statuses = query.status?.map(statusTest) ?? null;
-  const path = query.path === undefined ? null : globToRegExp(query.path);
-  return (entry) => (statuses === null || statuses.some((test) => test(entry.status))) && (path === null || path.test(pathOf(entry.url)));
+  const path = query.path === undefined ? null : globMatcher(query.path);
+  return (entry) => (statuses === null || statuses.some((test) => test(entry.status))) && (path === null || path(pathOf(entry.url)));
 }
 
 /** `409` matches that status, `4xx` the class. */

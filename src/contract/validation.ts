@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ApiError, type FieldIssue } from './errors.js';
 
 type Issue = z.core.$ZodIssue & { input?: unknown };
@@ -84,9 +84,67 @@ export function issuesToDetails(issues: readonly z.core.$ZodIssue[], prefix = ''
   });
 }
 
+// With the `u` flag a pair is one code point: only a surrogate without its other half is in `Cs`.
+const LONE_SURROGATE = /\p{Cs}/u;
+const ILL_FORMED: FieldIssue['message'] = 'El texto no es UTF-8 válido: contiene un sustituto UTF-16 sin su par.';
+
+function unwrapped(schema: z.ZodType): z.ZodType {
+  let s = schema;
+  while (s instanceof z.ZodOptional || s instanceof z.ZodNullable || s instanceof z.ZodDefault) s = s.unwrap() as z.ZodType;
+  return s;
+}
+
+/** The schema of a child value, where the parent's schema says it (objects, arrays). */
+function childSchema(schema: z.ZodType | undefined, key: string | number): z.ZodType | undefined {
+  const s = schema && unwrapped(schema);
+  if (s instanceof z.ZodObject) return typeof key === 'string' && Object.hasOwn(s.shape, key) ? (s.shape[key] as z.ZodType) : undefined;
+  if (s instanceof z.ZodArray) return s.element as z.ZodType;
+  return undefined;
+}
+
+/**
+ * spec: Conventions — text is UTF-8. A JSON escape can still carry half of a UTF-16 surrogate pair
+ * (`"\ud800"`), which no UTF-8 text holds (it was stored as three U+FFFD): every string of the input,
+ * at any depth, must be well formed. One `invalid` detail per such string, by its dotted path.
+ * A value the schema leaves `unknown` is skipped: a finer step reads it (a batch operation fails on
+ * its own, not the whole batch). Iterative, so a deeply nested body costs a loop, never the stack.
+ */
+export function illFormedTextDetails(input: unknown, schema?: z.ZodType, prefix = ''): FieldIssue[] {
+  const out: FieldIssue[] = [];
+  const stack: [unknown, string, z.ZodType | undefined][] = [[input, prefix, schema]];
+  const at = (field: string, key: string | number) => (field ? `${field}.${key}` : String(key));
+  while (stack.length > 0 && out.length < 100) {
+    const [value, field, s] = stack.pop()!;
+    if (s && unwrapped(s) instanceof z.ZodUnknown) continue;
+    if (typeof value === 'string') {
+      if (LONE_SURROGATE.test(value)) out.push({ field, code: 'invalid', message: ILL_FORMED });
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], at(field, i), childSchema(s, i)]);
+    } else if (value !== null && typeof value === 'object') {
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) stack.push([entries[i]![1], at(field, entries[i]![0]), childSchema(s, entries[i]![0])]);
+    }
+  }
+  return out;
+}
+
+/**
+ * Everything the contract says about an input: the schema's `details`, then each ill-formed text
+ * not already named. Empty when the input is valid. The emulator (parseOrThrow) and the proxy's
+ * checks both use it.
+ */
+export function contractDetails(schema: z.ZodType, input: unknown, prefix = ''): { details: FieldIssue[]; data?: unknown } {
+  const result = schema.safeParse(input, { reportInput: true });
+  const text = illFormedTextDetails(input, schema, prefix);
+  if (result.success && text.length === 0) return { details: [], data: result.data };
+  const details = result.success ? [] : issuesToDetails(result.error.issues, prefix);
+  const named = new Set(details.map((d) => d.field));
+  return { details: [...details, ...text.filter((d) => !named.has(d.field))] };
+}
+
 /** Parses with a contract schema or throws 422 `validation_failed` with `details` per field. */
 export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown, prefix = ''): z.output<T> {
-  const result = schema.safeParse(input, { reportInput: true });
-  if (result.success) return result.data;
-  throw ApiError.validation(issuesToDetails(result.error.issues, prefix));
+  const { details, data } = contractDetails(schema, input, prefix);
+  if (details.length === 0) return data as z.output<T>;
+  throw ApiError.validation(details);
 }

@@ -1,8 +1,17 @@
 // Secrets never reach a log: credential secrets, webhook signing secrets and bearer values are masked
 // wherever text may carry them (error messages, stacks, URLs), plain or percent-encoded.
+
+/**
+ * The characters after `svs_<env>_` or `whsec_` that are masked: the whole alphabet the CLI accepts
+ * in a secret (letters, digits, `_`, `-`: src/cli/config/profiles.ts, listen's --secret), plus `%`
+ * and `+`, which an encoded secret shows. A secret is masked to its end, never up to its first `-`.
+ * Shared with the bundle's scrubber (emulator/bundle/dump.ts).
+ */
+export const SECRET_CHARS = 'A-Za-z0-9_%+-';
+
 const SECRET_PATTERNS: [RegExp, string][] = [
-  [/svs_(live|test)_[A-Za-z0-9]+/g, 'svs_$1_[redacted]'],
-  [/whsec_[A-Za-z0-9_-]+/g, 'whsec_[redacted]'],
+  [new RegExp(`svs_(live|test)_[${SECRET_CHARS}]+`, 'g'), 'svs_$1_[redacted]'],
+  [new RegExp(`whsec_[${SECRET_CHARS}]+`, 'g'), 'whsec_[redacted]'],
   [/(Bearer\s+)\S+/gi, '$1[redacted]'],
 ];
 

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCli, type CliProcess } from '../helpers/cli.js';
@@ -104,6 +104,21 @@ describe('merchant-kit emulator start --json', () => {
     expect((await cli.exited).code).toBe(2);
     expect(cli.stderr()).toContain('must be an integer');
     expect(cli.lines).toEqual([]);
+  });
+
+  // issue 15: a damaged file of the data folder started silently (time moved back, a second demo store).
+  it.each([
+    ['clock.json', '', /the clock file .*clock\.json is damaged \(it is empty\)/],
+    ['seed-credentials.json', '{"oops"', /the seed file .*seed-credentials\.json is damaged \(not valid JSON\)/],
+  ])('refuses a damaged %s with one line naming it, exit 1 and no ready line', async (file, text, line) => {
+    const dir = tempDir();
+    const first = await start(['--data', dir]);
+    expect((await stop(first.cli)).code).toBe(0);
+    writeFileSync(join(dir, file), text);
+    const cli = track(runCli(['emulator', 'start', '--json', '--port', '0', '--data', dir]));
+    expect((await cli.exited).code).toBe(1);
+    expect(cli.lines).toEqual([]);
+    expect(cli.stderr().trim().split('\n')).toEqual([expect.stringMatching(line)]);
   });
 
   it('with --admin-token answers the control API 401 without the bearer token and 200 with it', async () => {

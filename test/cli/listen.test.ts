@@ -5,6 +5,7 @@ import { seedMenu, simulate } from '../helpers/orders.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { signatureHeader } from '../../src/webhooks/index.js';
 import { scratchDir, stopAll } from '../helpers/feed.js';
+import { stalledRequest } from '../helpers/security.js';
 
 interface Line {
   [key: string]: any;
@@ -215,6 +216,14 @@ describe('merchant-kit listen', () => {
     const [line] = await waitForLines(cli, 1);
     expect(line).toMatchObject({ event_id: 'evt_gone', forward_failed: true });
   });
+
+  // issue 15: the listener kept a stalled socket 61–67 s (Node's defaults) where the emulator cuts it at 12 s.
+  it('closes a socket whose headers stall within the emulator\'s 10 s, not Node\'s 60 s', async () => {
+    const { url } = await listen();
+    const result = await stalledRequest(url, 'POST /webhooks HTTP/1.1\r\nHost: 127.0.0.1\r\n', 'X-Slow: 1', 30_000);
+    expect(result.closedAfterMs).not.toBeNull();
+    expect(result.closedAfterMs!).toBeLessThan(20_000);
+  }, 60_000);
 
   it('exits 2 with one line naming MERCHANT_KIT_WEBHOOK_SECRET when no secret is given', async () => {
     const cli = runCli(['listen', '--port', '0'], { MERCHANT_KIT_WEBHOOK_SECRET: '' });

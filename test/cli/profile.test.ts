@@ -70,6 +70,21 @@ describe('profile add, list, use, remove', () => {
     expect((await cli(['profile', 'use', 'nope'], { env: config.env })).code).toBe(2);
   });
 
+  // issue 15: `profile use constructor` succeeded (every object has a `constructor`), then every
+  // command failed with a misleading message. Names are looked up among the file's own profiles.
+  it.each(['constructor', 'toString', 'hasOwnProperty', 'valueOf'])('refuses profile use/remove and --profile %s as an unknown profile, changing nothing', async (name) => {
+    await add('sandbox', emu.running.sandbox_base_url, emu.test.credential);
+    for (const args of [['profile', 'use', name], ['profile', 'remove', name], ['--profile', name, 'me']]) {
+      const res = await cli(args, { env: config.env });
+      expect(res.code, args.join(' ')).toBe(2);
+      expect(res.stderr.trim()).toBe(`error: no profile named "${name}" (see: merchant-kit profile list)`);
+    }
+    const me = await cli(['me', '--json'], { env: config.env });
+    expect(me.code, me.stderr).toBe(0);
+    expect(JSON.parse(me.stdout).store.id).toBe(emu.test.store_id);
+    expect(JSON.parse((await cli(['profile', 'list', '--json'], { env: config.env })).stdout).map((p: any) => [p.name, p.active])).toEqual([['sandbox', true]]);
+  });
+
   it('refuses a live credential against the sandbox base path (and the reverse) before any call', async () => {
     const base = receiver.url.replace(/\/$/, '');
     const wrong = await add('x', `${base}/sandbox/v1`, emu.live.credential);

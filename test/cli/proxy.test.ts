@@ -85,6 +85,19 @@ describe('merchant-kit proxy', () => {
     expect(lines.find((l) => l.request.path === '/sandbox/v1/webhook').request.headers.authorization).toBe('[redacted]');
   });
 
+  // issue 15: the recording showed `svs_test_[redacted]-TAIL`: masking stopped at the first `-` or `_`.
+  it('records a secret with -, _, + and % masked to its end, in the path, a header and the body', async () => {
+    const secret = 'svs_test_Head-TAIL_More+END%zz';
+    const before = proxy.exchanges().length;
+    await viaProxy('PUT', `/catalog/categories/CAT-REDACT?k=${secret}`, { body: { name: secret }, headers: { 'x-note': secret } });
+    await proxy.waitFor(before + 1);
+    await new Promise((r) => setTimeout(r, 200));
+    const last = readFileSync(record, 'utf8').trim().split('\n').at(-1)!;
+    expect(last).toContain('svs_test_[redacted]');
+    expect(last).not.toMatch(/TAIL|More|END/);
+    expect(proxy.proc.lines.join('\n')).not.toMatch(/TAIL|More|END/);
+  });
+
   // Regression: a secret used as a field name reached stdout and the record file through the violation and the body's key.
   it('never prints or records a secret that the client sent as a field name', async () => {
     const secret = 'svs_test_FieldNameSecret0123456789';

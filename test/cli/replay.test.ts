@@ -142,6 +142,55 @@ describe('merchant-kit replay', () => {
     }
   });
 
+  // issue 15: a crafted recording moved the clock, re-pointed the webhook and revoked the credential
+  // through the control API, directly or by dot segments under /sandbox/v1.
+  it.each([
+    ['/_emulator/clock/advance', 'POST', { seconds: 86400 }],
+    ['/sandbox/v1/../../_emulator/clock/advance', 'POST', { seconds: 86400 }],
+    ['/sandbox/v1/%2e%2e/%2E%2E/_emulator/clock/advance', 'POST', { seconds: 86400 }],
+    ['/sandbox/v1/.%2e/.%2e/_emulator/reset', 'POST', null],
+    ['/sandbox/v1\\..\\..\\_emulator/reset', 'POST', null],
+    ['//evil.example/sandbox/v1/me', 'GET', null],
+    ['/v2/me', 'GET', null],
+  ])('refuses a recorded %s by name with exit 2, before sending anything', async (path, method, body) => {
+    const emu = await startTestEmulator();
+    try {
+      const file = join(dir, 'crafted.jsonl');
+      const ok = { format: 'merchant-kit.exchange', version: 1, seq: 1, at: '', duration_ms: 1, request: { method: 'GET', path: '/sandbox/v1/me', headers: { authorization: '[redacted]' }, body: null }, response: { status: 200, headers: {}, body: null }, violations: [] };
+      const crafted = { ...ok, seq: 2, request: { method, path, headers: { 'content-type': 'application/json' }, body } };
+      writeFileSync(file, `${JSON.stringify(ok)}\n${JSON.stringify(crafted)}\n`);
+      const before = (await emu.control('GET', '/clock')).body.data;
+      const cli = runCli(['replay', file, '--against', emu.url], { MERCHANT_KIT_CREDENTIAL: emu.test.credential });
+      expect((await cli.exited).code).toBe(2);
+      expect(cli.stderr()).toContain(`crafted.jsonl:2: refused ${JSON.stringify(path)}`);
+      expect(cli.lines).toEqual([]);
+      expect((await emu.control('GET', '/clock')).body.data).toEqual(before);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  // issue 15: "Maximum call stack size exceeded" on a recorded body nested deeper than JSON.stringify can go.
+  it('replays a recorded request and answer nested 100,000 levels deep without overflowing the stack', async () => {
+    const emu = await startTestEmulator();
+    try {
+      const file = join(dir, 'deep.jsonl');
+      const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
+      const line = `{"format":"merchant-kit.exchange","version":1,"seq":1,"at":"","duration_ms":1,"request":{"method":"POST","path":"/sandbox/v1/catalog/batch","headers":{"authorization":"[redacted]","content-type":"application/json","idempotency-key":"deep-replay-1"},"body":${deep}},"response":{"status":200,"headers":{},"body":{"data":${deep}}},"violations":[]}`;
+      writeFileSync(file, `${line}\n`);
+      for (const args of [[], ['--json']]) {
+        const cli = runCli(['replay', file, '--against', emu.url, ...args], { MERCHANT_KIT_CREDENTIAL: emu.test.credential });
+        expect((await cli.exited).code).toBe(1);
+        const out = `${cli.lines.join('\n')}\n${cli.stderr()}`;
+        expect(out).not.toContain('call stack');
+        expect(out).toMatch(/recorded 200, got 4\d\d|"recorded_status":200,"status":4\d\d/);
+        expect(out).toContain('nested deeper than 64 levels');
+      }
+    } finally {
+      await emu.close();
+    }
+  }, 60_000);
+
   // Regression: replay sent the recorded writes to whatever answered, a real environment included.
   it('refuses an --against that is not a merchant-kit emulator, and sends it nothing but the health probe', async () => {
     const seen: string[] = [];

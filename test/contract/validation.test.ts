@@ -109,3 +109,32 @@ describe('issuesToDetails', () => {
     for (const d of got) expect(d.message).toMatch(/^[A-ZÁÉÍÓÚ"]/);
   });
 });
+
+// issue 15: lone UTF-16 surrogates (`"\ud800"` in the JSON) were accepted and stored as three U+FFFD.
+describe('ill-formed text (a lone UTF-16 surrogate)', () => {
+  it.each<[string, z.ZodType, unknown, string[]]>([
+    ['a required text', categoryInput, { name: 'Pizza \ud800' }, ['name']],
+    ['a low half alone', categoryInput, { name: '\udc00Pizza' }, ['name']],
+    ['a text deep in a product', productInput, { ...product, option_groups: [group([{ external_id: 'o1', name: 'Grande \udfff' }])] }, ['option_groups.0.options.0.name']],
+    ['two fields', productInput, { ...product, name: 'a\ud800', description: 'b\udbff' }, ['name', 'description']],
+    ['an unknown field too', storePatch, { accepting_orders: true, nota: '\ud800' }, ['nota']],
+  ])('refuses %s with 422 validation_failed naming the field', (_what, schema, input, fields) => {
+    const got = details(schema, input);
+    for (const field of fields) expect(got).toContainEqual(expect.objectContaining({ field }));
+    expect(got.filter((d) => d.code === 'invalid' && /sustituto/.test(d.message)).map((d) => d.field)).toEqual(fields.filter((f) => f !== 'nota'));
+  });
+
+  it('accepts a text with its surrogate pairs whole (emoji, astral characters)', () => {
+    expect(parseOrThrow(categoryInput, { name: 'Pizza 🍕 𝔸' })).toMatchObject({ name: 'Pizza 🍕 𝔸' });
+  });
+
+  it('leaves a value the schema reads later (a batch operation) to that later step', () => {
+    const batch = z.strictObject({ operations: z.array(z.unknown()) });
+    expect(parseOrThrow(batch, { operations: [{ data: { name: '\ud800' } }] })).toEqual({ operations: [{ data: { name: '\ud800' } }] });
+  });
+
+  it('walks a body nested 100,000 levels deep without overflowing the stack', () => {
+    const deep = JSON.parse(`${'{"a":'.repeat(100_000)}"\\ud800"${'}'.repeat(100_000)}`);
+    expect(details(z.custom(() => true), deep)).toHaveLength(1);
+  });
+});

@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import fc from 'fast-check';
+import { request, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { globMatcher } from '../../emulator/faults.js';
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -104,5 +106,44 @@ describe('DELETE /_emulator/faults', () => {
     const res = await emu.control('DELETE', '/faults');
     expect(res.body.data).toEqual({ cleared: 1 });
     expect((await emu.api('GET', '/me')).status).toBe(200);
+  });
+});
+
+// issue 15: a fault glob became a regular expression, and `/**a**a**…**!` backtracked for seconds on
+// every request whose path it was tried on, unauthenticated ones included.
+describe('fault globs', () => {
+  it('tries a pathological glob on a long path in milliseconds, not seconds', async () => {
+    const glob = `/${'**a'.repeat(12)}**!`; // ~8.6 s per request as a regular expression
+    expect((await emu.control('POST', '/faults', { path: glob, status: 500, times: 1000 })).status).toBe(201);
+    const started = performance.now();
+    const res = await request(`${emu.running.sandbox_base_url}/orders/${'a'.repeat(30)}`, 'GET');
+    expect(res.status).toBe(401); // not matched: the request ran, without a credential
+    expect(performance.now() - started).toBeLessThan(2000);
+    const attack = `/${'**a'.repeat(165)}**!`; // the attack's own, 499 characters
+    expect((await emu.control('POST', '/faults', { path: attack, status: 500 })).status).toBe(201);
+    expect((await request(`${emu.running.sandbox_base_url}/orders/${'a'.repeat(400)}`, 'GET')).status).toBe(401);
+  });
+
+  /** The glob as a regular expression: the old matcher, an oracle on inputs too small to blow up. */
+  function oracle(glob: string): RegExp {
+    let out = '';
+    for (let i = 0; i < glob.length; i++) {
+      const c = glob[i];
+      if (c === '*' && glob[i + 1] === '*') {
+        out += '.*';
+        i++;
+      } else if (c === '*') out += '[^/]*';
+      else if (c === '?') out += '[^/]';
+      else out += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+    }
+    return new RegExp(`^${out}$`);
+  }
+
+  it('matches what the glob means: * within a segment, ** across, ? one character of a segment', () => {
+    const glob = fc.array(fc.constantFrom('a', 'b', '/', '*', '?', '.'), { maxLength: 9 }).map((c) => c.join(''));
+    const path = fc.array(fc.constantFrom('a', 'b', '/', '.'), { maxLength: 10 }).map((c) => c.join(''));
+    fc.assert(fc.property(glob, path, (g, p) => {
+      expect(globMatcher(g)(p)).toBe(oracle(g).test(p));
+    }), { numRuns: 5000 });
   });
 });

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ExitError } from '../errors.js';
-import { writeFileAtomic } from './atomic.js';
+import { writeFileAtomic } from '../../files/atomic.js';
 import { keyFromText, open, seal, type SealedBox } from './crypto.js';
 import { configDir, ensureConfigDir } from './paths.js';
 
@@ -63,6 +63,18 @@ function readFile(env: NodeJS.ProcessEnv): ProfilesFile {
     }
   }
   return { version: 1, active: typeof file.active === 'string' ? file.active : null, profiles: file.profiles };
+}
+
+/**
+ * Whether the file holds a profile of that name: its own keys only, so that `constructor` or
+ * `toString` (inherited by every object) are names like any other, unknown until added.
+ */
+function hasProfile(file: ProfilesFile, name: string): boolean {
+  return Object.hasOwn(file.profiles, name);
+}
+
+function noProfile(name: string): ExitError {
+  return new ExitError(`error: no profile named "${name}" (see: merchant-kit profile list)`, 2);
 }
 
 function writeFile(file: ProfilesFile, env: NodeJS.ProcessEnv): void {
@@ -131,7 +143,7 @@ export function activeProfileName(env: NodeJS.ProcessEnv = process.env): string 
 /** A profile with its decrypted credential; unknown name → usage error; tampered → exit 1. */
 export function loadProfile(name: string, env: NodeJS.ProcessEnv = process.env): ProfileInfo & { credential: string } {
   const file = readFile(env);
-  if (!file.profiles[name]) throw new ExitError(`error: no profile named "${name}" (see: merchant-kit profile list)`, 2);
+  if (!hasProfile(file, name)) throw noProfile(name);
   return { ...info(name, file.profiles[name]), credential: decryptProfile(name, file, masterKey(env, false)) };
 }
 
@@ -153,7 +165,7 @@ export function saveProfile(profile: ProfileInfo & { credential: string }, env: 
   const key = masterKey(env, true)!;
   const { name, credential, ...rest } = profile;
   file.profiles[name] = { ...rest, credential: seal(credential, key, aad(name, rest)) };
-  if (!file.active || !file.profiles[file.active]) file.active = name;
+  if (!file.active || !hasProfile(file, file.active)) file.active = name;
   writeFile(file, env);
   return { active: file.active === name };
 }
@@ -161,7 +173,7 @@ export function saveProfile(profile: ProfileInfo & { credential: string }, env: 
 /** Makes `name` the active profile. */
 export function useProfile(name: string, env: NodeJS.ProcessEnv = process.env): void {
   const file = readFile(env);
-  if (!file.profiles[name]) throw new ExitError(`error: no profile named "${name}" (see: merchant-kit profile list)`, 2);
+  if (!hasProfile(file, name)) throw noProfile(name);
   file.active = name;
   writeFile(file, env);
 }
@@ -169,7 +181,7 @@ export function useProfile(name: string, env: NodeJS.ProcessEnv = process.env): 
 /** Removes `name`; when it was active no profile is active afterwards. */
 export function removeProfile(name: string, env: NodeJS.ProcessEnv = process.env): void {
   const file = readFile(env);
-  if (!file.profiles[name]) throw new ExitError(`error: no profile named "${name}" (see: merchant-kit profile list)`, 2);
+  if (!hasProfile(file, name)) throw noProfile(name);
   delete file.profiles[name];
   if (file.active === name) file.active = null;
   writeFile(file, env);

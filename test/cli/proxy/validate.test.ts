@@ -25,6 +25,8 @@ describe('checkRequest', () => {
     ['a GET with a body', req('GET', '/store', json({ x: 1 })), ['unexpected_body']],
     ['a limit over 200', req('GET', '/orders', { query: new URLSearchParams('limit=500') }), ['invalid_query']],
     ['an external code with a space', req('DELETE', '/catalog/categories/CAT%201'), ['invalid_path']],
+    // issue 15: what the emulator refuses, the proxy names: a lone surrogate escape in a text.
+    ['a name with a lone UTF-16 surrogate', req('PUT', '/catalog/categories/CAT-1', { contentType: 'application/json', body: Buffer.from('{"name":"Bebidas \\ud800"}') }), ['validation_failed']],
   ])('%s', (_name, facts, expected) => {
     expect(rules(checkRequest(facts))).toEqual(expected);
   });

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { writeFileAtomic } from '../../config/atomic.js';
+import { writeFileAtomic } from '../../../files/atomic.js';
 import { resolveContext } from '../../context.js';
 import { usageError } from '../../errors.js';
 import { note, printJson, printLine } from '../../output.js';

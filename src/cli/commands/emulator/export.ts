@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { ExitError } from '../../errors.js';
 import { controlUrl, hasErrorBody, networkCause, openControl } from './control-url.js';
-import type { ReadyInfo, RunningEmulator } from '../../../../emulator/server.js';
+import type { ReadyInfo } from '../../../../emulator/server.js';
 import type { Bundle } from '../../../../emulator/bundle/format.js';
 
 export interface ExportOptions {
@@ -99,26 +99,9 @@ export async function loadBundleForStart(file: string): Promise<Bundle> {
   }
 }
 
-/**
- * `start --from FILE`, step 2: replaces the started emulator's state with the bundle's and returns
- * the ready line's data with fresh credentials for the restored integrations (shown once).
- */
-export async function restoreForStart(running: RunningEmulator, ready: ReadyInfo, bundle: Bundle): Promise<ReadyInfo> {
-  const { restoreBundle } = await import('../../../../emulator/bundle/restore.js');
-  const { BundleError } = await import('../../../../emulator/bundle/format.js');
-  try {
-    return { ...ready, stores: restoreBundle(running.emulator, bundle) };
-  } catch (error) {
-    await running.close();
-    if (error instanceof BundleError) throw new ExitError(`error: cannot start from the bundle: ${error.message}`);
-    throw error;
-  }
-}
-
 /** The banner's addition after `start --from`: where the state came from and the new signing secrets. */
 export function restoredNote(file: string, ready: ReadyInfo): string {
   const secrets = ready.stores
-    .map((s) => s as typeof s & { webhook_signing_secret?: string })
     .filter((s) => s.webhook_signing_secret)
     .map((s) => `  webhook signing secret ${s.integration_id}: ${s.webhook_signing_secret}`);
   return [`Restored from ${file}: the credentials above are new (shown once); the bundle's key ids remain.`, ...secrets, ''].join('\n');

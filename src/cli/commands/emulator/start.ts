@@ -5,7 +5,7 @@ import { SEED_FILE } from '../../../../emulator/seed.js';
 import { redactSecrets } from '../../../logging/redact.js';
 import { ExitError } from '../../errors.js';
 import { DEFAULT_DATA_DIR, type StartOptions } from './index.js';
-import { loadBundleForStart, restoreForStart, restoredNote } from './export.js';
+import { loadBundleForStart, restoredNote } from './export.js';
 import { banner, type BannerFacts } from './banner.js';
 import { loadStartCatalog, readStartCatalog } from './start-catalog.js';
 import { DETACHED_CHILD, DETACHED_TEMP_LOG, type DetachedReady } from './detach.js';
@@ -22,6 +22,7 @@ export async function startAction(options: StartOptions): Promise<void> {
   let running: RunningEmulator;
   try {
     running = await startEmulator({
+      from: bundle && options.from ? { bundle, file: options.from } : undefined,
       port: options.port,
       host: options.host,
       data: options.data,
@@ -34,8 +35,11 @@ export async function startAction(options: StartOptions): Promise<void> {
       logger: options.verbose ?? false,
     });
   } catch (error) {
+    // A bundle that the schema refuses (found while it is loaded) is named like one refused on reading.
+    if ((error as Error).name === 'BundleError') throw new ExitError(`error: cannot start from ${options.from}: ${(error as Error).message}`);
     throw new ExitError(`Could not start the emulator: ${redactSecrets((error as Error).message)}`);
   }
+  for (const notice of running.notices) process.stderr.write(`${notice}\n`);
   // Before the ready line: a supervisor may send a signal as soon as it reads it.
   let stopping = false;
   const stop = async (signal: string) => {
@@ -50,7 +54,7 @@ export async function startAction(options: StartOptions): Promise<void> {
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
-  const ready = bundle ? await restoreForStart(running, readyLine(running), bundle) : readyLine(running);
+  const ready = readyLine(running);
   const catalog = menu ? await loadStartCatalog(running, ready.stores, menu) : null;
   const facts: BannerFacts = {
     ready,

@@ -15,6 +15,7 @@ import { printer, printReady, type Configured } from './output.js';
 import { createReceiver } from './receiver.js';
 import { reconcileLoop } from './reconcile.js';
 import { findSecret, MISSING_SECRET } from './secret.js';
+import { serverTimeouts } from '../../../server/timeouts.js';
 
 function listen(server: http.Server, port: number, host: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
@@ -123,7 +124,8 @@ async function run(options: ListenOptions, forwardTo: URL | undefined, api: Api 
     includeOwn: Boolean(options.includeOwn),
     maxRetryDelayMs: Math.min(30, options.reconcileInterval ?? DEFAULT_RECONCILE_SECONDS) * 1000,
   });
-  const server = http.createServer(createReceiver({ secret, path: options.path, dispatcher, report }));
+  // The emulator's deadlines: a stalled sender is cut after 10 s (headers) or 30 s (whole request).
+  const server = http.createServer(serverTimeouts(), createReceiver({ secret, path: options.path, dispatcher, report }));
   let address: AddressInfo;
   try {
     address = await listen(server, options.port, options.host);

@@ -50,6 +50,8 @@ export async function proxyAction(options: ProxyCommandOptions): Promise<void> {
     to: to.href,
     port: options.port,
     host: options.host,
+    allowedHosts: options.allowedHost,
+    forwardControl: options.forwardControl ?? false,
     record: options.record,
     timeoutMs: options.timeout * 1000,
     onExchange(summary) {

@@ -2,8 +2,13 @@ import { createHash } from 'node:crypto';
 import { createServer, IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, request as upstreamRequest, type Dispatcher } from 'undici';
+import { ERROR_CATALOGUE } from '../../../contract/errors.js';
 import { ulid } from '../../../contract/ids.js';
+import { LIMITS } from '../../../contract/limits.js';
 import { redactSecrets } from '../../../logging/redact.js';
+import { serverTimeouts } from '../../../server/timeouts.js';
+import { ByteBudget } from './budget.js';
+import { createGate, type Refusal } from './gate.js';
 import { Recorder, recordBody, recordHeaders, type Exchange } from './record.js';
 import { RetryWatch, retryKey } from './retry-watch.js';
 import { checkRequest, checkResponse, redactViolation, type Violation } from './validate.js';
@@ -13,6 +18,10 @@ export interface ProxyOptions {
   to: string;
   port: number;
   host: string;
+  /** More names the proxy answers to besides its address, `localhost`, `127.0.0.1` and `[::1]`. */
+  allowedHosts?: string[];
+  /** Forward the emulator's control API (`/_emulator/…`); refused otherwise. */
+  forwardControl?: boolean;
   /** JSONL file that receives every exchange, secrets redacted. */
   record?: string;
   /** Upstream answer timeout (headers and body). */
@@ -35,34 +44,62 @@ export interface RunningProxy {
   close(): Promise<void>;
 }
 
-// Bodies kept in memory for validation and recording; larger ones are refused like the service does.
-const MAX_BODY_BYTES = 16 * 1024 * 1024;
+// spec: Limits — request body 5 MB (DESIGN: 5,000,000 bytes); larger ones are refused like the service does.
+const MAX_BODY_BYTES = LIMITS.bodyBytes;
+// Bodies held at once across all exchanges (requests read for the checks, response copies): five
+// bodies of the largest size, or thousands of an ERP's usual few kilobytes.
+const BUFFER_BUDGET_BYTES = 5 * MAX_BODY_BYTES;
 // `expect: 100-continue` is answered here (node's server sends the 100) and the body is read whole
 // before forwarding, so it is not passed on (undici refuses it).
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'host', 'content-length', 'expect']);
 
-function errorBody(status: number, code: string, message: string): { status: number; requestId: string; body: string } {
+interface LocalAnswer {
+  status: number;
+  requestId: string;
+  body: string;
+  /** Close the connection after answering: the request's body was not read. */
+  close?: boolean;
+}
+
+function errorBody(status: number, code: string, message: string): LocalAnswer {
   const requestId = `req_${ulid(Date.now())}`;
   return { status, requestId, body: JSON.stringify({ error: { code, message, request_id: requestId } }) };
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
+const refusalBody = (r: Refusal): LocalAnswer => ({ ...errorBody(r.status, r.code, r.message), close: true });
+
+/**
+ * The whole body, or 'too_large' past the cap. With a Content-Length it is copied into one buffer of
+ * that size as it comes (no second copy to join chunks); a chunked body is joined at the end.
+ */
+function readBody(req: IncomingMessage, announced: number): Promise<Buffer | 'too_large'> {
   return new Promise((resolve, reject) => {
+    // The client may have left while the request waited for its share of the budget.
+    if (req.destroyed) return reject(new Error('client gone'));
+    const whole = req.headers['content-length'] !== undefined ? Buffer.allocUnsafe(announced) : undefined;
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
+      if (size > MAX_BODY_BYTES) return; // already refused: the rest is read and dropped
+      if (whole && size + chunk.length <= whole.length) chunk.copy(whole, size);
+      else chunks.push(chunk);
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
+        chunks.length = 0;
         resolve('too_large');
-        req.resume();
-        return;
       }
-      chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('end', () => resolve(whole && size === whole.length ? whole : Buffer.concat(chunks)));
     req.on('error', reject);
-    req.on('aborted', () => reject(new Error('client aborted')));
+    req.on('close', () => reject(new Error('client gone')));
   });
+}
+
+/** What a request's body may cost: its announced size, or the cap when it is sent in chunks. */
+function announcedSize(req: IncomingMessage): number {
+  const length = req.headers['content-length'];
+  if (length !== undefined) return Math.min(Number(length) || 0, MAX_BODY_BYTES);
+  return req.headers['transfer-encoding'] ? MAX_BODY_BYTES : 0;
 }
 
 function forwardHeaders(req: IncomingMessage): Record<string, string> {
@@ -89,6 +126,9 @@ interface ProxyContext {
   agent: Agent;
   recorder: Recorder | undefined;
   watch: RetryWatch;
+  /** What is refused before a body is read (Host, control API, size). */
+  gate: (req: IncomingMessage, pathname: string) => Refusal | undefined;
+  budget: ByteBudget;
 }
 
 /** What came back for one request: from the upstream, or the proxy's own error answer. */
@@ -97,6 +137,8 @@ interface Answer {
   requestId: string | undefined;
   responseHeaders: Record<string, string | string[] | undefined>;
   responseBody: Buffer | undefined;
+  /** Bytes of the shared budget the response copy holds. */
+  keptBytes?: number;
 }
 
 /**
@@ -106,15 +148,19 @@ interface Answer {
  */
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const target = new URL(options.to);
+  const prefix = target.pathname.replace(/\/+$/, '');
   const ctx: ProxyContext = {
     options,
     target,
-    prefix: target.pathname.replace(/\/+$/, ''),
+    prefix,
     agent: new Agent({ keepAliveTimeout: 30_000, connections: 64 }),
     recorder: options.record ? new Recorder(options.record) : undefined,
     watch: new RetryWatch(),
+    gate: createGate({ host: options.host, allowedHosts: options.allowedHosts ?? [], forwardControl: options.forwardControl ?? false, prefix }),
+    budget: new ByteBudget(BUFFER_BUDGET_BYTES),
   };
-  const server = createServer((req, res) => {
+  // The emulator's deadlines: a stalled client is cut after 10 s (headers) or 30 s (whole request).
+  const server = createServer(serverTimeouts(), (req, res) => {
     handle(ctx, req, res).catch(() => {
       // Never a crash: an unexpected failure is one 502 in the spec's error body.
       if (!res.headersSent && !res.destroyed) sendLocal(res, errorBody(502, 'upstream_unavailable', 'El proxy no pudo completar la solicitud.'));
@@ -141,10 +187,31 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   };
 }
 
-/** One exchange: read the body, check the request, forward it (or answer locally), check the answer, print and record. */
+/**
+ * One exchange: refused at the gate, or read (within the shared budget), checked, forwarded, the
+ * answer checked, printed and recorded.
+ */
 async function handle(ctx: ProxyContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const started = performance.now();
-  const url = new URL(req.url ?? '/', 'http://proxy.invalid');
+  const raw = req.url ?? '/';
+  // Parsed as a path (never as a URL of another host), dot segments resolved, percent-encoded ones
+  // included: the path checked is the path forwarded.
+  const url = new URL(`http://proxy.invalid${raw.startsWith('/') ? raw : `/${raw}`}`);
+  const refusal = ctx.gate(req, url.pathname);
+  if (refusal) {
+    report(ctx, req, { started, url, body: undefined, answer: local(res, refusalBody(refusal)), violations: [] });
+    return;
+  }
+  const reserved = announcedSize(req);
+  await ctx.budget.take(reserved);
+  try {
+    await exchange(ctx, req, res, started, url, reserved);
+  } finally {
+    ctx.budget.release(reserved);
+  }
+}
+
+async function exchange(ctx: ProxyContext, req: IncomingMessage, res: ServerResponse, started: number, url: URL, announced: number): Promise<void> {
   const method = req.method ?? 'GET';
   const abort = new AbortController();
   res.on('close', () => {
@@ -152,32 +219,37 @@ async function handle(ctx: ProxyContext, req: IncomingMessage, res: ServerRespon
   });
   let body: Buffer | 'too_large';
   try {
-    body = await readBody(req);
+    body = await readBody(req, announced);
   } catch {
     abort.abort();
     return; // The client went away mid-body: nothing to forward, nothing to answer.
   }
-  const { prefix } = ctx;
-  const relative = url.pathname.startsWith(`${prefix}/`) || url.pathname === prefix ? url.pathname.slice(prefix.length) || '/' : undefined;
+  if (body === 'too_large') {
+    report(ctx, req, { started, url, body: undefined, answer: local(res, refusalBody({ status: 413, code: 'payload_too_large', message: ERROR_CATALOGUE.payload_too_large.message })), violations: [] });
+    return;
+  }
+  const relative = url.pathname.slice(ctx.prefix.length) || '/';
   const idempotencyKey = header(req, 'idempotency-key');
-  const checked =
-    relative === undefined || body === 'too_large'
-      ? { match: undefined, violations: [] as Violation[] }
-      : checkRequest({ method, path: relative, query: url.searchParams, idempotencyKey, contentType: header(req, 'content-type'), body });
+  const checked = checkRequest({ method, path: relative, query: url.searchParams, idempotencyKey, contentType: header(req, 'content-type'), body });
   const key = retryKey(clientOf(req), method, url.pathname, idempotencyKey);
   const early = ctx.watch.onRequest(key);
   if (early) checked.violations.push(early);
-
-  let answer: Answer;
-  if (relative === undefined) answer = local(res, errorBody(404, 'not_found', `El proxy solo reenvía rutas bajo ${prefix || '/'}.`));
-  else if (body === 'too_large') answer = local(res, errorBody(413, 'payload_too_large', 'El cuerpo de la solicitud supera el tamaño permitido.'));
-  else {
-    answer = await forward(ctx, req, res, body, abort.signal);
+  const answer = await forward(ctx, req, res, url, body, abort.signal);
+  try {
     checked.violations.push(...checkResponse(checked.match, { status: answer.status, contentType: header(answer.responseHeaders, 'content-type'), body: answer.responseBody }));
     ctx.watch.onResponse(key, answer.status, header(answer.responseHeaders, 'retry-after'));
+    report(ctx, req, { started, url, body, answer, violations: checked.violations });
+  } finally {
+    ctx.budget.release(answer.keptBytes ?? 0);
   }
-  const durationMs = performance.now() - started;
-  const violations = checked.violations.map(redactViolation);
+}
+
+/** Prints and records one finished exchange, secrets redacted. */
+function report(ctx: ProxyContext, req: IncomingMessage, e: { started: number; url: URL; body: Buffer | undefined; answer: Answer; violations: Violation[] }): void {
+  const method = req.method ?? 'GET';
+  const durationMs = performance.now() - e.started;
+  const violations = e.violations.map(redactViolation);
+  const { answer, url } = e;
   ctx.options.onExchange({ requestId: answer.requestId, method, path: redactSecrets(url.pathname), status: answer.status, durationMs, violations });
   ctx.recorder?.write({
     format: 'merchant-kit.exchange',
@@ -189,22 +261,22 @@ async function handle(ctx: ProxyContext, req: IncomingMessage, res: ServerRespon
       method,
       path: redactSecrets(`${url.pathname}${url.search}`),
       headers: recordHeaders(req.headers),
-      body: body === 'too_large' ? null : recordBody(body, header(req, 'content-type')),
+      body: recordBody(e.body, header(req, 'content-type')),
     },
     response: { status: answer.status, headers: recordHeaders(answer.responseHeaders), body: recordBody(answer.responseBody, header(answer.responseHeaders, 'content-type')) },
     violations,
   } satisfies Exchange);
 }
 
-function local(res: ServerResponse, e: { status: number; requestId: string; body: string }): Answer {
+function local(res: ServerResponse, e: LocalAnswer): Answer {
   return { status: e.status, requestId: e.requestId, responseHeaders: {}, responseBody: sendLocal(res, e) };
 }
 
-/** Sends the request upstream and streams the answer back, keeping a copy (up to the cap) for the checks. */
-async function forward(ctx: ProxyContext, req: IncomingMessage, res: ServerResponse, body: Buffer, signal: AbortSignal): Promise<Answer> {
+/** Sends the request upstream and streams the answer back, keeping a copy (within the budget) for the checks. */
+async function forward(ctx: ProxyContext, req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer, signal: AbortSignal): Promise<Answer> {
   let upstream: Dispatcher.ResponseData;
   try {
-    upstream = await upstreamRequest(new URL(`${ctx.target.origin}${req.url}`), {
+    upstream = await upstreamRequest(new URL(`${ctx.target.origin}${url.pathname}${url.search}`), {
       method: req.method as Dispatcher.HttpMethod,
       headers: forwardHeaders(req),
       body: body.length > 0 ? body : undefined,
@@ -224,22 +296,32 @@ async function forward(ctx: ProxyContext, req: IncomingMessage, res: ServerRespo
     if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
   }
   if (!res.destroyed) res.writeHead(upstream.statusCode, headers);
+  const copy = await streamBack(upstream.body, res, ctx.budget);
   return {
     status: upstream.statusCode,
     requestId: header(upstream.headers, 'x-request-id'),
     responseHeaders: upstream.headers,
-    responseBody: await streamBack(upstream.body, res),
+    responseBody: copy.body,
+    keptBytes: copy.kept,
   };
 }
 
-/** Writes the upstream body to the client as it comes (with backpressure) and returns what was kept of it. */
-async function streamBack(body: AsyncIterable<unknown>, res: ServerResponse): Promise<Buffer> {
-  const chunks: Buffer[] = [];
+/**
+ * Writes the upstream body to the client as it comes (with backpressure) and keeps a copy for the
+ * checks while the budget has room and the body is within the cap; otherwise no copy (the answer
+ * is forwarded whole but not checked). `kept` bytes of the budget are the caller's to release.
+ */
+async function streamBack(body: AsyncIterable<unknown>, res: ServerResponse, budget: ByteBudget): Promise<{ body: Buffer | undefined; kept: number }> {
+  let chunks: Buffer[] | undefined = [];
   let kept = 0;
   try {
     for await (const chunk of body) {
       const buf = chunk as Buffer;
-      if (kept < MAX_BODY_BYTES) {
+      if (chunks && (kept + buf.length > MAX_BODY_BYTES || !budget.tryTake(buf.length))) {
+        budget.release(kept);
+        kept = 0;
+        chunks = undefined;
+      } else if (chunks) {
         chunks.push(buf);
         kept += buf.length;
       }
@@ -250,7 +332,7 @@ async function streamBack(body: AsyncIterable<unknown>, res: ServerResponse): Pr
     // The upstream broke off mid-body or the client left: close what is left, keep what came.
     res.destroy();
   }
-  return Buffer.concat(chunks);
+  return { body: chunks && Buffer.concat(chunks), kept };
 }
 
 type HeaderBag = Record<string, string | string[] | undefined>;
@@ -261,10 +343,15 @@ function header(from: IncomingMessage | HeaderBag, name: string): string | undef
   return Array.isArray(value) ? value[0] : value;
 }
 
-function sendLocal(res: ServerResponse, e: { status: number; requestId: string; body: string }): Buffer {
+function sendLocal(res: ServerResponse, e: LocalAnswer): Buffer {
   const buf = Buffer.from(e.body);
   if (!res.headersSent && !res.destroyed) {
-    res.writeHead(e.status, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': e.requestId, 'content-length': buf.length });
+    res.writeHead(e.status, {
+      'content-type': 'application/json; charset=utf-8',
+      'x-request-id': e.requestId,
+      'content-length': buf.length,
+      ...(e.close ? { connection: 'close' } : {}),
+    });
     res.end(buf);
   }
   return buf;

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { errorBody } from '../../../contract/error-body.js';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../../contract/limits.js';
 import { matchEndpoint, type MatchedEndpoint } from '../../../contract/route-match.js';
-import { issuesToDetails } from '../../../contract/validation.js';
+import { contractDetails, issuesToDetails } from '../../../contract/validation.js';
 import { redactSecrets } from '../../../logging/redact.js';
 
 /** One broken rule of the spec seen in an exchange, with where the rule is written. */
@@ -41,9 +41,8 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
 }
 
 function schemaViolations(schema: z.ZodType, input: unknown, rule: string, spec: string, prefix = ''): Violation[] {
-  const result = schema.safeParse(input, { reportInput: true });
-  if (result.success) return [];
-  return issuesToDetails(result.error.issues, prefix).map((d) => ({
+  // The emulator's own reading (schema, then ill-formed text), so the proxy names what it would refuse.
+  return contractDetails(schema, input, prefix).details.map((d) => ({
     rule,
     spec,
     field: d.field || undefined,

@@ -114,6 +114,17 @@ const join = (path: string, key: string | number) => (path ? `${path}.${key}` : 
  */
 export function redactDifference(d: Difference): Difference {
   const field = d.path.slice(d.path.lastIndexOf('.') + 1);
-  const mask = (v: unknown) => (v === undefined ? v : isPrivateField(field) && v !== null ? REDACTED : redactJson(v));
+  const mask = (v: unknown) => (v === undefined ? v : isPrivateField(field) && v !== null ? REDACTED : shown(v));
   return { path: d.path, recorded: mask(d.recorded), actual: mask(d.actual) };
+}
+
+// A difference is printed with JSON.stringify, which recurses: a value nested deeper is summarised.
+const MAX_SHOWN_DEPTH = 64;
+
+function shown(value: unknown): unknown {
+  try {
+    return redactJson(value, MAX_SHOWN_DEPTH);
+  } catch {
+    return `[a value nested deeper than ${MAX_SHOWN_DEPTH} levels]`;
+  }
 }

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { ExitError } from '../../errors.js';
 import type { Exchange } from '../proxy/record.js';
+import { replayablePath } from './path.js';
 
 /** The exchanges of a record file written by `merchant-kit proxy --record`, in file order. */
 export async function readRecording(file: string): Promise<Exchange[]> {
@@ -14,7 +15,7 @@ export async function readRecording(file: string): Promise<Exchange[]> {
   try {
     await opened;
   } catch (error) {
-    throw new ExitError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 2);
+    throw new ExitError(`error: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 2);
   }
   let line = 0;
   for await (const text of createInterface({ input, crlfDelay: Infinity })) {
@@ -24,9 +25,15 @@ export async function readRecording(file: string): Promise<Exchange[]> {
     try {
       parsed = JSON.parse(text);
     } catch {
-      throw new ExitError(`${file}:${line}: not a JSON line.`, 2);
+      throw new ExitError(`error: ${file}:${line}: not a JSON line.`, 2);
     }
-    if (!isExchange(parsed)) throw new ExitError(`${file}:${line}: not an exchange recorded by "merchant-kit proxy --record".`, 2);
+    if (!isExchange(parsed)) throw new ExitError(`error: ${file}:${line}: not an exchange recorded by "merchant-kit proxy --record".`, 2);
+    const path = replayablePath(parsed.request.path);
+    if (path === undefined) {
+      const shown = parsed.request.path.length > 200 ? `${parsed.request.path.slice(0, 200)}…` : parsed.request.path;
+      throw new ExitError(`error: ${file}:${line}: refused ${JSON.stringify(shown)}: replay sends only calls of the API (/v1/… and /sandbox/v1/…); nothing was sent.`, 2);
+    }
+    parsed.request.path = path;
     out.push(parsed);
   }
   return out;

@@ -3,6 +3,8 @@ import type { Exchange } from '../proxy/record.js';
 import { REDACTED } from '../proxy/record.js';
 import { compareBodies, IdMap, redactDifference, type Difference } from './compare.js';
 import type { Environment } from '../../context.js';
+import { jsonText } from './json-text.js';
+import { replayablePath } from './path.js';
 
 export interface ReplayResult {
   seq: number;
@@ -71,8 +73,11 @@ async function replayOne(
   ids: IdMap,
   agent: Agent,
 ): Promise<ReplayResult> {
-  const path = ids.apply(exchange.request.path);
-  const base = { seq: exchange.seq, method: exchange.request.method, path, recordedStatus: exchange.response.status, differences: [] };
+  // Ids are mapped into a path already checked (read.ts); checked again as it is sent.
+  const mapped = ids.apply(exchange.request.path);
+  const path = replayablePath(mapped);
+  const base = { seq: exchange.seq, method: exchange.request.method, path: path ?? mapped, recordedStatus: exchange.response.status, differences: [] };
+  if (path === undefined) return { ...base, status: undefined, error: 'not a call of the API: not sent' };
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(exchange.request.headers)) {
     if (!NOT_RESENT.has(name)) headers[name] = ids.apply(value);
@@ -85,7 +90,7 @@ async function replayOne(
     }
     headers.authorization = `Bearer ${credential}`;
   }
-  const body = exchange.request.body === null ? undefined : ids.apply(typeof exchange.request.body === 'string' ? exchange.request.body : JSON.stringify(exchange.request.body));
+  const body = exchange.request.body === null ? undefined : ids.apply(typeof exchange.request.body === 'string' ? exchange.request.body : jsonText(exchange.request.body));
   let status: number;
   let text: string;
   try {

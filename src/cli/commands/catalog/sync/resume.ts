@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../../config/atomic.js';
+import { writeFileAtomic } from '../../../../files/atomic.js';
 
 /**
  * The resumable state of a full snapshot, kept in the profile's state folder while it is sent:
