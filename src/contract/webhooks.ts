@@ -3,6 +3,9 @@ import { datetimeOut, id, pageLimit } from './common.js';
 import { DELIVERY_STATUSES } from './enums.js';
 import { LIMITS } from './limits.js';
 import { EVENT_SCOPES, EVENT_TYPES, type EventType } from './events.js';
+import { IPV4, isLoopbackHost } from './hosts.js';
+
+export { isLoopbackHost };
 
 /** Whether a webhook subscribed to `events` receives an event of `type` under `scopes`. */
 export function webhookReceives(events: readonly string[], type: string, scopes: readonly string[]): boolean {
@@ -10,16 +13,6 @@ export function webhookReceives(events: readonly string[], type: string, scopes:
   const needed = EVENT_SCOPES[type as EventType];
   if (needed !== null && !scopes.includes(needed)) return false;
   return events.includes('*') || events.includes(type);
-}
-
-const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
-
-/** Loopback hosts, where the emulator also accepts plain `http://` (a developer's own machine). */
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.toLowerCase();
-  if (h === 'localhost' || h === '[::1]' || h === '::1') return true;
-  const m = IPV4.exec(h);
-  return m !== null && m[1] === '127' && m.slice(1).every((o) => Number(o) <= 255);
 }
 
 /**
