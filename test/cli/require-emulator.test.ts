@@ -56,7 +56,8 @@ describe('an emulator-only command', () => {
   });
 
   it('against an emulator that is down, fails with the network error: "is the emulator running?", not "not an emulator"', async () => {
-    for (const check of [(c: EmulatorControl) => requireEmulator(c, target(downUrl), 'simulate'), (c: EmulatorControl) => detectEmulator(c, `${downUrl}/_emulator`)]) {
+    const checks: ((c: EmulatorControl) => Promise<unknown>)[] = [(c) => requireEmulator(c, target(downUrl), 'simulate'), (c) => detectEmulator(c, `${downUrl}/_emulator`)];
+    for (const check of checks) {
       const error = await withControl(downUrl, check).catch((e) => e);
       expect(error).not.toBeInstanceOf(ExitError);
       expect(error).toMatchObject({ status: 0, code: 'network_error' });
