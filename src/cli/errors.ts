@@ -7,6 +7,12 @@ export interface ExitInfo {
   details?: unknown;
 }
 
+/**
+ * Exit codes: 1 an API or check failure, 2 a usage error, 128 + the signal's number for work that a
+ * signal stopped before its end (130 for Ctrl+C), as a shell reports a process the signal killed.
+ */
+export type ExitCode = 1 | 2 | 130 | 143;
+
 /** A usage error (exit 2) or a failure the CLI explains (exit 1). Only main.ts exits. */
 export class ExitError extends Error {
   readonly code: string;
@@ -14,7 +20,7 @@ export class ExitError extends Error {
 
   constructor(
     message: string,
-    readonly exitCode: 1 | 2 = 1,
+    readonly exitCode: ExitCode = 1,
     info: ExitInfo = {},
   ) {
     super(message);
@@ -153,7 +159,7 @@ export interface JsonError {
 export interface ErrorReport {
   /** Lines for stderr, already redacted. */
   lines: string[];
-  exitCode: 1 | 2;
+  exitCode: ExitCode;
   /** What `--json` prints instead of `lines`: one object, already redacted. */
   json: JsonError;
 }
@@ -161,7 +167,7 @@ export interface ErrorReport {
 /** `error: …` without its prefix, for the JSON message. */
 const bare = (line: string) => line.replace(/^error:\s*/, '');
 
-function report(lines: string[], exitCode: 1 | 2, error: Omit<JsonError['error'], 'message' | 'hint'> & { message?: string }): ErrorReport {
+function report(lines: string[], exitCode: ExitCode, error: Omit<JsonError['error'], 'message' | 'hint'> & { message?: string }): ErrorReport {
   const redacted = lines.map((l) => redactSecrets(l));
   const hint = redacted.find((l) => l.startsWith('hint: '));
   const details = error.details === null || error.details === undefined ? null : JSON.parse(redactSecrets(JSON.stringify(error.details)));
