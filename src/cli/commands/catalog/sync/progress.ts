@@ -1,4 +1,4 @@
-import { note, withSpinner } from '../../../output.js';
+import { note, plural, withSpinner } from '../../../output.js';
 import { canSpin, spinnerFactory } from '../../../spinner.js';
 
 /** Progress of a sync on stderr: an ora spinner with a bar on a terminal, one plain line per event otherwise. */
@@ -29,7 +29,7 @@ export async function createProgress(): Promise<Progress> {
   let line = '';
   return {
     sending(part, parts, done, total) {
-      line = `${bar(done, total)} ${fmt(done)}/${fmt(total)} operations · part ${part}/${parts}`;
+      line = `${bar(done, total)} ${fmt(done)}/${plural(total, 'operation')} · part ${part}/${parts}`;
       spinner.text = line;
     },
     waiting(seconds, why) {
@@ -55,7 +55,7 @@ function plainProgress(): Progress {
     },
     sent(part, parts, ops, failed, ms, replayed) {
       const extra = [failed ? `${failed} failed` : '', replayed ? 'replayed' : ''].filter(Boolean).join(', ');
-      note(`part ${part}/${parts}: ${fmt(ops)} operation${ops === 1 ? '' : 's'} in ${(ms / 1000).toFixed(1)} s${extra ? ` (${extra})` : ''}`);
+      note(`part ${part}/${parts}: ${plural(ops, 'operation')} in ${(ms / 1000).toFixed(1)} s${extra ? ` (${extra})` : ''}`);
     },
     note,
     stop() {},

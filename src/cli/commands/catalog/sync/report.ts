@@ -1,4 +1,4 @@
-import { colors, formatTable, note, printJson, printLine } from '../../../output.js';
+import { colors, formatTable, note, plural, printJson, printLine } from '../../../output.js';
 import { formatIssue, type FileIssue } from '../file/model.js';
 import type { Codes, PlannedOp, SyncPlan } from './plan.js';
 import type { StoreState } from './remote.js';
@@ -6,7 +6,6 @@ import type { Counts, OpError, RunResult, SyncStopped, ThisRun } from './run.js'
 import { formatSimilar, type SimilarCategory } from './similar.js';
 
 const MAX_LISTED = 50;
-const plural = (n: number, word: string, words = `${word}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? word : words}`;
 const total = (c: Codes) => c.categories.length + c.products.length;
 
 /** File problems on stderr, one per line (at most 50, then a count). */
@@ -69,7 +68,7 @@ export function printDryRun(json: boolean, file: string, plan: SyncPlan, store: 
   ]));
   const changed = plan.ops.filter((o) => o.change !== 'unchanged');
   for (const op of changed.slice(0, MAX_LISTED)) printLine(describeOp(op));
-  if (changed.length > MAX_LISTED) printLine(c.dim(`… and ${changed.length - MAX_LISTED} more changes`));
+  if (changed.length > MAX_LISTED) printLine(c.dim(`… and ${plural(changed.length - MAX_LISTED, 'more change')}`));
   for (const code of plan.deactivated.categories.slice(0, MAX_LISTED)) printLine(c.red(`- category ${code}`));
   for (const code of plan.deactivated.products.slice(0, MAX_LISTED)) printLine(c.red(`- product ${code}`));
   const kept = total(plan.notInFile);
@@ -123,7 +122,7 @@ const partsText = (from: number, to: number, word = 'part') => (from === to ? `$
 export function printSummary(json: boolean, file: string, plan: SyncPlan, store: StoreState, result: RunResult, ms: number, similar: SimilarCategory[] = []): void {
   if (!json) {
     result.errors.slice(0, MAX_LISTED).forEach((e) => note(formatOpError(e)));
-    if (result.errors.length > MAX_LISTED) note(`… and ${result.errors.length - MAX_LISTED} more failed operations`);
+    if (result.errors.length > MAX_LISTED) note(`… and ${plural(result.errors.length - MAX_LISTED, 'more failed operation')}`);
   }
   if (json) return printJson(summaryJson(file, plan, store, result, ms, similar));
   printLine(`Synced ${file} into ${target(store)} in ${(ms / 1000).toFixed(1)} s (${mode(plan)})`);

@@ -2,6 +2,7 @@ import type { MerchantClient } from '../../../../client/index.js';
 import type { BatchResponse } from '../../../../contract/catalog.js';
 import { ApiError } from '../../../../client/index.js';
 import { ExitError } from '../../../errors.js';
+import { plural } from '../../../output.js';
 import { splitParts, partsDigest, wireOp } from './parts.js';
 import type { PlannedOp, SyncPlan } from './plan.js';
 import type { Progress } from './progress.js';
@@ -147,7 +148,7 @@ export async function runSnapshot(client: MerchantClient, plan: SyncPlan, progre
   if (state && resumedFrom) progress.note(`resuming snapshot ${state.snapshot_id} at part ${resumedFrom}/${parts.length} (earlier run interrupted)`);
   if (!state || !resumedFrom) {
     state = newState(digest, parts.length);
-    progress.note(`snapshot ${state.snapshot_id}: ${parts.length} part${parts.length === 1 ? '' : 's'}, ${plan.ops.length.toLocaleString('en-US')} operations`);
+    progress.note(`snapshot ${state.snapshot_id}: ${plural(parts.length, 'part')}, ${plural(plan.ops.length, 'operation')}`);
   }
   saveState(path, state);
   const ctx: PartsContext = { ...options, path, digest, state, resumedFrom, result: emptyResult(plan.ops.length, parts.length) };
@@ -249,7 +250,7 @@ function recover(error: unknown, state: SnapshotState, part: number, restarts: n
 export function failureOf(result: RunResult): ExitError | null {
   const { failed } = result.counts;
   if (failed > 0) {
-    return new ExitError(`error: ${failed.toLocaleString('en-US')} operation${failed === 1 ? '' : 's'} failed (listed above)`, 1, { code: 'operations_failed', details: result.errors });
+    return new ExitError(`error: ${plural(failed, 'operation')} failed (listed above)`, 1, { code: 'operations_failed', details: result.errors });
   }
   if (result.snapshot && result.snapshot.status !== 'completed') {
     return new ExitError(`error: snapshot ${result.snapshot.snapshot_id} ended ${result.snapshot.status}`, 1, { code: 'snapshot_incomplete', details: result.snapshot });
