@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmulatorControl } from '../../src/client/index.js';
 import { describeError, ExitError, rememberTarget } from '../../src/cli/errors.js';
-import { detectEmulator, requireEmulator } from '../../src/cli/require-emulator.js';
+import { detectEmulator } from '../../src/cli/require-emulator.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 
 // issue 14: an emulator that is down is reported as unreachable ("is the emulator running?"), never
@@ -30,8 +30,6 @@ afterAll(async () => {
   other?.close();
 });
 
-const target = (root: string) => ({ baseUrl: `${root}/sandbox/v1`, adminUrl: `${root}/_emulator` });
-
 async function withControl<T>(root: string, fn: (control: EmulatorControl) => Promise<T>): Promise<T> {
   const control = new EmulatorControl(root);
   try {
@@ -41,32 +39,21 @@ async function withControl<T>(root: string, fn: (control: EmulatorControl) => Pr
   }
 }
 
-describe('an emulator-only command', () => {
-  it('goes on against an emulator', async () => {
-    await withControl(emu.url, (c) => requireEmulator(c, target(emu.url), 'simulate'));
-    expect(await withControl(emu.url, (c) => detectEmulator(c, `${emu.url}/_emulator`))).toBe(true);
+describe('detectEmulator', () => {
+  it('is true for an emulator, false for a server that answers but is not one (a real environment)', async () => {
+    expect(await withControl(emu.url, (c) => detectEmulator(c))).toBe(true);
+    expect(await withControl(otherUrl, (c) => detectEmulator(c))).toBe(false);
   });
 
-  it('against a server that answers but is not an emulator, says so (exit 1, code not_an_emulator)', async () => {
-    const error = await withControl(otherUrl, (c) => requireEmulator(c, target(otherUrl), 'simulate')).catch((e) => e);
-    expect(error).toBeInstanceOf(ExitError);
-    expect(error).toMatchObject({ exitCode: 1, code: 'not_an_emulator' });
-    expect(error.message).toMatch(/answers but is not a merchant-kit emulator/);
-    expect(await withControl(otherUrl, (c) => detectEmulator(c, `${otherUrl}/_emulator`))).toBe(false);
-  });
-
-  it('against an emulator that is down, fails with the network error: "is the emulator running?", not "not an emulator"', async () => {
-    const checks: ((c: EmulatorControl) => Promise<unknown>)[] = [(c) => requireEmulator(c, target(downUrl), 'simulate'), (c) => detectEmulator(c, `${downUrl}/_emulator`)];
-    for (const check of checks) {
-      const error = await withControl(downUrl, check).catch((e) => e);
-      expect(error).not.toBeInstanceOf(ExitError);
-      expect(error).toMatchObject({ status: 0, code: 'network_error' });
-      rememberTarget({ baseUrl: `${downUrl}/sandbox/v1`, environment: 'test' });
-      const line = describeError(error).lines.join('\n');
-      rememberTarget(undefined);
-      expect(line).toMatch(/could not reach .* \(ECONNREFUSED\): is the emulator running\?/);
-      expect(line).not.toMatch(/not an emulator|not a merchant-kit emulator|real environment/);
-    }
+  it('against an emulator that is down, fails with the network error: "is the emulator running?", not "a real environment"', async () => {
+    const error = await withControl(downUrl, (c) => detectEmulator(c)).catch((e) => e);
+    expect(error).not.toBeInstanceOf(ExitError);
+    expect(error).toMatchObject({ status: 0, code: 'network_error' });
+    rememberTarget({ baseUrl: `${downUrl}/sandbox/v1`, environment: 'test' });
+    const line = describeError(error).lines.join('\n');
+    rememberTarget(undefined);
+    expect(line).toMatch(/could not reach .* \(ECONNREFUSED\): is the emulator running\?/);
+    expect(line).not.toMatch(/not an emulator|not a merchant-kit emulator|real environment/);
   });
 
   it("EmulatorControl.probe() tells 'unreachable' apart from 'not_emulator'", async () => {
