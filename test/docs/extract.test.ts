@@ -76,31 +76,16 @@ describe('MarkerClock (issue 18: time per block)', () => {
   });
 
   // issue 14: on a terminal a command that reads the paste takes later blocks' lines from the shell.
-  it('names the first block that never started though a later one did, or the end was reached', () => {
-    const gap = new MarkerClock(0);
-    gap.read(`${BLOCK_MARK} 0
-${BLOCK_MARK} 3
-${BLOCK_MARK} end
-`, 1);
-    expect(gap.started).toEqual([0, 3]);
-    expect(gap.firstSkipped(4)).toBe(1);
-    const ended = new MarkerClock(0);
-    ended.read(`${BLOCK_MARK} 0
-${BLOCK_MARK} 1
-${BLOCK_MARK} end
-`, 1);
-    expect(ended.firstSkipped(3)).toBe(2);
-    const whole = new MarkerClock(0);
-    whole.read(`${BLOCK_MARK} 0
-${BLOCK_MARK} 1
-${BLOCK_MARK} end
-`, 1);
-    expect(whole.firstSkipped(2)).toBeNull();
-    const running = new MarkerClock(0);
-    running.read(`${BLOCK_MARK} 0
-${BLOCK_MARK} 1
-`, 1);
-    expect(running.firstSkipped(5)).toBeNull();
+  it.each([
+    ['a gap before a later block', ['0', '3', 'end'], 4, 1],
+    ['the end reached before the last block', ['0', '1', 'end'], 3, 2],
+    ['every block, then the end', ['0', '1', 'end'], 2, null],
+    ['a session still running', ['0', '1'], 5, null],
+  ])('firstSkipped: %s', (_name, marks, count, skipped) => {
+    const clock = new MarkerClock(0);
+    clock.read(marks.map((m) => `${BLOCK_MARK} ${m}\n`).join(''), 1);
+    expect(clock.started).toEqual(marks.filter((m) => m !== 'end').map(Number));
+    expect(clock.firstSkipped(count)).toBe(skipped);
   });
 });
 
