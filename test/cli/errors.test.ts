@@ -114,19 +114,6 @@ describe('a refused connection on this machine', () => {
     expect(r.stderr).not.toMatch(/not an emulator|real environment/);
   }, 30_000);
 
-  it('homologate against an emulator that is down fails at once: "is the emulator running?", never a run against "a real environment"', async () => {
-    const port = await closedPort();
-    const started = Date.now();
-    const r = await cli(['homologate', '--format', 'terminal', '--timeout', '20'], {
-      env: { MERCHANT_KIT_BASE_URL: `http://127.0.0.1:${port}/sandbox/v1`, MERCHANT_KIT_CREDENTIAL: emu.test.credential },
-      timeoutMs: 60_000,
-    });
-    expect(Date.now() - started).toBeLessThan(10_000);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`could not reach http://127.0.0.1:${port}/sandbox/v1 (ECONNREFUSED): is the emulator running?`);
-    expect(r.stdout + r.stderr).not.toMatch(/real environment|not an emulator|interactive/i);
-  }, 60_000);
-
   it('with --json is one network_error object naming the URL', async () => {
     const port = await closedPort();
     const r = await cli(['me', '--json'], { env: { MERCHANT_KIT_BASE_URL: `http://localhost:${port}/sandbox/v1`, MERCHANT_KIT_CREDENTIAL: emu.test.credential } });

@@ -14,7 +14,6 @@ import { runActive } from './active.js';
 import { RunTimeout } from '../../../../checks/runner.js';
 import { CHECK_IDS } from '../../../../checks/types.js';
 import { runObserver } from './observe.js';
-import { detectEmulator as answersAsEmulator } from '../../require-emulator.js';
 
 const INTERRUPTED_NOTE = 'The run was interrupted: checks not decided are pending.';
 
@@ -106,15 +105,14 @@ async function prepareReportDir(options: HomologateOptions): Promise<void> {
 
 /**
  * DESIGN: an emulator is recognised by /_emulator/health. A short timeout of its own: a target that
- * never answers must not hold the run (nor its exit) for the client's 30 s. A target that does not
- * answer at all is the network error it is ("is the emulator running?"), not a real environment.
+ * never answers must not hold the run (nor its exit) for the client's 30 s.
  */
 async function detectEmulator(adminUrl: string, command: Command): Promise<boolean> {
   const { EmulatorControl } = await import('../../../client/index.js');
   const opts = command.optsWithGlobals() as { adminToken?: string };
   const probe = new EmulatorControl(adminUrl.replace(/\/_emulator\/?$/, ''), { adminToken: opts.adminToken ?? process.env.MERCHANT_KIT_ADMIN_TOKEN, timeoutMs: 3000 });
   try {
-    return await answersAsEmulator(probe);
+    return await probe.isEmulator();
   } finally {
     await probe.close().catch(() => undefined);
   }
