@@ -1,8 +1,9 @@
 import type { ChangeActor, OrderStatus } from '../../src/contract/orders.js';
+import { FINAL_ORDER_STATUSES } from '../../src/contract/enums.js';
 
 /** spec: Order status — forward stage order; rejected and cancelled sit outside it. */
 const STAGES: readonly OrderStatus[] = ['pending', 'accepted', 'preparing', 'ready', 'out_for_delivery', 'completed'];
-export const FINAL_STATUSES: readonly OrderStatus[] = ['completed', 'rejected', 'cancelled'];
+export const FINAL_STATUSES: readonly OrderStatus[] = FINAL_ORDER_STATUSES;
 
 export type Fulfillment = 'delivery' | 'pickup';
 export type StatusAuthority = 'both' | 'erp' | 'service';

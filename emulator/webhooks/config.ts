@@ -58,7 +58,7 @@ export function setWebhook(env: EnvContext, integrationId: string, change: Webho
       url: change.url ?? existing.url,
       events: change.events ?? existing.events,
       active: change.active ?? existing.active,
-      updatedAt: now,
+      updatedAt: nextUpdate(existing, now),
     };
     if (change.active === true) Object.assign(webhook, { paused: false, pausedReason: null, failingSince: null });
     env.webhooks.save(webhook);
@@ -88,6 +88,15 @@ function refuseSelfTarget(env: EnvContext, url: string): void {
   }
 }
 
+/**
+ * `updated_at` of a change: the clock's time, or one millisecond past the previous value when the
+ * manual clock has not moved (as for orders), so that a client which remembers `updated_at` (the
+ * CLI's `listen --configure`) sees every change, a secret rotation included.
+ */
+function nextUpdate(existing: WebhookRecord, now: number): number {
+  return Math.max(now, existing.updatedAt + 1);
+}
+
 /** spec: Webhook delivery 5 — a new secret; the previous one keeps signing for 24 h of the clock. */
 export function rotateSecret(env: EnvContext, integrationId: string): WebhookRecord {
   return env.tx(() => {
@@ -99,7 +108,7 @@ export function rotateSecret(env: EnvContext, integrationId: string): WebhookRec
       secret: newSigningSecret(),
       previousSecret: existing.secret,
       previousExpiresAt: now + SECRET_OVERLAP_MS,
-      updatedAt: now,
+      updatedAt: nextUpdate(existing, now),
     };
     env.webhooks.save(webhook);
     return webhook;

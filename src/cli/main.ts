@@ -1,6 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import pkg from '../../package.json' with { type: 'json' };
-import { describeError } from './errors.js';
+import { describeError, USAGE_ERROR, type JsonError } from './errors.js';
 import { redactSecrets } from '../logging/redact.js';
 import { runCleanups } from './cleanup.js';
 import { COMMAND_GROUPS } from './commands/index.js';
@@ -8,6 +8,12 @@ import { COMMAND_GROUPS } from './commands/index.js';
 // The program: global flags, every command group, and the one place that maps errors to exit codes
 // (0 success, 1 API or check failure, 2 usage). Groups import their actions lazily, so `--help` and
 // `--version` load only commander and this file's small imports.
+
+// With --json an error is one JSON object on stderr (docs/cli.md, Errors), commander's own included:
+// its lines are kept from stderr and reported by the catch below instead.
+const json = process.argv.includes('--json');
+const verbose = process.argv.includes('--verbose');
+let commanderMessage: string | null = null;
 
 const program = new Command()
   .name('merchant-kit')
@@ -24,8 +30,12 @@ const program = new Command()
   .exitOverride()
   // commander quotes a rejected value as typed (`argument 'svs_test_…' is invalid`): its error lines
   // go through the same redaction as ours. Subcommands inherit this when they are created below.
-  .configureOutput({ outputError: (text, write) => write(redactSecrets(text)) })
-  .showHelpAfterError('(add --help for usage)')
+  .configureOutput(
+    json
+      ? { outputError: (text) => void (commanderMessage ??= text.trim()), writeErr: () => undefined }
+      : { outputError: (text, write) => write(redactSecrets(text)) },
+  )
+  .showHelpAfterError(json ? false : '(add --help for usage)')
   .addHelpText(
     'after',
     `
@@ -57,7 +67,18 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-const verbose = process.argv.includes('--verbose');
+/** One JSON object on one line of stderr: the last line of stderr is always the error under --json. */
+function writeJsonError(body: JsonError): void {
+  process.stderr.write(`${JSON.stringify(body)}\n`);
+}
+
+/** A usage error (exit 2): one line for people, or one JSON object with code `usage_error`. */
+function reportUsage(message: string): void {
+  const text = redactSecrets(message.replace(/^error:\s*/, ''));
+  if (json) writeJsonError({ error: { status: null, code: USAGE_ERROR, message: text, details: null, request_id: null } });
+  else process.stderr.write(`error: ${text}\n`);
+  process.exitCode = 2;
+}
 
 try {
   await program.parseAsync(process.argv);
@@ -66,14 +87,15 @@ try {
   await runCleanups().catch(() => undefined);
   if (error instanceof InvalidArgumentError) {
     // Thrown by an action's own check: commander has not printed it.
-    process.stderr.write(`error: ${error.message}\n`);
-    process.exitCode = 2;
+    reportUsage(error.message);
   } else if (error instanceof CommanderError) {
-    // commander already printed its message (or the help/version text).
+    // commander already printed its message (or the help/version text), except under --json.
     process.exitCode = error.exitCode === 0 ? 0 : 2;
+    if (json && error.exitCode !== 0) reportUsage(commanderMessage ?? (error.code === 'commander.help' ? 'a subcommand is missing (see --help)' : error.message));
   } else {
     const report = describeError(error, { verbose });
-    process.stderr.write(`${report.lines.join('\n')}\n`);
+    if (json) writeJsonError(report.json);
+    else process.stderr.write(`${report.lines.join('\n')}\n`);
     process.exitCode = report.exitCode;
   }
 }

@@ -32,6 +32,15 @@ export function errColors(): ChalkInstance {
   return stderrChalk;
 }
 
+/**
+ * A count and its noun, singular for one: `plural(1, 'order')` is `1 order`, `plural(1200,
+ * 'category', 'categories')` `1,200 categories`. Every count the CLI prints goes through it (never
+ * `order(s)`).
+ */
+export function plural(n: number, word: string, words = `${word}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? word : words}`;
+}
+
 /** The API's `data` (or any value), indented, on stdout. */
 export function printJson(data: unknown): void {
   process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
@@ -106,13 +115,13 @@ export function emit<T>(json: boolean | undefined, data: T, human: (data: T) => 
 }
 
 /**
- * Runs `work` under an ora spinner on stderr when stderr is a TTY (and not `--json`); otherwise
- * just runs it. ora is imported only here, so commands that never spin never load it.
+ * Runs `work` under a spinner on stderr when one can be drawn (a terminal, not CI, not `--json`);
+ * otherwise just runs it. ora is loaded by spinner.ts only when a spinner is shown.
  */
 export async function withSpinner<T>(text: string, work: () => Promise<T>, options: { json?: boolean } = {}): Promise<T> {
-  if (options.json || !process.stderr.isTTY || process.env.CI) return work();
-  const { default: ora } = await import('ora');
-  const spinner = ora({ text, stream: process.stderr, color: 'cyan' }).start();
+  const { canSpin, spinnerFactory } = await import('./spinner.js');
+  if (!canSpin(options.json)) return work();
+  const spinner = (await spinnerFactory())({ text }).start();
   try {
     const result = await work();
     spinner.succeed();

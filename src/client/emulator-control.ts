@@ -169,13 +169,16 @@ export class EmulatorControl {
 
   /**
    * What answers at this address: `emulator` (health ok), `needs_token` (an emulator started with
-   * `--admin-token` refused the missing or wrong token with 401) or `not_emulator` (anything else).
+   * `--admin-token` refused the missing or wrong token with 401), `unreachable` (no HTTP answer at
+   * all: nothing listens there, or the network failed — not a sign of a real environment) or
+   * `not_emulator` (an answer that is not the emulator's).
    */
-  async probe(): Promise<'emulator' | 'needs_token' | 'not_emulator'> {
+  async probe(): Promise<'emulator' | 'needs_token' | 'unreachable' | 'not_emulator'> {
     try {
       return (await this.health())?.ok === true ? 'emulator' : 'not_emulator';
     } catch (error) {
-      return error instanceof ApiError && error.status === 401 ? 'needs_token' : 'not_emulator';
+      if (error instanceof ApiError && error.status === 401) return 'needs_token';
+      return error instanceof ApiError && error.isNetworkError ? 'unreachable' : 'not_emulator';
     }
   }
 

@@ -1,3 +1,4 @@
+import { isLoopbackHost } from '../contract/hosts.js';
 import { NETWORK_ERROR, type ApiError } from './errors.js';
 
 /** spec: Errors, retry guidance — only these statuses (and network failures) are repeated. */
@@ -14,9 +15,30 @@ export interface BackoffOptions {
 
 export const DEFAULT_BACKOFF: Required<BackoffOptions> = { baseMs: 1000, maxMs: 8000, jitter: 0.2 };
 
-/** Whether a failed attempt may be repeated: network failures and the spec's retryable statuses. */
+/**
+ * Whether a failed attempt may be repeated: network failures and the spec's retryable statuses.
+ * A connection refused by a loopback address is not: nothing listens on that port of this machine
+ * (an emulator that is not running), and waiting 15 s of backoff will not start it.
+ */
 export function isRetryable(error: ApiError): boolean {
-  return error.code === NETWORK_ERROR || RETRYABLE_STATUSES.has(error.status);
+  if (error.code === NETWORK_ERROR) return !isRefusedOnLoopback(error);
+  return RETRYABLE_STATUSES.has(error.status);
+}
+
+/**
+ * True for a network failure whose cause is ECONNREFUSED from a loopback address (127.0.0.0/8,
+ * ::1, 127.x as an IPv4-mapped IPv6 address), read from the socket error that undici keeps as the
+ * cause.
+ */
+export function isRefusedOnLoopback(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 5; depth++) {
+    const { code, address, errors } = e as { code?: unknown; address?: unknown; errors?: unknown };
+    // Node's "happy eyeballs" reports each address tried in `errors` (an AggregateError).
+    if (code === 'ECONNREFUSED' && Array.isArray(errors) && errors.length > 0) return errors.every((x) => isRefusedOnLoopback(x));
+    if (code === 'ECONNREFUSED') return typeof address === 'string' && isLoopbackHost(address.replace(/^::ffff:/i, ''));
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 /**

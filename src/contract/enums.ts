@@ -30,3 +30,14 @@ export const ENTREGA_ACTIONS = ['pickup', 'raise_fee', 'cancel', 'returned'] as 
 
 /** How the customer pays an independent delivery; only `cash` is collected by the courier. */
 export const ENTREGA_PAYMENT_METHODS = ['cash', 'bank_transfer', 'card_on_delivery', 'qr', 'prepaid'] as const;
+
+// spec: Events — every event type (the permission each needs is in events.ts).
+export const EVENT_TYPES = [
+  'order.created', 'order.status_changed', 'order.updated', 'store.updated', 'integration.updated', 'webhook.test',
+] as const;
+
+// spec: Webhook configuration — what PUT /webhook's `events` takes: the event types, or `*` alone.
+export const WEBHOOK_EVENT_SELECTORS = ['*', ...EVENT_TYPES] as const;
+
+// spec: Order status — final states do not move (rule 2).
+export const FINAL_ORDER_STATUSES = ['completed', 'rejected', 'cancelled'] as const satisfies readonly (typeof ORDER_STATUSES)[number][];

@@ -3,11 +3,10 @@ import { commaList, cursor, datetimeOut, id, queryInt } from './common.js';
 import { LIMITS } from './limits.js';
 import { changeActor, order, orderStatus } from './orders.js';
 import type { Scope } from './store.js';
+import { EVENT_TYPES } from './enums.js';
 
-// spec: Events — every type, with the permission an integration needs to see it.
-export const EVENT_TYPES = [
-  'order.created', 'order.status_changed', 'order.updated', 'store.updated', 'integration.updated', 'webhook.test',
-] as const;
+// spec: Events — every type (the zod-free list of enums.ts), with the permission an integration needs to see it.
+export { EVENT_TYPES };
 export const eventType = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof eventType>;
 

@@ -1,15 +1,8 @@
 import { z } from 'zod';
 import { LIMITS } from './limits.js';
+import { IPV4, isLoopbackHost } from './hosts.js';
 
-const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
-
-/** Loopback hosts, where the emulator also accepts plain `http://` (a developer's own machine). */
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.toLowerCase();
-  if (h === 'localhost' || h === '[::1]' || h === '::1') return true;
-  const m = IPV4.exec(h);
-  return m !== null && m[1] === '127' && m.slice(1).every((o) => Number(o) <= 255);
-}
+export { isLoopbackHost };
 
 // The written form a webhook URL must have, as one pattern: the emulator checks it and the OpenAPI
 // document shows it, so both accept exactly the same texts (issue 14). http(s) to a loopback host, or

@@ -232,7 +232,12 @@ describe('catalog sync: per-operation errors', () => {
     expect(summary.results).toMatchObject({ created: 3, failed: 1 });
     expect(summary.errors).toHaveLength(1);
     expect(summary.errors[0]).toMatchObject({ file, line: 3, external_id: 'A-2', op: 'upsert_product' });
-    expect(run.stderr).toContain(`${file}:3: row 2 (A-2): upsert_product failed: validation_failed`);
+    // --json: the failure is one JSON object, the last line of stderr, with the failed operations.
+    const error = JSON.parse(run.stderr.trim().split('\n').at(-1)!);
+    expect(error.error).toMatchObject({ status: null, code: 'operations_failed', details: [expect.objectContaining({ line: 3, external_id: 'A-2' })] });
+    const human = await rig.run(['catalog', 'sync', file]);
+    expect(human.code).toBe(1);
+    expect(human.stderr).toContain(`${file}:3: row 2 (A-2): upsert_product failed: validation_failed`);
     const codes = (await catalogOf(rig.emu)).products.map((p) => p.external_id);
     expect(codes).toEqual(expect.arrayContaining(['A-1', 'A-3']));
     expect(codes).not.toContain('A-2');

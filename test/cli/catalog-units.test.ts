@@ -6,6 +6,9 @@ import { splitParts } from '../../src/cli/commands/catalog/sync/parts.js';
 import { productChanges, categoryChanges } from '../../src/cli/commands/catalog/sync/compare.js';
 import { productInput, categoryInput } from '../../src/contract/catalog.js';
 import type { PlannedOp } from '../../src/cli/commands/catalog/sync/plan.js';
+import { comparableName, formatSimilar, similarCategories } from '../../src/cli/commands/catalog/sync/similar.js';
+import { stoppedText } from '../../src/cli/commands/catalog/sync/report.js';
+import { SyncStopped } from '../../src/cli/commands/catalog/sync/run.js';
 
 // Pure parts of catalog sync: the CSV option syntax, JSON item lines, part splitting, the diff.
 
@@ -123,4 +126,40 @@ describe('what a PUT would change', () => {
     expect(categoryChanges(c({}), cat)).toEqual([]);
     expect(categoryChanges(c({ position: 6, active: false }), cat)).toEqual(['position', 'active']);
   });
+});
+
+// issue 14: the warnings and the stop report of catalog sync.
+describe('similarCategories', () => {
+  const where = (line: number) => ({ file: 'menu.json', line, label: `categories[${line}]` });
+  const plan = (created: string[]) => ({ created: { categories: created, products: [] } }) as never;
+  const items = { file: 'menu.json', products: [], categories: [
+    { external_id: 'EMPANADAS', data: { name: 'Empanadas  Árabes', active: true }, where: where(1) },
+    { external_id: 'POS', data: { name: 'Postres', active: true }, where: where(2) },
+  ] } as never;
+  const store = (categories: { id: string; external_id: string | null; name: string }[]) => ({ categories }) as never;
+
+  it('compares names as people do: accents, letter case and spaces aside', () => {
+    expect(comparableName('  Empanadas   ÁRABES ')).toBe(comparableName('empanadas arabes'));
+    expect(comparableName('Pizzas')).not.toBe(comparableName('Pizza'));
+  });
+
+  it('names the code meant, or the panel\'s category without a code; only for categories the sync creates', () => {
+    const found = similarCategories(plan(['EMPANADAS', 'POS']), items, store([{ id: 'cat_1', external_id: 'EMP', name: 'Empanadas árabes' }]));
+    expect(found.map(formatSimilar)).toEqual(['menu.json:1: categories[1]: new category EMPANADAS "Empanadas  Árabes" has the name of the store\'s category EMP ("Empanadas árabes"); did you mean EMP?']);
+    const panel = similarCategories(plan(['POS']), items, store([{ id: 'cat_2', external_id: null, name: 'POSTRES' }]));
+    expect(formatSimilar(panel[0]!)).toBe('menu.json:2: categories[2]: new category POS "Postres" has the name of a category made in the panel (cat_2, no external_id): the store would have two "POSTRES"');
+    expect(similarCategories(plan([]), items, store([{ id: 'cat_1', external_id: 'EMP', name: 'Empanadas árabes' }]))).toEqual([]);
+  });
+});
+
+describe('stoppedText', () => {
+  const stopped = (resume: { partsDone: number; partsTotal: number; snapshotId: string | null }, from: number | null, to: number | null, operations: number) =>
+    new SyncStopped({ operations: 3006, thisRun: { fromPart: from, toPart: to, operations } } as never, resume, new Error('x'));
+
+  it.each([
+    [stopped({ partsDone: 3, partsTotal: 7, snapshotId: 'mk-1' }, 1, 3, 1500), 'part 3 of 7 sent (this run: parts 1–3, 1,500 operations); run the same command again to resume snapshot mk-1 at part 4'],
+    [stopped({ partsDone: 5, partsTotal: 7, snapshotId: 'mk-1' }, 5, 5, 500), 'part 5 of 7 sent (this run: part 5, 500 operations); run the same command again to resume snapshot mk-1 at part 6'],
+    [stopped({ partsDone: 0, partsTotal: 7, snapshotId: 'mk-1' }, null, null, 0), 'no part of 7 acknowledged yet (this run sent no part); run the same command again to resume snapshot mk-1 at part 1'],
+    [stopped({ partsDone: 1, partsTotal: 3, snapshotId: null }, 1, 1, 1), 'batch 1 of 3 sent (1 operation of 3,006); run the same command again: it sends only what is still different from the store'],
+  ])('%#: %s', (s, text) => expect(stoppedText(s)).toBe(text));
 });

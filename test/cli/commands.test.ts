@@ -209,7 +209,7 @@ describe('faults and failures', () => {
   it('an unreachable base URL: one line, exit 1, no stack trace', async () => {
     const r = await run(['me'], { MERCHANT_KIT_BASE_URL: 'http://127.0.0.1:1/sandbox/v1' });
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr.trim()).toBe('error: could not reach http://127.0.0.1:1/sandbox/v1 (ECONNREFUSED)');
+    expect(r.stderr.trim()).toBe('error: could not reach http://127.0.0.1:1/sandbox/v1 (ECONNREFUSED): is the emulator running? Start it with "merchant-kit emulator start", or point --base-url at the one you use');
   });
 
   it('http:// to a non-loopback host is a usage error (exit 2)', async () => {

@@ -74,7 +74,7 @@ describe('describeError', () => {
   it('an API error: one line with message, status, code and request id; exit 1', () => {
     rememberTarget(undefined);
     const e = new ApiError({ status: 409, code: 'external_id_conflict', message: 'Conflicto.', requestId: 'req_1' });
-    expect(describeError(e)).toEqual({ lines: ['error: Conflicto. (409 external_id_conflict, request_id req_1)'], exitCode: 1 });
+    expect(describeError(e)).toMatchObject({ lines: ['error: Conflicto. (409 external_id_conflict, request_id req_1)'], exitCode: 1 });
   });
 
   it('validation details go on the same line', () => {
@@ -91,20 +91,50 @@ describe('describeError', () => {
 
   it('an unexpected error is one redacted line; the stack only with verbose', () => {
     const e = new Error('boom svs_test_abcdefghijkl\nsecond line');
-    expect(describeError(e)).toEqual({ lines: [expect.stringMatching(/^error: boom svs_test_\[\w+\]$/)], exitCode: 1 });
+    expect(describeError(e)).toMatchObject({ lines: [expect.stringMatching(/^error: boom svs_test_\[\w+\]$/)], exitCode: 1 });
     const verbose = describeError(e, { verbose: true });
     expect(verbose.lines).toHaveLength(2);
     expect(verbose.lines.join('\n')).not.toContain('abcdefghijkl');
   });
 
   it.each([
-    ['the client\'s network failure (status 0) by its code', new ApiError({ status: 0, code: 'network_error', message: 'fetch failed', cause: { code: 'ECONNREFUSED' } }), 'ECONNREFUSED'],
+    ['the client\'s network failure (status 0) by its code', new ApiError({ status: 0, code: 'network_error', message: 'fetch failed', cause: { code: 'ECONNRESET' } }), 'ECONNRESET'],
     ['the client\'s network failure without a known code, by its message', new ApiError({ status: 0, code: 'network_error', message: 'fetch failed' }), 'fetch failed'],
     ['a socket error of another caller, found in its causes', new Error('fetch failed', { cause: new Error('x', { cause: Object.assign(new Error('y'), { code: 'ENOTFOUND' }) }) }), 'ENOTFOUND'],
   ])('no HTTP answer: %s, one line naming the target, exit 1', (_name, error, detail) => {
     rememberTarget({ baseUrl: 'http://127.0.0.1:1/sandbox/v1', environment: 'test' });
-    expect(describeError(error)).toEqual({ lines: [`error: could not reach http://127.0.0.1:1/sandbox/v1 (${detail})`], exitCode: 1 });
+    expect(describeError(error)).toMatchObject({ lines: [`error: could not reach http://127.0.0.1:1/sandbox/v1 (${detail})`], exitCode: 1 });
     rememberTarget(undefined);
+  });
+
+  it('a refused connection to this machine asks whether the emulator is running; elsewhere it does not', () => {
+    const refused = (address: string) => new ApiError({ status: 0, code: 'network_error', message: 'x', cause: Object.assign(new Error('refused'), { code: 'ECONNREFUSED', address, port: 4010 }) });
+    rememberTarget({ baseUrl: 'http://localhost:4010/sandbox/v1', environment: 'test' });
+    expect(describeError(refused('127.0.0.1')).lines).toEqual(['error: could not reach http://localhost:4010/sandbox/v1 (ECONNREFUSED): is the emulator running? Start it with "merchant-kit emulator start", or point --base-url at the one you use']);
+    rememberTarget({ baseUrl: 'https://api.example.com/sandbox/v1', environment: 'test' });
+    expect(describeError(refused('203.0.113.7')).lines).toEqual(['error: could not reach https://api.example.com/sandbox/v1 (ECONNREFUSED)']);
+    rememberTarget(undefined);
+    // No target resolved (a control-only command): the address the socket tried.
+    expect(describeError(refused('::1')).lines[0]).toBe('error: could not reach http://[::1]:4010 (ECONNREFUSED): is the emulator running? Start it with "merchant-kit emulator start", or point --base-url at the one you use');
+  });
+
+  it('a state error shows its details object on the line: current_status, expected_part', () => {
+    rememberTarget(undefined);
+    const transition = new ApiError({ status: 409, code: 'invalid_status_transition', message: 'Transición inválida.', details: { current_status: 'completed' }, requestId: 'req_3' });
+    expect(describeError(transition).lines).toEqual(['error: Transición inválida. — current_status: completed (409 invalid_status_transition, request_id req_3)']);
+    const part = new ApiError({ status: 409, code: 'snapshot_out_of_order', message: 'Parte fuera de orden.', details: { expected_part: 3 } });
+    expect(describeError(part).lines[0]).toBe('error: Parte fuera de orden. — expected_part: 3 (409 snapshot_out_of_order)');
+  });
+
+  it('the --json form is the API\'s error body plus the status, redacted; usage errors are usage_error with a null status', () => {
+    rememberTarget(undefined);
+    const e = new ApiError({ status: 409, code: 'invalid_status_transition', message: 'Transición inválida.', details: { current_status: 'completed' }, requestId: 'req_3' });
+    expect(describeError(e).json).toEqual({ error: { status: 409, code: 'invalid_status_transition', message: 'Transición inválida.', details: { current_status: 'completed' }, request_id: 'req_3' } });
+    expect(describeError(new ExitError('error: bad flag svs_test_abcdefghijkl', 2)).json).toEqual({
+      error: { status: null, code: 'usage_error', message: 'bad flag svs_test_[redacted]', details: null, request_id: null },
+    });
+    expect(describeError(new ExitError('error: 2 operations failed', 1, { code: 'operations_failed', details: [{ n: 1 }] })).json.error).toMatchObject({ code: 'operations_failed', details: [{ n: 1 }] });
+    expect(describeError(new Error('boom')).json.error).toMatchObject({ code: 'unexpected_error', message: 'boom' });
   });
 
   it('an ExitError keeps its code', () => expect(describeError(new ExitError('x', 2)).exitCode).toBe(2));

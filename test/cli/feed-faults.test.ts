@@ -54,7 +54,8 @@ describe('merchant-kit feed tail under faults', () => {
     expect((await first.exited).code).toBe(1);
     const errors = first.stderr().trim().split('\n');
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/^Cannot write the cursor file .*feed\.cursor \((ENOTDIR|EEXIST)\)/);
+    // --json: the error is one JSON object (issue 14).
+    expect(JSON.parse(errors[0]).error.message).toMatch(/^Cannot write the cursor file .*feed\.cursor \((ENOTDIR|EEXIST)\)/);
     // The folder back with the last state saved: exactly the event after it is read again.
     rmSync(dir);
     mkdirSync(dir);

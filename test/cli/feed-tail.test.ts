@@ -4,7 +4,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCli, type CliProcess } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { apiEnv, feedIds, jsonLines, scratchDir, waitForJsonLines, waitUntil, stopAll } from '../helpers/feed.js';
-import { orderAction, seedMenu, simulate } from '../helpers/orders.js';
+import { orderAction, readAllEvents, seedMenu, simulate } from '../helpers/orders.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
 let emu: TestEmulator;
@@ -156,6 +156,30 @@ describe('merchant-kit feed tail', () => {
     const saved = JSON.parse(readFileSync(cursorFile(), 'utf8'));
     expect(saved).toMatchObject({ version: 1, integration_id: emu.test.integration_id, page_done: [] });
     expect(saved.cursor).toEqual(expect.any(String));
+  });
+
+  // issue 14: forwarding used to print nothing on stdout; now a line per event the app took.
+  it('--forward-to prints one line per event the app took (time in the event\'s offset, type, id, order, → status); --json one object each', async () => {
+    await orders(2);
+    const events = await readAllEvents(emu);
+    const all = events.map((e) => e.id);
+    const rx = await app();
+    rx.behave = (_req, n) => ({ status: n < 1 ? 503 : 202 });
+    const human = tail(['--forward-to', rx.url, '--once', '--interval', '0.2', '--cursor-file', join(scratch.dir, 'human.cursor')]);
+    expect((await human.exited).code, human.stderr()).toBe(0);
+    expect(human.lines).toHaveLength(all.length);
+    human.lines.forEach((line, i) => {
+      const order = events[i].data.order ? `  ${events[i].data.order.id} \\(pending\\)` : '';
+      expect(line).toMatch(new RegExp(`^${events[i].created_at}  ${events[i].type}  ${all[i]}${order}  → 202$`));
+    });
+    expect(human.lines.filter((l) => l.includes('order.created'))).toHaveLength(2);
+    // The retry of the first event went to stderr, not to stdout.
+    expect(human.stderr()).toContain('answered 503');
+    const json = tail(['--forward-to', rx.url, '--once', '--json', '--cursor-file', join(scratch.dir, 'json.cursor')]);
+    expect((await json.exited).code, json.stderr()).toBe(0);
+    expect(jsonLines(json)).toEqual(events.map((e) => ({
+      event_id: e.id, type: e.type, created_at: e.created_at, order_id: e.data.order?.id ?? null, forwarded_status: 202, attempts: 1,
+    })));
   });
 
   it('on cursor_expired says so and reconciles with GET /orders?updated_since, then reads on', async () => {

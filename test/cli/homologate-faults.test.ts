@@ -111,7 +111,8 @@ describe('homologate: refusals and usage', () => {
     expect(report.checks.map((c: { id: string; status: string }) => [c.id, c.status])).toEqual([['connection', 'pass'], ['catalog', 'pass']]);
     expect(report.summary.certified).toBe(false);
     // The verdict line says why: the checks left out, not "0 failed".
-    expect(r.stderr.trim().split('\n').pop()).toBe('homologation: not certified (0 failed, 0 skipped, 0 pending, 5 not run)');
+    // With --json the verdict is the one JSON error object, the last line of stderr (issue 14).
+    expect(JSON.parse(r.stderr.trim().split('\n').pop()!).error).toMatchObject({ code: 'command_failed', message: 'homologation: not certified (0 failed, 0 skipped, 0 pending, 5 not run)' });
   });
 });
 

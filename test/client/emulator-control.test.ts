@@ -56,6 +56,9 @@ describe('system routes', () => {
     expect(await EmulatorControl.fromBaseUrl(`${fake.url}/v1`).probe()).toBe('not_emulator');
     await fake.close();
     expect(await EmulatorControl.fromBaseUrl(`${fake.url}/v1`).isEmulator()).toBe(false);
+    // issue 14: nothing answering is not "not an emulator": probe() says `unreachable`.
+    expect(await EmulatorControl.fromBaseUrl(`${fake.url}/v1`).probe()).toBe('unreachable');
+    expect(await control.probe()).toBe('emulator');
   });
 
   it('clock() and advanceClock() move the manual clock', async () => {

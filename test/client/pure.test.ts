@@ -52,6 +52,25 @@ describe('isRetryable', () => {
   ])('status %i %s → %s', (status, code, retry) => {
     expect(isRetryable(new ApiError({ status, code, message: 'x' }))).toBe(retry);
   });
+
+  // issue 14: nothing listens on that port of this machine (an emulator that is not running).
+  const refused = (address: string) => Object.assign(new Error(`connect ECONNREFUSED ${address}:4010`), { code: 'ECONNREFUSED', address, port: 4010 });
+  it.each([
+    ['127.0.0.1', false], ['127.0.0.2', false], ['::1', false], ['::ffff:127.0.0.1', false], ['203.0.113.7', true], ['2001:db8::1', true],
+  ])('a connection refused by %s is retried: %s', (address, retry) => {
+    expect(isRetryable(new ApiError({ status: 0, code: 'network_error', message: 'x', cause: refused(address) }))).toBe(retry);
+  });
+
+  it('a refusal reported per address tried (AggregateError) is not retried only when every address is loopback', () => {
+    const aggregate = (...addresses: string[]) => Object.assign(new AggregateError(addresses.map(refused)), { code: 'ECONNREFUSED' });
+    expect(isRetryable(new ApiError({ status: 0, code: 'network_error', message: 'x', cause: aggregate('::1', '127.0.0.1') }))).toBe(false);
+    expect(isRetryable(new ApiError({ status: 0, code: 'network_error', message: 'x', cause: aggregate('::1', '203.0.113.7') }))).toBe(true);
+  });
+
+  it('a reset or timed-out loopback connection is still retried', () => {
+    const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET', address: '127.0.0.1' });
+    expect(isRetryable(new ApiError({ status: 0, code: 'network_error', message: 'x', cause: reset }))).toBe(true);
+  });
 });
 
 describe('fillPath and queryString', () => {

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT } from '../helpers/cli.js';
-import { adaptBlock, BLOCK_MARK, credentialFiles, describeEnd, lastBlock, MarkerClock, sessionScript, shellBlocks, type Stop, type Target } from '../helpers/docs.js';
+import {
+  adaptBlock, BLOCK_MARK, credentialFiles, describeEnd, lastBlock, MarkerClock, sessionScript, shellBlocks, terminalText, type SessionMode, type Stop, type Target,
+} from '../helpers/docs.js';
 
 // issue 10, item 9: every command of the docs works when copy-pasted in order.
 //
@@ -19,7 +21,11 @@ import { adaptBlock, BLOCK_MARK, credentialFiles, describeEnd, lastBlock, Marker
 //   and `svk_live_….svs_live_…` its seeded credentials; `merchant-kit` and `npx merchant-kit` run the
 //   repo's built bin (a private copy of it); lines that are `npm install`, `npm ci`, `npm start`,
 //   `npm test` are skipped; `curl` fails on answers of 400 or more (`--fail-with-body`);
-// - a block that fails fails the test with the file, the block's line and its output.
+// - a block that fails fails the test with the file, the block's line and its output;
+// - (issue 14) each file runs twice: once as a script (stdin not a terminal, output to pipes), once
+//   pasted into a pseudo-terminal (test/helpers/terminal-session.py), where every command sees a
+//   terminal on stdin, stdout and stderr and the lines pasted after it wait on its stdin, as when a
+//   reader pastes a block. A command that reads them (a spinner that discards stdin) fails the file.
 
 const FILES = [
   'README.md',
@@ -67,6 +73,7 @@ function startEmulator(cwd: string): Promise<Emulator> {
 }
 
 const CURL = execFileSync('sh', ['-c', 'command -v curl'], { encoding: 'utf8' }).trim();
+const TERMINAL_SESSION = join(ROOT, 'test', 'helpers', 'terminal-session.py');
 
 /** `merchant-kit` and `npx merchant-kit` on PATH, both the repo's built bin; curl failing on HTTP errors. */
 function shims(dir: string): string {
@@ -99,11 +106,24 @@ interface Outcome {
   stopped: Stop | null;
   /** How long each block ran (ms), in order, as seen from the markers. */
   times: number[];
+  /** The markers seen: which blocks started, and whether the end was reached. */
+  markers: MarkerClock;
+  mode: SessionMode;
 }
 
-function runSession(script: string, cwd: string, env: NodeJS.ProcessEnv, limits = { blockMs: BLOCK_TIMEOUT_MS, fileMs: FILE_TIMEOUT_MS }): Promise<Outcome> {
+const DEFAULT_LIMITS = { blockMs: BLOCK_TIMEOUT_MS, fileMs: FILE_TIMEOUT_MS };
+
+/**
+ * Runs a session script: as `bash -c` with stdin closed (`pipe`), or pasted into a pseudo-terminal
+ * (`terminal`: terminal-session.py starts bash on it and writes the script in, then end-of-file).
+ */
+function runSession(script: string, cwd: string, env: NodeJS.ProcessEnv, limits = DEFAULT_LIMITS, mode: SessionMode = 'pipe'): Promise<Outcome> {
   return new Promise((resolve) => {
-    const child = spawn('bash', ['--noprofile', '--norc', '-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child =
+      mode === 'pipe'
+        ? spawn('bash', ['--noprofile', '--norc', '-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+        : spawn('python3', [TERMINAL_SESSION], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    if (mode === 'terminal') child.stdin!.end(script);
     let output = '';
     let stopped: Stop | null = null;
     const markers = new MarkerClock(Date.now());
@@ -129,8 +149,8 @@ function runSession(script: string, cwd: string, env: NodeJS.ProcessEnv, limits 
         blockTimer = setTimeout(() => stop('block', limits.blockMs), limits.blockMs);
       }
     };
-    child.stdout.on('data', take);
-    child.stderr.on('data', take);
+    child.stdout!.on('data', take);
+    child.stderr!.on('data', take);
     let exit: { code: number | null; signal: NodeJS.Signals | null } = { code: null, signal: null };
     // When bash exits, whatever a block left running in the background (a receiver, a proxy) goes
     // with it; its end of the output pipes closes then, and the session's output is complete.
@@ -141,12 +161,26 @@ function runSession(script: string, cwd: string, env: NodeJS.ProcessEnv, limits 
     child.on('close', () => {
       clearTimeout(blockTimer);
       clearTimeout(fileTimer);
-      resolve({ ...exit, output, stopped, times: markers.finish(Date.now()) });
+      resolve({ ...exit, output, stopped, times: markers.finish(Date.now()), markers, mode });
     });
   });
 }
 
-async function runFile(file: string): Promise<{ failure: string | null; blocks: number; times: number[] }> {
+/** Why a session failed, or null when every block ran, in order, to the end. */
+function sessionFailure(file: string, blocks: { line: number; code: string }[], outcome: Outcome): string | null {
+  const skipped = outcome.mode === 'terminal' ? outcome.markers.firstSkipped(blocks.length) : null;
+  const index = skipped !== null ? skipped - 1 : lastBlock(outcome.output);
+  if (outcome.code === 0 && index === null && !outcome.stopped && skipped === null) return null;
+  const block = blocks[Math.max(0, index ?? 0)];
+  const at = outcome.output.lastIndexOf(`${BLOCK_MARK} ${index}`);
+  const own = (at < 0 ? outcome.output : outcome.output.slice(at)).split('\n').slice(1).join('\n');
+  const shown = outcome.mode === 'terminal' ? terminalText(own) : own;
+  const why = describeEnd({ ...outcome, skipped });
+  const where = outcome.mode === 'terminal' ? ' (pasted into a terminal)' : '';
+  return `${file}:${block.line}${where}: ${why}\n--- block ---\n${block.code}\n--- output ---\n${shown.slice(-4000)}`;
+}
+
+async function runFile(file: string, mode: SessionMode = 'pipe'): Promise<{ failure: string | null; blocks: number; times: number[] }> {
   const markdown = readFileSync(join(ROOT, file), 'utf8');
   const blocks = shellBlocks(markdown);
   const dir = mkdtempSync(join(tmpdir(), 'merchant-kit-docs-'));
@@ -162,23 +196,17 @@ async function runFile(file: string): Promise<{ failure: string | null; blocks: 
       TMPDIR: tmpdir(),
       NO_COLOR: '1',
       LANG: 'C.UTF-8',
+      // What a terminal emulator sets; spinners draw only on a terminal that is not `dumb`.
+      ...(mode === 'terminal' ? { TERM: 'xterm-256color' } : {}),
     };
-    const outcome = await runSession(sessionScript(adapted), dir, env);
-    reportTimes(file, blocks, outcome.times);
-    const index = lastBlock(outcome.output);
-    if (outcome.code === 0 && index === null && !outcome.stopped) {
+    const outcome = await runSession(sessionScript(adapted), dir, env, DEFAULT_LIMITS, mode);
+    reportTimes(`${file}${mode === 'terminal' ? ' (terminal)' : ''}`, blocks.map((b) => ({ ...b, file })), outcome.times);
+    let failure = sessionFailure(file, blocks, outcome);
+    if (failure === null) {
       const leaked = credentialFiles(dir);
-      const failure = leaked.length ? `${file}: the blocks left a credential in clear in the working directory: ${leaked.join(', ')}` : null;
-      return { failure, blocks: blocks.length, times: outcome.times };
+      if (leaked.length) failure = `${file}: the blocks left a credential in clear in the working directory: ${leaked.join(', ')}`;
     }
-    const block = blocks[index ?? 0];
-    const own = outcome.output.slice(outcome.output.lastIndexOf(`${BLOCK_MARK} ${index}`)).split('\n').slice(1).join('\n');
-    const why = describeEnd(outcome);
-    return {
-      failure: `${file}:${block.line}: ${why}\n--- block ---\n${block.code}\n--- output ---\n${own.slice(-4000)}`,
-      blocks: blocks.length,
-      times: outcome.times,
-    };
+    return { failure, blocks: blocks.length, times: outcome.times };
   } finally {
     emulator.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -186,11 +214,12 @@ async function runFile(file: string): Promise<{ failure: string | null; blocks: 
 }
 
 /** With MERCHANT_KIT_DOCS_TIMES=1, each file's time and its slowest block (how the limits were sized). */
-function reportTimes(file: string, blocks: { line: number }[], times: number[]): void {
+function reportTimes(label: string, blocks: { line: number; file: string }[], times: number[]): void {
   if (!process.env.MERCHANT_KIT_DOCS_TIMES) return;
   const total = times.reduce((a, b) => a + b, 0);
   const slowest = times.reduce((best, t, i) => (t > times[best]! ? i : best), 0);
-  const where = blocks[slowest] ? `${file}:${blocks[slowest].line}` : file;
+  const where = blocks[slowest] ? `${blocks[slowest].file}:${blocks[slowest].line}` : label;
+  const file = label;
   console.info(`[docs times] ${file} ${(total / 1000).toFixed(1)} s, ${times.length} blocks, slowest ${where} ${((times[slowest] ?? 0) / 1000).toFixed(1)} s`);
 }
 
@@ -245,8 +274,43 @@ describe('the docs run as written (issue 10, item 9)', () => {
     }
   }, 30_000);
 
+  // issue 14: pasted into a terminal, a command sees the lines pasted after it on its stdin.
+  const ORA = join(ROOT, 'node_modules', 'ora', 'index.js');
+  const spinner = (discardStdin?: boolean) =>
+    `node --input-type=module -e 'const { default: ora } = await import(${JSON.stringify(ORA)}); ` +
+    `const s = ora({ text: "working", stream: process.stderr${discardStdin === undefined ? '' : `, discardStdin: ${discardStdin}`} }).start(); ` +
+    `await new Promise((r) => setTimeout(r, 800)); s.succeed("done");'`;
+
+  it.each([
+    ['on a terminal, stdin, stdout and stderr are terminals with a size, and the shell runs the paste as a script', ['[ -t 0 ] && [ -t 1 ] && [ -t 2 ]', 'stty size', 'case "$-" in *i*) exit 9 ;; esac'], 'pass'],
+    ["a spinner with ora's default discardStdin eats the pasted blocks after it: the terminal run fails, naming the spinner's block", [spinner(), 'echo second', 'echo third'], 'fail'],
+    ['a spinner made with discardStdin: false (the CLI\'s spinner factory) lets every later block run', [spinner(false), 'echo second', 'echo third'], 'pass'],
+    ['a failing block on a terminal is reported with its exit code', ['echo one', 'exit 7'], 'exit 7'],
+  ])('%s', async (_name, codes, expected) => {
+    const dir = mkdtempSync(join(tmpdir(), 'merchant-kit-docs-terminal-'));
+    try {
+      const blocks = codes.map((code, i) => ({ code, line: i + 1 }));
+      const outcome = await runSession(sessionScript(blocks), dir, { PATH: process.env.PATH, TERM: 'xterm-256color' }, { blockMs: 20_000, fileMs: 40_000 }, 'terminal');
+      const failure = sessionFailure('demo.md', blocks, outcome);
+      if (expected === 'pass') expect(failure, failure ?? '').toBeNull();
+      else if (expected === 'exit 7') expect(failure).toContain('demo.md:2 (pasted into a terminal): the block exited with code 7');
+      else {
+        expect(outcome.stopped).toBeNull();
+        expect(failure).toContain('demo.md:1 (pasted into a terminal): the shell found no more input before the next block: a command of this block read the rest of the pasted lines');
+        expect(outcome.output).not.toContain('second');
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it.concurrent.each(FILES)('%s: every ```sh block exits 0, in order, against a fresh emulator', async (file) => {
     const { failure } = await runFile(file);
+    expect(failure, failure ?? '').toBeNull();
+  }, FILE_TIMEOUT_MS + 30_000);
+
+  it.concurrent.each(FILES)('%s: pasted into a terminal, every ```sh block runs to the end (no command eats the lines after it)', async (file) => {
+    const { failure } = await runFile(file, 'terminal');
     expect(failure, failure ?? '').toBeNull();
   }, FILE_TIMEOUT_MS + 30_000);
 });

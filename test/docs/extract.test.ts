@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adaptBlock, BLOCK_MARK, describeEnd, lastBlock, MarkerClock, sessionScript, shellBlocks } from '../helpers/docs.js';
+import { adaptBlock, BLOCK_MARK, describeEnd, lastBlock, MarkerClock, sessionScript, shellBlocks, terminalText } from '../helpers/docs.js';
 
 // The docs runner's pure parts (test/helpers/docs.ts): which blocks run and how they are adapted.
 
@@ -74,6 +74,19 @@ describe('MarkerClock (issue 18: time per block)', () => {
     expect(clock.current).toBeNull();
     expect(clock.finish(99)).toEqual([13]);
   });
+
+  // issue 14: on a terminal a command that reads the paste takes later blocks' lines from the shell.
+  it.each([
+    ['a gap before a later block', ['0', '3', 'end'], 4, 1],
+    ['the end reached before the last block', ['0', '1', 'end'], 3, 2],
+    ['every block, then the end', ['0', '1', 'end'], 2, null],
+    ['a session still running', ['0', '1'], 5, null],
+  ])('firstSkipped: %s', (_name, marks, count, skipped) => {
+    const clock = new MarkerClock(0);
+    clock.read(marks.map((m) => `${BLOCK_MARK} ${m}\n`).join(''), 1);
+    expect(clock.started).toEqual(marks.filter((m) => m !== 'end').map(Number));
+    expect(clock.firstSkipped(count)).toBe(skipped);
+  });
 });
 
 describe('describeEnd (issue 18: a failure says why the block ended)', () => {
@@ -82,8 +95,18 @@ describe('describeEnd (issue 18: a failure says why the block ended)', () => {
     ['the block limit', { code: null, signal: 'SIGKILL' as const, stopped: { limit: 'block' as const, limitMs: 120_000, block: 4, ranMs: 120_004 } }, "stopped by the docs runner's time limit: it ran 120 s"],
     ['the file limit', { code: null, signal: 'SIGKILL' as const, stopped: { limit: 'file' as const, limitMs: 300_000, block: 9, ranMs: 4_200 } }, "the file was stopped by the docs runner's time limit of 300 s while this block ran (for 4.2 s)"],
     ['a signal from elsewhere', { code: null, signal: 'SIGTERM' as const, stopped: null }, 'killed by SIGTERM (not by the docs runner)'],
+    ['a terminal session that ran out of input', { code: 0, signal: null, stopped: null, mode: 'terminal' as const }, 'the shell found no more input before the next block: a command of this block read the rest of the pasted lines'],
+    ['a terminal session that skipped a block', { code: 0, signal: null, stopped: null, mode: 'terminal' as const, skipped: 2 }, 'block 2 never ran on the terminal: a command of the block before it read'],
+    ['a script session that exited 0 early', { code: 0, signal: null, stopped: null, mode: 'pipe' as const }, 'a block ran `exit 0`?'],
   ])('%s', (_name, end, expected) => {
     expect(describeEnd(end)).toContain(expected);
     expect(describeEnd(end)).not.toContain('null');
+  });
+});
+
+describe('terminalText', () => {
+  it('keeps the last drawing of a line a spinner redrew, without colour or cursor codes', () => {
+    const spun = '\x1b[?25l\x1b[1G\x1b[0K\x1b[36m⠋\x1b[39m Reading\x1b[1G\x1b[0K\x1b[36m⠙\x1b[39m Reading\x1b[1G\x1b[0K\x1b[32m✔\x1b[39m Reading\n\x1b[?25h';
+    expect(terminalText(`before\n${spun}after\rlast\n`)).toBe('before\n✔ Reading\nlast\n');
   });
 });

@@ -15,8 +15,10 @@ export const RESTAURANT_CSV = join(FIXTURES, 'asuncion-restaurant.csv');
 /** A CLI run left going in the background (to be killed mid-way). */
 export interface BackgroundCli {
   child: ChildProcessWithoutNullStreams;
+  stdout: () => string;
   stderr: () => string;
-  exited: Promise<void>;
+  /** Resolves once the process ended and its output was read, with its exit code. */
+  exited: Promise<number | null>;
 }
 
 /** An emulator, a private config folder and a way to run `merchant-kit` against a store of it. */
@@ -27,7 +29,7 @@ export interface CatalogRig {
   env(credential?: string): NodeJS.ProcessEnv;
   run(args: string[], options?: { credential?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<CliResult>;
   /** Starts `merchant-kit …args` against the seeded store without waiting for it. */
-  start(args: string[]): BackgroundCli;
+  start(args: string[], env?: NodeJS.ProcessEnv): BackgroundCli;
   /** Writes a file in the rig's folder and returns its path. */
   file(name: string, text: string): string;
   close(): Promise<void>;
@@ -46,13 +48,14 @@ async function catalogRig(options: EmulatorOptions = {}): Promise<CatalogRig> {
     dir: config.dir,
     env,
     run: (args, o = {}) => cli(args, { env: { ...env(o.credential), ...o.env }, timeoutMs: o.timeoutMs ?? 60_000 }),
-    start: (args) => {
-      const child = spawn(process.execPath, [cliEntry(), ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...env() } });
+    start: (args, extra = {}) => {
+      const child = spawn(process.execPath, [cliEntry(), ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...env(), ...extra } });
+      let stdout = '';
       let stderr = '';
       child.stderr.on('data', (d) => (stderr += String(d)));
-      child.stdout.resume();
-      const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-      return { child, stderr: () => stderr, exited };
+      child.stdout.on('data', (d) => (stdout += String(d)));
+      const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      return { child, stdout: () => stdout, stderr: () => stderr, exited };
     },
     file: (name, text) => {
       const path = join(config.dir, name);

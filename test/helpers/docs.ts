@@ -100,6 +100,10 @@ export class MarkerClock {
   /** The block running now (its index), or null before the first marker and after the end. */
   current: number | null = null;
   blockStartedAt: number;
+  /** The blocks whose marker was seen, in the order seen. */
+  readonly started: number[] = [];
+  /** Whether the end marker was seen. */
+  ended = false;
   private readonly times: number[] = [];
   private scanned = 0;
 
@@ -117,10 +121,23 @@ export class MarkerClock {
     for (const [, mark] of text.matchAll(new RegExp(`^${BLOCK_MARK} (\\d+|end)$`, 'gm'))) {
       if (this.current !== null) this.times.push(now - this.blockStartedAt);
       this.current = mark === 'end' ? null : Number(mark);
+      if (this.current !== null) this.started.push(this.current);
+      else this.ended = true;
       this.blockStartedAt = now;
       seen = true;
     }
     return seen;
+  }
+
+  /**
+   * The first block of `count` that never started although a later one did or the end was reached:
+   * on a terminal, a command that read the pasted lines took that block's lines from the shell.
+   */
+  firstSkipped(count: number): number | null {
+    const seen = new Set(this.started);
+    const last = this.ended ? count : Math.max(-1, ...this.started);
+    for (let i = 0; i < Math.min(count, last); i++) if (!seen.has(i)) return i;
+    return null;
   }
 
   /** Each block's time in ms; the block still running at the end counts until `now`. */
@@ -137,11 +154,22 @@ export interface Stop {
   ranMs: number;
 }
 
+/** How a session's input reaches bash: a script argument (`-c`), or pasted into a pseudo-terminal. */
+export type SessionMode = 'pipe' | 'terminal';
+
+/** What a command that reads a terminal's input does to the lines pasted after it. */
+const READ_THE_PASTE = 'a command of this block read the rest of the pasted lines from the terminal (a prompt, or a spinner that discards stdin, as ora does unless `discardStdin: false`)';
+
 /**
  * Why a session ended, in words for a failure message: stopped by which time limit, killed by a
- * signal, or exited non-zero (never "exited with null").
+ * signal, or exited non-zero (never "exited with null"). On a terminal, a session that ran out of
+ * input before its last block (`code` 0), or that skipped blocks, lost them to a command that read
+ * the paste.
  */
-export function describeEnd(end: { code: number | null; signal: NodeJS.Signals | null; stopped: Stop | null }): string {
+export function describeEnd(end: { code: number | null; signal: NodeJS.Signals | null; stopped: Stop | null; mode?: SessionMode; skipped?: number | null }): string {
+  if (end.mode === 'terminal' && end.skipped !== undefined && end.skipped !== null) {
+    return `block ${end.skipped} never ran on the terminal: ${READ_THE_PASTE.replace('this block', 'the block before it')}`;
+  }
   const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
   if (end.stopped?.limit === 'block') {
     return `the block was stopped by the docs runner's time limit: it ran ${seconds(end.stopped.ranMs)} with no further block started (limit per block ${seconds(end.stopped.limitMs)})`;
@@ -150,6 +178,7 @@ export function describeEnd(end: { code: number | null; signal: NodeJS.Signals |
     return `the file was stopped by the docs runner's time limit of ${seconds(end.stopped.limitMs)} while this block ran (for ${seconds(end.stopped.ranMs)})`;
   }
   if (end.signal) return `the session was killed by ${end.signal} (not by the docs runner)`;
+  if (end.code === 0 && end.mode === 'terminal') return `the shell found no more input before the next block: ${READ_THE_PASTE}`;
   if (end.code === 0) return 'the session exited 0 before the last block finished (a block ran `exit 0`?)';
   return `the block exited with code ${end.code}`;
 }
@@ -174,4 +203,20 @@ export function credentialFiles(dir: string, skip: readonly string[] = ['.bin', 
   };
   walk(dir, '');
   return found;
+}
+
+/**
+ * A terminal's output as text to read in a failure message: colour and cursor sequences removed,
+ * and of a line that a spinner redrew (`\r`, or the cursor sent back to column 1) only its last
+ * drawing kept.
+ */
+export function terminalText(output: string): string {
+  return output
+    .split('\n')
+    .map((line) => {
+      const redraws = line.replace(/\x1b\[1?G/g, '\r').split('\r');
+      const last = [...redraws].reverse().find((part) => part.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').trim() !== '') ?? '';
+      return last.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').trimEnd();
+    })
+    .join('\n');
 }

@@ -186,3 +186,17 @@ export function removeProfile(name: string, env: NodeJS.ProcessEnv = process.env
   if (file.active === name) file.active = null;
   writeFile(file, env);
 }
+
+/**
+ * Another secret of this machine's state (the webhook secret `listen --configure` keeps between
+ * runs) sealed under the profile store's master key, bound to `aad` like a profile's credential.
+ */
+export function sealWithMasterKey(plain: string, aad: string, env: NodeJS.ProcessEnv = process.env): SealedBox {
+  return seal(plain, masterKey(env, true)!, aad);
+}
+
+/** The plain text of a box from `sealWithMasterKey`, or null (no key yet, another key, an altered box). */
+export function openWithMasterKey(box: SealedBox, aad: string, env: NodeJS.ProcessEnv = process.env): string | null {
+  const key = masterKey(env, false);
+  return key ? open(box, key, aad) : null;
+}

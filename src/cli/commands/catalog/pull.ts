@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { writeFileAtomic } from '../../../files/atomic.js';
 import { resolveContext } from '../../context.js';
 import { usageError } from '../../errors.js';
-import { note, printJson, printLine } from '../../output.js';
+import { note, printJson, printLine, plural } from '../../output.js';
 import { csvText } from './file/csv-write.js';
 import { catalogDocument, jsonText } from './file/from-store.js';
 import { catalogFileKind } from './file/read.js';
@@ -27,10 +27,10 @@ export async function pullAction(options: { out: string }, command: Command): Pr
     throw usageError(`error: cannot write ${options.out} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
   if (skipped.categories || skipped.products) {
-    note(`note: ${skipped.categories} categories and ${skipped.products} products made in the panel (no external_id) are not in the file`);
+    note(`note: ${plural(skipped.categories, 'category', 'categories')} and ${plural(skipped.products, 'product')} made in the panel (no external_id) are not in the file`);
   }
   if (leftOut.length) note(`note: categories without products cannot be written to CSV: ${leftOut.join(', ')} (use a .json file to keep them)`);
   const summary = { file: options.out, format: kind, store_id: store.storeId, categories: doc.categories.length, products: doc.products.length, skipped };
   if (ctx.json) printJson(summary);
-  else printLine(`Wrote ${doc.categories.length} categories and ${doc.products.length} products of store "${store.storeName}" (${store.storeId}) to ${options.out}`);
+  else printLine(`Wrote ${plural(doc.categories.length, 'category', 'categories')} and ${plural(doc.products.length, 'product')} of store "${store.storeName}" (${store.storeId}) to ${options.out}`);
 }

@@ -30,7 +30,7 @@ export async function loadStartCatalog(running: RunningEmulator, stores: Running
   const env = running.emulator.env('test');
   const integration = env.integrations.byId(seed.integration_id)!;
   const inStore = new Set(env.catalog.linkedCategories.all(integration.id).map((c) => c.external_id!));
-  const unknown = unknownCategories(items, inStore);
+  const unknown = unknownCategories(items, new Set(items.categories.map((c) => c.external_id)), inStore);
   if (unknown.length) return refuse(running, items.file, unknown);
   // The order `catalog sync` sends: active categories, products, then inactive categories (once their products are in).
   const categories = items.categories.filter((c) => c.data.active);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { ENTREGA_ACTIONS, ENTREGA_PAYMENT_METHODS, choiceOption, intOption } from '../../options.js';
+import { ENTREGA_ACTIONS, ENTREGA_PAYMENT_METHODS, choiceOption, intOption, offers } from '../../options.js';
 
 const MAX_GS = 1_000_000_000_000;
 
@@ -62,8 +62,10 @@ export function register(program: Command): void {
     .addHelpText('after', '\nExample:\n  $ merchant-kit entregas get ent_01J…')
     .action(async (id: string, _o: unknown, command: Command) => (await import('./get.js')).entregasGetAction(id, command));
   entregas
-    .command('action <id> <action>')
+    .command('action')
     .description(`Act on a delivery (POST /entregas/{id}/{action}): ${ENTREGA_ACTIONS.join(', ')}`)
+    .argument('<id>')
+    .argument('<action>', ENTREGA_ACTIONS.join(', '), offers(ENTREGA_ACTIONS))
     .option('--settlement-confirmed', 'pickup: you confirm the settlement with the courier (required)')
     .option('--amount <gs>', 'raise_fee: the new courier fee, whole guaraníes', intOption('--amount', 1, MAX_GS))
     .option('--reason <text>', 'cancel: why (3 to 255 characters)')

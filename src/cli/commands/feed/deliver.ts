@@ -34,16 +34,17 @@ export interface ForwardUntilTakenOptions {
 }
 
 /**
- * POSTs `body` to the app until it answers 2xx; a non-2xx answer, a timeout or a refused
+ * POSTs `body` to the app until it answers 2xx (resolving with that status and the attempts it
+ * took); a non-2xx answer, a timeout or a refused
  * connection waits (with backoff) and tries again. Only a stop (the signal) ends it early, by
  * rejecting: the caller then keeps its position before this item, so the app is never skipped.
  * An attempt already sent is let finish (at most the forward timeout), never cut halfway.
  */
-export async function forwardUntilTaken(o: ForwardUntilTakenOptions): Promise<number> {
+export async function forwardUntilTaken(o: ForwardUntilTakenOptions): Promise<{ status: number; attempts: number }> {
   for (let attempt = 1; ; attempt++) {
     if (o.signal.aborted) throw o.signal.reason;
     const result = await forward(o.url, o.headers(), Buffer.from(o.body, 'utf8'));
-    if (result.ok && result.status >= 200 && result.status < 300) return result.status;
+    if (result.ok && result.status >= 200 && result.status < 300) return { status: result.status, attempts: attempt };
     const delay = backoffMs(attempt, o.maxDelayMs);
     const why = result.ok ? `answered ${result.status}` : `failed: ${result.error}`;
     o.log(`Forwarding ${o.label} to ${o.url.href} ${why}; retrying in ${Math.round(delay / 100) / 10} s (the cursor stays before it).`);

@@ -1,4 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import { EVENT_TYPES, offers } from '../../options.js';
 
 /** Seconds as a positive number (fractions allowed, so tests can poll fast), at most a day. */
 export function seconds(flag: string): (value: string) => number {
@@ -20,7 +21,7 @@ export function register(program: Command): void {
   feed
     .command('tail')
     .description('Poll the event feed, print each event or forward it to your app, and remember where it stopped')
-    .option('--types <a,b>', 'only these event types, comma-separated (e.g. order.created,order.status_changed)')
+    .option('--types <a,b>', 'only these event types, comma-separated (e.g. order.created,order.status_changed)', offers(EVENT_TYPES, { list: true }))
     .option('--cursor-file <file>', 'where the position is saved after each page (atomically); a restart continues exactly there')
     .option('--interval <seconds>', 'seconds between polls once the feed is read to its end', seconds('--interval'), 15)
     .option('--forward-to <url>', 'POST each event (raw JSON) to your app; retried with backoff until it answers 2xx (https, or http only to loopback)')

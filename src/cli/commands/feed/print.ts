@@ -1,6 +1,7 @@
 import { colors } from '../../output.js';
 
-interface Printable {
+/** An event of the feed, or an order read by reconciliation (`order.reconciled`, no event id). */
+export interface Printable {
   type: string;
   id?: string;
   created_at?: string;
@@ -33,4 +34,24 @@ export function feedHumanLine(item: Printable): string {
   if (item.id) parts.push(item.id);
   if (order) parts.push(order.status ? `${order.id} (${order.status})` : order.id);
   return parts.join('  ');
+}
+
+/**
+ * The `--json` line of an event forwarded to the app: which event (or reconciled order), when, the
+ * app's 2xx status and how many attempts it took. The event itself went to the app, not to stdout.
+ *
+ * @example
+ * forwardedJson({ type: 'order.created', id: 'evt_1', created_at: '2026-11-24T01:00:00-03:00', data: { order: { id: 'ord_1' } } }, 200, 1)
+ * // → '{"event_id":"evt_1","type":"order.created","created_at":"2026-11-24T01:00:00-03:00","order_id":"ord_1","forwarded_status":200,"attempts":1}'
+ */
+export function forwardedJson(item: Printable, status: number, attempts: number): string {
+  const order = orderPart(item.data);
+  return JSON.stringify({
+    event_id: item.id ?? null,
+    type: item.type,
+    created_at: item.created_at ?? order?.updatedAt ?? null,
+    order_id: order?.id ?? null,
+    forwarded_status: status,
+    attempts,
+  });
 }

@@ -10,7 +10,7 @@ import { loadState, type CursorState } from './cursor-file.js';
 import { forwardUntilTaken, sleep } from './deliver.js';
 import { drainFeed, transient, type FeedEvent, type FeedPage } from './drain.js';
 import { eventJson, feedForwardHeaders, isOwnChange, reconciledForwardHeaders } from './events.js';
-import { feedHumanLine } from './print.js';
+import { feedHumanLine, forwardedJson, type Printable } from './print.js';
 import { expiredNotice, ordersSince } from './reconcile.js';
 import { abortOnSignals, isStop } from './stop.js';
 
@@ -78,11 +78,13 @@ async function tailLoop(options: LoopOptions, client: MerchantClient, ownId: str
   const detach = abortOnSignals(controller, (name) => note(`${name}: stopping; the cursor is saved at the last event handled.`));
   const write = (line: string) => process.stdout.write(`${line}\n`);
 
-  const deliver = async (item: { type: string; id?: string }, body: string, headers: Record<string, string>, label: string) => {
+  const deliver = async (item: Printable, body: string, headers: Record<string, string>, label: string) => {
     if (options.forwardTo) {
-      await forwardUntilTaken({ url: options.forwardTo, headers: () => headers, body, signal, maxDelayMs: options.interval * 1000, log: note, label });
+      const { status, attempts } = await forwardUntilTaken({ url: options.forwardTo, headers: () => headers, body, signal, maxDelayMs: options.interval * 1000, log: note, label });
+      // One line per event the app took, as `listen --forward-to` prints (the retries went to stderr).
+      write(options.json ? forwardedJson(item, status, attempts) : `${feedHumanLine(item)}  → ${status}`);
     } else {
-      write(options.json ? body : feedHumanLine(item as Parameters<typeof feedHumanLine>[0]));
+      write(options.json ? body : feedHumanLine(item));
     }
   };
   const handle = async (event: FeedEvent) => {

@@ -2,6 +2,7 @@ import type { Ora } from 'ora';
 import { checkLine, type Painter } from '../../../../checks/writers/terminal.js';
 import type { CheckMeta, CheckResult } from '../../../../checks/types.js';
 import { errColors } from '../../output.js';
+import { spinnerFactory, type SpinnerOptions } from '../../spinner.js';
 
 /**
  * Live progress on stderr: an ora spinner per check on a TTY, plain lines otherwise (CI logs), and
@@ -14,12 +15,12 @@ export class Progress {
   private constructor(
     private readonly fancy: boolean,
     private readonly quiet: boolean,
-    private readonly ora: typeof import('ora').default | null,
+    private readonly ora: ((options: SpinnerOptions) => Ora) | null,
   ) {}
 
   static async create(json: boolean): Promise<Progress> {
     const fancy = !json && Boolean(process.stderr.isTTY) && !process.env.CI;
-    const ora = fancy ? (await import('ora')).default : null;
+    const ora = fancy ? await spinnerFactory() : null;
     return new Progress(fancy, json, ora);
   }
 
@@ -31,7 +32,7 @@ export class Progress {
   }
 
   start(check: Pick<CheckMeta, 'id' | 'title'>): void {
-    if (this.fancy && this.ora) this.spinner = this.ora({ text: `${check.id}: ${check.title}`, stream: process.stderr }).start();
+    if (this.fancy && this.ora) this.spinner = this.ora({ text: `${check.id}: ${check.title}` }).start();
   }
 
   decided(result: Pick<CheckResult, 'id' | 'title' | 'status' | 'reason'>): void {

@@ -131,7 +131,7 @@ export class Dispatcher {
         this.o.report({ ...base, duplicate: false });
         return true;
       }
-      const status = await forwardUntilTaken({
+      const { status } = await forwardUntilTaken({
         url: this.o.forwardTo,
         headers: () => this.signedHeaders(event, body),
         body,

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { seconds } from '../feed/index.js';
+import { eventsOption } from '../../options.js';
 
 function port(value: string): number {
   const n = Number(value);
@@ -22,6 +23,8 @@ export interface ListenOptions {
   forwardTo?: string;
   /** The public URL to register as the webhook; `true` (no value) means the listener's own URL. */
   configure?: string | true;
+  /** With `--configure`: the webhook's event types (or `*`). */
+  events?: string[];
   backfill?: boolean;
   cursorFile?: string;
   /** Seconds between reconciliations from the feed (with `--backfill`). */
@@ -44,7 +47,8 @@ export function registerListenCommands(program: Command): void {
     .option('--secret-stdin', 'read the signing secret (whsec_…) from one line of stdin')
     .option('--secret <secret>', 'signing secret (discouraged: it shows in the process list; use MERCHANT_KIT_WEBHOOK_SECRET or --secret-stdin)')
     .option('--forward-to <url>', 'forward each verified event to your app (https, or http only to loopback)')
-    .option('--configure [url]', "register the webhook (PUT /webhook) with this public URL, or the listener's own, and use the secret it returns")
+    .option('--configure [url]', "point the webhook at this public URL, or the listener's own, on every run (PUT /webhook), with a secret the listener knows: kept from its previous run, or rotated")
+    .option('--events <list>', 'with --configure: the webhook\'s event types, comma-separated, or * for all (default: keep the current list; * when new)', eventsOption())
     .option('--backfill', 'lose nothing: on start, handle every feed event (GET /events) that did not arrive by webhook, and reconcile from the feed while running')
     .option('--cursor-file <file>', 'with --backfill: where the feed position and the handled event ids are kept (default: per profile in the config folder)')
     .option('--reconcile-interval <seconds>', 'with --backfill: seconds between reconciliations from the feed', seconds('--reconcile-interval'), DEFAULT_RECONCILE_SECONDS)
@@ -54,11 +58,15 @@ export function registerListenCommands(program: Command): void {
       'after',
       `
 The secret comes from --secret-stdin, then --secret, then MERCHANT_KIT_WEBHOOK_SECRET (flags first).
+Without one, --configure uses the secret a new webhook comes with, the one it kept from its previous
+run (encrypted, in the profile's state folder) when nobody changed the webhook since, or else
+rotates it (the previous secret still signs for 24 h); a new secret is printed once.
 --configure and --backfill call the API of the target in use: --base-url / MERCHANT_KIT_BASE_URL,
 MERCHANT_KIT_CREDENTIAL, or a profile (--profile, MERCHANT_KIT_PROFILE, the active profile).
 
-Example:
-  $ merchant-kit listen --configure --backfill --forward-to http://localhost:3000/webhooks/merchant`,
+Examples:
+  $ merchant-kit listen --configure --backfill --forward-to http://localhost:3000/webhooks/merchant
+  $ merchant-kit listen --configure --events order.created,order.status_changed`,
     )
     .action(async (options: ListenOptions, command: Command) => {
       const { listenAction } = await import('./listen.js');

@@ -8,6 +8,7 @@ import { note } from '../../output.js';
 import { emptyState, loadState, type CursorState } from '../feed/cursor-file.js';
 import { abortOnSignals, isStop, Stopped } from '../feed/stop.js';
 import { configureWebhook } from './configure.js';
+import { keptSecret, type KeptSecret } from './kept-secret.js';
 import { Dispatcher } from './dispatch.js';
 import { parseForwardUrl } from './forward.js';
 import { DEFAULT_RECONCILE_SECONDS, type ListenOptions } from './index.js';
@@ -44,8 +45,9 @@ function close(server: http.Server): Promise<void> {
   });
 }
 
-/** `--cursor-file` and `--reconcile-interval` mean something only with `--backfill`. */
+/** `--events` means something only with `--configure`; `--cursor-file` and `--reconcile-interval` only with `--backfill`. */
 function checkBackfillFlags(options: ListenOptions, command: Command): void {
+  if (options.events !== undefined && options.configure === undefined) throw new ExitError('error: --events works with --configure only (it sets the webhook\'s event types).', 2);
   if (options.backfill) return;
   const given = options.cursorFile !== undefined ? '--cursor-file' : command.getOptionValueSource('reconcileInterval') === 'cli' ? '--reconcile-interval' : null;
   if (given) throw new ExitError(`error: ${given} works with --backfill only.`, 2);
@@ -57,6 +59,8 @@ interface Api {
   state: CursorState;
   save: () => void;
   file: string;
+  /** Where `--configure` keeps the webhook secret between runs (the profile's state folder). */
+  kept: KeptSecret;
 }
 
 /** With `--configure` or `--backfill`: the client of the target in use (flags, environment or profile) and, for `--backfill`, the kept state. */
@@ -68,10 +72,11 @@ async function connect(options: ListenOptions, command: Command): Promise<Api | 
   try {
     const me = await client.me();
     const integrationId = me.integration.id;
-    if (!options.backfill) return { client, integrationId, state: emptyState(), save: () => {}, file: '' };
     const { profileStateDir } = await import('../../config/paths.js');
+    const kept = keptSecret(profileStateDir(ctx.profileName), ctx.baseUrl, integrationId);
+    if (!options.backfill) return { client, integrationId, state: emptyState(), save: () => {}, file: '', kept };
     const file = options.cursorFile ?? join(profileStateDir(ctx.profileName), `listen-${integrationId}.json`);
-    return { client, integrationId, ...loadState(file, integrationId), file };
+    return { client, integrationId, ...loadState(file, integrationId), file, kept };
   } catch (error) {
     await client.close().catch(() => undefined);
     throw error;
@@ -137,7 +142,7 @@ async function run(options: ListenOptions, forwardTo: URL | undefined, api: Api 
   let loop: Promise<void> = Promise.resolve();
   try {
     const url = localUrl(address, options.path);
-    const configured = api && options.configure !== undefined ? await configure(api.client, options.configure === true ? url : options.configure, secret, setSecret) : null;
+    const configured = api && options.configure !== undefined ? await configure(api, options.configure === true ? url : options.configure, options.events, secret, setSecret) : null;
     printReady(Boolean(options.json), { url, forwardTo: forwardTo?.href ?? null, configured, cursorFile: api?.file || null });
     if (api && options.backfill) {
       loop = reconcileLoop({
@@ -159,13 +164,9 @@ async function run(options: ListenOptions, forwardTo: URL | undefined, api: Api 
   rawSave();
 }
 
-/** `--configure`: the webhook points at `url`; its secret is used when the API hands one out (creation only). */
-async function configure(client: MerchantClient, url: string, secret: () => string | null, setSecret: (s: string) => void): Promise<Configured> {
-  const result = await configureWebhook(client, url);
-  if (result.secret) setSecret(result.secret);
-  if (secret() === null) {
-    throw new ExitError('error: the webhook already existed and its secret is given only when it is created: pass it with MERCHANT_KIT_WEBHOOK_SECRET or --secret-stdin.', 2);
-  }
-  return { url, created: result.created };
+/** `--configure`: the webhook points at `url` (and `--events`), with a secret the listener knows (configure.ts). */
+async function configure(api: Api, url: string, events: string[] | undefined, secret: () => string | null, setSecret: (s: string) => void): Promise<Configured> {
+  const result = await configureWebhook(api.client, { url, events, given: secret(), kept: api.kept });
+  setSecret(result.secret);
+  return { url, created: result.created, events: result.events, source: result.source, newSecret: result.source === 'created' || result.source === 'rotated' ? result.secret : null };
 }
-

@@ -1,5 +1,7 @@
 import { colors } from '../../output.js';
+import type { SecretSource } from './configure.js';
 import { MAX_EVENT_DEPTH } from './depth.js';
+import { inOffsetOf } from './times.js';
 
 /** What the listener reports for one request. Never carries the secret. */
 export type ListenRecord =
@@ -44,10 +46,17 @@ const REASONS: Record<string, string> = {
   not_ready: 'the listener has no secret yet (configuring the webhook)',
 };
 
-/** One human line: time, type, event id, order id and status when present. */
+/** When the record was received, in the offset its event carries (times.ts). */
+function receivedAt(record: ListenRecord): string {
+  const reference =
+    record.kind === 'event' ? record.event.created_at : record.kind === 'reconciled' ? record.event.data.order.updated_at : undefined;
+  return inOffsetOf(record.received_at, reference);
+}
+
+/** One human line: time (in the event's offset), type, event id, order id and status when present. */
 function humanLine(record: ListenRecord): string {
   const c = colors();
-  const time = record.received_at.slice(11, 19);
+  const time = receivedAt(record).slice(11, 19);
   if (record.kind === 'rejected') {
     const id = record.event_id ? `  ${record.event_id}` : '';
     return `${c.dim(time)}  ${c.red(`rejected ${record.status}`)}${id}  ${REASONS[record.reason] ?? record.reason} (${record.reason})`;
@@ -66,7 +75,8 @@ function humanLine(record: ListenRecord): string {
 }
 
 /** One JSON object per line (DESIGN: streams under --json). */
-function jsonLine(record: ListenRecord): string {
+function jsonLine(listened: ListenRecord): string {
+  const record = { ...listened, received_at: receivedAt(listened) } as ListenRecord;
   if (record.kind === 'event') {
     const { forwarded_status, backfill, own } = record;
     const line = { received_at: record.received_at, event_id: record.event_id, delivery_id: record.delivery_id, type: record.type, verified: true, duplicate: record.duplicate, event: record.event };
@@ -88,21 +98,42 @@ export function printer(json: boolean | undefined): (record: ListenRecord) => vo
   return (record) => process.stdout.write(`${json ? jsonLine(record) : humanLine(record)}\n`);
 }
 
-/** What `--configure` did. */
+/** What `--configure` did: the webhook, its event types, and where the secret in use came from. */
 export interface Configured {
   url: string;
   created: boolean;
+  events: string[];
+  source: SecretSource;
+  /** A secret made by this run (the webhook's creation or a rotation): printed once, here. */
+  newSecret: string | null;
 }
+
+const SECRET_NOTES: Record<SecretSource, string> = {
+  created: 'signing secret from its creation',
+  rotated: 'signing secret rotated (the previous one still signs for 24 h)',
+  kept: 'signing secret kept from the previous run',
+  given: 'verifying with the secret given for this run',
+};
 
 /** The first output: the listener's URL (one JSON line with `--json`), what `--configure` did and where `--backfill` keeps its state. */
 export function printReady(json: boolean, ready: { url: string; forwardTo: string | null; configured: Configured | null; cursorFile: string | null }): void {
+  const c = ready.configured;
   if (json) {
-    const line = { event: 'ready', url: ready.url, forward_to: ready.forwardTo, configured_url: ready.configured?.url ?? null, cursor_file: ready.cursorFile };
+    const line = {
+      event: 'ready', url: ready.url, forward_to: ready.forwardTo, configured_url: c?.url ?? null,
+      configured: c ? { created: c.created, events: c.events, secret: c.source } : null,
+      // DESIGN: a secret is shown once, when it is made.
+      ...(c?.newSecret ? { signing_secret: c.newSecret } : {}),
+      cursor_file: ready.cursorFile,
+    };
     process.stdout.write(`${JSON.stringify(line)}\n`);
     return;
   }
   const via = ready.forwardTo ? `, forwarding to ${ready.forwardTo}` : '';
   process.stdout.write(`Listening for webhooks on ${ready.url}${via}. Ctrl+C to stop.\n`);
-  if (ready.configured) process.stdout.write(`Webhook ${ready.configured.created ? 'created' : 'updated'} with the URL ${ready.configured.url}\n`);
+  if (c) {
+    process.stdout.write(`Webhook ${c.created ? 'created' : 'updated'} with the URL ${c.url} (events: ${c.events.join(', ')}); ${SECRET_NOTES[c.source]}\n`);
+    if (c.newSecret) process.stdout.write(`Signing secret: ${c.newSecret} (new: shown once; the next listen --configure goes on with it, your app can verify with it)\n`);
+  }
   if (ready.cursorFile) process.stdout.write(`Backfill on: feed position and handled events kept in ${ready.cursorFile}\n`);
 }

@@ -60,7 +60,7 @@ async function reconcileOrders(o: ReconcileLoopOptions, since: string, signal: A
     let forwarded_status: number | undefined;
     if (o.forwardTo) {
       const headers = () => signedNow(reconciledForwardHeaders(), o.secret(), body);
-      forwarded_status = await forwardUntilTaken({ url: o.forwardTo, headers, body, signal, maxDelayMs: Math.min(30_000, o.intervalMs), log: note, label: `order ${item.data.order.id}` });
+      forwarded_status = (await forwardUntilTaken({ url: o.forwardTo, headers, body, signal, maxDelayMs: Math.min(30_000, o.intervalMs), log: note, label: `order ${item.data.order.id}` })).status;
     }
     o.report({ kind: 'reconciled', received_at: new Date().toISOString(), event: item, ...(forwarded_status === undefined ? {} : { forwarded_status }) });
   }

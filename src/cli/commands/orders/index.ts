@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { ACK_STATUSES, IMPORT_FAILURE_CODES, ORDER_STATUSES, choiceOption, dateTimeOption, intOption, listOption } from '../../options.js';
+import { ACK_STATUSES, IMPORT_FAILURE_CODES, ORDER_STATUSES, choiceOption, dateTimeOption, intOption, listOption, offers } from '../../options.js';
 
 export interface OrdersListOptions {
   status?: string[];
@@ -63,8 +63,10 @@ export function register(program: Command): void {
     .addHelpText('after', '\nExample:\n  $ merchant-kit orders fail ord_01J… --code unmapped_product --message "Product X has no code" --retryable')
     .action(async (id: string, options: FailOptions, command: Command) => (await import('./fail.js')).ordersFailAction(id, options, command));
   orders
-    .command('status <order_id> <status>')
+    .command('status')
     .description(`Change the order status (POST /orders/{order_id}/status): ${ORDER_STATUSES.join(', ')}`)
+    .argument('<order_id>')
+    .argument('<status>', ORDER_STATUSES.join(', '), offers(ORDER_STATUSES))
     .option('--reason <text>', 'required for rejected and cancelled (3 to 255 characters, the customer sees it)')
     .option('--minutes <n>', 'estimated minutes, only with accepted (1 to 600)', intOption('--minutes', 1, 600))
     .option('--occurred-at <datetime>', 'when it happened in your system (ISO 8601 with offset)', dateTimeOption('--occurred-at'))

@@ -1,4 +1,5 @@
 import type { Order } from '../../../contract/orders.js';
+import { FINAL_ORDER_STATUSES } from '../../../contract/enums.js';
 import { printLine, printSummary, printTable, formatTable, type Column } from '../../output.js';
 
 /** The columns of `orders list`. */
@@ -25,13 +26,23 @@ function ackState(o: Order): string {
   return i.ack_status;
 }
 
+/**
+ * The status, its reason, and the estimated minutes while they still mean something: an order
+ * completed, rejected or cancelled keeps `estimated_minutes` in the API but is no longer on its way.
+ */
+export function statusText(o: Pick<Order, 'status' | 'status_reason' | 'estimated_minutes'>): string {
+  const final = (FINAL_ORDER_STATUSES as readonly string[]).includes(o.status);
+  const minutes = o.estimated_minutes && !final ? `, ~${o.estimated_minutes} min` : '';
+  return `${o.status}${o.status_reason ? ` — ${o.status_reason}` : ''}${minutes}`;
+}
+
 /** One order: number, status, customer, items, totals, ack state. */
 export function printOrder(o: Order): void {
   const customer = `${o.customer.name} (${o.customer.phone})${o.customer.billing ? `, ${o.customer.billing.document_type.toUpperCase()} ${o.customer.billing.document}` : ''}`;
   const address = o.delivery_address ? `${o.delivery_address.street} ${o.delivery_address.number}, ${o.delivery_address.city}` : undefined;
   printSummary([
     ['Order', `#${o.number} (${o.id})`],
-    ['Status', `${o.status}${o.status_reason ? ` — ${o.status_reason}` : ''}${o.estimated_minutes ? `, ~${o.estimated_minutes} min` : ''}`],
+    ['Status', statusText(o)],
     ['Type', o.fulfillment_type],
     ['Customer', customer],
     ['Address', address],

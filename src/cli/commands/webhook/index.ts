@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { DELIVERY_STATUSES, choiceOption, intOption, listOption } from '../../options.js';
+import { DELIVERY_STATUSES, choiceOption, eventsOption, intOption } from '../../options.js';
 
 export interface SetOptions {
   url: string;
@@ -26,7 +26,7 @@ export function register(program: Command): void {
     .command('set')
     .description('Create or update the webhook (PUT /webhook); on creation the signing secret is printed once')
     .requiredOption('--url <url>', 'public HTTPS URL that receives the events (http:// only to loopback on an emulator)')
-    .option('--events <list>', 'comma-separated event types, or * for all (default: keep the current list; * when new)', listOption())
+    .option('--events <list>', 'comma-separated event types, or * for all (default: keep the current list; * when new)', eventsOption())
     .addHelpText('after', '\nExample:\n  $ merchant-kit webhook set --url https://erp.example.com/webhooks --events "*"')
     .action(async (options: SetOptions, command: Command) => (await import('./set.js')).webhookSetAction(options, command));
   webhook

@@ -18,9 +18,8 @@ interface Row {
  * error). Cells are text: booleans and integers are converted here, everything else is left to the
  * contract so that its messages name the problem.
  */
-export function readCsvCatalog(file: string, text: string): { entries: RawEntry[]; issues: FileIssue[] } {
-  const rows = parseRows(file, text);
-  const issues: FileIssue[] = [];
+export function readCsvCatalog(file: string, text: string): { entries: RawEntry[]; issues: FileIssue[]; missingColumns: string[] } {
+  const { rows, issues, missingColumns } = parseRows(file, text);
   const categories = new Map<string, { entry: RawEntry; described: string; row: number }>();
   const products: RawEntry[] = [];
   for (const row of rows) {
@@ -41,7 +40,7 @@ export function readCsvCatalog(file: string, text: string): { entries: RawEntry[
     const product = productValue(row, issues);
     products.push({ kind: 'product', value: product, where: row.where });
   }
-  return { entries: [...[...categories.values()].map((c) => c.entry), ...products], issues };
+  return { entries: [...[...categories.values()].map((c) => c.entry), ...products], issues, missingColumns };
 }
 
 /** How a category's contract fields are named in the CSV. */
@@ -51,7 +50,8 @@ function productValue(row: Row, issues: FileIssue[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [column, cell] of Object.entries(row.cells)) {
     if (column.startsWith('category_') && column !== 'category_external_id') continue;
-    if (cell === '') continue;
+    // An unknown column is reported once, for the header, not again for every row.
+    if (cell === '' || !KNOWN.has(column)) continue;
     if (column === 'option_groups') {
       try {
         out.option_groups = parseOptionGroups(cell);
@@ -81,8 +81,11 @@ function integer(cell: string | undefined): unknown {
 
 const compact = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== ''));
 
-/** Rows as column → cell, with their line; header problems and CSV syntax errors end the read. */
-function parseRows(file: string, text: string): Row[] {
+/**
+ * Rows as column → cell, with their line, and the header's problems; CSV syntax errors end the
+ * read. Header problems do not: the rows are still checked, so one run lists everything to fix.
+ */
+function parseRows(file: string, text: string): { rows: Row[]; issues: FileIssue[]; missingColumns: string[] } {
   const firstLine = text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
   // Spreadsheets in locales with a decimal comma save CSV with ";" between cells.
   const delimiter = firstLine.includes(';') && !firstLine.includes(',') ? ';' : ',';
@@ -95,18 +98,20 @@ function parseRows(file: string, text: string): Row[] {
   }
   if (records.length === 0) throw new CatalogFileError(file, [fileIssue(file, 1, 'the file is empty: expected a header row')]);
   const header = records[0].record.map((h) => h.trim());
-  checkHeader(file, header);
-  return records.slice(1).map(({ record, info, raw }, i) => {
+  const { issues, missingColumns } = checkHeader(file, header);
+  const rows = records.slice(1).map(({ record, info, raw }, i) => {
     const body = raw.replace(/^(\r?\n)+/, '').replace(/\r?\n$/, '');
     const line = info.lines - (body.match(/\n/g)?.length ?? 0);
     const cells: Record<string, string> = {};
     header.forEach((column, c) => (cells[column] = record[c].trim()));
     return { n: i + 1, cells, where: { file, line, label: itemLabel(`row ${i + 1}`, cells) } };
   });
+  return { rows, issues, missingColumns };
 }
 
-function checkHeader(file: string, header: string[]): void {
+function checkHeader(file: string, header: string[]): { issues: FileIssue[]; missingColumns: string[] } {
   const issues: FileIssue[] = [];
+  const missingColumns: string[] = [];
   const seen = new Set<string>();
   for (const column of header) {
     if (!KNOWN.has(column)) issues.push(fileIssue(file, 1, `unknown column "${column}"; the columns are ${[...KNOWN].join(', ')}`, 'unknown_field', column));
@@ -114,7 +119,9 @@ function checkHeader(file: string, header: string[]): void {
     seen.add(column);
   }
   for (const column of CSV_REQUIRED_COLUMNS) {
-    if (!seen.has(column)) issues.push(fileIssue(file, 1, `missing column "${column}"`, 'required', column));
+    if (seen.has(column)) continue;
+    issues.push(fileIssue(file, 1, `missing column "${column}"`, 'required', column));
+    missingColumns.push(column);
   }
-  if (issues.length) throw new CatalogFileError(file, issues);
+  return { issues, missingColumns };
 }

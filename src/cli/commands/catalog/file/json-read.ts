@@ -4,10 +4,12 @@ const KEYS = new Set(['format', 'version', 'categories', 'products']);
 
 /**
  * Reads the JSON catalog format (what `catalog pull` writes) into raw entries, each with the line
- * where it starts so that problems point into the file. Throws `CatalogFileError` for a file that is
- * not that format; item fields are checked later, against the contract.
+ * where it starts so that problems point into the file, and the problems of the document itself
+ * (format, version, unknown fields). Those do not stop the items' own checks, so that one run lists
+ * everything to fix; only text that is not a JSON object throws `CatalogFileError`. Item fields are
+ * checked later, against the contract.
  */
-export function readJsonCatalog(file: string, text: string): RawEntry[] {
+export function readJsonCatalog(file: string, text: string): { entries: RawEntry[]; issues: FileIssue[] } {
   const doc = parseJson(file, text);
   const issues: FileIssue[] = [];
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
@@ -19,18 +21,19 @@ export function readJsonCatalog(file: string, text: string): RawEntry[] {
   for (const key of Object.keys(root)) {
     if (!KEYS.has(key)) issues.push(fileIssue(file, null, `unknown top-level field "${key}"`, 'unknown_field', key));
   }
+  const lists = { categories: [] as unknown[], products: [] as unknown[] };
   for (const key of ['categories', 'products'] as const) {
-    if (root[key] !== undefined && !Array.isArray(root[key])) issues.push(fileIssue(file, null, `"${key}" must be a list`, 'invalid_type', key));
+    if (Array.isArray(root[key])) lists[key] = root[key];
+    else if (root[key] !== undefined) issues.push(fileIssue(file, null, `"${key}" must be a list`, 'invalid_type', key));
   }
-  if (issues.length) throw new CatalogFileError(file, issues);
   const lines = elementLines(text);
   const entries = (key: 'categories' | 'products', kind: RawEntry['kind']): RawEntry[] =>
-    ((root[key] as unknown[] | undefined) ?? []).map((value, i) => ({
+    lists[key].map((value, i) => ({
       kind,
       value,
       where: { file, line: lines[key]?.[i] ?? null, label: itemLabel(`${key}[${i}]`, value) },
     }));
-  return [...entries('categories', 'category'), ...entries('products', 'product')];
+  return { entries: [...entries('categories', 'category'), ...entries('products', 'product')], issues };
 }
 
 function parseJson(file: string, text: string): unknown {

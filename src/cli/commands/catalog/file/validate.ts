@@ -79,10 +79,10 @@ function inactiveWithActive(categories: CategoryItem[], products: ProductItem[])
 
 /**
  * Products whose category is neither in the file nor already in the store: the API would refuse
- * each one, so the file is refused before anything is sent.
+ * each one, so the file is refused before anything is sent. `inFile` holds every category code of
+ * the file, those with problems of their own too (they are reported for themselves).
  */
-export function unknownCategories(items: CatalogItems, storeCategories: ReadonlySet<string>): FileIssue[] {
-  const inFile = new Set(items.categories.map((c) => c.external_id));
+export function unknownCategories(items: CatalogItems, inFile: ReadonlySet<string>, storeCategories: ReadonlySet<string>): FileIssue[] {
   return items.products
     .filter((p) => !inFile.has(p.data.category_external_id) && !storeCategories.has(p.data.category_external_id))
     .map((p) => ({ where: p.where, field: 'category_external_id', code: 'not_found', message: `category ${p.data.category_external_id} is neither in the file nor in the store` }));

@@ -1,4 +1,5 @@
-import { note, withSpinner } from '../../../output.js';
+import { note, plural, withSpinner } from '../../../output.js';
+import { canSpin, spinnerFactory } from '../../../spinner.js';
 
 /** Progress of a sync on stderr: an ora spinner with a bar on a terminal, one plain line per event otherwise. */
 export interface Progress {
@@ -16,26 +17,19 @@ function bar(done: number, total: number, width = 24): string {
   return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}]`;
 }
 
-/**
- * A terminal that can redraw a line. A pseudo-terminal without a size (columns 0) makes ora clear
- * endless lines, so it gets plain lines too.
- */
-const canAnimate = () => Boolean(process.stderr.isTTY && process.stderr.columns > 0 && !process.env.CI);
-
 /** Runs `work` under output.ts's spinner where a spinner can be drawn; otherwise just runs it. */
 export function spin<T>(text: string, work: () => Promise<T>, json: boolean): Promise<T> {
-  return canAnimate() ? withSpinner(text, work, { json }) : work();
+  return withSpinner(text, work, { json });
 }
 
-/** ora (loaded only here) when stderr is a terminal and not CI; plain lines otherwise. */
+/** A spinner with a bar when stderr is a terminal (not CI); plain lines otherwise. */
 export async function createProgress(): Promise<Progress> {
-  if (!canAnimate()) return plainProgress();
-  const { default: ora } = await import('ora');
-  const spinner = ora({ stream: process.stderr, color: 'cyan' }).start();
+  if (!canSpin()) return plainProgress();
+  const spinner = (await spinnerFactory())().start();
   let line = '';
   return {
     sending(part, parts, done, total) {
-      line = `${bar(done, total)} ${fmt(done)}/${fmt(total)} operations · part ${part}/${parts}`;
+      line = `${bar(done, total)} ${fmt(done)}/${plural(total, 'operation')} · part ${part}/${parts}`;
       spinner.text = line;
     },
     waiting(seconds, why) {
@@ -61,7 +55,7 @@ function plainProgress(): Progress {
     },
     sent(part, parts, ops, failed, ms, replayed) {
       const extra = [failed ? `${failed} failed` : '', replayed ? 'replayed' : ''].filter(Boolean).join(', ');
-      note(`part ${part}/${parts}: ${fmt(ops)} operation${ops === 1 ? '' : 's'} in ${(ms / 1000).toFixed(1)} s${extra ? ` (${extra})` : ''}`);
+      note(`part ${part}/${parts}: ${plural(ops, 'operation')} in ${(ms / 1000).toFixed(1)} s${extra ? ` (${extra})` : ''}`);
     },
     note,
     stop() {},

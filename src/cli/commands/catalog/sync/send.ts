@@ -1,4 +1,6 @@
 import { ApiError, isRetryable, retryDelay, type MerchantClient } from '../../../../client/index.js';
+// A wait that a stop (Ctrl+C) ends at once, rejecting with the signal's reason.
+import { sleep } from '../../../../client/retry.js';
 import type { BatchResponse } from '../../../../contract/catalog.js';
 import { backoffFromEnv } from '../../../context.js';
 import type { Progress } from './progress.js';
@@ -23,7 +25,7 @@ export interface SentBatch {
  * at a time) wait Retry-After and send the same request again; 5xx and network failures back off
  * (1, 2, 4, 8 s, honouring Retry-After). The key stays the same, so nothing applies twice.
  */
-export async function sendBatch(client: MerchantClient, body: BatchBody, key: string, progress: Progress): Promise<SentBatch> {
+export async function sendBatch(client: MerchantClient, body: BatchBody, key: string, progress: Progress, signal?: AbortSignal): Promise<SentBatch> {
   let waited = 0;
   let failures = 0;
   for (;;) {
@@ -38,15 +40,13 @@ export async function sendBatch(client: MerchantClient, body: BatchBody, key: st
         const seconds = Math.max(1, Math.ceil(error.retryAfter ?? 1));
         progress.waiting(seconds, `${error.status} ${error.code}`);
         waited += seconds;
-        await sleep(seconds * 1000);
+        await sleep(seconds * 1000, signal);
       } else if (!limited && isRetryable(error) && ++failures < MAX_FAILURES) {
         // MERCHANT_KIT_RETRY_BASE_MS shortens the backoff in tests, as it does for the client's own retries.
         const ms = retryDelay(failures - 1, error.retryAfter, backoffFromEnv());
         progress.waiting(Math.round(ms / 100) / 10, `${error.status || 'network'} ${error.code}`);
-        await sleep(ms);
+        await sleep(ms, signal);
       } else throw error;
     }
   }
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

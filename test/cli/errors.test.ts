@@ -1,0 +1,124 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildPrivateCli, cli } from '../helpers/cli-core.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { seedMenu, simulate } from '../helpers/orders.js';
+
+// issue 14: with --json an error is one JSON object on stderr (the API's error body plus the HTTP
+// status); in human mode a state error shows its details; a refused connection on this machine
+// fails at once and asks whether the emulator is running.
+
+let emu: TestEmulator;
+let env: NodeJS.ProcessEnv;
+let removeBuild: () => void = () => undefined;
+
+beforeAll(async () => {
+  removeBuild = await buildPrivateCli();
+  emu = await startTestEmulator();
+  await seedMenu(emu);
+  env = { MERCHANT_KIT_BASE_URL: emu.running.sandbox_base_url, MERCHANT_KIT_CREDENTIAL: emu.test.credential };
+}, 180_000);
+
+afterAll(async () => {
+  await emu?.close();
+  removeBuild();
+});
+
+/** The one JSON object that --json leaves on stderr for an error. */
+function jsonError(stderr: string): any {
+  const lines = stderr.trim().split('\n');
+  expect(lines, stderr).toHaveLength(1);
+  return JSON.parse(lines[0]);
+}
+
+/** A port on this machine where nothing listens. */
+async function closedPort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+describe('an API error', () => {
+  it('409 invalid_status_transition shows details.current_status beside the Spanish message, code and request id', async () => {
+    const order = await simulate(emu);
+    const r = await cli(['orders', 'status', order.id, 'preparing'], { env });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error: .+ — current_status: pending \(409 invalid_status_transition, request_id req_\w+\)\n$/);
+  });
+
+  it('with --json is one JSON object on stderr: status, code, Spanish message, details and request_id', async () => {
+    const order = await simulate(emu);
+    const r = await cli(['orders', 'status', order.id, 'preparing', '--json'], { env });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    const body = jsonError(r.stderr);
+    expect(body).toEqual({
+      error: { status: 409, code: 'invalid_status_transition', message: expect.any(String), details: { current_status: 'pending' }, request_id: expect.stringMatching(/^req_/) },
+    });
+    expect(body.error.message).not.toMatch(/current_status|409/);
+  });
+
+  it('422 validation_failed with --json keeps the per-field details list', async () => {
+    const order = await simulate(emu);
+    const r = await cli(['orders', 'status', order.id, 'rejected', '--reason', 'no', '--json'], { env });
+    expect(r.code).toBe(1);
+    const body = jsonError(r.stderr);
+    expect(body.error).toMatchObject({ status: 422, code: 'validation_failed', details: [expect.objectContaining({ field: 'reason' })] });
+  });
+
+  it('a 404 from a base path that is neither /v1 nor /sandbox/v1, with --json, carries the environment hint as `hint`', async () => {
+    const r = await cli(['me', '--json'], { env: { ...env, MERCHANT_KIT_BASE_URL: emu.running.live_base_url.replace('/v1', '/other') } });
+    expect(r.code).toBe(1);
+    const body = jsonError(r.stderr);
+    expect(body.error.status).toBe(404);
+    expect(body.error.hint).toMatch(/did you mean .*\/sandbox\/v1\?/);
+  });
+});
+
+describe('a usage error', () => {
+  it.each([
+    ['an unknown option', ['orders', 'list', '--bogus', '--json'], /unknown option '--bogus'/],
+    ['a value outside the list', ['orders', 'list', '--ack-status', 'nope', '--json'], /accepted values: pending, acknowledged, failed/],
+    ['an empty argument', ['orders', 'get', '', '--json'], /the argument <order_id> of "get" is empty/],
+    ['a missing subcommand', ['orders', '--json'], /subcommand/],
+    ['no credential', ['me', '--json'], /no credential/],
+  ])('with --json, %s is one JSON object with code usage_error, exit 2', async (_name, args, message) => {
+    const r = await cli(args, { env: args[0] === 'me' ? { MERCHANT_KIT_BASE_URL: env.MERCHANT_KIT_BASE_URL } : env });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    const body = jsonError(r.stderr);
+    expect(body).toEqual({ error: { status: null, code: 'usage_error', message: expect.stringMatching(message), details: null, request_id: null } });
+    expect(body.error.message).not.toMatch(/^error:/);
+  });
+
+  it('without --json stays commander\'s line and the help hint', async () => {
+    const r = await cli(['orders', 'list', '--bogus'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("error: unknown option '--bogus'\n(add --help for usage)\n");
+  });
+});
+
+describe('a refused connection on this machine', () => {
+  it('fails at once (no retries) and asks whether the emulator is running', async () => {
+    const port = await closedPort();
+    const started = Date.now();
+    // The default backoff (no MERCHANT_KIT_RETRY_BASE_MS): retries would take 15 s.
+    const r = await cli(['orders', 'list'], { env: { MERCHANT_KIT_BASE_URL: `http://127.0.0.1:${port}/sandbox/v1`, MERCHANT_KIT_CREDENTIAL: emu.test.credential, MERCHANT_KIT_RETRY_BASE_MS: '' } });
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`error: could not reach http://127.0.0.1:${port}/sandbox/v1 (ECONNREFUSED): is the emulator running? Start it with "merchant-kit emulator start", or point --base-url at the one you use\n`);
+    expect(r.stderr).not.toMatch(/not an emulator|real environment/);
+  }, 30_000);
+
+  it('with --json is one network_error object naming the URL', async () => {
+    const port = await closedPort();
+    const r = await cli(['me', '--json'], { env: { MERCHANT_KIT_BASE_URL: `http://localhost:${port}/sandbox/v1`, MERCHANT_KIT_CREDENTIAL: emu.test.credential } });
+    expect(r.code).toBe(1);
+    expect(jsonError(r.stderr).error).toMatchObject({ status: null, code: 'network_error', details: { cause: 'ECONNREFUSED', url: `http://localhost:${port}/sandbox/v1` } });
+    expect(jsonError(r.stderr).error.message).toContain('is the emulator running?');
+  });
+});
