@@ -1,8 +1,12 @@
 import { redactSecrets } from '../src/logging/redact.js';
+import type { Task } from './tasks.js';
 import { CHECK_IDS, type CheckResult, type Evidence } from './types.js';
 
-/** Bumped on any incompatible change of the JSON report (docs/homologation-report.schema.json). */
-export const REPORT_SCHEMA_VERSION = '1.0';
+/**
+ * The JSON report's version (docs/homologation-report.schema.json): the major number on an
+ * incompatible change, the minor on an addition (1.1: `tasks` and optional checks).
+ */
+export const REPORT_SCHEMA_VERSION = '1.1';
 
 /** How the report was filled. */
 export type ReportMode = 'automatic' | 'interactive' | 'non_interactive' | 'observer';
@@ -44,6 +48,8 @@ export interface HomologationReport {
   integration: ReportIntegration;
   summary: ReportSummary;
   checks: CheckResult[];
+  /** The person's steps of an observed session (DESIGN: Tasks); empty for other runs. */
+  tasks: Task[];
   /** Plain sentences for the reader: steps skipped and why, how the run ended. */
   notes: string[];
 }
@@ -58,6 +64,7 @@ export interface ReportInput {
   target: ReportTarget;
   integration: ReportIntegration;
   checks: CheckResult[];
+  tasks?: Task[];
   notes?: string[];
 }
 
@@ -108,6 +115,7 @@ export function buildReport(input: ReportInput): HomologationReport {
     integration: input.integration,
     summary: summarize(checks, input.complete),
     checks,
+    tasks: (input.tasks ?? []).map((t) => ({ ...t, instruction: redactSecrets(t.instruction), reason: t.reason === null ? null : redactSecrets(t.reason) })),
     notes: [...(input.notes ?? []), ...notRun(checks)].map(redactSecrets),
   };
 }

@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { HOMOLOGATION_TIMEOUT } from '../../../contract/limits.js';
+import { ALL_CHECK_IDS } from '../../../../checks/types.js';
 
 /** `merchant-kit homologate`: the homologation checks, as the reference integrator or as an observer. */
 export function register(program: Command): void {
@@ -8,7 +9,7 @@ export function register(program: Command): void {
     .description('Run the homologation checks against the base URL in use and write the reports (certificate when every mandatory check passes)')
     .option('--report-dir <dir>', 'folder for homologation.json, .junit.xml, .html and .md', 'homologation-report')
     .option('--format <list>', 'comma-separated: terminal,json,junit,html,md', 'terminal,json,junit,html,md')
-    .option('--only <ids>', 'comma-separated check ids (connection,catalog,order_reception,signature_rejection,import,statuses,retries)')
+    .option('--only <ids>', `comma-separated check ids (${ALL_CHECK_IDS.join(',')})`)
     .option('--observe', 'grade your own ERP from its calls to the emulator (an observed session) instead of running the checks')
     .option('--integration <id>', 'the integration to observe (int_…), with --observe')
     .addOption(new Option('--timeout <seconds>', 'longest wait for a person, the feed or the observed ERP').default(String(HOMOLOGATION_TIMEOUT.default)))
