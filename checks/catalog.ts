@@ -1,6 +1,6 @@
 import type { Check } from './check.js';
-import { missingSteps, stepEvidence } from './internal/calls.js';
-import { availabilityChanged, categoryUpserted, completedSnapshot, priceChanged, productWithOptions } from './internal/catalog-steps.js';
+import { missingSteps, repeatedRefusal, stepEvidence } from './internal/calls.js';
+import { availabilityChanged, categoryUpserted, completedSnapshot, priceChanged, productWithOptions, snapshotParts } from './internal/catalog-steps.js';
 import { describeError, EvidenceLog } from './internal/evidence.js';
 import type { RecordedCall } from './observation.js';
 import { gradeTasks } from './tasks.js';
@@ -11,7 +11,7 @@ export const catalog: Check = {
   title: 'Catalog: category, product with options, price and availability changes, full snapshot',
   area: 'catalog',
   mandatory: true,
-  rule: 'Endpoints (catalog), Batch request and Full snapshot rules: publish a category and a product with option groups by external_id, change a price and an availability, and send a full snapshot (in parts in order, 1…n with snapshot_last on the last, when it has more than 500 operations); a batch operation counts as the single endpoint it stands for.',
+  rule: 'Endpoints (catalog), Batch request and Full snapshot rules: publish a category and a product with option groups by external_id, change a price and an availability; a full snapshot, when sent, completes (in parts in order, 1…n with snapshot_last on the last, when it has more than 500 operations); a batch operation counts as the single endpoint it stands for.',
 
   async run(ctx) {
     const log = new EvidenceLog(ctx.signal);
@@ -49,6 +49,9 @@ export const catalog: Check = {
   },
 
   grade(obs) {
+    const writes = obs.calls.filter((c) => c.path.startsWith('/catalog/') && c.method !== 'GET');
+    const wrong = repeatedRefusal(obs, writes, 'a catalog write');
+    if (wrong) return wrong;
     const evidence: Evidence[] = [];
     const step = (label: string, c: RecordedCall | undefined) => evidence.push(stepEvidence(label, c, 'a successful call'));
     step('category upserted (PUT or batch upsert_category)', categoryUpserted(obs));
@@ -58,9 +61,12 @@ export const catalog: Check = {
     const availability = availabilityChanged(obs);
     if (availability || !task) step('availability changed (product or option, PATCH, batch or a sold-out upsert)', availability);
     else evidence.push({ step: `task ${task.id}: mark_unavailable ${task.external_id}`, ok: task.status === 'done', expected: 'the product marked sold out from the ERP', actual: task.reason ?? task.status });
-    step('full snapshot completed (one part up to 500 operations, or parts in order)', completedSnapshot(obs));
+    // The spec offers full snapshots; it does not oblige an ERP that publishes item by item to send one.
+    const label = 'full snapshot completed (one part up to 500 operations, or parts in order)';
+    if (snapshotParts(obs).length) step(label, completedSnapshot(obs));
+    else evidence.push({ step: label, ok: true, expected: 'a completed one, when the ERP sends full snapshots', actual: 'none sent (the ERP publishes item by item)' });
     if (task?.status === 'failed') return fail(`task ${task.id} (mark_unavailable) was done wrongly: ${task.reason}`, evidence);
-    if (evidence.every((e) => e.ok)) return pass('category, product with options, a price and an availability change, and a completed full snapshot seen', evidence);
+    if (evidence.every((e) => e.ok)) return pass('category, product with options, a price and an availability change seen, and every full snapshot sent completed', evidence);
     return missingSteps(obs, evidence);
   },
 };

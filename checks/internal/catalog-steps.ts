@@ -47,6 +47,11 @@ export function availabilityChanged(obs: Calls, since = 0): RecordedCall | undef
   return first([...patches(obs).filter((c) => c.facts?.available === true), ...soldOutPuts, ...batchOnes].filter((c) => c.at >= since));
 }
 
+/** The parts of full snapshots the API took (2xx), whatever became of them. */
+export function snapshotParts(obs: Calls): RecordedCall[] {
+  return batches(obs).filter((c) => c.facts?.full_snapshot === true);
+}
+
 /** A full snapshot that completed without failed operations (one part or several). */
 export function completedSnapshot(obs: Calls): RecordedCall | undefined {
   return first(batches(obs).filter((c) => c.facts?.full_snapshot === true && c.facts.snapshot_status === 'completed' && c.facts.snapshot_reason !== 'failed_operations'));

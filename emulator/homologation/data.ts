@@ -77,3 +77,25 @@ export function publishedProduct(env: EnvContext, storeId: string, integrationId
   if (!s) productStatements.set(env, (s = prepareProducts(env)));
   return s.get({ store_id: storeId, integration_id: integrationId });
 }
+
+const importable = new WeakMap<EnvContext, ReturnType<typeof prepareImportable>>();
+
+function prepareImportable(env: EnvContext) {
+  return env.db.prepare<{ store_id: string; integration_id: string }, { id: string }>(
+    `SELECT p.id FROM products p JOIN categories c ON c.id = p.category_id
+     WHERE p.store_id = @store_id AND p.external_id IS NOT NULL AND p.active = 1 AND p.available = 1 AND c.active = 1
+       AND NOT EXISTS (SELECT 1 FROM option_groups g WHERE g.product_id = p.id AND g.min_select > 0)
+     ORDER BY p.integration_id IS NOT @integration_id, p.created_at, p.id LIMIT 1`,
+  );
+}
+
+/**
+ * A product the ERP can import (it has an external code, the integration's own first) that needs no
+ * option: the session's orders other than `unmapped_product` carry it, so that none of them turns
+ * into an import failure by chance (the simulator would otherwise pick any product, the panel's too).
+ */
+export function importableProduct(env: EnvContext, storeId: string, integrationId: string): string | undefined {
+  let s = importable.get(env);
+  if (!s) importable.set(env, (s = prepareImportable(env)));
+  return s.get({ store_id: storeId, integration_id: integrationId })?.id;
+}

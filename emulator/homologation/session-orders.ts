@@ -3,9 +3,16 @@ import { simulateOrder } from '../orders/simulator.js';
 import { changeStatus } from '../orders/service.js';
 import type { SimulateOrderRequest } from '../../src/contract/orders.js';
 import type { OpenedTask, SessionOrder, SessionScenario, SessionView } from '../../checks/observation.js';
+import { importableProduct } from './data.js';
 
 /** What the simulator makes for each kind of session order, and the notes it carries. */
-const KINDS: { scenario: SessionScenario; simulate: SimulateOrderRequest['scenario']; notes: string }[] = [
+interface Kind {
+  scenario: SessionScenario;
+  simulate: SimulateOrderRequest['scenario'];
+  notes: string;
+}
+
+const KINDS: Kind[] = [
   { scenario: 'delivery', simulate: 'delivery', notes: 'homologation delivery order' },
   { scenario: 'pickup_invoice', simulate: 'pickup_invoice', notes: 'homologation pickup_invoice order' },
   { scenario: 'unmapped_product', simulate: 'unmapped_product', notes: 'homologation unmapped_product order' },
@@ -25,10 +32,12 @@ const TASKS: { action: 'reject_order' | 'cancel_order'; notes: string }[] = [
   { action: 'cancel_order', notes: 'homologation task: accept, then cancel this order' },
 ];
 
-/** One session order from the simulator, or null with the problem noted. */
-function make(env: EnvContext, view: SessionView, storeId: string, scenario: SessionScenario, simulate: SimulateOrderRequest['scenario'], notes: string): SessionOrder | null {
+/** One session order from the simulator (with `productId` when given, except the unmapped one), or null with the problem noted. */
+function make(env: EnvContext, view: SessionView, storeId: string, productId: string | undefined, kind: Kind): SessionOrder | null {
+  const { scenario, simulate, notes } = kind;
+  const items = productId && simulate !== 'unmapped_product' ? [{ product_id: productId, quantity: 1, options: [] }] : undefined;
   try {
-    const order = simulateOrder(env, { store_id: storeId, scenario: simulate, notes });
+    const order = simulateOrder(env, { store_id: storeId, scenario: simulate, notes, items });
     const made = { scenario, order_id: order.id, number: order.number };
     view.orders.push(made);
     return made;
@@ -57,13 +66,14 @@ function arrange(env: EnvContext, view: SessionView, order: SessionOrder): void 
 }
 
 /** The session's orders, its arranged situations and the tasks on its own orders, in that order. */
-export function createSessionOrders(env: EnvContext, view: SessionView, storeId: string, nextTaskId: () => string): void {
+export function createSessionOrders(env: EnvContext, view: SessionView, storeId: string, integrationId: string, nextTaskId: () => string): void {
+  const productId = importableProduct(env, storeId, integrationId);
   for (const kind of KINDS) {
-    const order = make(env, view, storeId, kind.scenario, kind.simulate, kind.notes);
+    const order = make(env, view, storeId, productId, kind);
     if (order && (kind.scenario === 'customer_cancels' || kind.scenario === 'panel_accepts')) arrange(env, view, order);
   }
   for (const task of TASKS) {
-    const order = make(env, view, storeId, 'task', 'pickup_invoice', task.notes);
+    const order = make(env, view, storeId, productId, { scenario: 'task', simulate: 'pickup_invoice', notes: task.notes });
     if (!order) continue;
     const opened: OpenedTask = { id: nextTaskId(), action: task.action, order_id: order.order_id, order_number: order.number, opened_at: Date.now() };
     view.tasks.push(opened);

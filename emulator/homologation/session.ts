@@ -11,6 +11,10 @@ import type { HomologationService } from './service.js';
 /** How long the session waits for the integration's receiver to take a regular delivery before probing on. */
 const DELIVERY_WAIT_MS = 5000;
 
+/** The ERP's quiet time on the probe order before the out-of-order probe, and the longest wait for it. */
+const QUIET_MS = 300;
+const QUIET_CAP_MS = 2000;
+
 /** Retry-After of the injected faults: 1 s keeps a session short and still tells a waiting client from an eager one. */
 const FAULTS: InjectedFault[] = [
   { status: 503, retry_after: 1, call_seq: null },
@@ -47,7 +51,7 @@ export class ObserverSession {
     const now = Date.now();
     this.view = { started_at: now, deadline: now + timeoutSeconds * 1000, orders: [], tasks: [], deliveries: [], probes: [], faults: FAULTS.map((f) => ({ ...f })), problems: [], finished: false };
     service.arm(integrationId, this.view.faults);
-    createSessionOrders(env, this.view, storeId, () => this.nextTaskId());
+    createSessionOrders(env, this.view, storeId, integrationId, () => this.nextTaskId());
     this.refreshTasks();
     this.done = this.probe().catch((error: Error) => {
       this.view.problems.push(`the session stopped: ${error.message}`);
@@ -115,6 +119,22 @@ export class ObserverSession {
     }
   }
 
+  /**
+   * Waits until the ERP has worked on the order and left it alone for QUIET_MS (up to QUIET_CAP_MS): what it does
+   * after the out-of-order probe is judged as acting on the older version, so its own work on the
+   * order's first version (a busy ERP imports late) is let through first.
+   */
+  private async quietOn(orderId: string): Promise<void> {
+    const prefix = `/orders/${orderId}/`;
+    const until = Date.now() + QUIET_CAP_MS;
+    while (Date.now() < until && !this.abort.signal.aborted) {
+      const last = this.service.recorder.calls(this.integrationId).filter((c) => c.path.startsWith(prefix)).pop();
+      // No call yet: the ERP has not taken the order up (or never will: then the cap ends the wait).
+      if (last && Date.now() - (last.at + last.duration_ms) >= QUIET_MS) return;
+      await sleep(50, this.abort.signal);
+    }
+  }
+
   private async duplicateAndOutOfOrder(secrets: string[]): Promise<void> {
     const probeOrder = this.view.orders.find((o) => o.scenario === 'probe');
     if (!probeOrder) return;
@@ -126,6 +146,7 @@ export class ObserverSession {
     if (created.succeeded_at === null) this.view.problems.push('the probe order\'s order.created delivery did not succeed within 5 s');
     // The same event again (same id and body): the receiver answers 2xx and processes it once.
     await this.send({ kind: 'duplicate', eventId: created.event_id, eventType: created.event_type, body: created.body, secrets, skewSeconds: 0, corrupt: false });
+    await this.quietOn(probeOrder.order_id);
     // Newer version first (the order is cancelled, a regular delivery), then the older one again.
     try {
       changeStatus(this.env, probeOrder.order_id, null, { type: 'system', integrationId: null }, { status: 'cancelled', reason: 'Cancelled by the homologation session (out-of-order probe)' });

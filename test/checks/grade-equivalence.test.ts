@@ -28,6 +28,7 @@ describe('catalog: any legal way to publish counts', () => {
     ['an option\'s availability (PATCH /catalog/options)', () => [...single().slice(0, 2), patch('/catalog/products/p', { price: true }), patch('/catalog/options/o', { available: true, sold_out: true }), snapshot(1, true)]],
     ['a product upserted as sold out', () => [...single().slice(0, 2), patch('/catalog/products/p', { price: true }), put('/catalog/products/q', { option_groups: 0, sold_out: true }), snapshot(1, true)]],
     ['a price changed on an option in a batch, availability by patch_product', () => [...single().slice(0, 2), batch({ price_changes: 1 }), batch({ sold_out: 'p' }), snapshot(1, true)]],
+    ['single endpoints only, no full snapshot (item by item)', () => single()],
   ])('passes: %s', (_name, calls) => {
     const outcome = catalog.grade(observation(calls()));
     expect(outcome.status, outcome.reason).toBe('pass');
@@ -36,12 +37,23 @@ describe('catalog: any legal way to publish counts', () => {
   it.each([
     ['a snapshot that completed with failed operations', () => [...single(), snapshot(1, true, { failed: 1, snapshot_reason: 'failed_operations' })], 'full snapshot completed'],
     ['a snapshot left open (no last part)', () => [...single(), snapshot(1, false)], 'full snapshot completed'],
+    ['a snapshot whose part 2 was refused', () => [...single(), snapshot(1, false), call('POST', '/catalog/batch', 409, { code: 'snapshot_out_of_order' })], 'full snapshot completed'],
     ['a batch whose category upsert failed', () => [batch({ products_with_options: 1, price_changes: 1, availability_changes: 1 }), snapshot(1, true)], 'category upserted'],
     ['a product without option groups', () => [put('/catalog/categories/c', null, 201), put('/catalog/products/p', { option_groups: 0, sold_out: false }, 201), patch('/catalog/products/p', { price: true, available: true }), snapshot(1, true)], 'product with option groups'],
     ['a refused PATCH', () => [...single().slice(0, 2), call('PATCH', '/catalog/products/p', 422, { facts: { price: true, available: true, sold_out: false } }), snapshot(1, true)], 'price changed'],
   ])('misses a step: %s', (_name, calls, step) => {
     expect(catalog.grade(observation(calls())).reason).toMatch(new RegExp(`^waiting for: .*${step}`));
     expect(catalog.grade(observation(calls(), {}, LATE))).toMatchObject({ status: 'fail', reason: expect.stringMatching(new RegExp(`^missing: .*${step}`)) });
+  });
+});
+
+describe('catalog: a refused write sent again unchanged fails', () => {
+  it('names the repeated call and the refusal', () => {
+    const refused = call('PUT', '/catalog/products/p', 422, { code: 'validation_failed', body_sha256: 'same' });
+    const again = call('PUT', '/catalog/products/p', 422, { code: 'validation_failed', body_sha256: 'same' });
+    const outcome = catalog.grade(observation([refused, again]));
+    expect(outcome.status).toBe('fail');
+    expect(outcome.reason).toBe(`PUT /catalog/products/p (${again.request_id}) repeated a catalog write refused with 422 validation_failed (${refused.request_id}) unchanged: a refusal is not retried without fixing its cause`);
   });
 });
 

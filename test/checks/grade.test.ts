@@ -122,6 +122,13 @@ describe('signature_rejection: the probes', () => {
     const later = call('POST', '/orders/ord_p/status', 409, { at: T0 + 500, code: 'invalid_status_transition' });
     expect(signatureRejection.grade(observation([later], { probes: good, orders })).reason).toContain('older version');
   });
+  it('takes a first import that comes after the out-of-order probe as late, and a second one as acting on the older version', () => {
+    const late = call('POST', '/orders/ord_p/ack', 200, { at: T0 + 500, idempotency_key: 'k1' });
+    expect(signatureRejection.grade(observation([late], { probes: good, orders })).status).toBe('pass');
+    const first = call('POST', '/orders/ord_p/ack', 200, { at: T0 - 100, idempotency_key: 'k1' });
+    const again = call('POST', '/orders/ord_p/ack', 200, { at: T0 + 500, idempotency_key: 'k2' });
+    expect(signatureRejection.grade(observation([first, again], { probes: good, orders })).reason).toContain('older version');
+  });
   it('fails an ERP that processes the duplicate twice', () => {
     const a = call('POST', '/orders/ord_p/ack', 200, { idempotency_key: 'k1' });
     const b = call('POST', '/orders/ord_p/ack', 200, { idempotency_key: 'k2' });
