@@ -126,7 +126,17 @@ function notRun(checks: CheckResult[]): string[] {
   return missing.length ? [`Not run (a certificate needs every mandatory check): ${missing.join(', ')}.`] : [];
 }
 
-/** Exit code of a run: 0 only when every mandatory check passed (DESIGN, issue: reports). */
+/** A run of some checks only (`--only`): a mandatory one was left out, so it never certifies. */
+export function selectedOnly(report: Pick<HomologationReport, 'checks'>): boolean {
+  return CHECK_IDS.some((id) => !report.checks.some((c) => c.id === id));
+}
+
+/**
+ * Exit code of a run: 0 when the certificate is issued, or when a run of some checks (`--only`)
+ * completed with every selected check passed (an optional one may be skipped); 1 otherwise.
+ */
 export function exitCodeOf(report: HomologationReport): 0 | 1 {
-  return report.summary.certified ? 0 : 1;
+  if (report.summary.certified) return 0;
+  const passed = report.checks.length > 0 && report.checks.every((c) => c.status === 'pass' || (!c.mandatory && c.status === 'skip'));
+  return selectedOnly(report) && report.complete && passed ? 0 : 1;
 }

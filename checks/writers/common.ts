@@ -1,4 +1,4 @@
-import type { HomologationReport } from '../report.js';
+import { exitCodeOf, type HomologationReport } from '../report.js';
 import type { Task, TaskStatus } from '../tasks.js';
 import type { CheckArea, CheckStatus, Evidence } from '../types.js';
 
@@ -44,4 +44,12 @@ export const TASK_LABEL: Record<TaskStatus, string> = { open: 'OPEN', done: 'DON
 /** One line per task: "DONE tsk_1 reject_order: Reject order #4 … (rejected with a reason: POST …)". */
 export function taskLine(t: Task): string {
   return `${TASK_LABEL[t.status]} ${t.id} ${t.action}: ${t.instruction}${t.reason ? ` (${t.reason})` : ''}`;
+}
+
+/** The verdict in one sentence: certified, the selected checks of an `--only` run passed, or not certified with the counts. */
+export function verdictText(report: HomologationReport): string {
+  const s = report.summary;
+  if (s.certified) return `Certified: ${s.passed}/${s.total} checks passed.`;
+  if (exitCodeOf(report) === 0) return `Selected checks passed: ${s.passed}/${s.total}. A run of some checks (--only) never certifies.`;
+  return `Not certified: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.pending} pending.${report.complete ? '' : ' Incomplete run.'}`;
 }

@@ -1,4 +1,4 @@
-import type { HomologationReport } from '../report.js';
+import { exitCodeOf, type HomologationReport } from '../report.js';
 import { evidenceLine, STATUS_LABEL, TASK_LABEL, whoRan } from './common.js';
 
 const ICON = { pass: '✅', fail: '❌', skip: '⏭️', pending: '⏳' } as const;
@@ -12,7 +12,9 @@ export function markdownReport(report: HomologationReport): string {
   const s = report.summary;
   const verdict = s.certified
     ? '**Certified**: every mandatory check passed.'
-    : `**Not certified**: ${s.failed} failed, ${s.skipped} skipped, ${s.pending} pending of ${s.total}.`;
+    : exitCodeOf(report) === 0
+      ? `**Selected checks passed**: ${s.passed} of ${s.total}; a run of some checks (--only) never certifies.`
+      : `**Not certified**: ${s.failed} failed, ${s.skipped} skipped, ${s.pending} pending of ${s.total}.`;
   const lines = [
     '# Homologation report',
     '',

@@ -5,7 +5,8 @@ import { errColors } from '../../output.js';
 
 /**
  * Live progress on stderr: an ora spinner per check on a TTY, plain lines otherwise (CI logs), and
- * nothing but the final result with --json.
+ * nothing but the final result with --json. When the summary will be printed on the same terminal
+ * (stdout a TTY too), a decided check only clears its spinner: the summary lists every check once.
  */
 export class Progress {
   private spinner: Ora | null = null;
@@ -14,13 +15,15 @@ export class Progress {
   private constructor(
     private readonly fancy: boolean,
     private readonly quiet: boolean,
+    private readonly persistChecks: boolean,
     private readonly ora: typeof import('ora').default | null,
   ) {}
 
-  static async create(json: boolean): Promise<Progress> {
+  /** `summaryOnStdout`: a terminal summary will be printed on stdout. */
+  static async create(json: boolean, summaryOnStdout: boolean): Promise<Progress> {
     const fancy = !json && Boolean(process.stderr.isTTY) && !process.env.CI;
     const ora = fancy ? (await import('ora')).default : null;
-    return new Progress(fancy, json, ora);
+    return new Progress(fancy, json, !(fancy && summaryOnStdout && Boolean(process.stdout.isTTY)), ora);
   }
 
   say(line: string): void {
@@ -30,11 +33,22 @@ export class Progress {
     this.spinner?.start();
   }
 
+  /** A spinner with `text` (started, or its text changed); plain output shows nothing. */
+  watch(text: string): void {
+    if (!this.fancy || !this.ora) return;
+    if (this.spinner) this.spinner.text = text;
+    // discardStdin: false — ora would otherwise swallow what is typed or pasted while it spins.
+    else this.spinner = this.ora({ text, stream: process.stderr, discardStdin: false }).start();
+  }
+
   start(check: Pick<CheckMeta, 'id' | 'title'>): void {
-    if (this.fancy && this.ora) this.spinner = this.ora({ text: `${check.id}: ${check.title}`, stream: process.stderr }).start();
+    this.stop();
+    this.watch(`${check.id}: ${check.title}`);
   }
 
   decided(result: Pick<CheckResult, 'id' | 'title' | 'status' | 'reason'>): void {
+    // The next check's spinner (or stop()) clears this one; the summary will show the line.
+    if (!this.persistChecks) return;
     const line = checkLine(result, this.paint);
     if (this.spinner) {
       this.spinner.stopAndPersist({ symbol: '', text: line });
