@@ -1,4 +1,4 @@
-import type { HomologationReport } from '../report.js';
+import { exitCodeOf, type HomologationReport } from '../report.js';
 import type { CheckResult } from '../types.js';
 import { AREA_TITLE, evidenceLine, STATUS_LABEL, TASK_LABEL, whoRan } from './common.js';
 import type { Task } from '../tasks.js';
@@ -62,7 +62,9 @@ export function htmlReport(report: HomologationReport, jsonSha256: string): stri
   const s = report.summary;
   const verdict = s.certified
     ? `<p class="verdict ok" id="verdict">Certified: all ${s.passed} checks passed.</p>`
-    : `<p class="verdict no" id="verdict">Not certified: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.pending} pending.${report.complete ? '' : ' This run is incomplete.'}</p>`;
+    : exitCodeOf(report) === 0
+      ? `<p class="verdict ok" id="verdict">Selected checks passed: ${s.passed}/${s.total}. A run of some checks (--only) never certifies.</p>`
+      : `<p class="verdict no" id="verdict">Not certified: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.pending} pending.${report.complete ? '' : ' This run is incomplete.'}</p>`;
   const rows = report.checks
     .map((c) => `<tr><td class="status ${c.status}">${STATUS_LABEL[c.status]}</td><td><a href="#check-${c.id}"><code>${c.id}</code></a></td><td>${htmlEscape(AREA_TITLE[c.area])}</td><td>${htmlEscape(c.title)}</td><td>${c.duration_ms} ms</td></tr>`)
     .join('\n');
