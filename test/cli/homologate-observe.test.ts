@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { driveTasks, filesIn, homologationScratch, runToEnd, type TaskDriver } from '../helpers/homologation.js';
-import { startReferenceErp, type ReferenceErp } from '../helpers/reference-erp.js';
+import { filesIn, homologationScratch, runToEnd } from '../helpers/homologation.js';
+import { driveTasks, startReferenceErp, type ReferenceErp, type TaskDriver } from '../helpers/reference-erp.js';
 
 let emu: TestEmulator | undefined;
 let erp: ReferenceErp | undefined;

@@ -4,8 +4,6 @@ import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli, type CliProcess } from './cli.js';
-import type { Operator } from './reference-erp.js';
-import type { Task } from '../../checks/tasks.js';
 
 /** A scratch folder for reports and an empty config home (no profile of the machine leaks in). */
 export function homologationScratch(): { dir: string; reports: string; env: NodeJS.ProcessEnv } {
@@ -81,46 +79,5 @@ export async function startRealEnvironmentProxy(emulatorUrl: string): Promise<{ 
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/sandbox/v1`,
     close: () => new Promise((r) => (sockets.forEach((s) => s.destroy()), server.close(() => r()))),
-  };
-}
-
-export interface TaskDriver {
-  /** Task ids handed to the ERP, in order. */
-  performed: string[];
-  errors: string[];
-  stop(): Promise<void>;
-}
-
-/**
- * A person (or a CI driver) doing the published tasks: reads them from
- * GET /_emulator/homologation/{integration_id} every `intervalMs` and hands each open one to the
- * ERP's operator, once.
- */
-export function driveTasks(adminUrl: string, integrationId: string, operator: Pick<Operator, 'perform'>, intervalMs = 100): TaskDriver {
-  const performed: string[] = [];
-  const errors: string[] = [];
-  let stopped = false;
-  const loop = (async () => {
-    while (!stopped) {
-      try {
-        const res = await fetch(`${adminUrl}/homologation/${integrationId}`);
-        const tasks = ((await res.json()) as { data: { tasks: Task[] } }).data.tasks;
-        for (const task of tasks.filter((t) => t.status === 'open' && !performed.includes(t.id))) {
-          performed.push(task.id);
-          await operator.perform(task).catch((e: unknown) => void errors.push(`${task.id}: ${String(e)}`));
-        }
-      } catch (error) {
-        if (!stopped) errors.push(`driver: ${String(error)}`);
-      }
-      await new Promise((r) => setTimeout(r, intervalMs));
-    }
-  })();
-  return {
-    performed,
-    errors,
-    async stop() {
-      stopped = true;
-      await loop;
-    },
   };
 }

@@ -287,3 +287,44 @@ function pollFeed(client: MerchantClient, stopped: () => boolean, errors: string
       .catch((e: unknown) => void errors.push(`feed: ${String(e)}`));
   }, 500);
 }
+
+export interface TaskDriver {
+  /** Task ids handed to the ERP, in order. */
+  performed: string[];
+  errors: string[];
+  stop(): Promise<void>;
+}
+
+/**
+ * A person (or a CI driver) doing the published tasks: reads them from
+ * GET /_emulator/homologation/{integration_id} every `intervalMs` and hands each open one to the
+ * ERP's operator, once.
+ */
+export function driveTasks(adminUrl: string, integrationId: string, operator: Pick<Operator, 'perform'>, intervalMs = 100): TaskDriver {
+  const performed: string[] = [];
+  const errors: string[] = [];
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        const res = await fetch(`${adminUrl}/homologation/${integrationId}`);
+        const tasks = ((await res.json()) as { data: { tasks: Task[] } }).data.tasks;
+        for (const task of tasks.filter((t) => t.status === 'open' && !performed.includes(t.id))) {
+          performed.push(task.id);
+          await operator.perform(task).catch((e: unknown) => void errors.push(`${task.id}: ${String(e)}`));
+        }
+      } catch (error) {
+        if (!stopped) errors.push(`driver: ${String(error)}`);
+      }
+      await new Promise((r) => setTimeout(r, intervalMs));
+    }
+  })();
+  return {
+    performed,
+    errors,
+    async stop() {
+      stopped = true;
+      await loop;
+    },
+  };
+}
