@@ -67,11 +67,11 @@ function prepareProducts(env: EnvContext) {
   return env.db.prepare<{ store_id: string; integration_id: string }, { external_id: string; name: string }>(
     `SELECT external_id, name FROM products
      WHERE store_id = @store_id AND integration_id = @integration_id AND external_id IS NOT NULL AND active = 1 AND available = 1
-     ORDER BY created_at, id LIMIT 1`,
+     ORDER BY created_at, rowid LIMIT 1`,
   );
 }
 
-/** A product the integration published, active and available: what a mark_unavailable task names. */
+/** The first product the integration published (by time, then insertion) still active and available: what a mark_unavailable task names. */
 export function publishedProduct(env: EnvContext, storeId: string, integrationId: string): { external_id: string; name: string } | undefined {
   let s = productStatements.get(env);
   if (!s) productStatements.set(env, (s = prepareProducts(env)));
@@ -85,7 +85,7 @@ function prepareImportable(env: EnvContext) {
     `SELECT p.id FROM products p JOIN categories c ON c.id = p.category_id
      WHERE p.store_id = @store_id AND p.external_id IS NOT NULL AND p.active = 1 AND p.available = 1 AND c.active = 1
        AND NOT EXISTS (SELECT 1 FROM option_groups g WHERE g.product_id = p.id AND g.min_select > 0)
-     ORDER BY p.integration_id IS NOT @integration_id, p.created_at, p.id LIMIT 1`,
+     ORDER BY p.integration_id IS NOT @integration_id, p.created_at, p.rowid LIMIT 1`,
   );
 }
 
