@@ -10,7 +10,7 @@ export function register(program: Command): void {
     .option('--report-dir <dir>', 'folder for homologation.json, .junit.xml, .html and .md', 'homologation-report')
     .option('--format <list>', 'comma-separated: terminal,json,junit,html,md', 'terminal,json,junit,html,md')
     .option('--only <ids>', `comma-separated check ids (${ALL_CHECK_IDS.join(',')})`)
-    .option('--observe', 'grade your own ERP from its calls to the emulator (an observed session) instead of running the checks')
+    .option('--observe', 'grade and certify your own ERP from its calls to the emulator (an observed session with your steps) instead of running the checks')
     .option('--integration <id>', 'the integration to observe (int_…), with --observe')
     .addOption(new Option('--timeout <seconds>', 'longest wait for a person, the feed or the observed ERP').default(String(HOMOLOGATION_TIMEOUT.default)))
     .option('--non-interactive', 'against a real environment: skip the steps that need a person in the panel')
@@ -19,8 +19,10 @@ export function register(program: Command): void {
     .addHelpText(
       'after',
       `
-Against an emulator (found through /_emulator/health) the run is automatic. Exit code 0 only when
-every mandatory check passes; 1 otherwise; 2 for usage errors.
+Against an emulator (found through /_emulator/health) the run is automatic: merchant-kit's reference
+integrator, on a store and integration of its own (yours are not touched). Only --observe grades and
+certifies your ERP: it prints the steps you do in your ERP as they open. Exit code 0 when every
+mandatory check passes (with --only: every selected check); 1 otherwise; 2 for usage errors.
 
 Examples:
   $ merchant-kit homologate --report-dir reports
