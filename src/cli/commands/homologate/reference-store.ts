@@ -55,7 +55,7 @@ export async function referenceStore(cli: CliContext, control: EmulatorControl, 
   try {
     created = await control.createStore({ environment: cli.environment, name: `merchant-kit homologation ${runId}` });
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+    const why = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
     throw new ExitError(
       `homologate: the emulator refused to make the reference integrator's own store (POST /_emulator/stores): ${why}. ` +
         'An emulator started with --admin-token needs that token (--admin-token or MERCHANT_KIT_ADMIN_TOKEN); a store token cannot make stores.',
