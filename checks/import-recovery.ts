@@ -3,7 +3,7 @@ import type { RunContext } from './context.js';
 import { expired } from './internal/calls.js';
 import { describeError, EvidenceLog } from './internal/evidence.js';
 import { ensureOrders } from './internal/setup.js';
-import { gradeTasks, taskName } from './tasks.js';
+import { gradeTasks, taskEvidence, taskName } from './tasks.js';
 import { fail, pass, pending, skip, type CheckOutcome, type Evidence } from './types.js';
 
 /**
@@ -48,7 +48,7 @@ export const importRecovery: Check = {
 
   grade(obs) {
     const tasks = gradeTasks(obs).filter((t) => t.action === 'import_after_failure');
-    const evidence: Evidence[] = tasks.map((t) => ({ step: `task ${t.id}: ${taskName(t)}`, ok: t.status === 'done', expected: t.instruction, actual: t.reason ?? 'open' }));
+    const evidence: Evidence[] = tasks.map(taskEvidence);
     const failed = tasks.find((t) => t.status === 'failed');
     if (failed) return fail(`task ${failed.id} (import_after_failure) was done wrongly: ${failed.reason}`, evidence);
     const open = tasks.filter((t) => t.status === 'open');

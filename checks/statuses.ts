@@ -4,7 +4,7 @@ import { callEvidence, callName, callsTo, expired, missingSteps, ok2xx, orderOf,
 import { describeError, EvidenceLog } from './internal/evidence.js';
 import { ensureOrders } from './internal/setup.js';
 import type { Observation, RecordedCall } from './observation.js';
-import { gradeTasks, taskName } from './tasks.js';
+import { gradeTasks, taskEvidence, taskName } from './tasks.js';
 import { fail, pass, type CheckOutcome, type Evidence } from './types.js';
 
 /** spec: States and transitions — the forward stage order. */
@@ -99,9 +99,9 @@ export const statuses: Check = {
     const tasks = gradeTasks(obs).filter((t) => t.action === 'reject_order' || t.action === 'cancel_order');
     const failed = tasks.find((t) => t.status === 'failed');
     for (const action of ['reject_order', 'cancel_order'] as const) {
-      if (!tasks.some((t) => t.action === action)) evidence.push({ step: `task ${action}`, ok: false, expected: 'opened by the session, then done', actual: 'not opened (no session yet)' });
+      if (!tasks.some((t) => t.action === action)) evidence.push({ step: `task ${action}`, ok: false, expected: 'opened by the session, then done', actual: 'not opened (no session yet, or its order could not be made: see the notes)' });
     }
-    for (const t of tasks) evidence.push({ step: `task ${t.id}: ${taskName(t)}`, ok: t.status === 'done', expected: t.instruction, actual: t.reason ?? 'open' });
+    evidence.push(...tasks.map(taskEvidence));
     if (failed) return fail(`task ${failed.id} (${failed.action}) was done wrongly: ${failed.reason}`, evidence);
     if (evidence.every((e) => e.ok)) return pass('accept with minutes, a forward move, the rejection and the cancellation asked for, and no move on a final order or repeated refusal', evidence);
     const open = tasks.filter((t) => t.status === 'open');

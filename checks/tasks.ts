@@ -1,6 +1,7 @@
 import { callName, ok2xx } from './internal/calls.js';
 import { availabilityChanged, markedSoldOut, removedFromMenu } from './internal/catalog-steps.js';
 import type { Observation, OpenedTask, RecordedCall, TaskAction } from './observation.js';
+import type { Evidence } from './types.js';
 
 // DESIGN: Tasks — what a person does. The session opens them (and makes their orders); whether each
 // is open, done or failed is graded here, from the integration's calls, like the checks.
@@ -117,4 +118,9 @@ export function gradeTasks(obs: Observation): Task[] {
 /** "reject_order (ord_…)": a task named in a check's reason. */
 export function taskName(t: Task): string {
   return `${t.action} (${t.order_id ?? t.external_id})`;
+}
+
+/** A task as evidence of the check it is graded in: done is ok; the instruction is what was expected. */
+export function taskEvidence(t: Task): Evidence {
+  return { step: `task ${t.id}: ${taskName(t)}`, ok: t.status === 'done', expected: t.instruction, actual: t.reason ?? 'open' };
 }
