@@ -138,7 +138,7 @@ describe('homologate: a manual clock', () => {
     const r = await homologate(emu.running.sandbox_base_url, ['--only', 'connection', '--format', 'json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.ms).toBeLessThan(15_000);
-    expect(r.stderr).toContain('answered 429 (rate limited). The emulator runs a manual clock, so the rate window ends only when its clock moves (POST /_emulator/clock/advance {"seconds": 40}): advancing it 40 s and retrying.');
+    expect(r.stderr).toContain('answered 429 (rate limited). The emulator runs a manual clock, so the rate window ends only when its clock moves (merchant-kit emulator clock advance 40s, or POST /_emulator/clock/advance {"seconds": 40}): advancing it 40 s and retrying.');
     expect((await emu.control('GET', '/clock')).body.data.offset_seconds).toBeGreaterThanOrEqual(before + 40);
   });
 });

@@ -35,7 +35,7 @@ describe('homologate: retries under a manual clock', () => {
     };
     expect(await waited(retry(429, '/catalog/batch?x=1'), 30_000)).toBeLessThan(1_500);
     expect(advanced).toEqual([30]);
-    expect(said.at(-1)).toBe('note: POST /catalog/batch answered 429 (rate limited). The emulator runs a manual clock, so the rate window ends only when its clock moves (POST /_emulator/clock/advance {"seconds": 30}): advancing it 30 s and retrying.');
+    expect(said.at(-1)).toBe('note: POST /catalog/batch answered 429 (rate limited). The emulator runs a manual clock, so the rate window ends only when its clock moves (merchant-kit emulator clock advance 30s, or POST /_emulator/clock/advance {"seconds": 30}): advancing it 30 s and retrying.');
     expect(await waited(retry(429, '/orders/ord_armed/status'), 200)).toBeGreaterThanOrEqual(190);
     expect(await waited(retry(503, '/orders/ord_x/ack'), 200)).toBeGreaterThanOrEqual(190);
     expect(advanced).toEqual([30]);

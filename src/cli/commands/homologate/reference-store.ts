@@ -33,7 +33,7 @@ export function clockAwareRetries(control: EmulatorControl, progress: Progress, 
       const seconds = Math.max(1, Math.ceil(ms / 1000));
       progress.say(
         `note: ${info.method} ${path} answered 429 (rate limited). The emulator runs a manual clock, so the rate window ends only when its clock moves ` +
-          `(POST /_emulator/clock/advance {"seconds": ${seconds}}): advancing it ${seconds} s and retrying.`,
+          `(merchant-kit emulator clock advance ${seconds}s, or POST /_emulator/clock/advance {"seconds": ${seconds}}): advancing it ${seconds} s and retrying.`,
       );
       await control.advanceClock(seconds);
       return sleep(Math.min(ms, 1000), signal);
