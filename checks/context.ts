@@ -15,6 +15,8 @@ export interface SharedState {
   /** The webhook before the run pointed it at the receiver (null: none), to put back afterwards. */
   previousWebhook?: { url: string; events: string[]; active: boolean } | null;
   orders?: Partial<Record<Scenario, Order>>;
+  /** Paths (under the base path) whose next answer is a fault the run armed on purpose (the retries check's). */
+  armedFaults?: Set<string>;
 }
 
 /** Everything a check's `run` may use. */

@@ -38,15 +38,52 @@ export interface ProbeRecord {
   duration_ms: number;
 }
 
-export type SessionScenario = 'delivery' | 'pickup_invoice' | 'unmapped_product' | 'probe';
+/**
+ * Why the session made an order: the three simulator scenarios, the probe order, a situation it
+ * arranges (the customer cancels it while pending; the merchant accepts it in the panel), or a
+ * person's task.
+ */
+export type SessionScenario = 'delivery' | 'pickup_invoice' | 'unmapped_product' | 'probe' | 'customer_cancels' | 'panel_accepts' | 'task';
+
+/** The three simulator scenarios order reception is about. */
+export const RECEPTION_SCENARIOS: readonly SessionScenario[] = ['delivery', 'pickup_invoice', 'unmapped_product'];
+
+export interface SessionOrder {
+  scenario: SessionScenario;
+  order_id: string;
+  /** The order's number, as people name it. */
+  number: number;
+}
+
+/** DESIGN: the task actions (what a person does, published for people and CI drivers). */
+export const TASK_ACTIONS = ['reject_order', 'cancel_order', 'mark_unavailable', 'import_after_failure'] as const;
+export type TaskAction = (typeof TASK_ACTIONS)[number];
+
+/** A task as the session opened it; its state is graded from the calls (checks/tasks.ts). */
+export interface OpenedTask {
+  id: string;
+  action: TaskAction;
+  /** The order it concerns (reject_order, cancel_order, import_after_failure). */
+  order_id?: string;
+  order_number?: number;
+  /** The product it concerns (mark_unavailable). */
+  external_id?: string;
+  product_name?: string;
+  /** Real time it opened (ms); calls before it do not do it. */
+  opened_at: number;
+}
 
 /** A regular webhook delivery of an event about a session order. */
 export interface SessionDelivery {
   order_id: string;
   event_type: string;
+  /** The order's status in the delivered event. */
+  order_status: string | null;
   status: string;
-  /** Real time of the first successful attempt, if any. */
+  /** The emulator's time of the first successful attempt, if any. */
   succeeded_at: number | null;
+  /** Real time the receiver answered that attempt 2xx (null when unknown: not yet, or a manual clock). */
+  answered_at: number | null;
   last_response_status: number | null;
 }
 
@@ -60,7 +97,9 @@ export interface InjectedFault {
 export interface SessionView {
   started_at: number;
   deadline: number;
-  orders: { scenario: SessionScenario; order_id: string }[];
+  orders: SessionOrder[];
+  /** The person's tasks opened so far. */
+  tasks: OpenedTask[];
   deliveries: SessionDelivery[];
   probes: ProbeRecord[];
   faults: InjectedFault[];

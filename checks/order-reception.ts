@@ -4,6 +4,7 @@ import type { RunContext, Scenario } from './context.js';
 import { callsTo, missingSteps, ok2xx, stepEvidence } from './internal/calls.js';
 import { describeError, EvidenceLog } from './internal/evidence.js';
 import { ensureMe, ensureReceiver, SCENARIOS, scenarioOf } from './internal/setup.js';
+import { RECEPTION_SCENARIOS } from './observation.js';
 import { fail, pass, skip, type CheckOutcome, type Evidence } from './types.js';
 
 /** Reads the feed from `after` to its end: the order.created events' orders and the cursor to go on from. */
@@ -89,8 +90,8 @@ export const orderReception: Check = {
   grade(obs) {
     const s = obs.session;
     const evidence: Evidence[] = [];
-    const problems = s.problems.filter((p) => p.includes('simulator') || p.includes('webhook'));
-    const scenarioOrders = s.orders.filter((o) => o.scenario !== 'probe');
+    const problems = s.problems.filter((p) => p.includes('webhook') || RECEPTION_SCENARIOS.some((sc) => p.includes(`create the ${sc} order`)));
+    const scenarioOrders = s.orders.filter((o) => RECEPTION_SCENARIOS.includes(o.scenario));
     for (const o of scenarioOrders) {
       const d = s.deliveries.find((x) => x.order_id === o.order_id && x.event_type === 'order.created');
       evidence.push({ step: `${o.scenario} order ${o.order_id} by webhook`, ok: Boolean(d?.succeeded_at), expected: '2xx from the receiver', actual: d ? `${d.status}${d.last_response_status ? ` (last answer ${d.last_response_status})` : ''}` : 'no delivery yet' });

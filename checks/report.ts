@@ -1,8 +1,12 @@
 import { redactSecrets } from '../src/logging/redact.js';
+import type { Task } from './tasks.js';
 import { CHECK_IDS, type CheckResult, type Evidence } from './types.js';
 
-/** Bumped on any incompatible change of the JSON report (docs/homologation-report.schema.json). */
-export const REPORT_SCHEMA_VERSION = '1.0';
+/**
+ * The JSON report's version (docs/homologation-report.schema.json): the major number on an
+ * incompatible change, the minor on an addition (1.1: `tasks` and optional checks).
+ */
+export const REPORT_SCHEMA_VERSION = '1.1';
 
 /** How the report was filled. */
 export type ReportMode = 'automatic' | 'interactive' | 'non_interactive' | 'observer';
@@ -44,6 +48,8 @@ export interface HomologationReport {
   integration: ReportIntegration;
   summary: ReportSummary;
   checks: CheckResult[];
+  /** The person's steps of an observed session (DESIGN: Tasks); empty for other runs. */
+  tasks: Task[];
   /** Plain sentences for the reader: steps skipped and why, how the run ended. */
   notes: string[];
 }
@@ -58,6 +64,7 @@ export interface ReportInput {
   target: ReportTarget;
   integration: ReportIntegration;
   checks: CheckResult[];
+  tasks?: Task[];
   notes?: string[];
 }
 
@@ -108,6 +115,7 @@ export function buildReport(input: ReportInput): HomologationReport {
     integration: input.integration,
     summary: summarize(checks, input.complete),
     checks,
+    tasks: (input.tasks ?? []).map((t) => ({ ...t, instruction: redactSecrets(t.instruction), reason: t.reason === null ? null : redactSecrets(t.reason) })),
     notes: [...(input.notes ?? []), ...notRun(checks)].map(redactSecrets),
   };
 }
@@ -118,7 +126,17 @@ function notRun(checks: CheckResult[]): string[] {
   return missing.length ? [`Not run (a certificate needs every mandatory check): ${missing.join(', ')}.`] : [];
 }
 
-/** Exit code of a run: 0 only when every mandatory check passed (DESIGN, issue: reports). */
+/** A run of some checks only (`--only`): a mandatory one was left out, so it never certifies. */
+export function selectedOnly(report: Pick<HomologationReport, 'checks'>): boolean {
+  return CHECK_IDS.some((id) => !report.checks.some((c) => c.id === id));
+}
+
+/**
+ * Exit code of a run: 0 when the certificate is issued, or when a run of some checks (`--only`)
+ * completed with every selected check passed (an optional one may be skipped); 1 otherwise.
+ */
 export function exitCodeOf(report: HomologationReport): 0 | 1 {
-  return report.summary.certified ? 0 : 1;
+  if (report.summary.certified) return 0;
+  const passed = report.checks.length > 0 && report.checks.every((c) => c.status === 'pass' || (!c.mandatory && c.status === 'skip'));
+  return selectedOnly(report) && report.complete && passed ? 0 : 1;
 }

@@ -34,6 +34,7 @@ async function runOnEmulator(ctx: Parameters<Check['run']>[0]): Promise<CheckOut
   } catch (error) {
     return fail(`the simulator refused an order: ${(error as Error).message}`, log.items);
   }
+  ctx.state.armedFaults = new Set([`/orders/${x.id}/ack`, `/orders/${y.id}/status`]);
   await ctx.control!.addFault({ method: 'POST', path: `${ctx.basePath}/orders/${x.id}/ack`, status: 503, retry_after: 1, times: 1 });
   await ctx.control!.addFault({ method: 'POST', path: `${ctx.basePath}/orders/${y.id}/status`, status: 429, retry_after: 1, times: 1 });
   // The two retried calls run side by side: each waits its own Retry-After.

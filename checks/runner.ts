@@ -28,13 +28,18 @@ function stopped(signal: AbortSignal, what: string): CheckOutcome {
   return { status: 'pending', reason: `${what} when the run was interrupted`, evidence: [] };
 }
 
-/** Resolves with `pending` when the run is interrupted (SIGINT, --timeout) while a check runs. */
-function aborted(signal: AbortSignal): Promise<CheckOutcome> {
-  return new Promise((resolve) => {
-    const done = () => resolve(stopped(signal, 'the check was under way'));
+/**
+ * Resolves with `pending` when the run is interrupted (SIGINT, --timeout) while a check runs.
+ * `dispose` removes its listener once the check is over (one per check would pile up on the signal).
+ */
+function aborted(signal: AbortSignal): { outcome: Promise<CheckOutcome>; dispose(): void } {
+  let done = () => {};
+  const outcome = new Promise<CheckOutcome>((resolve) => {
+    done = () => resolve(stopped(signal, 'the check was under way'));
     if (signal.aborted) done();
     else signal.addEventListener('abort', done, { once: true });
   });
+  return { outcome, dispose: () => signal.removeEventListener('abort', done) };
 }
 
 /**
@@ -61,10 +66,13 @@ export async function runChecks(checks: readonly Check[], ctx: RunContext, optio
     options.onStart?.(check);
     const started = performance.now();
     let outcome: CheckOutcome;
+    const interruption = aborted(ctx.signal);
     try {
-      outcome = await Promise.race([check.run(ctx), aborted(ctx.signal)]);
+      outcome = await Promise.race([check.run(ctx), interruption.outcome]);
     } catch (error) {
       outcome = { status: 'fail', reason: `the check could not run: ${redactSecrets(error instanceof Error ? error.message : String(error))}`, evidence: [] };
+    } finally {
+      interruption.dispose();
     }
     const result = resultOf(check, outcome, performance.now() - started);
     results.push(result);

@@ -47,8 +47,11 @@ function judgeProbe(obs: Observation, p: ProbeRecord, probeOrder: string | null)
     }
   } else {
     // A retry of a write begun before the probe (an injected fault's, say) keeps its key: not new work.
-    const before = new Set(all.filter((c) => c.at < p.sent_at).map((c) => c.idempotency_key));
-    const acted = writes.filter((c) => c.at >= p.sent_at && (c.path.endsWith('/status') || !before.has(c.idempotency_key)));
+    // An import the ERP had not done yet is late, not a second one: only an import done again counts.
+    const before = all.filter((c) => c.at < p.sent_at);
+    const keys = new Set(before.map((c) => c.idempotency_key));
+    const importedBefore = before.some((c) => !c.injected && c.status >= 200 && c.status < 300 && !c.path.endsWith('/status'));
+    const acted = writes.filter((c) => c.at >= p.sent_at && (c.path.endsWith('/status') || (importedBefore && !keys.has(c.idempotency_key))));
     if (acted.length) return { ok: false, actual: `${answer}; then ${acted[0]!.method} ${acted[0]!.path}: acted on the older version` };
   }
   return obs.now - p.sent_at >= SETTLE_MS ? { ok: true, actual: answer } : { ok: null, actual: `${answer}; watching` };

@@ -1,24 +1,62 @@
 import type { Check } from './check.js';
 import type { Order } from '../src/contract/orders.js';
-import { callEvidence, callsTo, missingSteps, ok2xx, repeatedAfter, stepEvidence } from './internal/calls.js';
+import { callEvidence, callName, callsTo, expired, missingSteps, ok2xx, orderOf, repeatedRefusal, stepEvidence } from './internal/calls.js';
 import { describeError, EvidenceLog } from './internal/evidence.js';
 import { ensureOrders } from './internal/setup.js';
-import type { RecordedCall } from './observation.js';
-import { fail, pass, type Evidence } from './types.js';
+import type { Observation, RecordedCall } from './observation.js';
+import { gradeTasks, taskEvidence, taskName } from './tasks.js';
+import { fail, pass, type CheckOutcome, type Evidence } from './types.js';
 
 /** spec: States and transitions — the forward stage order. */
 const STAGES = ['pending', 'accepted', 'preparing', 'ready', 'out_for_delivery', 'completed'] as const;
 
-/** A forward move that skips at least one stage (accepted → ready, accepted → completed…). */
-export function skipsForward(from: string | null | undefined, to: string | null | undefined): boolean {
+/** A forward move of an accepted order: to any later stage (stages may be skipped: accepted → ready…). */
+export function movesForward(from: string | null | undefined, to: string | null | undefined): boolean {
   const a = STAGES.indexOf(from as (typeof STAGES)[number]);
   const b = STAGES.indexOf(to as (typeof STAGES)[number]);
-  return a >= 1 && b - a >= 2;
+  return a >= 1 && b > a;
+}
+
+const FINAL: readonly unknown[] = ['completed', 'rejected', 'cancelled'];
+
+/**
+ * How long a receiver's 2xx must precede a move for the move to count as made knowingly: a call the
+ * ERP had already sent when the event came is not acting on what it was told.
+ */
+export const TOLD_SLACK_MS = 1000;
+
+/** A status call that tries to move an order that was final when it came (a move to its own state changes nothing). */
+const movesFinal = (c: RecordedCall) => FINAL.includes(c.facts?.previous_status) && c.facts?.status !== c.facts?.previous_status;
+
+/**
+ * Whether, and how, the ERP had been told before `call` that its order is final: an answer to one
+ * of its own status calls about the order, or an event its receiver took with the final order.
+ */
+export function toldFinal(obs: Observation, call: RecordedCall): string | null {
+  const orderId = orderOf(call);
+  const own = obs.calls.find(
+    (c) => c.seq < call.seq && c.method === 'POST' && c.path === call.path && !c.injected && ((ok2xx(c) && FINAL.includes(c.facts?.status)) || FINAL.includes(c.facts?.previous_status)),
+  );
+  if (own) return `the answer to ${callName(own)} showed it ${ok2xx(own) && FINAL.includes(own.facts?.status) ? own.facts?.status : own.facts?.previous_status}`;
+  const delivery = obs.session.deliveries.find((d) => d.order_id === orderId && FINAL.includes(d.order_status) && d.answered_at !== null && d.answered_at + TOLD_SLACK_MS <= call.at);
+  if (delivery) return `its webhook receiver answered 2xx to the ${delivery.event_type} event showing it ${delivery.order_status}`;
+  return null;
+}
+
+/** The first move on an order the ERP had been told is final, as a failure naming the call and how it was told. */
+function moveOnFinal(obs: Observation, calls: RecordedCall[]): CheckOutcome | null {
+  for (const c of calls.filter(movesFinal)) {
+    const told = toldFinal(obs, c);
+    if (!told) continue;
+    const evidence = [callEvidence(`move to ${c.facts?.status} on a ${c.facts?.previous_status} order`, c, false, 'no move on an order known to be final')];
+    return fail(`${callName(c)} tried to move order ${orderOf(c)} to ${c.facts?.status} after the ERP had been told it was final (${told})`, evidence);
+  }
+  return null;
 }
 
 export const statuses: Check = {
   id: 'statuses',
-  title: 'Statuses: accept with minutes, forward skips, reject and cancel with reasons, illegal moves',
+  title: 'Statuses: accept with minutes, forward moves, reject and cancel with reasons, refusals understood',
   area: 'orders',
   mandatory: true,
   rule: 'Order status: pending → accepted (estimated_minutes 1–600), later stages may be skipped, rejected only from pending and cancelled from any non-final state with a reason (3–255), anything else 409 invalid_status_transition with details.current_status — a 4xx never repeated.',
@@ -51,22 +89,24 @@ export const statuses: Check = {
 
   grade(obs) {
     const calls = callsTo(obs, 'POST', '/orders/*/status').filter((c) => !c.injected);
-    const good = calls.filter(ok2xx);
+    const wrong = repeatedRefusal(obs, calls, 'a status move') ?? moveOnFinal(obs, calls);
+    if (wrong) return wrong;
     const evidence: Evidence[] = [];
+    const good = calls.filter(ok2xx);
     const step = (label: string, c: RecordedCall | undefined) => evidence.push(stepEvidence(label, c));
     step('accept with estimated minutes', good.find((c) => c.facts?.status === 'accepted' && c.facts.estimated_minutes === true));
-    step('forward move skipping a stage', good.find((c) => skipsForward(c.facts?.previous_status as string, c.facts?.status as string)));
-    step('reject with a reason', good.find((c) => c.facts?.status === 'rejected' && c.facts.reason === true));
-    step('cancel with a reason', good.find((c) => c.facts?.status === 'cancelled' && c.facts.reason === true));
-    const illegal = calls.filter((c) => c.code === 'invalid_status_transition');
-    const repeated = illegal.find((c) => repeatedAfter(obs, c));
-    if (repeated) {
-      evidence.push(callEvidence('illegal move', repeated, false, '409, not repeated'));
-      return fail('a move refused with 409 invalid_status_transition was sent again', evidence);
+    step('an accepted order moved forward (stages may be skipped)', good.find((c) => movesForward(c.facts?.previous_status as string, c.facts?.status as string)));
+    const tasks = gradeTasks(obs).filter((t) => t.action === 'reject_order' || t.action === 'cancel_order');
+    const failed = tasks.find((t) => t.status === 'failed');
+    for (const action of ['reject_order', 'cancel_order'] as const) {
+      if (!tasks.some((t) => t.action === action)) evidence.push({ step: `task ${action}`, ok: false, expected: 'opened by the session, then done', actual: 'not opened (no session yet, or its order could not be made: see the notes)' });
     }
-    const refused = 'illegal move refused with 409, not repeated';
-    evidence.push(illegal[0] ? callEvidence(refused, illegal[0], true) : stepEvidence(refused, undefined));
-    if (evidence.every((e) => e.ok)) return pass('accept with minutes, a forward skip, reject and cancel with reasons, and an illegal move refused once', evidence);
-    return missingSteps(obs, evidence);
+    evidence.push(...tasks.map(taskEvidence));
+    if (failed) return fail(`task ${failed.id} (${failed.action}) was done wrongly: ${failed.reason}`, evidence);
+    if (evidence.every((e) => e.ok)) return pass('accept with minutes, a forward move, the rejection and the cancellation asked for, and no move on a final order or repeated refusal', evidence);
+    const open = tasks.filter((t) => t.status === 'open');
+    if (!expired(obs) || open.length === 0) return missingSteps(obs, evidence);
+    const others = evidence.filter((e) => !e.ok && !e.step.startsWith('task ')).map((e) => e.step);
+    return fail(`tasks still open: ${open.map((t) => `${t.id} ${taskName(t)}`).join(', ')}${others.length ? `; missing: ${others.join('; ')}` : ''}`, evidence);
   },
 };

@@ -3,7 +3,13 @@
 
 /** DESIGN: Homologation — the seven mandatory check ids, in the order they run and are reported. */
 export const CHECK_IDS = ['connection', 'catalog', 'order_reception', 'signature_rejection', 'import', 'statuses', 'retries'] as const;
-export type CheckId = (typeof CHECK_IDS)[number];
+
+/** Optional checks: shown in every report, never needed for the certificate. */
+export const OPTIONAL_CHECK_IDS = ['import_recovery'] as const;
+
+/** Every check id `--only` accepts, in the order they run. */
+export const ALL_CHECK_IDS = ['connection', 'catalog', 'order_reception', 'signature_rejection', 'import', 'import_recovery', 'statuses', 'retries'] as const;
+export type CheckId = (typeof ALL_CHECK_IDS)[number];
 
 /** `pending`: not decided yet (an observer session still watching, or a run cut short). */
 export type CheckStatus = 'pass' | 'fail' | 'skip' | 'pending';

@@ -31,7 +31,7 @@ export function missingSteps(obs: Observation, evidence: Evidence[]): CheckOutco
 }
 
 /** Calls matching a method and a path pattern (`/orders/*\/ack`, `*` within one segment). */
-export function callsTo(obs: Observation, method: string, pattern: string): RecordedCall[] {
+export function callsTo(obs: Pick<Observation, 'calls'>, method: string, pattern: string): RecordedCall[] {
   const re = new RegExp(`^${pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}$`);
   return obs.calls.filter((c) => c.method === method && re.test(c.path));
 }
@@ -48,3 +48,41 @@ export function repeatedAfter(obs: Observation, c: RecordedCall): RecordedCall |
 export const expired = (obs: Observation) => obs.now >= obs.session.deadline;
 
 export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** The last path segment, decoded (an external code in `/catalog/products/{external_id}`). */
+export function lastSegment(c: RecordedCall): string {
+  const raw = c.path.slice(c.path.lastIndexOf('/') + 1);
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** A refusal a client must not send again unchanged: 409 and 422 (not 409 request_in_progress, which says "later"). */
+export const refusal = (c: RecordedCall) => !c.injected && (c.status === 409 || c.status === 422) && c.code !== 'request_in_progress';
+
+/** The first refused call among `calls` that was sent again unchanged, with its repeat. */
+export function refusedThenRepeated(obs: Observation, calls: RecordedCall[]): { refused: RecordedCall; again: RecordedCall } | null {
+  for (const refused of calls.filter(refusal)) {
+    const again = repeatedAfter(obs, refused);
+    if (again) return { refused, again };
+  }
+  return null;
+}
+
+/** "POST /orders/ord_…/status (req_…)": how a failure names a call. */
+export const callName = (c: RecordedCall) => `${c.method} ${c.path} (${c.request_id})`;
+
+/**
+ * DESIGN: misbehaviour is never demanded, only a wrong reaction fails — here a refused call sent
+ * again unchanged. The failure names both calls; null when there is none.
+ */
+export function repeatedRefusal(obs: Observation, calls: RecordedCall[], what: string): CheckOutcome | null {
+  const found = refusedThenRepeated(obs, [...calls].sort((a, b) => a.seq - b.seq));
+  if (!found) return null;
+  const { refused, again } = found;
+  const answer = `${refused.status} ${refused.code ?? ''}`.trim();
+  const evidence = [callEvidence(`refused with ${answer}`, refused, true), callEvidence('sent again unchanged', again, false, 'not repeated without fixing the cause')];
+  return fail(`${callName(again)} repeated ${what} refused with ${answer} (${refused.request_id}) unchanged: a refusal is not retried without fixing its cause`, evidence);
+}

@@ -1,5 +1,6 @@
-import type { Evidence } from '../types.js';
-import type { CheckArea, CheckStatus } from '../types.js';
+import { exitCodeOf, type HomologationReport } from '../report.js';
+import type { Task, TaskStatus } from '../tasks.js';
+import type { CheckArea, CheckStatus, Evidence } from '../types.js';
 
 export const STATUS_LABEL: Record<CheckStatus, string> = { pass: 'PASS', fail: 'FAIL', skip: 'SKIP', pending: 'PENDING' };
 
@@ -26,4 +27,29 @@ export function evidenceLine(e: Evidence): string {
   if (e.expected !== undefined) parts.push(`expected: ${e.expected}`);
   if (e.actual !== undefined) parts.push(`got: ${e.actual}`);
   return parts.join(' ');
+}
+
+/**
+ * Whose run the verdict is about. An automatic run is merchant-kit's own reference integrator
+ * (issue: it must never read as the user's ERP being certified); only an observed run grades an ERP.
+ */
+export function whoRan(report: HomologationReport): string {
+  if (report.mode === 'observer') return `your ERP (integration ${report.integration.id ?? 'unknown'}), graded from its own calls`;
+  if (report.mode === 'automatic') return "merchant-kit's reference integrator, not your ERP (only an observed run, homologate --observe, certifies an ERP)";
+  return "merchant-kit's reference integrator against a real environment, not your ERP";
+}
+
+export const TASK_LABEL: Record<TaskStatus, string> = { open: 'OPEN', done: 'DONE', failed: 'FAILED' };
+
+/** One line per task: "DONE tsk_1 reject_order: Reject order #4 … (rejected with a reason: POST …)". */
+export function taskLine(t: Task): string {
+  return `${TASK_LABEL[t.status]} ${t.id} ${t.action}: ${t.instruction}${t.reason ? ` (${t.reason})` : ''}`;
+}
+
+/** The verdict in one sentence: certified, the selected checks of an `--only` run passed, or not certified with the counts. */
+export function verdictText(report: HomologationReport): string {
+  const s = report.summary;
+  if (s.certified) return `Certified: ${s.passed}/${s.total} checks passed.`;
+  if (exitCodeOf(report) === 0) return `Selected checks passed: ${s.passed}/${s.total}. A run of some checks (--only) never certifies.`;
+  return `Not certified: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.pending} pending.${report.complete ? '' : ' Incomplete run.'}`;
 }

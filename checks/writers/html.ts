@@ -1,6 +1,7 @@
-import type { HomologationReport } from '../report.js';
+import { exitCodeOf, type HomologationReport } from '../report.js';
 import type { CheckResult } from '../types.js';
-import { AREA_TITLE, evidenceLine, STATUS_LABEL } from './common.js';
+import { AREA_TITLE, evidenceLine, STATUS_LABEL, TASK_LABEL, whoRan } from './common.js';
+import type { Task } from '../tasks.js';
 
 function htmlEscape(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -16,6 +17,7 @@ table{border-collapse:collapse;width:100%;margin:.5rem 0 1.5rem}th,td{text-align
 section.check{border:1px solid #dde1e6;border-radius:.4rem;padding:.6rem 1rem;margin:.8rem 0}
 section.check ul{font-family:ui-monospace,Menlo,monospace;font-size:.85rem;padding-left:1.2rem}
 .certificate{border:3px double #1b5e2f;border-radius:.6rem;padding:1rem 1.5rem;margin:1.5rem 0;background:#f7fcf8}
+.tasks li{margin:.3rem 0}.open{color:#8a6d00}.done{color:#1b7f3b}.failed{color:#b3261e}
 .certificate dt{font-weight:600}.certificate dd{margin:0 0 .5rem 0}.hash{font-family:ui-monospace,Menlo,monospace;word-break:break-all}
 `;
 
@@ -34,6 +36,7 @@ function certificate(report: HomologationReport, jsonSha256: string): string {
   return `<section class="certificate" id="certificate">
 <h2>Homologation certificate</h2>
 <p>Every mandatory check of the merchant API v1 homologation passed.</p>
+<p id="cert-subject">Run by ${htmlEscape(whoRan(report))}.</p>
 <dl>
 <dt>Integration</dt><dd id="cert-integration">${htmlEscape(report.integration.id ?? 'unknown')}</dd>
 <dt>Store</dt><dd id="cert-store">${htmlEscape([report.integration.store_name, report.integration.store_id].filter(Boolean).join(' · ') || 'unknown')}</dd>
@@ -45,12 +48,23 @@ function certificate(report: HomologationReport, jsonSha256: string): string {
 </section>`;
 }
 
-/** `homologation.html`: summary, each check with its evidence, and the certificate when earned. */
+/** The "Your steps" list of an observed session: each task, its state and why. */
+function taskList(tasks: Task[]): string {
+  if (!tasks.length) return '';
+  const items = tasks.map(
+    (t) => `<li data-task="${htmlEscape(t.id)}" data-status="${t.status}"><span class="status ${t.status}">${TASK_LABEL[t.status]}</span> <code>${htmlEscape(t.id)}</code> ${htmlEscape(t.action)}: ${htmlEscape(t.instruction)}${t.reason ? ` <small>(${htmlEscape(t.reason)})</small>` : ''}</li>`,
+  );
+  return `<h2>Your steps</h2>\n<ul class="tasks" id="tasks">${items.join('')}</ul>`;
+}
+
+/** `homologation.html`: summary, the person's steps, each check with its evidence, and the certificate when earned. */
 export function htmlReport(report: HomologationReport, jsonSha256: string): string {
   const s = report.summary;
   const verdict = s.certified
     ? `<p class="verdict ok" id="verdict">Certified: all ${s.passed} checks passed.</p>`
-    : `<p class="verdict no" id="verdict">Not certified: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.pending} pending.${report.complete ? '' : ' This run is incomplete.'}</p>`;
+    : exitCodeOf(report) === 0
+      ? `<p class="verdict ok" id="verdict">Selected checks passed: ${s.passed}/${s.total}. A run of some checks (--only) never certifies.</p>`
+      : `<p class="verdict no" id="verdict">Not certified: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.pending} pending.${report.complete ? '' : ' This run is incomplete.'}</p>`;
   const rows = report.checks
     .map((c) => `<tr><td class="status ${c.status}">${STATUS_LABEL[c.status]}</td><td><a href="#check-${c.id}"><code>${c.id}</code></a></td><td>${htmlEscape(AREA_TITLE[c.area])}</td><td>${htmlEscape(c.title)}</td><td>${c.duration_ms} ms</td></tr>`)
     .join('\n');
@@ -62,11 +76,13 @@ export function htmlReport(report: HomologationReport, jsonSha256: string): stri
 <h1>Homologation report</h1>
 <p>Target <code>${htmlEscape(report.target.base_url)}</code> · ${htmlEscape(report.target.environment ?? 'unknown')} environment${report.target.emulator ? ' (emulator)' : ''} · mode ${report.mode} · generated ${htmlEscape(report.generated_at)} by merchant-kit ${htmlEscape(report.tool.version)}</p>
 ${verdict}
+<p id="subject">Run by ${htmlEscape(whoRan(report))}.</p>
 ${s.certified ? certificate(report, jsonSha256) : ''}
 <h2>Summary</h2>
 <table id="summary"><thead><tr><th>Result</th><th>Check</th><th>Area</th><th>Title</th><th>Time</th></tr></thead><tbody>
 ${rows}
 </tbody></table>
+${taskList(report.tasks)}
 ${report.notes.length ? `<h2>Notes</h2><ul>${report.notes.map((n) => `<li>${htmlEscape(n)}</li>`).join('')}</ul>` : ''}
 <h2>Checks</h2>
 ${report.checks.map(checkSection).join('\n')}

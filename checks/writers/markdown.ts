@@ -1,7 +1,8 @@
-import type { HomologationReport } from '../report.js';
-import { evidenceLine, STATUS_LABEL } from './common.js';
+import { exitCodeOf, type HomologationReport } from '../report.js';
+import { evidenceLine, STATUS_LABEL, TASK_LABEL, whoRan } from './common.js';
 
 const ICON = { pass: '✅', fail: '❌', skip: '⏭️', pending: '⏳' } as const;
+const TASK_ICON = { done: '✅', failed: '❌', open: '⏳' } as const;
 
 /** Table cells: no pipes or newlines. */
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -11,7 +12,9 @@ export function markdownReport(report: HomologationReport): string {
   const s = report.summary;
   const verdict = s.certified
     ? '**Certified**: every mandatory check passed.'
-    : `**Not certified**: ${s.failed} failed, ${s.skipped} skipped, ${s.pending} pending of ${s.total}.`;
+    : exitCodeOf(report) === 0
+      ? `**Selected checks passed**: ${s.passed} of ${s.total}; a run of some checks (--only) never certifies.`
+      : `**Not certified**: ${s.failed} failed, ${s.skipped} skipped, ${s.pending} pending of ${s.total}.`;
   const lines = [
     '# Homologation report',
     '',
@@ -19,11 +22,18 @@ export function markdownReport(report: HomologationReport): string {
     '',
     `Target: \`${report.target.base_url}\` (${report.target.environment ?? 'unknown'} environment${report.target.emulator ? ', emulator' : ''}) · mode: ${report.mode} · integration: \`${report.integration.id ?? 'unknown'}\` · ${report.generated_at}`,
     '',
+    `Run by ${whoRan(report)}.`,
+    '',
     '| | Check | Mandatory | Result | Reason |',
     '|---|---|---|---|---|',
     ...report.checks.map((c) => `| ${ICON[c.status]} | \`${c.id}\` ${cell(c.title)} | ${c.mandatory ? 'yes' : 'no'} | ${STATUS_LABEL[c.status]} | ${cell(c.reason)} |`),
     '',
   ];
+  if (report.tasks.length) {
+    lines.push('## Your steps', '');
+    for (const t of report.tasks) lines.push(`- ${TASK_ICON[t.status]} **${TASK_LABEL[t.status]}** \`${t.id}\` ${t.action}: ${cell(t.instruction)}${t.reason ? ` — ${cell(t.reason)}` : ''}`);
+    lines.push('');
+  }
   const notPassed = report.checks.filter((c) => c.status === 'fail');
   for (const c of notPassed) {
     lines.push(`<details><summary><code>${c.id}</code> evidence</summary>`, '', ...c.evidence.map((e) => `- ${cell(evidenceLine(e))}`), '', '</details>', '');

@@ -1,6 +1,6 @@
-import type { HomologationReport } from '../report.js';
+import { exitCodeOf, type HomologationReport } from '../report.js';
 import type { CheckResult } from '../types.js';
-import { evidenceLine, STATUS_LABEL } from './common.js';
+import { evidenceLine, STATUS_LABEL, taskLine, verdictText, whoRan } from './common.js';
 
 export interface Painter {
   green(s: string): string;
@@ -26,12 +26,10 @@ export function terminalReport(report: HomologationReport, paint: Painter = PLAI
     lines.push(checkLine(c, paint));
     if (c.status === 'fail' || verbose) for (const e of c.evidence) lines.push(paint.dim(`          ${evidenceLine(e)}`));
   }
+  if (report.tasks.length) lines.push(paint.bold('Your steps:'));
+  for (const t of report.tasks) lines.push((t.status === 'done' ? paint.green : t.status === 'failed' ? paint.red : paint.yellow)(`  ${taskLine(t)}`));
   for (const n of report.notes) lines.push(paint.yellow(`note: ${n}`));
-  const s = report.summary;
-  lines.push(
-    s.certified
-      ? paint.green(paint.bold(`Certified: ${s.passed}/${s.total} checks passed.`))
-      : paint.red(paint.bold(`Not certified: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.pending} pending.${report.complete ? '' : ' Incomplete run.'}`)),
-  );
+  lines.push((exitCodeOf(report) === 0 ? paint.green : paint.red)(paint.bold(verdictText(report))));
+  lines.push(paint.dim(`Run by ${whoRan(report)}.`));
   return lines.join('\n');
 }

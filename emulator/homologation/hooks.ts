@@ -3,7 +3,9 @@ import { ApiError } from '../../src/contract/errors.js';
 import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
 import { sendError } from '../http/reply.js';
-import { bodyDigest, factsOf, type Facts } from './recorder.js';
+import { bodyDigest } from './recorder.js';
+import { batchAnswerFacts, batchOpsOf, factsOf, type BatchOp } from './facts.js';
+import type { Facts } from '../../checks/observation.js';
 import { homologationService, type HomologationService } from './service.js';
 
 /** What the pre-handler learnt of a request, for the response hook. */
@@ -13,6 +15,8 @@ interface Seen {
   facts: Facts | null;
   injected: boolean;
   code: string | null;
+  /** A batch's operations, until its answer tells which succeeded. */
+  batchOps: BatchOp[] | null;
 }
 
 declare module 'fastify' {
@@ -37,7 +41,7 @@ function locate(emulator: Emulator, url: string): { env: EnvContext | null; path
  * the API routes so that they apply to them):
  * - preHandler (after authentication): reads the digest and the whitelisted facts of a write, and
  *   answers an observer-injected 503/429 to the integration's next idempotent write;
- * - onSend: keeps the error code of a non-2xx answer;
+ * - onSend: keeps the error code of a non-2xx answer, and what a batch's answer says succeeded;
  * - onResponse: records the call in the integration's ring (control routes and unauthenticated
  *   calls have no integration and are not recorded).
  * Callback hooks with early returns: a GET costs a few property reads and one array push.
@@ -57,12 +61,13 @@ function observeRequest(service: HomologationService, emulator: Emulator) {
     if (!auth || !service.recorder.enabled) return done();
     const { env, path } = locate(emulator, request.url);
     const write = WRITES.has(request.method);
-    const seen: Seen = { path, digest: null, facts: null, injected: false, code: null };
+    const seen: Seen = { path, digest: null, facts: null, injected: false, code: null, batchOps: null };
     request.homologation = seen;
     if (!write) return done();
     seen.digest = bodyDigest(request.body);
     const previous = env && request.method === 'POST' && path.endsWith('/status') ? currentStatus(env, path) : null;
     seen.facts = factsOf(request.method, path, request.body, previous);
+    if (request.method === 'POST' && path === '/catalog/batch') seen.batchOps = batchOpsOf(request.body);
     if (request.headers['idempotency-key'] === undefined) return done();
     const fault = service.takeFault(auth.integration.id);
     if (!fault) return done();
@@ -75,9 +80,13 @@ function observeRequest(service: HomologationService, emulator: Emulator) {
   };
 }
 
-/** onSend: the spec's error code of a non-2xx answer. */
+/** onSend: the spec's error code of a non-2xx answer; a 2xx batch's per-operation results. */
 function keepErrorCode(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, p?: unknown) => void): void {
   const seen = request.homologation;
+  if (seen?.batchOps && seen.facts && reply.statusCode < 300 && typeof payload === 'string') {
+    Object.assign(seen.facts, batchAnswerFacts(seen.batchOps, payload));
+    seen.batchOps = null;
+  }
   if (seen && reply.statusCode >= 400 && typeof payload === 'string') {
     try {
       seen.code = (JSON.parse(payload) as { error?: { code?: string } }).error?.code ?? null;

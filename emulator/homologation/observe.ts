@@ -3,6 +3,7 @@ import { ApiError } from '../../src/contract/errors.js';
 import type { Emulator } from '../emulator.js';
 import type { EnvContext } from '../context.js';
 import { gradeObservation } from '../../checks/grade.js';
+import { gradeTasks } from '../../checks/tasks.js';
 import { buildReport, type HomologationReport } from '../../checks/report.js';
 import type { Observation, SessionView } from '../../checks/observation.js';
 import { homologationService } from './service.js';
@@ -28,7 +29,7 @@ export function startSession(emulator: Emulator, integrationId: string, timeoutS
 
 /** Before any session: only the calls are there to grade; what needs the session stays pending. */
 function noSession(now: number): SessionView {
-  return { started_at: now, deadline: Number.POSITIVE_INFINITY, orders: [], deliveries: [], probes: [], faults: [], problems: [], finished: false };
+  return { started_at: now, deadline: Number.POSITIVE_INFINITY, orders: [], tasks: [], deliveries: [], probes: [], faults: [], problems: [], finished: false };
 }
 
 /**
@@ -63,6 +64,7 @@ export function observerReport(emulator: Emulator, integrationId: string, now = 
     target: { base_url: `${emulator.publicUrl}${env.basePath}`, environment: env.name, emulator: true },
     integration: { id: integrationId, store_id: storeId, store_name: store?.name ?? null },
     checks,
+    tasks: gradeTasks(observation),
     notes,
   });
 }

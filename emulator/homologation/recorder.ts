@@ -61,34 +61,3 @@ export function bodyDigest(body: unknown): string | null {
   if (body === undefined || body === null) return null;
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
 }
-
-const str = (v: unknown) => (typeof v === 'string' ? v : null);
-const has = (o: Record<string, unknown>, k: string) => o[k] !== undefined && o[k] !== null;
-
-/**
- * The facts the observer grades by, per endpoint (whitelisted, none of them secret): counts and
- * flags, order codes and statuses. Anything else keeps only its digest.
- */
-export function factsOf(method: string, path: string, body: unknown, previousStatus: string | null): Facts | null {
-  const b = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
-  if (method === 'PUT' && path.startsWith('/catalog/products/')) {
-    return { option_groups: Array.isArray(b.option_groups) ? b.option_groups.length : 0 };
-  }
-  if (method === 'PATCH' && path.startsWith('/catalog/products/')) return { price: has(b, 'price'), available: has(b, 'available') };
-  if (method === 'POST' && path === '/catalog/batch') {
-    return {
-      full_snapshot: b.full_snapshot === true,
-      snapshot_id: str(b.snapshot_id),
-      snapshot_part: typeof b.snapshot_part === 'number' ? b.snapshot_part : null,
-      snapshot_last: b.snapshot_last === true,
-      operations: Array.isArray(b.operations) ? b.operations.length : 0,
-    };
-  }
-  if (method !== 'POST' || !path.startsWith('/orders/')) return null;
-  if (path.endsWith('/ack')) return { external_id: str(b.external_id) };
-  if (path.endsWith('/import-failure')) return { code: str(b.code) };
-  if (path.endsWith('/status')) {
-    return { status: str(b.status), estimated_minutes: has(b, 'estimated_minutes'), reason: has(b, 'reason'), previous_status: previousStatus };
-  }
-  return null;
-}

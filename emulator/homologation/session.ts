@@ -1,16 +1,19 @@
 import type { Emulator } from '../emulator.js';
 import type { EnvContext } from '../context.js';
-import { simulateOrder } from '../orders/simulator.js';
 import { changeStatus } from '../orders/service.js';
-import type { InjectedFault, ProbeRecord, SessionScenario, SessionView } from '../../checks/observation.js';
+import type { InjectedFault, ProbeRecord, SessionView } from '../../checks/observation.js';
 import { deliveriesOf, toSessionDelivery } from './data.js';
+import { createSessionOrders } from './session-orders.js';
+import { openConditionalTasks } from './session-tasks.js';
 import { reformatted, sendProbe, STALE_SECONDS, testEventBody, randomSecret, validSecrets, type ProbeDelivery } from './probes.js';
 import type { HomologationService } from './service.js';
 
 /** How long the session waits for the integration's receiver to take a regular delivery before probing on. */
 const DELIVERY_WAIT_MS = 5000;
 
-const SCENARIOS: SessionScenario[] = ['delivery', 'pickup_invoice', 'unmapped_product', 'probe'];
+/** The ERP's quiet time on the probe order before the out-of-order probe, and the longest wait for it. */
+const QUIET_MS = 300;
+const QUIET_CAP_MS = 2000;
 
 /** Retry-After of the injected faults: 1 s keeps a session short and still tells a waiting client from an eager one. */
 const FAULTS: InjectedFault[] = [
@@ -26,9 +29,11 @@ const sleep = (ms: number, signal: AbortSignal) =>
 
 /**
  * An observed homologation session of one integration (DESIGN: POST /_emulator/homologation/{id}/start):
- * arms one 503 and one 429 for its next idempotent writes, has the simulator create the three
- * scenario orders plus a probe order, then sends the signature probes, a duplicate and an
- * out-of-order delivery to its webhook. Grading reads the calls the integration makes meanwhile.
+ * arms one 503 and one 429 for its next idempotent writes; has the simulator create the three
+ * scenario orders, a probe order, two orders whose situation it arranges (the customer cancels
+ * one, the merchant accepts the other in the panel) and the orders of the person's tasks; then
+ * sends the signature probes, a duplicate and an out-of-order delivery to its webhook. Grading
+ * reads the calls the integration makes meanwhile.
  */
 export class ObserverSession {
   readonly view: SessionView;
@@ -44,9 +49,10 @@ export class ObserverSession {
     timeoutSeconds: number,
   ) {
     const now = Date.now();
-    this.view = { started_at: now, deadline: now + timeoutSeconds * 1000, orders: [], deliveries: [], probes: [], faults: FAULTS.map((f) => ({ ...f })), problems: [], finished: false };
+    this.view = { started_at: now, deadline: now + timeoutSeconds * 1000, orders: [], tasks: [], deliveries: [], probes: [], faults: FAULTS.map((f) => ({ ...f })), problems: [], finished: false };
     service.arm(integrationId, this.view.faults);
-    this.createOrders();
+    createSessionOrders(env, this.view, storeId, integrationId, () => this.nextTaskId());
+    this.refreshTasks();
     this.done = this.probe().catch((error: Error) => {
       this.view.problems.push(`the session stopped: ${error.message}`);
     }).finally(() => {
@@ -58,25 +64,22 @@ export class ObserverSession {
     this.abort.abort();
   }
 
-  /** The session's view with the regular deliveries of its orders read fresh. */
+  /** The session's view: the tasks the ERP's calls so far open, the regular deliveries of its orders read fresh. */
   snapshot(): SessionView {
-    const deliveries = this.view.orders.flatMap((o) => deliveriesOf(this.env, this.integrationId, o.order_id).map(toSessionDelivery));
-    return { ...this.view, deliveries };
+    this.refreshTasks();
+    const deliveries = this.view.orders.flatMap((o) => deliveriesOf(this.env, this.integrationId, o.order_id).map((d) => toSessionDelivery(d, this.env.clock)));
+    return { ...this.view, tasks: [...this.view.tasks], deliveries };
   }
 
-  private createOrders(): void {
-    for (const scenario of SCENARIOS) {
-      try {
-        const order = simulateOrder(this.env, {
-          store_id: this.storeId,
-          scenario: scenario === 'probe' ? 'delivery' : scenario,
-          notes: scenario === 'probe' ? 'homologation probe order' : `homologation ${scenario} order`,
-        } as Parameters<typeof simulateOrder>[1]);
-        this.view.orders.push({ scenario, order_id: order.id });
-      } catch (error) {
-        this.view.problems.push(`the simulator could not create the ${scenario} order: ${(error as Error).message}`);
-      }
-    }
+  private nextTaskId(): string {
+    return `tsk_${this.view.tasks.length + 1}`;
+  }
+
+  /** Opens the tasks that depend on the ERP's calls (until the session's time is up). */
+  private refreshTasks(): void {
+    if (Date.now() >= this.view.deadline || this.abort.signal.aborted) return;
+    const calls = this.service.recorder.calls(this.integrationId);
+    openConditionalTasks({ env: this.env, storeId: this.storeId, integrationId: this.integrationId, view: this.view, calls, nextTaskId: () => this.nextTaskId() });
   }
 
   private async send(probe: ProbeDelivery): Promise<ProbeRecord | null> {
@@ -116,6 +119,22 @@ export class ObserverSession {
     }
   }
 
+  /**
+   * Waits until the ERP has worked on the order and left it alone for QUIET_MS (up to QUIET_CAP_MS): what it does
+   * after the out-of-order probe is judged as acting on the older version, so its own work on the
+   * order's first version (a busy ERP imports late) is let through first.
+   */
+  private async quietOn(orderId: string): Promise<void> {
+    const prefix = `/orders/${orderId}/`;
+    const until = Date.now() + QUIET_CAP_MS;
+    while (Date.now() < until && !this.abort.signal.aborted) {
+      const last = this.service.recorder.calls(this.integrationId).filter((c) => c.path.startsWith(prefix)).pop();
+      // No call yet: the ERP has not taken the order up (or never will: then the cap ends the wait).
+      if (last && Date.now() - (last.at + last.duration_ms) >= QUIET_MS) return;
+      await sleep(50, this.abort.signal);
+    }
+  }
+
   private async duplicateAndOutOfOrder(secrets: string[]): Promise<void> {
     const probeOrder = this.view.orders.find((o) => o.scenario === 'probe');
     if (!probeOrder) return;
@@ -127,6 +146,7 @@ export class ObserverSession {
     if (created.succeeded_at === null) this.view.problems.push('the probe order\'s order.created delivery did not succeed within 5 s');
     // The same event again (same id and body): the receiver answers 2xx and processes it once.
     await this.send({ kind: 'duplicate', eventId: created.event_id, eventType: created.event_type, body: created.body, secrets, skewSeconds: 0, corrupt: false });
+    await this.quietOn(probeOrder.order_id);
     // Newer version first (the order is cancelled, a regular delivery), then the older one again.
     try {
       changeStatus(this.env, probeOrder.order_id, null, { type: 'system', integrationId: null }, { status: 'cancelled', reason: 'Cancelled by the homologation session (out-of-order probe)' });

@@ -4,7 +4,7 @@ export const PANEL_LIVE = String.raw`  // ---- live updates: Server-Sent Events 
     var store = currentStore();
     var mine = change.store_id === null || (store && change.store_id === store.id);
     if (!mine) { if (change.kinds.indexOf('state') >= 0) refresh('state', loadState); return; }
-    if (change.kinds.indexOf('orders') >= 0) { refresh('orders', loadOrders); refresh('state', loadState); }
+    if (change.kinds.indexOf('orders') >= 0) { refresh('orders', loadOrders); refresh('state', loadState); refresh('homologation', loadHomologation); }
     if (change.kinds.indexOf('state') >= 0) { refresh('state', loadState); if (change.store_id === null) refresh('orders', loadOrders); }
     if (change.kinds.indexOf('deliveries') >= 0) refresh('deliveries', loadDeliveries);
   }

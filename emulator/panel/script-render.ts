@@ -238,6 +238,25 @@ export const PANEL_RENDER = String.raw`  // ---- rendering ----
         act(function () { return api('POST', '/clock/advance', { seconds: Math.round(Number(amount.value) * Number(unit.value)) }); }, 'clock').then(reloadIfDone);
       } }), error]);
   }
+  // The person's steps of an observed session, open ones first, each beside the order it concerns
+  // (its number and current status on the board) or the product it names.
+  function taskTarget(t) {
+    if (!t.order_id) return t.external_id ? 'product ' + t.external_id : '';
+    var order = ui.orders.find(function (o) { return o.id === t.order_id; });
+    return order ? '#' + order.number + ' (' + order.status.replace(/_/g, ' ') + ')' : t.order_id;
+  }
+  function renderTasks(tasks) {
+    if (!tasks.length) return null;
+    var rank = { open: 0, failed: 1, done: 2 };
+    var sorted = tasks.slice().sort(function (a, b) { return (rank[a.status] || 0) - (rank[b.status] || 0); });
+    return el('div', { 'data-homologation': 'tasks' }, el('h3', { text: 'Your steps (' + tasks.filter(function (t) { return t.status === 'open'; }).length + ' open)' }),
+      el('table', null, sorted.map(function (t) {
+        return el('tr', { 'data-task': t.id, 'data-status': t.status },
+          el('td', { 'data-field': 'status', class: t.status === 'failed' ? 'error' : t.status === 'open' ? 'warning' : null, text: t.status }),
+          el('td', { 'data-field': 'order', text: taskTarget(t) }),
+          el('td', null, el('div', { 'data-field': 'instruction', text: t.instruction }), t.reason ? el('div', { class: 'muted', 'data-field': 'reason', text: t.reason }) : null));
+      })));
+  }
   function renderHomologation() {
     var h = ui.homologation;
     if (!h) { fill($('homologation'), el('p', { class: 'muted', 'data-homologation': 'none', text: 'No homologation report for this integration.' })); return; }
@@ -245,6 +264,7 @@ export const PANEL_RENDER = String.raw`  // ---- rendering ----
     var summary = h.summary && typeof h.summary === 'object' ? Object.keys(h.summary).filter(function (k) { return typeof h.summary[k] !== 'object'; }).map(function (k) { return k + ': ' + h.summary[k]; }).join(', ') : '';
     fill($('homologation'), [
       summary ? el('p', { 'data-homologation': 'summary', text: summary }) : null,
+      renderTasks(Array.isArray(h.tasks) ? h.tasks : []),
       checks.length ? el('table', null, checks.map(function (c) {
         return el('tr', { 'data-check': c.id || c.name || '' }, el('td', { text: c.id || c.name || '' }), el('td', { 'data-field': 'status', text: c.status || c.result || '' }), el('td', { text: c.reason || c.message || '' }));
       })) : null,

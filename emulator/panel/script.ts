@@ -161,7 +161,7 @@ const PANEL_CORE = String.raw`  var ADMIN = '/_emulator';
     var store = currentStore();
     if (!store) { ui.orders = []; renderBoard(); return; }
     var res = await api('GET', '/panel/stores/' + encodeURIComponent(store.id) + '/orders?limit=100');
-    if (currentStore() && currentStore().id === store.id) { ui.orders = res.data; renderBoard(); }
+    if (currentStore() && currentStore().id === store.id) { ui.orders = res.data; renderBoard(); renderHomologation(); }
   }
   async function loadDeliveries() {
     var integration = currentIntegration();
@@ -172,18 +172,25 @@ const PANEL_CORE = String.raw`  var ADMIN = '/_emulator';
   }
   async function loadHomologation() {
     var integration = currentIntegration();
-    ui.homologation = null;
+    var report = null;
     if (integration) {
-      try { ui.homologation = (await api('GET', '/homologation/' + encodeURIComponent(integration.id))).data; }
-      catch (e) { ui.homologation = null; }
+      try { report = (await api('GET', '/homologation/' + encodeURIComponent(integration.id))).data; }
+      catch (e) { report = null; }
     }
+    ui.homologation = report;
     renderHomologation();
   }
+  // An observed session changes its report as the ERP calls (tasks open and get done): while one
+  // watches, the view follows it.
+  setInterval(function () {
+    var h = ui.homologation;
+    if (h && !h.complete && Array.isArray(h.tasks) && h.tasks.length) refresh('homologation', loadHomologation);
+  }, 1500);
   function reloadAll() {
     refresh('state', loadState);
     refresh('orders', loadOrders);
     refresh('deliveries', loadDeliveries);
-    loadHomologation();
+    refresh('homologation', loadHomologation);
   }
 
   // ---- actions ----

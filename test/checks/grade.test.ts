@@ -1,62 +1,33 @@
 import { describe, expect, it } from 'vitest';
-import { catalog, twoPartSnapshot } from '../../checks/catalog.js';
+import { catalog } from '../../checks/catalog.js';
 import { importCheck } from '../../checks/import.js';
 import { retries } from '../../checks/retries.js';
 import { signatureRejection, SETTLE_MS } from '../../checks/signature-rejection.js';
-import { skipsForward, statuses } from '../../checks/statuses.js';
+import { movesForward, statuses } from '../../checks/statuses.js';
 import { connection } from '../../checks/connection.js';
-import type { Observation, ProbeRecord, RecordedCall } from '../../checks/observation.js';
+import type { ProbeRecord, RecordedCall } from '../../checks/observation.js';
+import { call, LATE, observation, T0 } from './observation-fixture.js';
 
-const T0 = 1_700_000_000_000;
-let seq = 0;
-
-function call(method: string, path: string, status: number, more: Partial<RecordedCall> = {}): RecordedCall {
-  seq += 1;
-  return { seq, at: T0 + seq * 10, method, path, status, code: null, idempotency_key: null, duration_ms: 2, body_sha256: 'b', request_id: `req_${seq}`, facts: null, injected: false, ...more };
-}
-
-function observation(calls: RecordedCall[], session: Partial<Observation['session']> = {}, now = T0 + 60_000): Observation {
-  return {
-    integration_id: 'int_x',
-    environment: 'test',
-    scopes: ['store:read', 'store:write', 'catalog:read', 'catalog:write', 'orders:read', 'orders:write', 'webhooks:manage'],
-    calls,
-    session: { started_at: T0, deadline: T0 + 120_000, orders: [], deliveries: [], probes: [], faults: [], problems: [], finished: true, ...session },
-    now,
-  };
-}
-
-describe('statuses: forward skips', () => {
+describe('statuses: a forward move of an accepted order', () => {
   it.each([
     ['accepted', 'ready', true],
     ['accepted', 'completed', true],
+    ['accepted', 'preparing', true],
     ['preparing', 'out_for_delivery', true],
-    ['accepted', 'preparing', false],
+    ['pending', 'accepted', false],
     ['pending', 'preparing', false],
     ['ready', 'accepted', false],
     [null, 'completed', false],
-  ])('%s → %s skips a stage: %s', (from, to, expected) => {
-    expect(skipsForward(from, to)).toBe(expected);
+  ])('%s → %s moves forward: %s', (from, to, expected) => {
+    expect(movesForward(from, to)).toBe(expected);
   });
 });
 
-describe('catalog: a full snapshot in two parts', () => {
-  const part = (id: string, n: number, last: boolean, status = 200) =>
-    call('POST', '/catalog/batch', status, { facts: { full_snapshot: true, snapshot_id: id, snapshot_part: n, snapshot_last: last, operations: 1 } });
-  it('finds part 1 then a last part of the same snapshot', () => {
-    expect(twoPartSnapshot([part('s1', 1, false), part('s1', 2, true)])).not.toBeNull();
-  });
-  it.each([
-    ['a one-part snapshot', [part('s1', 1, true)]],
-    ['parts of two snapshots', [part('s1', 1, false), part('s2', 2, true)]],
-    ['a refused last part', [part('s1', 1, false), part('s1', 2, true, 409)]],
-  ])('does not count %s', (_name, calls) => {
-    expect(twoPartSnapshot(calls as RecordedCall[])).toBeNull();
-  });
+describe('catalog: timing', () => {
   it('stays pending while something is missing and fails at the deadline', () => {
     const calls = [call('PUT', '/catalog/categories/c', 201)];
     expect(catalog.grade(observation(calls)).status).toBe('pending');
-    expect(catalog.grade(observation(calls, {}, T0 + 200_000)).status).toBe('fail');
+    expect(catalog.grade(observation(calls, {}, LATE)).status).toBe('fail');
   });
 });
 
@@ -91,11 +62,18 @@ describe('retries: judged from the observed calls around each injected fault', (
   });
 });
 
-describe('import: a 4xx is never repeated', () => {
-  it('fails when an external_id_conflict is sent again', () => {
-    const conflict = call('POST', '/orders/o1/ack', 409, { code: 'external_id_conflict', idempotency_key: 'a', facts: { external_id: 'B' } });
-    const again = call('POST', '/orders/o1/ack', 409, { code: 'external_id_conflict', idempotency_key: 'b', facts: { external_id: 'B' } });
-    expect(importCheck.grade(observation([conflict, again])).status).toBe('fail');
+describe('import: a refusal is never repeated unchanged', () => {
+  it('fails when an external_id_conflict is sent again with the same body, naming both calls', () => {
+    const conflict = call('POST', '/orders/o1/ack', 409, { code: 'external_id_conflict', idempotency_key: 'a', body_sha256: 'B', facts: { external_id: 'B' } });
+    const again = call('POST', '/orders/o1/ack', 409, { code: 'external_id_conflict', idempotency_key: 'b', body_sha256: 'B', facts: { external_id: 'B' } });
+    const outcome = importCheck.grade(observation([conflict, again]));
+    expect(outcome.status).toBe('fail');
+    expect(outcome.reason).toContain(`POST /orders/o1/ack (${again.request_id})`);
+    expect(outcome.reason).toContain(conflict.request_id);
+  });
+  it('does not fail a 409 external_id_conflict that is not sent again', () => {
+    const conflict = call('POST', '/orders/o1/ack', 409, { code: 'external_id_conflict', facts: { external_id: 'B' } });
+    expect(importCheck.grade(observation([conflict])).status).toBe('pending');
   });
   it('fails when an ack refused with another 4xx is sent again unchanged, but not after a 429', () => {
     const refused = (status: number, code: string) => [
@@ -108,17 +86,24 @@ describe('import: a 4xx is never repeated', () => {
 });
 
 describe('statuses: a refused move sent again fails', () => {
-  it('fails when an invalid_status_transition is repeated with the same key', () => {
+  it('fails when an invalid_status_transition is repeated with the same key, naming the call', () => {
     const first = call('POST', '/orders/o1/status', 409, { code: 'invalid_status_transition', idempotency_key: 'k', body_sha256: 'x' });
     const again = call('POST', '/orders/o1/status', 409, { code: 'invalid_status_transition', idempotency_key: 'k', body_sha256: 'x' });
-    expect(statuses.grade(observation([first, again])).status).toBe('fail');
+    const outcome = statuses.grade(observation([first, again]));
+    expect(outcome.status).toBe('fail');
+    expect(outcome.reason).toMatch(/^POST \/orders\/o1\/status \(req_\d+\) repeated a status move refused with 409 invalid_status_transition/);
+  });
+  it('does not fail a 409 request_in_progress sent again (it means "later")', () => {
+    const first = call('POST', '/orders/o1/status', 409, { code: 'request_in_progress', idempotency_key: 'k', body_sha256: 'x' });
+    const again = call('POST', '/orders/o1/status', 200, { idempotency_key: 'k', body_sha256: 'x' });
+    expect(statuses.grade(observation([first, again])).status).toBe('pending');
   });
 });
 
 describe('signature_rejection: the probes', () => {
   const probe = (kind: ProbeRecord['kind'], status: number | null, sentAt = T0): ProbeRecord => ({ kind, event_id: `evt_${kind}`, sent_at: sentAt, status, error: null, duration_ms: 1 });
   const good = [probe('bad_signature', 400), probe('stale_timestamp', 401), probe('unknown_secret', 400), probe('reserialised', 200), probe('duplicate', 200), probe('out_of_order', 200)];
-  const orders = [{ scenario: 'probe' as const, order_id: 'ord_p' }];
+  const orders = [{ scenario: 'probe' as const, order_id: 'ord_p', number: 3 }];
   it('passes when the bad ones are refused, the others accepted, and the watch is over', () => {
     expect(signatureRejection.grade(observation([], { probes: good, orders })).status).toBe('pass');
   });
@@ -137,40 +122,16 @@ describe('signature_rejection: the probes', () => {
     const later = call('POST', '/orders/ord_p/status', 409, { at: T0 + 500, code: 'invalid_status_transition' });
     expect(signatureRejection.grade(observation([later], { probes: good, orders })).reason).toContain('older version');
   });
+  it('takes a first import that comes after the out-of-order probe as late, and a second one as acting on the older version', () => {
+    const late = call('POST', '/orders/ord_p/ack', 200, { at: T0 + 500, idempotency_key: 'k1' });
+    expect(signatureRejection.grade(observation([late], { probes: good, orders })).status).toBe('pass');
+    const first = call('POST', '/orders/ord_p/ack', 200, { at: T0 - 100, idempotency_key: 'k1' });
+    const again = call('POST', '/orders/ord_p/ack', 200, { at: T0 + 500, idempotency_key: 'k2' });
+    expect(signatureRejection.grade(observation([first, again], { probes: good, orders })).reason).toContain('older version');
+  });
   it('fails an ERP that processes the duplicate twice', () => {
     const a = call('POST', '/orders/ord_p/ack', 200, { idempotency_key: 'k1' });
     const b = call('POST', '/orders/ord_p/ack', 200, { idempotency_key: 'k2' });
     expect(signatureRejection.grade(observation([a, b], { probes: good, orders })).reason).toContain('duplicated');
-  });
-});
-
-describe('import and statuses: every step seen passes; a missing one is awaited, then fails at the deadline', () => {
-  const ack = (order: string, status: number, externalId: string, more: Partial<RecordedCall> = {}) =>
-    call('POST', `/orders/${order}/ack`, status, { facts: { external_id: externalId }, body_sha256: `ack-${order}-${externalId}`, ...more });
-  const importCalls = () => [
-    ack('o1', 200, 'A'),
-    ack('o1', 200, 'A'),
-    ack('o1', 409, 'B', { code: 'external_id_conflict' }),
-    call('POST', '/orders/o2/import-failure', 200, { facts: { code: 'unmapped_product' } }),
-    ack('o2', 200, 'C'),
-  ];
-  const move = (status: string, more: Record<string, unknown>, code = 200) =>
-    call('POST', '/orders/o1/status', code, { facts: { status, estimated_minutes: false, reason: false, previous_status: null, ...more }, body_sha256: `${status}-${seq}` });
-  const statusCalls = () => [
-    move('accepted', { estimated_minutes: true }),
-    move('ready', { previous_status: 'accepted' }),
-    move('rejected', { reason: true }),
-    move('cancelled', { reason: true }),
-    call('POST', '/orders/o1/status', 409, { code: 'invalid_status_transition' }),
-  ];
-  it.each([
-    ['import', importCheck, importCalls, 'ack after the failure', 4],
-    ['statuses', statuses, statusCalls, 'forward move skipping a stage', 1],
-  ] as const)('%s', (_name, check, calls, missingStep, dropped) => {
-    expect(check.grade(observation(calls())).status).toBe('pass');
-    const partial = calls().filter((_c, i) => i !== dropped);
-    const waiting = check.grade(observation(partial));
-    expect(waiting).toMatchObject({ status: 'pending', reason: `waiting for: ${missingStep}` });
-    expect(check.grade(observation(partial, {}, T0 + 200_000))).toMatchObject({ status: 'fail', reason: `missing: ${missingStep}` });
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { startReferenceErp, type ErpVariant, type ReferenceErp } from '../helpers/reference-erp.js';
+import { driveTasks, startReferenceErp, type ErpOptions, type ReferenceErp, type TaskDriver } from '../helpers/reference-erp.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -14,67 +14,123 @@ const validate = ajv.compile(JSON.parse(readFileSync(join(ROOT, 'docs', 'homolog
 
 let emu: TestEmulator | undefined;
 let erp: ReferenceErp | undefined;
+let driver: TaskDriver | undefined;
 
 afterEach(async () => {
+  await driver?.stop();
   await erp?.close();
   await emu?.close();
-  erp = emu = undefined;
+  erp = emu = driver = undefined;
 });
 
-/** Starts a session for the ERP's integration and polls the report until complete. */
-async function observe(variant: ErpVariant, timeoutSeconds = 20): Promise<{ report: HomologationReport; erp: ReferenceErp }> {
+interface Run extends ErpOptions {
+  /** A person (here a driver) does the published tasks (default true). */
+  tasksDone?: boolean;
+  timeoutSeconds?: number;
+}
+
+/** Starts the ERP, a session for its integration and (unless told) the task driver; polls the report until complete. */
+async function observe(run: Run = {}): Promise<{ report: HomologationReport; erp: ReferenceErp; driver?: TaskDriver }> {
+  const timeoutSeconds = run.timeoutSeconds ?? 20;
   emu = await startTestEmulator({ clock: 'system' });
-  erp = await startReferenceErp(emu.running.sandbox_base_url, emu.test.credential, variant);
+  erp = await startReferenceErp(emu.running.sandbox_base_url, emu.test.credential, run);
   const id = emu.test.integration_id;
   const started = await emu.control('POST', `/homologation/${id}/start`, { timeout_seconds: timeoutSeconds });
   expect(started.status).toBe(201);
+  if (run.tasksDone !== false) driver = driveTasks(emu.running.admin_url, id, erp.operator);
   const until = Date.now() + (timeoutSeconds + 5) * 1000;
   for (;;) {
     const res = await emu.control<{ data: HomologationReport }>('GET', `/homologation/${id}`);
     // Every answer, decided or not, is in the report's JSON schema.
     expect(validate(res.body.data), JSON.stringify(validate.errors)).toBe(true);
-    if (res.body.data.complete || Date.now() > until) return { report: res.body.data, erp };
+    if (res.body.data.complete || Date.now() > until) return { report: res.body.data, erp, driver };
     await new Promise((r) => setTimeout(r, 200));
   }
 }
 
 const statuses = (r: HomologationReport) => Object.fromEntries(r.checks.map((c) => [c.id, c.status]));
-const ALL_PASS = { connection: 'pass', catalog: 'pass', order_reception: 'pass', signature_rejection: 'pass', import: 'pass', statuses: 'pass', retries: 'pass' };
+const ALL_PASS = { connection: 'pass', catalog: 'pass', order_reception: 'pass', signature_rejection: 'pass', import: 'pass', import_recovery: 'pass', statuses: 'pass', retries: 'pass' };
+const notPassed = (r: HomologationReport) => JSON.stringify(r.checks.filter((c) => c.status !== 'pass'), null, 1);
+const actions = (r: HomologationReport) => r.tasks.map((t) => `${t.action}:${t.status}`).sort();
 
-describe('observer: the report filled from an ERP\'s own calls', () => {
-  it('passes all seven checks for the reference ERP and certifies it', async () => {
-    const { report, erp } = await observe('good');
-    expect(statuses(report), JSON.stringify(report.checks.filter((c) => c.status !== 'pass'), null, 1)).toEqual(ALL_PASS);
-    expect(report.complete).toBe(true);
-    expect(report.summary.certified).toBe(true);
-    expect(report.mode).toBe('observer');
+describe('observer: a spec-following ERP with a person doing the tasks is certified', () => {
+  it('certifies the reference ERP: every check passes, every task is done', async () => {
+    const { report, erp, driver } = await observe();
+    expect(statuses(report), notPassed(report)).toEqual(ALL_PASS);
+    expect(report).toMatchObject({ complete: true, mode: 'observer', summary: { certified: true } });
+    expect(actions(report)).toEqual(['cancel_order:done', 'import_after_failure:done', 'reject_order:done']);
+    for (const t of report.tasks) expect(t.instruction).toMatch(/order #\d+ \(ord_[0-9A-Z]{26}\)/);
     expect(erp.errors).toEqual([]);
-  }, 30_000);
+    expect(driver!.errors).toEqual([]);
+  }, 60_000);
 
+  it.each([
+    ['only batch operations (a full snapshot, patch_product)', 'batch'],
+    ['only the single endpoints (no snapshot)', 'single'],
+  ] as const)('certifies an ERP that publishes with %s, asked to mark a product sold out', async (_name, publish) => {
+    const { report, erp } = await observe({ publish });
+    expect(statuses(report), notPassed(report)).toEqual(ALL_PASS);
+    expect(report.summary.certified).toBe(true);
+    // The first product it published (a batch makes them in the same millisecond: insertion order decides).
+    const soldOut = report.tasks.find((t) => t.action === 'mark_unavailable')!;
+    expect(soldOut).toMatchObject({ external_id: 'erp-classic', status: 'done' });
+    expect(soldOut.reason).toMatch(publish === 'batch' ? /^marked sold out: POST \/catalog\/batch/ : /^marked sold out: PATCH \/catalog\/products\/erp-classic/);
+    expect(erp.errors).toEqual([]);
+  }, 60_000);
+
+  it('certifies 10 consecutive observed runs (no flake)', async () => {
+    for (let i = 0; i < 10; i++) {
+      const { report } = await observe();
+      expect(report.summary.certified, `run ${i + 1}: ${notPassed(report)}`).toBe(true);
+      expect(erp!.errors, `run ${i + 1}`).toEqual([]);
+      await driver?.stop();
+      await erp!.close();
+      await emu!.close();
+      erp = emu = driver = undefined;
+    }
+  }, 600_000);
+});
+
+describe('observer: each broken ERP fails exactly its check', () => {
   it('fails only signature_rejection for an ERP whose receiver skips signature checks', async () => {
-    const { report } = await observe('skips_signatures');
+    const { report } = await observe({ variant: 'skips_signatures' });
     expect(statuses(report)).toEqual({ ...ALL_PASS, signature_rejection: 'fail' });
-    const check = report.checks.find((c) => c.id === 'signature_rejection')!;
-    expect(check.reason).toMatch(/bad signature/);
+    expect(report.checks.find((c) => c.id === 'signature_rejection')!.reason).toMatch(/bad signature/);
     expect(report.summary.certified).toBe(false);
-  }, 30_000);
+  }, 60_000);
 
   it('fails only retries for an ERP that sends a new Idempotency-Key on each retry', async () => {
-    const { report } = await observe('new_key_per_retry');
+    const { report } = await observe({ variant: 'new_key_per_retry' });
     expect(statuses(report)).toEqual({ ...ALL_PASS, retries: 'fail' });
     expect(report.checks.find((c) => c.id === 'retries')!.reason).toMatch(/another Idempotency-Key/);
-  }, 30_000);
+  }, 60_000);
 
   it('fails only signature_rejection for an ERP that applies an older order version that arrives late', async () => {
-    const { report } = await observe('applies_older_versions');
+    const { report } = await observe({ variant: 'applies_older_versions' });
     expect(statuses(report)).toEqual({ ...ALL_PASS, signature_rejection: 'fail' });
     const evidence = report.checks.find((c) => c.id === 'signature_rejection')!.evidence;
     expect(evidence.find((e) => e.step.includes('older version'))!.actual).toMatch(/acted on the older version/);
-  }, 30_000);
+  }, 60_000);
 
-  it('fails only import for an ERP that never acknowledges', async () => {
-    const { report } = await observe('never_acks', 6);
-    // Undecided items fail when the session's time is up; import is the one the ERP never completes.
-    expect(statuses(report)).toEqual({ ...ALL_PASS, import: 'fail' });
-  }, 30_000);
+  it('fails only import for an ERP that never acknowledges (nothing reported, so nothing to recover)', async () => {
+    const { report } = await observe({ variant: 'never_acks', timeoutSeconds: 6 });
+    expect(statuses(report)).toEqual({ ...ALL_PASS, import: 'fail', import_recovery: 'skip' });
+    expect(report.checks.find((c) => c.id === 'import')!.reason).toBe('missing: ack; import-failure (an order the ERP cannot import)');
+  }, 60_000);
+
+  it('fails statuses when nobody does the tasks, naming the tasks still open (and the optional import_recovery)', async () => {
+    const { report } = await observe({ tasksDone: false, timeoutSeconds: 8 });
+    expect(statuses(report)).toEqual({ ...ALL_PASS, statuses: 'fail', import_recovery: 'fail' });
+    expect(report.summary.certified).toBe(false);
+    const open = report.tasks.filter((t) => t.status === 'open');
+    expect(open.map((t) => t.action).sort()).toEqual(['cancel_order', 'import_after_failure', 'reject_order']);
+    const reason = report.checks.find((c) => c.id === 'statuses')!.reason;
+    for (const t of open.filter((x) => x.action !== 'import_after_failure')) expect(reason).toContain(`${t.id} ${t.action} (${t.order_id})`);
+  }, 60_000);
+
+  it('fails only statuses for an ERP that repeats a refused status move, naming the call', async () => {
+    const { report } = await observe({ variant: 'repeats_refused_move' });
+    expect(statuses(report)).toEqual({ ...ALL_PASS, statuses: 'fail' });
+    expect(report.checks.find((c) => c.id === 'statuses')!.reason).toMatch(/^POST \/orders\/ord_\w+\/status \(req_\w+\) repeated a status move refused with 409 invalid_status_transition \(req_\w+\) unchanged/);
+  }, 60_000);
 });

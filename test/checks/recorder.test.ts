@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { homologationService } from '../../emulator/homologation/service.js';
-import { RING_SIZE, CallRecorder, factsOf } from '../../emulator/homologation/recorder.js';
+import { RING_SIZE, CallRecorder } from '../../emulator/homologation/recorder.js';
+import { factsOf } from '../../emulator/homologation/facts.js';
 
 let emu: TestEmulator | undefined;
 afterEach(async () => {
@@ -26,7 +27,7 @@ describe('the observer records every API call per integration', () => {
     ]);
     expect(calls[0]).toMatchObject({ idempotency_key: null, body_sha256: null, request_id: expect.stringMatching(/^req_/), injected: false });
     expect(calls[1]!.body_sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(calls[2]).toMatchObject({ idempotency_key: 'key-12345678', code: 'not_found', facts: { price: true, available: false } });
+    expect(calls[2]).toMatchObject({ idempotency_key: 'key-12345678', code: 'not_found', facts: { price: true, available: false, sold_out: false } });
     expect(calls.every((c) => c.duration_ms >= 0 && c.at > 0)).toBe(true);
     const text = JSON.stringify(calls);
     expect(text).not.toContain('Secret menu name');
@@ -54,12 +55,34 @@ describe('the observer records every API call per integration', () => {
   });
 
   it.each([
-    ['PUT', '/catalog/products/p', { name: 'x', option_groups: [{}, {}] }, { option_groups: 2 }],
+    ['PUT', '/catalog/products/p', { name: 'x', option_groups: [{}, {}] }, { option_groups: 2, sold_out: false }],
+    ['PUT', '/catalog/products/p', { name: 'x', available: false }, { option_groups: 0, sold_out: true }],
+    ['PATCH', '/catalog/options/o', { available: false }, { price: false, available: true, sold_out: true }],
     ['POST', '/orders/o/ack', { external_id: 'E-1', external_number: '9' }, { external_id: 'E-1' }],
     ['POST', '/orders/o/import-failure', { code: 'unmapped_product', message: 'private text' }, { code: 'unmapped_product' }],
     ['GET', '/orders/o', undefined, null],
   ])('reads only whitelisted facts: %s %s', (method, path, body, facts) => {
     expect(factsOf(method, path, body, null)).toEqual(facts);
+  });
+
+  it('keeps what a batch\'s operations achieved, from its answer: a failed operation counts for nothing', async () => {
+    emu = await startTestEmulator();
+    const product = (name: string, category: string) => ({ name, category_external_id: category, price: '100', option_groups: [{ external_id: `${name}-og`, name: 'G', options: [{ external_id: `${name}-op`, name: 'O' }] }] });
+    const operations = [
+      { op: 'upsert_category', external_id: 'b-cat', data: { name: 'Cat' } },
+      { op: 'upsert_product', external_id: 'b-prd', data: product('b-prd', 'b-cat') },
+      { op: 'patch_product', external_id: 'b-prd', data: { price: '200', available: false } },
+      { op: 'patch_option', external_id: 'b-prd-op', data: { available: false } },
+      { op: 'upsert_product', external_id: 'b-bad', data: product('b-bad', 'no-such-category') },
+    ];
+    const res = await emu.api('POST', '/catalog/batch', { body: { full_snapshot: true, operations }, idempotencyKey: 'batch-facts-1' });
+    expect(res.status).toBe(200);
+    expect(recorded(emu).at(-1)!.facts).toEqual({
+      full_snapshot: true, snapshot_id: null, snapshot_part: null, snapshot_last: false, operations: 5,
+      categories: 1, products_with_options: 1, price_changes: 1, availability_changes: 2, sold_out: 'b-prd', failed: 1,
+      snapshot_status: res.body.data.snapshot.status, snapshot_reason: res.body.data.snapshot.reason,
+    });
+    expect(res.body.data.snapshot).toMatchObject({ status: 'completed', reason: 'failed_operations' });
   });
 });
 
@@ -76,7 +99,7 @@ describe('control API: /_emulator/homologation', () => {
     const res = await emu.control('GET', `/homologation/${emu.test.integration_id}`);
     expect(res.status).toBe(200);
     const report = res.body.data;
-    expect(report).toMatchObject({ schema_version: '1.0', mode: 'observer', complete: false });
+    expect(report).toMatchObject({ schema_version: '1.1', mode: 'observer', complete: false, tasks: [] });
     expect(report.checks.find((c: { id: string }) => c.id === 'connection').status).toBe('pass');
     expect(report.checks.find((c: { id: string }) => c.id === 'retries').status).toBe('pending');
     expect(report.notes.join(' ')).toMatch(/No session started/);

@@ -6,6 +6,12 @@ import { markdownReport } from '../../checks/writers/markdown.js';
 import { htmlReport } from '../../checks/writers/html.js';
 import { terminalReport } from '../../checks/writers/terminal.js';
 import { CHECK_IDS, type CheckResult, type CheckStatus } from '../../checks/types.js';
+import type { Task } from '../../checks/tasks.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { ROOT } from '../helpers/cli.js';
 
 function result(id: string, status: CheckStatus, reason = 'because', mandatory = true): CheckResult {
   return { id, title: `${id} title`, area: 'orders', mandatory, rule: 'spec rule', status, reason, duration_ms: 5, evidence: [{ step: 'GET /me', ok: status === 'pass', method: 'GET', path: '/me', status: 200, request_id: 'req_1' }] };
@@ -20,10 +26,13 @@ describe('certificate rules', () => {
     ['one mandatory check skipped', [...all().slice(0, 6), result('retries', 'skip')], true, false],
     ['one mandatory check failed', [...all().slice(0, 6), result('retries', 'fail')], true, false],
     ['a run cut short', all(), false, false],
-    ['only some checks run (--only)', all().slice(0, 2), true, false],
-  ])('%s → certified %s', (_name, checks, complete, certified) => {
+    ['only some checks run (--only), all passed', all().slice(0, 2), true, false, 0],
+    ['only some checks run (--only), one failed', [result('connection', 'pass'), result('catalog', 'fail')], true, false, 1],
+    ['only some checks run (--only), cut short', all().slice(0, 2), false, false, 1],
+    ['every mandatory check passed, the optional one failed', [...all(), result('import_recovery', 'fail', 'open', false)], true, true, 0],
+  ])('%s → certified %s', (_name, checks, complete, certified, exit = certified ? 0 : 1) => {
     expect(summarize(checks as CheckResult[], complete as boolean).certified).toBe(certified);
-    expect(exitCodeOf(report(checks as CheckResult[], complete as boolean))).toBe(certified ? 0 : 1);
+    expect(exitCodeOf(report(checks as CheckResult[], complete as boolean))).toBe(exit);
   });
 });
 
@@ -65,5 +74,49 @@ describe('writers', () => {
     const text = terminalReport(report(all()));
     expect(text.split('\n').filter((l) => l.startsWith('PASS'))).toHaveLength(7);
     expect(text).toContain('Certified: 7/7 checks passed.');
+    expect(text).not.toContain('Your steps');
+  });
+});
+
+describe('writers: the person\'s steps and who ran', () => {
+  const tasks: Task[] = [
+    { id: 'tsk_1', action: 'reject_order', order_id: 'ord_1', instruction: 'Reject order #4 (ord_1) from your ERP with a reason.', status: 'done', reason: 'rejected with a reason: POST /orders/ord_1/status (req_9)' },
+    { id: 'tsk_2', action: 'cancel_order', order_id: 'ord_2', instruction: 'Accept order #5 (ord_2) from your ERP, then cancel it | with a reason.', status: 'open', reason: null },
+    { id: 'tsk_3', action: 'mark_unavailable', external_id: 'erp-classic', instruction: 'Mark product <b> sold out.', status: 'failed', reason: 'removed from the menu: DELETE /catalog/products/erp-classic (req_7)' },
+  ];
+  const observed = (mode: 'observer' | 'automatic' = 'observer') =>
+    buildReport({ version: '0.0.0', mode, startedAt: new Date(0), complete: true, target: { base_url: 'http://127.0.0.1:4010/sandbox/v1', environment: 'test', emulator: true }, integration: { id: 'int_x', store_id: 'str_x', store_name: 'Demo' }, checks: all(), tasks });
+
+  it('validates against docs/homologation-report.schema.json, tasks included', () => {
+    const ajv = new Ajv2020({ allErrors: true, strict: true });
+    addFormats.default(ajv);
+    const validate = ajv.compile(JSON.parse(readFileSync(join(ROOT, 'docs', 'homologation-report.schema.json'), 'utf8')));
+    expect(validate(observed()), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ ...observed(), tasks: [{ ...tasks[0], status: 'maybe' }] })).toBe(false);
+    expect(validate({ ...observed(), tasks: [{ ...tasks[0], order_id: undefined }] })).toBe(false);
+  });
+
+  it('Markdown: a "Your steps" list with each task\'s state and reason', () => {
+    const md = markdownReport(observed());
+    expect(md).toContain('## Your steps\n\n- ✅ **DONE** `tsk_1` reject_order: Reject order #4 (ord_1) from your ERP with a reason. — rejected with a reason: POST /orders/ord_1/status (req_9)');
+    expect(md).toContain('- ⏳ **OPEN** `tsk_2` cancel_order: Accept order #5 (ord_2) from your ERP, then cancel it \\| with a reason.');
+    expect(md).toContain('- ❌ **FAILED** `tsk_3`');
+    expect(md).toContain('Run by your ERP (integration int_x), graded from its own calls.');
+  });
+
+  it('HTML: the tasks with their state, escaped', () => {
+    const html = htmlReport(observed(), 'a'.repeat(64));
+    expect(html).toContain('<h2>Your steps</h2>');
+    expect(html).toContain('<li data-task="tsk_2" data-status="open">');
+    expect(html).toContain('Mark product &lt;b&gt; sold out.');
+    expect(html).not.toContain('<b> sold out');
+  });
+
+  it('terminal: your steps, and an automatic run says it is the reference integrator, not the user\'s ERP', () => {
+    const text = terminalReport(observed());
+    expect(text).toContain('Your steps:\n  DONE tsk_1 reject_order: Reject order #4');
+    expect(text).toContain('  OPEN tsk_2 cancel_order:');
+    expect(terminalReport(observed('automatic'))).toContain("Run by merchant-kit's reference integrator, not your ERP (only an observed run, homologate --observe, certifies an ERP).");
+    expect(htmlReport(observed('automatic'), 'a'.repeat(64))).toContain('<p id="cert-subject">Run by merchant-kit&#39;s reference integrator, not your ERP');
   });
 });

@@ -7,8 +7,9 @@ import { filesIn, homologationScratch } from '../helpers/homologation.js';
 import { startReferenceErp } from '../helpers/reference-erp.js';
 
 // docs/homologation.md's CI recipe, run as written: the script block after `<!-- ci-recipe -->`,
-// with `npx merchant-kit` on PATH as the repo's built bin and a stand-in ./start-connector.sh that
-// hands the target to this test, which runs the reference ERP as "your connector".
+// with `npx merchant-kit` on PATH as the repo's built bin, a stand-in ./start-connector.sh that
+// hands the target to this test, which runs the reference ERP as "your connector", and a stand-in
+// ./do-task.sh that hands each task to that ERP's operator interface.
 
 /** The fenced block that follows the `<!-- ci-recipe -->` line. */
 function recipe(markdown: string): string {
@@ -48,6 +49,8 @@ describe('docs/homologation.md CI recipe', () => {
     chmodSync(join(bin, 'npx'), 0o755);
     writeFileSync(join(dir, 'start-connector.sh'), '#!/bin/sh\nprintf "%s\\n%s\\n" "$MERCHANT_KIT_BASE_URL" "$MERCHANT_KIT_CREDENTIAL" > connector.request\nwhile [ ! -f connector.ready ]; do sleep 0.1; done\n');
     chmodSync(join(dir, 'start-connector.sh'), 0o755);
+    writeFileSync(join(dir, 'do-task.sh'), '#!/bin/sh\necho "$1" >> tasks.handed\nexec curl -sf -X POST -H "content-type: application/json" -d "$1" "$(cat connector.url)/tasks"\n');
+    chmodSync(join(dir, 'do-task.sh'), 0o755);
     writeFileSync(join(dir, 'homologation.sh'), recipe(readFileSync(join(ROOT, 'docs', 'homologation.md'), 'utf8')));
     const summary = join(dir, 'step-summary.md');
     const child = spawn('bash', ['homologation.sh'], { cwd: dir, env: { ...process.env, ...scratch.env, PATH: `${bin}:${process.env.PATH}`, GITHUB_STEP_SUMMARY: summary, NO_COLOR: '1' } });
@@ -62,6 +65,7 @@ describe('docs/homologation.md CI recipe', () => {
     while (!existsSync(request) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
     const [baseUrl, credential] = readFileSync(request, 'utf8').trim().split('\n');
     const erp = await startReferenceErp(baseUrl!, credential!);
+    writeFileSync(join(dir, 'connector.url'), erp.operatorUrl);
     writeFileSync(join(dir, 'connector.ready'), '');
     try {
       expect(await exited, output).toBe(0);
@@ -70,7 +74,12 @@ describe('docs/homologation.md CI recipe', () => {
     }
     expect(readFileSync(summary, 'utf8')).toContain('**Certified**: every mandatory check passed.');
     const reports = join(dir, 'homologation-report');
-    expect(readFileSync(join(reports, 'homologation.junit.xml'), 'utf8')).toContain('<testsuites name="merchant-kit homologation" tests="7" failures="0"');
+    expect(readFileSync(join(reports, 'homologation.junit.xml'), 'utf8')).toContain('<testsuites name="merchant-kit homologation" tests="8" failures="0"');
+    // The driver loop handed every task over once, and each was done.
+    const report = JSON.parse(readFileSync(join(reports, 'homologation.json'), 'utf8'));
+    const handed = readFileSync(join(dir, 'tasks.handed'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).id);
+    expect(handed.sort()).toEqual(report.tasks.map((t: { id: string }) => t.id).sort());
+    expect(report.tasks.every((t: { status: string }) => t.status === 'done')).toBe(true);
     // The reports carry no secret (the connector.request file of this test does, and is not a report).
     const secret = credential!.split('.')[1]!;
     for (const f of filesIn(reports)) expect(f.text).not.toContain(secret);

@@ -102,17 +102,44 @@ describe('homologate: refusals and usage', () => {
     }
   });
 
-  it('runs only the checks named by --only and does not certify a partial run', async () => {
+  it('runs only the checks named by --only, exits 0 when they pass, and does not certify a partial run', async () => {
     const r = await homologate(emu.running.sandbox_base_url, ['--only', 'connection,catalog', '--format', 'json', '--json']);
-    expect(r.code).toBe(1);
+    expect(r.code, r.stderr).toBe(0);
     const report = r.read();
     // --json: the report itself on stdout, the same as the file.
     expect(JSON.parse(r.stdout)).toEqual(report);
     expect(report.checks.map((c: { id: string; status: string }) => [c.id, c.status])).toEqual([['connection', 'pass'], ['catalog', 'pass']]);
     expect(report.summary.certified).toBe(false);
-    // The verdict line says why: the checks left out, not "0 failed".
-    // With --json the verdict is the one JSON error object, the last line of stderr (issue 14).
-    expect(JSON.parse(r.stderr.trim().split('\n').pop()!).error).toMatchObject({ code: 'command_failed', message: 'homologation: not certified (0 failed, 0 skipped, 0 pending, 5 not run)' });
+    expect(report.notes.join(' ')).toContain('Not run (a certificate needs every mandatory check): order_reception, signature_rejection, import, statuses, retries.');
+  });
+
+  it('says the selected checks passed, and never "Certified", in the terminal summary of an --only run', async () => {
+    const r = await homologate(emu.running.sandbox_base_url, ['--only', 'connection', '--format', 'terminal']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Selected checks passed: 1/1. A run of some checks (--only) never certifies.');
+    expect(r.stdout).not.toMatch(/^Certified/m);
+  });
+
+  it('exits 1 when a selected check fails, saying so', async () => {
+    // The reference integrator's GET /me meets a 403: connection fails.
+    await emu.control('POST', '/faults', { method: 'GET', path: '/sandbox/v1/me', status: 403, code: 'insufficient_scope', times: 1 });
+    const r = await homologate(emu.running.sandbox_base_url, ['--only', 'connection', '--format', 'json']);
+    expect(r.code).toBe(1);
+    expect(byId(r.read()).connection.status).toBe('fail');
+    expect(r.stderr.trim().split('\n').pop()).toBe('homologation: the selected checks did not all pass (1 failed, 0 skipped, 0 pending, 6 not run)');
+  });
+});
+
+describe('homologate: a manual clock', () => {
+  it('explains that a 429 window ends only when the clock moves, and advances the clock past it itself', async () => {
+    const before = (await emu.control('GET', '/clock')).body.data.offset_seconds as number;
+    // A rate window of 40 s on the emulator's (standing) clock: waiting would never end it.
+    await emu.control('POST', '/faults', { method: 'GET', path: '/sandbox/v1/me', status: 429, retry_after: 40, times: 1 });
+    const r = await homologate(emu.running.sandbox_base_url, ['--only', 'connection', '--format', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.ms).toBeLessThan(15_000);
+    expect(r.stderr).toContain('answered 429 (rate limited). The emulator runs a manual clock, so the rate window ends only when its clock moves (merchant-kit emulator clock advance 40s, or POST /_emulator/clock/advance {"seconds": 40}): advancing it 40 s and retrying.');
+    expect((await emu.control('GET', '/clock')).body.data.offset_seconds).toBeGreaterThanOrEqual(before + 40);
   });
 });
 

@@ -4,16 +4,18 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { filesIn, homologationScratch, runToEnd } from '../helpers/homologation.js';
-import { startReferenceErp, type ReferenceErp } from '../helpers/reference-erp.js';
+import { driveTasks, startReferenceErp, type ReferenceErp, type TaskDriver } from '../helpers/reference-erp.js';
 
 let emu: TestEmulator | undefined;
 let erp: ReferenceErp | undefined;
+let driver: TaskDriver | undefined;
 
 beforeAll(ensureBuilt, 180_000);
 afterEach(async () => {
+  await driver?.stop();
   await erp?.close();
   await emu?.close();
-  erp = emu = undefined;
+  erp = emu = driver = undefined;
 });
 
 const envFor = (e: TestEmulator, scratch: ReturnType<typeof homologationScratch>) => ({
@@ -23,19 +25,44 @@ const envFor = (e: TestEmulator, scratch: ReturnType<typeof homologationScratch>
 });
 
 describe('homologate --observe', () => {
-  it('grades the reference ERP from its own calls, shows each check as decided and certifies it', async () => {
+  it('grades the reference ERP from its own calls, shows each check as decided and each task as it opens and is done, and certifies it', async () => {
     emu = await startTestEmulator({ clock: 'system' });
     erp = await startReferenceErp(emu.running.sandbox_base_url, emu.test.credential);
+    driver = driveTasks(emu.running.admin_url, emu.test.integration_id, erp.operator);
     const scratch = homologationScratch();
     const r = await runToEnd(['homologate', '--observe', '--integration', emu.test.integration_id, '--timeout', '30', '--report-dir', scratch.reports], envFor(emu, scratch));
     expect(r.code, r.stderr).toBe(0);
     // Progress lines on stderr (plain: not a TTY), one per check as it is decided.
     const decided = r.stderr.split('\n').filter((l) => /^(PASS|FAIL)\s/.test(l));
-    expect(decided).toHaveLength(7);
+    expect(decided).toHaveLength(8);
     const report = JSON.parse(readFileSync(join(scratch.reports, 'homologation.json'), 'utf8'));
-    expect(report).toMatchObject({ mode: 'observer', complete: true, summary: { certified: true, passed: 7 } });
+    expect(report).toMatchObject({ mode: 'observer', complete: true, summary: { certified: true, passed: 8 } });
+    // Each task with its instruction when it opens, then a line when it is done.
+    for (const t of report.tasks) {
+      expect(r.stderr).toContain(`Your step ${t.id} (${t.action}): ${t.instruction}`);
+      expect(r.stderr).toContain(`Done ${t.id} (${t.action}): ${t.reason}`);
+    }
+    expect(r.stderr).toMatch(/Your step tsk_1 \(reject_order\): Reject order #\d+ \(ord_\w+\) from your ERP with a reason/);
+    // The summary's "Your steps" list, and the Markdown report's.
+    expect(r.stdout).toContain('Your steps:');
+    expect(readFileSync(join(scratch.reports, 'homologation.md'), 'utf8')).toMatch(/## Your steps\n\n- ✅ \*\*DONE\*\* `tsk_1` reject_order: Reject order #/);
     expect(filesIn(scratch.reports)).toHaveLength(4);
     expect(erp.errors).toEqual([]);
+    expect(driver.errors).toEqual([]);
+  }, 60_000);
+
+  it('names the tasks still open when nobody does them, fails statuses, and leaves no listener warning after many polls', async () => {
+    emu = await startTestEmulator({ clock: 'system' });
+    erp = await startReferenceErp(emu.running.sandbox_base_url, emu.test.credential);
+    const scratch = homologationScratch();
+    const r = await runToEnd(['homologate', '--observe', '--integration', emu.test.integration_id, '--timeout', '6', '--report-dir', scratch.reports], envFor(emu, scratch));
+    expect(r.code).toBe(1);
+    const report = JSON.parse(readFileSync(join(scratch.reports, 'homologation.json'), 'utf8'));
+    const statuses = report.checks.find((c: { id: string }) => c.id === 'statuses');
+    expect(statuses.reason).toMatch(/^tasks still open: tsk_1 reject_order \(ord_\w+\), tsk_2 cancel_order \(ord_\w+\)/);
+    expect(r.stdout).toMatch(/Your steps:\n\s+OPEN tsk_1 reject_order: Reject order #/);
+    // About 20 polls of the report: none leaves an abort listener behind.
+    expect(r.stderr).not.toContain('MaxListenersExceededWarning');
   }, 60_000);
 
   it('writes the reports marked incomplete when interrupted with SIGINT', async () => {

@@ -49,7 +49,7 @@ describe('homologate against a real environment', () => {
     expect(code).toBe(1);
     const report = JSON.parse(readFileSync(join(scratch.reports, 'homologation.json'), 'utf8'));
     expect(report.mode).toBe('interactive');
-    expect(statusOf(report)).toEqual({ connection: 'pass', catalog: 'pass', order_reception: 'pass', signature_rejection: 'pass', import: 'pass', statuses: 'pass', retries: 'skip' });
+    expect(statusOf(report)).toEqual({ connection: 'pass', catalog: 'pass', order_reception: 'pass', signature_rejection: 'pass', import: 'pass', import_recovery: 'pass', statuses: 'pass', retries: 'skip' });
     expect(report.checks.find((c: { id: string }) => c.id === 'order_reception').reason).toMatch(/webhook delivery not checked/);
   }, 60_000);
 });

@@ -7,16 +7,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { filesIn, homologationScratch, runToEnd, type CliResult } from '../helpers/homologation.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { verify } from '../../src/webhooks/sign.js';
+import { homologationService } from '../../emulator/homologation/service.js';
 
-const IDS = ['connection', 'catalog', 'order_reception', 'signature_rejection', 'import', 'statuses', 'retries'];
+const IDS = ['connection', 'catalog', 'order_reception', 'signature_rejection', 'import', 'import_recovery', 'statuses', 'retries'];
 
 let emu: TestEmulator;
 let scratch: ReturnType<typeof homologationScratch>;
 let run: CliResult;
 
+let developerHook: Receiver;
+let developerSecret: string;
+
 beforeAll(async () => {
   await ensureBuilt();
   emu = await startTestEmulator();
+  // The developer's own integration, as they left it: a webhook to their listener with its secret.
+  developerHook = await startReceiver();
+  const put = await emu.api('PUT', '/webhook', { body: { url: developerHook.url, events: ['*'] } });
+  developerSecret = put.body.data.signing_secret;
   scratch = homologationScratch();
   run = await runToEnd(['homologate', '--report-dir', scratch.reports], {
     ...scratch.env,
@@ -24,16 +34,26 @@ beforeAll(async () => {
     MERCHANT_KIT_CREDENTIAL: emu.test.credential,
   });
 }, 180_000);
-afterAll(() => emu?.close());
+afterAll(async () => {
+  await developerHook?.close();
+  await emu?.close();
+});
 
 const report = () => JSON.parse(readFileSync(join(scratch.reports, 'homologation.json'), 'utf8'));
 
 describe('homologate against a fresh emulator', () => {
-  it('passes all seven checks, exits 0 and takes under 10 s', () => {
+  it('passes every check, exits 0 and takes under 10 s', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.ms).toBeLessThan(10_000);
     for (const id of IDS) expect(run.stdout).toMatch(new RegExp(`PASS\\s+${id}\\s`));
-    expect(run.stdout).toContain('Certified: 7/7 checks passed.');
+    expect(run.stdout).toContain('Certified: 8/8 checks passed.');
+  });
+
+  it('says plainly that merchant-kit\'s reference integrator passed, not the user\'s ERP', () => {
+    expect(run.stdout).toContain("Run by merchant-kit's reference integrator, not your ERP (only an observed run, homologate --observe, certifies an ERP).");
+    const md = readFileSync(join(scratch.reports, 'homologation.md'), 'utf8');
+    expect(md).toContain("Run by merchant-kit's reference integrator, not your ERP");
+    expect(report().notes.join(' ')).toMatch(/ran on a store and integration of its own, made for this run/);
   });
 
   it('writes the four report files', () => {
@@ -48,11 +68,16 @@ describe('homologate against a fresh emulator', () => {
     const validate = ajv.compile(schema);
     const r = report();
     expect(validate(r), JSON.stringify(validate.errors)).toBe(true);
-    expect(r.schema_version).toBe('1.0');
+    expect(r.schema_version).toBe('1.1');
     expect(r.mode).toBe('automatic');
-    expect(r.summary).toMatchObject({ total: 7, passed: 7, certified: true });
+    expect(r.summary).toMatchObject({ total: 8, passed: 8, certified: true });
     expect(r.checks.map((c: { id: string }) => c.id)).toEqual(IDS);
-    expect(r.integration.id).toBe(emu.test.integration_id);
+    expect(r.tasks).toEqual([]);
+    // The reference integrator's own integration and store, never the developer's.
+    expect(r.integration.id).toMatch(/^int_/);
+    expect(r.integration.id).not.toBe(emu.test.integration_id);
+    expect(r.integration.store_id).not.toBe(emu.test.store_id);
+    expect(r.integration.store_name).toMatch(/^merchant-kit homologation [0-9a-f]{6}$/);
     // Evidence carries the API's request ids and statuses.
     const connection = r.checks[0];
     expect(connection.evidence[0]).toMatchObject({ method: 'GET', status: 200, request_id: expect.stringMatching(/^req_/) });
@@ -68,7 +93,7 @@ describe('homologate against a fresh emulator', () => {
     const cases = suites.flatMap((s: { testcase: unknown }) => [s.testcase].flat()) as { classname: string; failure?: unknown }[];
     expect(cases.map((c) => c.classname.split('.').pop()).sort()).toEqual([...IDS].sort());
     expect(cases.every((c) => c.failure === undefined)).toBe(true);
-    expect(parsed.testsuites).toMatchObject({ tests: '7', failures: '0' });
+    expect(parsed.testsuites).toMatchObject({ tests: '8', failures: '0' });
   });
 
   it('writes a Markdown summary with a row per check and the verdict', () => {
@@ -89,9 +114,25 @@ describe('homologate against a fresh emulator', () => {
     }
   });
 
-  it('puts the webhook back as it was (none: left inactive) after the run', async () => {
+  it('leaves the developer\'s integration untouched: same webhook and secret, no orders, no catalog items, no recorded calls', async () => {
     const webhook = await emu.api('GET', '/webhook');
-    expect(webhook.status).toBe(200);
-    expect(webhook.body.data.active).toBe(false);
+    expect(webhook.body.data).toMatchObject({ url: developerHook.url, active: true });
+    // Nothing of the run reached the developer's listener, and a delivery now is signed with the
+    // secret it knew (not rotated: one v1 entry, verified with it).
+    expect(developerHook.received).toEqual([]);
+    expect((await emu.api('POST', '/webhook/test')).status).toBe(202);
+    await emu.control('POST', '/webhooks/drain', {});
+    const [delivery] = await developerHook.waitFor(1);
+    const signature = String(delivery!.headers['x-service-signature']);
+    expect(signature.split(',').filter((p) => p.trim().startsWith('v1='))).toHaveLength(1);
+    expect(verify({ signature, timestamp: String(delivery!.headers['x-service-timestamp']), rawBody: Buffer.from(delivery!.body), secrets: [developerSecret] }).ok).toBe(true);
+    expect((await emu.api('GET', '/orders')).body.data).toEqual([]);
+    const products = (await emu.api('GET', '/catalog/products')).body.data as { external_id: string | null }[];
+    expect(products.filter((p) => p.external_id?.startsWith('mkh-'))).toEqual([]);
+    // A later observer of the developer's integration sees only the developer's own calls.
+    const observed = (await emu.control('GET', `/homologation/${emu.test.integration_id}`)).body.data;
+    const own = homologationService(emu.running.emulator).recorder.calls(emu.test.integration_id);
+    expect(own.map((c) => `${c.method} ${c.path}`)).toEqual(['PUT /webhook', 'GET /webhook', 'POST /webhook/test', 'GET /orders', 'GET /catalog/products']);
+    expect(observed.checks.find((c: { id: string }) => c.id === 'catalog').status).toBe('pending');
   });
 });

@@ -195,7 +195,7 @@ describe('the packed package in new projects (issue 14)', () => {
   it('runs in the CommonJS project: require() of each entry, and import() of the client', () => {
     const out = node(projects.cjs.dir, ['run.js']);
     expect(out.status, out.output).toBe(0);
-    expect(JSON.parse(out.stdout)).toEqual({ store: 'str_', checks: 7, apiError: 'function', imported: 'function' });
+    expect(JSON.parse(out.stdout)).toEqual({ store: 'str_', checks: 8, apiError: 'function', imported: 'function' });
   }, 120_000);
 
   it('runs the installed CLI: npx --no-install merchant-kit --version', () => {
@@ -208,7 +208,7 @@ describe('the packed package in new projects (issue 14)', () => {
   it('runs in the ESM project: import of each entry', () => {
     const out = node(projects.esm.dir, ['run.js']);
     expect(out.status, out.output).toBe(0);
-    expect(JSON.parse(out.stdout)).toEqual({ store: 'str_', checks: 7 });
+    expect(JSON.parse(out.stdout)).toEqual({ store: 'str_', checks: 8 });
   }, 120_000);
 
   // The `@ts-expect-error` lines of client.ts make each of these fail if the types were `any`.
@@ -226,7 +226,7 @@ describe('the packed package in new projects (issue 14)', () => {
     expect(readFileSync(join(cwd, 'build', 'full.js'), 'utf8')).toMatch(/require\("merchant-kit"\)/);
     const out = node(cwd, [join('build', 'full.js')]);
     expect(out.status, out.output).toBe(0);
-    expect(JSON.parse(out.stdout)).toEqual({ store: 'str_', mode: 'manual', products: 0, checks: 7, inject: 200 });
+    expect(JSON.parse(out.stdout)).toEqual({ store: 'str_', mode: 'manual', products: 0, checks: 8, inject: 200 });
   }, 240_000);
 
   // A client-only user does not pay for the emulator's types (issue 14: 17 s before).

@@ -5,7 +5,7 @@ import pkg from '../../../../package.json' with { type: 'json' };
 import { resolveContext, type CliContext } from '../../context.js';
 import { ExitError, usageError } from '../../errors.js';
 import { colors, printJson, printLine } from '../../output.js';
-import { buildReport, summarize, type HomologationReport } from '../../../../checks/report.js';
+import { buildReport, exitCodeOf, selectedOnly, summarize, type HomologationReport } from '../../../../checks/report.js';
 import { writeReports } from '../../../../checks/writers/index.js';
 import { terminalReport } from '../../../../checks/writers/terminal.js';
 import { parseOptions, type HomologateOptions } from './options.js';
@@ -48,7 +48,7 @@ export async function homologateAction(command: Command): Promise<void> {
   try {
     const isEmulator = await detectEmulator(cli.adminUrl, command);
     if (options.observe && !isEmulator) throw usageError('error: --observe needs an emulator at the base URL (no /_emulator/health answered)');
-    progress = await Progress.create(options.json);
+    progress = await Progress.create(options.json, options.formats.includes('terminal'));
     if (options.observe) {
       const observed = await runObserver(cli, options, progress, stop.signal);
       report = observed.interrupted ? markInterrupted(observed.report) : observed.report;
@@ -60,12 +60,11 @@ export async function homologateAction(command: Command): Promise<void> {
   if (options.json) printJson(report);
   else if (options.formats.includes('terminal')) printLine(terminalReport(report, colors(), cli.verbose));
   if (!options.json) for (const path of written) progress.say(`wrote ${path}`);
-  if (!report.summary.certified) {
-    const notRun = CHECK_IDS.filter((id) => !report.checks.some((c) => c.id === id)).length;
-    const counts = `${report.summary.failed} failed, ${report.summary.skipped} skipped, ${report.summary.pending} pending${notRun ? `, ${notRun} not run` : ''}`;
-    const why = report.interrupted ? 'interrupted' : counts;
-    throw new ExitError(`homologation: not certified (${why})`, 1);
-  }
+  if (exitCodeOf(report) === 0) return;
+  const notRun = CHECK_IDS.filter((id) => !report.checks.some((c) => c.id === id)).length;
+  const counts = `${report.summary.failed} failed, ${report.summary.skipped} skipped, ${report.summary.pending} pending${notRun ? `, ${notRun} not run` : ''}`;
+  const why = report.interrupted ? 'interrupted' : counts;
+  throw new ExitError(`homologation: ${selectedOnly(report) ? 'the selected checks did not all pass' : 'not certified'} (${why})`, 1);
 }
 
 /** The CLI as the reference integrator, and its report (interrupted, timed out or complete). */

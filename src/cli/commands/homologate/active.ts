@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { CliContext } from '../../context.js';
 import { runChecks } from '../../../../checks/runner.js';
 import { selectChecks } from '../../../../checks/registry.js';
-import type { RunContext } from '../../../../checks/context.js';
+import type { RunContext, SharedState } from '../../../../checks/context.js';
 import type { CheckResult } from '../../../../checks/types.js';
 import type { ReportIntegration, ReportMode } from '../../../../checks/report.js';
 import type { Progress } from './progress.js';
 import type { HomologateOptions } from './options.js';
+import { referenceStore } from './reference-store.js';
 
 export interface ActiveRun {
   mode: ReportMode;
@@ -17,40 +18,49 @@ export interface ActiveRun {
 
 /**
  * The CLI as the reference integrator: runs the selected checks against the target. On an emulator
- * it drives the simulator and faults itself; against a real environment it asks a person (or, with
- * --non-interactive, skips what needs one). The webhook it points at its own receiver is put back.
+ * it works on a store and integration of its own (reference-store.ts) and drives the simulator and
+ * faults itself; against a real environment it asks a person (or, with --non-interactive, skips what
+ * needs one), and the webhook it points at its own receiver is put back.
  */
 export async function runActive(cli: CliContext, options: HomologateOptions, isEmulator: boolean, progress: Progress, signal: AbortSignal): Promise<ActiveRun> {
   const mode: ReportMode = isEmulator ? 'automatic' : options.nonInteractive ? 'non_interactive' : 'interactive';
   const notes: string[] = [];
   if (mode === 'non_interactive') notes.push('--non-interactive: the steps that need a person in the panel (creating the simulated orders) were skipped; the checks that depend on them are skipped or failed, so no certificate can be issued.');
   if (!isEmulator) notes.push('Real environment: fault injection is only available on the emulator, so the retries check is skipped.');
+  const runId = randomBytes(3).toString('hex');
+  const state: SharedState = {};
+  const control = isEmulator ? cli.control() : null;
+  const own = control ? await referenceStore(cli, control, runId, progress, state) : null;
+  if (own) notes.push(own.note);
   const ctx: RunContext = {
-    client: cli.client(),
-    control: isEmulator ? cli.control() : null,
+    client: own?.client ?? cli.client(),
+    control,
     mode: mode === 'automatic' ? 'automatic' : mode,
     basePath: new URL(cli.baseUrl).pathname.replace(/\/$/, ''),
-    state: {},
+    state,
     signal,
     waitMs: options.timeoutSeconds * 1000,
     say: (line) => progress.say(line),
-    runId: randomBytes(3).toString('hex'),
+    runId,
   };
-  const results = await runChecks(selectChecks(options.only), ctx, { onStart: (c) => progress.start(c), onDecided: (r) => progress.decided(r) });
-  progress.stop();
-  if (ctx.state.receiver) {
-    await ctx.state.receiver.close();
-    const before = ctx.state.previousWebhook;
-    if (before !== undefined) {
-      const restore = before ?? { url: ctx.state.receiver.url, events: ['*'], active: false };
-      await ctx.client.webhook.put(restore).catch(() => notes.push('The webhook could not be put back as it was before the run.'));
-    }
+  try {
+    const results = await runChecks(selectChecks(options.only), ctx, { onStart: (c) => progress.start(c), onDecided: (r) => progress.decided(r) });
+    progress.stop();
+    await putBackWebhook(ctx, notes);
+    const me = ctx.state.me;
+    const integration = own?.integration ?? { id: me?.integration.id ?? null, store_id: me?.store.id ?? null, store_name: me?.store.name ?? null };
+    return { mode, results, integration, notes };
+  } finally {
+    if (own) await own.client.close();
   }
-  const me = ctx.state.me;
-  return {
-    mode,
-    results,
-    integration: { id: me?.integration.id ?? null, store_id: me?.store.id ?? null, store_name: me?.store.name ?? null },
-    notes,
-  };
+}
+
+/** The run's receiver closes; the webhook it pointed there is put back (left inactive when there was none). */
+async function putBackWebhook(ctx: RunContext, notes: string[]): Promise<void> {
+  if (!ctx.state.receiver) return;
+  await ctx.state.receiver.close();
+  const before = ctx.state.previousWebhook;
+  if (before === undefined) return;
+  const restore = before ?? { url: ctx.state.receiver.url, events: ['*'], active: false };
+  await ctx.client.webhook.put(restore).catch(() => notes.push('The webhook could not be put back as it was before the run.'));
 }

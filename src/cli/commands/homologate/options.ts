@@ -1,4 +1,4 @@
-import { CHECK_IDS } from '../../../../checks/types.js';
+import { ALL_CHECK_IDS } from '../../../../checks/types.js';
 import { REPORT_FORMATS, type ReportFormat } from '../../../../checks/writers/index.js';
 import { HOMOLOGATION_TIMEOUT } from '../../../contract/control.js';
 import { usageError } from '../../errors.js';
@@ -22,8 +22,8 @@ export function parseOptions(o: Record<string, unknown>): HomologateOptions {
   if (bad.length || formats.length === 0) throw usageError(`error: --format takes ${REPORT_FORMATS.join(',')} (got ${bad.join(',') || 'nothing'})`);
   const only = typeof o.only === 'string' ? o.only : undefined;
   if (only !== undefined) {
-    const unknown = only.split(',').map((s) => s.trim()).filter((id) => id && !(CHECK_IDS as readonly string[]).includes(id));
-    if (unknown.length || !only.trim()) throw usageError(`error: --only takes check ids: ${CHECK_IDS.join(', ')} (got ${unknown.join(', ') || 'nothing'})`);
+    const unknown = only.split(',').map((s) => s.trim()).filter((id) => id && !(ALL_CHECK_IDS as readonly string[]).includes(id));
+    if (unknown.length || !only.trim()) throw usageError(`error: --only takes check ids: ${ALL_CHECK_IDS.join(', ')} (got ${unknown.join(', ') || 'nothing'})`);
   }
   const timeoutSeconds = Number(o.timeout);
   if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < HOMOLOGATION_TIMEOUT.min || timeoutSeconds > HOMOLOGATION_TIMEOUT.max) {

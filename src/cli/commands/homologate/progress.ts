@@ -6,7 +6,8 @@ import { spinnerFactory, type SpinnerOptions } from '../../spinner.js';
 
 /**
  * Live progress on stderr: an ora spinner per check on a TTY, plain lines otherwise (CI logs), and
- * nothing but the final result with --json.
+ * nothing but the final result with --json. When the summary will be printed on the same terminal
+ * (stdout a TTY too), a decided check only clears its spinner: the summary lists every check once.
  */
 export class Progress {
   private spinner: Ora | null = null;
@@ -15,13 +16,15 @@ export class Progress {
   private constructor(
     private readonly fancy: boolean,
     private readonly quiet: boolean,
+    private readonly persistChecks: boolean,
     private readonly ora: ((options: SpinnerOptions) => Ora) | null,
   ) {}
 
-  static async create(json: boolean): Promise<Progress> {
+  /** `summaryOnStdout`: a terminal summary will be printed on stdout. */
+  static async create(json: boolean, summaryOnStdout: boolean): Promise<Progress> {
     const fancy = !json && Boolean(process.stderr.isTTY) && !process.env.CI;
     const ora = fancy ? await spinnerFactory() : null;
-    return new Progress(fancy, json, ora);
+    return new Progress(fancy, json, !(fancy && summaryOnStdout && Boolean(process.stdout.isTTY)), ora);
   }
 
   say(line: string): void {
@@ -31,11 +34,21 @@ export class Progress {
     this.spinner?.start();
   }
 
+  /** A spinner with `text` (started, or its text changed); plain output shows nothing. */
+  watch(text: string): void {
+    if (!this.fancy || !this.ora) return;
+    if (this.spinner) this.spinner.text = text;
+    else this.spinner = this.ora({ text }).start();
+  }
+
   start(check: Pick<CheckMeta, 'id' | 'title'>): void {
-    if (this.fancy && this.ora) this.spinner = this.ora({ text: `${check.id}: ${check.title}` }).start();
+    this.stop();
+    this.watch(`${check.id}: ${check.title}`);
   }
 
   decided(result: Pick<CheckResult, 'id' | 'title' | 'status' | 'reason'>): void {
+    // The next check's spinner (or stop()) clears this one; the summary will show the line.
+    if (!this.persistChecks) return;
     const line = checkLine(result, this.paint);
     if (this.spinner) {
       this.spinner.stopAndPersist({ symbol: '', text: line });

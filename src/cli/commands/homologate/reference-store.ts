@@ -1,0 +1,82 @@
+import type { CliContext } from '../../context.js';
+import { backoffFromEnv } from '../../context.js';
+import { ExitError } from '../../errors.js';
+import type { EmulatorControl, MerchantClient, RetryInfo } from '../../../client/index.js';
+import { sleep } from '../../../client/retry.js';
+import type { SharedState } from '../../../../checks/context.js';
+import type { ReportIntegration } from '../../../../checks/report.js';
+import type { Progress } from './progress.js';
+
+/** The reference integrator's own store and integration on an emulator, and the client that uses its credential. */
+export interface ReferenceStore {
+  client: MerchantClient;
+  integration: ReportIntegration;
+  note: string;
+}
+
+/**
+ * Under a manual clock a rate window (429) ends only when the emulator's clock moves, so waiting
+ * for `Retry-After` would never do: the run advances the clock by it (POST /_emulator/clock/advance)
+ * and says so, then retries after a short real pause. The 429s the run arms on purpose (the retries
+ * check's, which judges the real wait) are waited for as usual.
+ */
+export function clockAwareRetries(control: EmulatorControl, progress: Progress, state: SharedState): Pick<ConstructorParameters<typeof MerchantClient>[0], 'onRetry' | 'sleep'> {
+  let pending: RetryInfo | null = null;
+  return {
+    // The transport calls onRetry and then, in the same tick, sleep: `pending` pairs them.
+    onRetry: (info) => void (pending = info),
+    async sleep(ms, signal) {
+      const info = pending;
+      pending = null;
+      const path = info?.path.split('?')[0] ?? '';
+      if (!info || info.error.status !== 429 || state.armedFaults?.has(path)) return sleep(ms, signal);
+      const seconds = Math.max(1, Math.ceil(ms / 1000));
+      progress.say(
+        `note: ${info.method} ${path} answered 429 (rate limited). The emulator runs a manual clock, so the rate window ends only when its clock moves ` +
+          `(merchant-kit emulator clock advance ${seconds}s, or POST /_emulator/clock/advance {"seconds": ${seconds}}): advancing it ${seconds} s and retrying.`,
+      );
+      await control.advanceClock(seconds);
+      return sleep(Math.min(ms, 1000), signal);
+    },
+  };
+}
+
+/**
+ * Issue: homologate must not hijack the developer's integration. Against an emulator the run makes
+ * a store and integration of its own (POST /_emulator/stores, in the credential's environment) and
+ * works only with their credential: the developer's webhook, secret, orders and catalog stay as
+ * they were, and an observer of their integration never sees the reference integrator's calls.
+ * A minimal menu (a category, a product) lets the simulator take orders when the catalog check is
+ * not run (`--only`).
+ */
+export async function referenceStore(cli: CliContext, control: EmulatorControl, runId: string, progress: Progress, state: SharedState): Promise<ReferenceStore> {
+  const { MerchantClient } = await import('../../../client/index.js');
+  let created: Awaited<ReturnType<EmulatorControl['createStore']>>;
+  try {
+    created = await control.createStore({ environment: cli.environment, name: `merchant-kit homologation ${runId}` });
+  } catch (error) {
+    const why = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
+    throw new ExitError(
+      `homologate: the emulator refused to make the reference integrator's own store (POST /_emulator/stores): ${why}. ` +
+        'An emulator started with --admin-token needs that token (--admin-token or MERCHANT_KIT_ADMIN_TOKEN); a store token cannot make stores.',
+      1,
+    );
+  }
+  const manual = (await control.clock()).mode === 'manual';
+  const client = new MerchantClient({
+    baseUrl: cli.baseUrl,
+    credential: created.credential,
+    userAgent: 'merchant-kit-homologate',
+    backoff: backoffFromEnv(process.env),
+    ...(manual ? clockAwareRetries(control, progress, state) : {}),
+  });
+  const code = `mkh-base-${runId}`;
+  await client.catalog.categories.put(code, { name: 'Homologation base', position: 100000 });
+  await client.catalog.products.put(code, { name: 'Homologation base product', category_external_id: code, price: '10000' });
+  const { store, integration } = created;
+  return {
+    client,
+    integration: { id: integration.id, store_id: store.id, store_name: store.name },
+    note: `merchant-kit's reference integrator ran on a store and integration of its own, made for this run (${store.name}, ${store.id}; ${integration.id}); your store, integration, webhook, orders and catalog were not touched. This run shows the checks pass against this emulator; only an observed run (homologate --observe --integration int_…) certifies your ERP.`,
+  };
+}

@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { seedMenu } from '../helpers/orders.js';
+import { launchChromium } from '../helpers/panel.js';
+import type { HomologationReport } from '../../checks/report.js';
+
+// The panel's homologation view during an observed session: the person's steps, open ones first,
+// each beside the order it concerns, following the session live.
+
+let emu: TestEmulator;
+let browser: Browser;
+let page: Page;
+let report: HomologationReport;
+
+beforeAll(async () => {
+  emu = await startTestEmulator({ clock: 'system' });
+  await seedMenu(emu);
+  report = (await emu.control<{ data: HomologationReport }>('POST', `/homologation/${emu.test.integration_id}/start`, { timeout_seconds: 60 })).body.data;
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  page.setDefaultTimeout(12_000);
+  await page.goto(`${emu.url}/_emulator/panel`);
+  await page.locator('#live.on').waitFor();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await emu?.close();
+});
+
+const row = (id: string) => page.locator(`#homologation [data-task="${id}"]`);
+
+describe('panel: homologation view', () => {
+  it('lists the open tasks with their instruction beside the order each concerns (number and status)', async () => {
+    const reject = report.tasks.find((t) => t.action === 'reject_order')!;
+    const order = (await emu.control('GET', `/orders/${reject.order_id}`)).body.data;
+    await row(reject.id).waitFor();
+    expect(await row(reject.id).getAttribute('data-status')).toBe('open');
+    expect(await row(reject.id).locator('[data-field="order"]').innerText()).toBe(`#${order.number} (pending)`);
+    expect(await row(reject.id).locator('[data-field="instruction"]').innerText()).toBe(reject.instruction);
+    expect(await page.locator('#homologation [data-homologation="tasks"] h3').innerText()).toBe('Your steps (2 open)');
+  });
+
+  it('follows the session live: a task done in the ERP shows done, with the call that did it', async () => {
+    const reject = report.tasks.find((t) => t.action === 'reject_order')!;
+    // The ERP's move; the session's armed 503 and 429 take the first two tries (same key, as a client retries).
+    let moved = { status: 0 };
+    for (let attempt = 0; attempt < 3 && moved.status !== 200; attempt++) {
+      if (attempt) await new Promise((r) => setTimeout(r, 1100));
+      moved = await emu.api('POST', `/orders/${reject.order_id}/status`, { body: { status: 'rejected', reason: 'No stock today' }, idempotencyKey: 'panel-task-reject-1' });
+    }
+    expect(moved.status).toBe(200);
+    await page.locator(`#homologation [data-task="${reject.id}"][data-status="done"]`).waitFor();
+    expect(await row(reject.id).locator('[data-field="reason"]').innerText()).toMatch(/^rejected with a reason: POST \/orders\/ord_\w+\/status \(req_\w+\)$/);
+    expect(await row(reject.id).locator('[data-field="order"]').innerText()).toMatch(/\(rejected\)$/);
+    // Open ones first: the done task went to the end of the list.
+    const order = await page.locator('#homologation [data-task]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status')));
+    expect(order.at(-1)).toBe('done');
+  });
+});
