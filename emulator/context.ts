@@ -1,5 +1,5 @@
 import type { Clock } from './clock.js';
-import type { Db } from './db/open.js';
+import type { Db } from './store/sqlite/open.js';
 import { IdFactory } from '../src/contract/ids.js';
 import type { RandomSource } from '../src/contract/random.js';
 import type { Environment } from '../src/contract/store.js';

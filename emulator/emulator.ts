@@ -1,15 +1,15 @@
 import { join } from 'node:path';
 import { createClock, type Clock, type ClockMode } from './clock.js';
-import { loadClockOffset, saveClockOffset } from './clock-state.js';
-import { openDatabase } from './db/open.js';
+import { loadClockOffset, saveClockOffset } from './store/sqlite/clock-file.js';
+import { openDatabase } from './store/sqlite/open.js';
 import { createEnvContext, type EnvContext } from './context.js';
 import { Faults } from './faults.js';
 import { WindowCounter } from './http/rate-limit.js';
 import { LIMITS } from '../src/contract/limits.js';
 import { cryptoRandom, seededRandom } from '../src/contract/random.js';
 import { ENVIRONMENTS, type Environment } from '../src/contract/store.js';
-import { loadOrCreateSeeds, applySeeds, saveSeeds, type SeededStore } from './seed.js';
-import { resetDatabase } from './db/reset.js';
+import { loadOrCreateSeeds, applySeeds, saveSeeds, type SeededStore } from './stores/seed.js';
+import { resetDatabase } from './store/sqlite/reset.js';
 import { OutboundGuard } from './net/outbound.js';
 import { REQUEST_TIMEOUT_MS } from '../src/server/timeouts.js';
 

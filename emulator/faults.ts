@@ -125,14 +125,13 @@ export class Faults {
     return this.list.map(view);
   }
 
-  /** Takes one use of the first fault matching the call, if any. */
-  take(method: string, path: string): { delayMs: number; error?: ApiError } | undefined {
+  /** Takes one use of the first fault matching the call, if any, and answers it (`times` left after this use). */
+  take(method: string, path: string): FaultView | undefined {
     const fault = this.list.find((f) => (f.method === null || f.method === method.toUpperCase()) && f.matches(path));
     if (!fault) return undefined;
     fault.times -= 1;
     if (fault.times <= 0) this.list = this.list.filter((f) => f !== fault);
-    if (fault.status === null) return { delayMs: fault.delay_ms };
-    return { delayMs: fault.delay_ms, error: faultError(fault) };
+    return view(fault);
   }
 }
 
@@ -140,8 +139,18 @@ function view({ matches: _matches, ...fault }: Fault): FaultView {
   return { ...fault };
 }
 
+/** What a fault does to the call it takes: a delay, then its error (none: the call runs after the delay). */
+export interface TakenFault {
+  delayMs: number;
+  error?: ApiError;
+}
+
+export function takenFault(fault: FaultView): TakenFault {
+  return fault.status === null ? { delayMs: fault.delay_ms } : { delayMs: fault.delay_ms, error: faultError(fault) };
+}
+
 /** The error the fault answers with: the spec's body, the status and code asked for. */
-function faultError(fault: Fault): ApiError {
+function faultError(fault: FaultView): ApiError {
   const status = fault.status!;
   const code = fault.code!;
   const known = code in ERROR_CATALOGUE ? (code as ErrorCode) : defaultFaultCode(status);

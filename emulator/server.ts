@@ -67,7 +67,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   const notices: string[] = [];
   let restored: RestoredIntegration[] | undefined;
   if (folder) {
-    const { recoverInterruptedRestore, restoreIntoDataDir } = await import('./bundle/stage.js');
+    const { recoverInterruptedRestore, restoreIntoDataDir } = await import('./store/sqlite/stage.js');
     const notice = recoverInterruptedRestore(folder);
     if (notice) notices.push(notice);
     if (from) restored = await restoreIntoDataDir(folder, from.bundle, from.file, emulatorOptions);

@@ -2,11 +2,11 @@ import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Emulator } from '../emulator.js';
-import { loadClockOffset } from '../clock-state.js';
-import { checkIntact } from '../db/open.js';
+import { loadClockOffset } from '../store/sqlite/clock-file.js';
+import { checkIntact } from '../store/sqlite/open.js';
 import { formatDate } from '../../src/contract/dates.js';
 import { ENVIRONMENTS } from '../../src/contract/store.js';
-import { dumpDatabase } from './dump.js';
+import { dumpDatabase } from '../store/sqlite/dump.js';
 import { encodeBundle } from './envelope.js';
 import { BundleError, type BundlePayload } from './format.js';
 

@@ -1,12 +1,12 @@
 import type { Emulator } from '../emulator.js';
 import type { EnvContext } from '../context.js';
-import type { Db } from '../db/open.js';
-import { MIGRATIONS } from '../db/migrations/index.js';
-import { issueCredential } from '../auth/credentials.js';
+import type { Db } from '../store/sqlite/open.js';
+import { MIGRATIONS } from '../store/sqlite/migrations/index.js';
+import { issueCredential } from '../stores/credentials.js';
 import { newSigningSecret } from '../webhooks/config.js';
 import { webhookService } from '../webhooks/service.js';
-import { seedsAfterRestore } from '../seed.js';
-import { tableNames } from './dump.js';
+import { seedsAfterRestore } from '../stores/seed.js';
+import { tableNames } from '../store/sqlite/dump.js';
 import { BundleError, type Bundle, type Cell, type EnvironmentDump } from './format.js';
 
 /** What a restore hands out once: a fresh credential per restored integration, and new signing secrets. */

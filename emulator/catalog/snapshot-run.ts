@@ -111,7 +111,7 @@ export function finishPart(env: EnvContext, integration: IntegrationRecord, part
 }
 
 const linked = (rows: { id: string; external_id: string; active: number }[]): LinkedItem[] =>
-  rows.map((r) => ({ id: r.id, external_id: r.external_id, active: r.active === 1 }));
+  rows.map((r) => ({ id: r.id, externalId: r.external_id, active: r.active === 1 }));
 
 /**
  * The integration's `missing_items_policy`, read now (the merchant may have changed it meanwhile).
@@ -135,11 +135,11 @@ function applyPolicy(env: EnvContext, integration: IntegrationRecord, row: Snaps
   });
   let deactivated = 0;
   for (const product of plan.products) {
-    if (catalog.deactivateProduct(env, current, product.external_id).result === 'updated') deactivated += 1;
+    if (catalog.deactivateProduct(env, current, product.externalId).result === 'updated') deactivated += 1;
   }
   for (const category of plan.categories) {
     try {
-      if (catalog.deactivateCategory(env, current, category.external_id).result === 'updated') deactivated += 1;
+      if (catalog.deactivateCategory(env, current, category.externalId).result === 'updated') deactivated += 1;
     } catch (error) {
       if (!(error instanceof ApiError) || error.code !== 'category_not_empty') throw error;
     }

@@ -100,7 +100,7 @@ function outOfOrder(expected: number): ApiError {
 /** A linked item (external_id not null) of the integration, as the policy sees it. */
 export interface LinkedItem {
   id: string;
-  external_id: string;
+  externalId: string;
   active: boolean;
 }
 
@@ -131,8 +131,8 @@ export function planMissingItems(input: MissingItemsInput): MissingItemsPlan {
   if (input.failed > 0) return { products: [], categories: [], reason: 'failed_operations' };
   if (input.policy === 'keep') return { products: [], categories: [], reason: null };
   return {
-    products: input.products.filter((p) => p.active && !input.sentProduct(p.external_id)),
-    categories: input.categories.filter((c) => c.active && !input.sentCategory(c.external_id)),
+    products: input.products.filter((p) => p.active && !input.sentProduct(p.externalId)),
+    categories: input.categories.filter((c) => c.active && !input.sentCategory(c.externalId)),
     reason: null,
   };
 }

@@ -1,5 +1,5 @@
 import type { EnvContext } from '../context.js';
-import { acceptingOrders, presentStore } from '../present/store.js';
+import { acceptingOrders, presentStore } from '../stores/present.js';
 
 /**
  * Runs a catalog write and, when it flips the store's `accepting_orders` (DESIGN: it reads true only

@@ -2,7 +2,7 @@ import type { Emulator } from '../emulator.js';
 import type { EnvContext } from '../context.js';
 import type { StoreRecord } from '../data/stores.js';
 import type { IntegrationRecord } from '../data/integrations.js';
-import { presentStore } from '../present/store.js';
+import { presentStore } from '../stores/present.js';
 import { clockView } from './system.js';
 import { storeAlerts } from '../orders/alerts.js';
 import { webhookView } from '../webhooks/view.js';

@@ -8,10 +8,10 @@ import {
   controlStoreCreate,
   controlStorePatch,
 } from '../../src/contract/control.js';
-import { provisionStore } from '../provision.js';
-import { changeStore, type StoreChange } from '../stores/change.js';
-import { changeIntegration } from '../integrations/change.js';
-import { rotateCredential } from '../auth/rotate.js';
+import { provisionStore } from '../stores/provision.js';
+import { changeStore, type StoreChange } from '../stores/change-store.js';
+import { changeIntegration } from '../stores/change-integration.js';
+import { rotateCredential } from '../stores/rotate.js';
 import { formatNullableDate } from '../../src/contract/dates.js';
 import { controlBody } from './parse.js';
 import { integrationView, storeView } from './state.js';

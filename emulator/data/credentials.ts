@@ -1,4 +1,4 @@
-import type { Db } from '../db/open.js';
+import type { Db } from '../store/sqlite/open.js';
 
 export interface CredentialRow {
   key_id: string;

@@ -1,4 +1,4 @@
-import type { Db } from '../db/open.js';
+import type { Db } from '../store/sqlite/open.js';
 import type { EntregaStatus } from '../../src/contract/entregas.js';
 
 export interface EntregaRecord {

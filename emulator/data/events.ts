@@ -1,4 +1,4 @@
-import type { Db } from '../db/open.js';
+import type { Db } from '../store/sqlite/open.js';
 import { API_VERSION } from '../../src/contract/limits.js';
 import { formatDate } from '../../src/contract/dates.js';
 

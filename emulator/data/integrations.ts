@@ -1,4 +1,4 @@
-import type { Db } from '../db/open.js';
+import type { Db } from '../store/sqlite/open.js';
 import type { IntegrationSettings, IntegrationStatus, Scope } from '../../src/contract/store.js';
 
 export type { IntegrationStatus };

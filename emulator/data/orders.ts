@@ -1,4 +1,4 @@
-import type { Db } from '../db/open.js';
+import type { Db } from '../store/sqlite/open.js';
 import type { AckStatus, ChangeActor, OrderStatus } from '../../src/contract/orders.js';
 
 /** An item option as copied at purchase time; amounts in hundredths. */

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Db } from '../db/open.js';
+import type { Db } from '../store/sqlite/open.js';
 
 export interface SnapshotRow {
   integration_id: string;

@@ -1,4 +1,4 @@
-import type { Db } from '../db/open.js';
+import type { Db } from '../store/sqlite/open.js';
 import type { PaymentMethod } from '../../src/contract/store.js';
 
 export interface StoreRow {

@@ -1,4 +1,4 @@
-import type { Db } from '../db/open.js';
+import type { Db } from '../store/sqlite/open.js';
 import type { DeliveryStatus } from '../../src/contract/webhooks.js';
 
 export interface WebhookRecord {

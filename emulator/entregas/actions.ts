@@ -3,7 +3,7 @@ import { entregaActionBodies, type EntregaAction } from '../../src/contract/entr
 import { parseOrThrow } from '../../src/contract/validation.js';
 import type { EnvContext } from '../context.js';
 import type { EntregaRecord } from '../data/entregas.js';
-import { entregaTransition, refundApplies } from '../domain/entregas.js';
+import { entregaTransition, refundApplies } from './rules.js';
 
 /** A delivery of the store, or 404 (another store's is never revealed). */
 export function entregaOfStore(env: EnvContext, storeId: string | null, id: string): EntregaRecord {

@@ -1,7 +1,7 @@
 import type { EntregaRecord } from '../data/entregas.js';
 import type { Entrega } from '../../src/contract/entregas.js';
 import { formatDate } from '../../src/contract/dates.js';
-import { entregaBalance } from '../domain/entregas.js';
+import { entregaBalance } from './rules.js';
 
 /** The customer's tracking page of a delivery, under the emulator's own address. */
 export const trackingUrl = (origin: string, token: string) => `${origin}/_emulator/tracking/${token}`;

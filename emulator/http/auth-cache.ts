@@ -1,5 +1,5 @@
-import type { Db } from '../db/open.js';
-import { rowWatch } from '../db/row-watch.js';
+import type { Db } from '../store/sqlite/open.js';
+import { rowWatch } from '../store/sqlite/row-watch.js';
 import type { AuthContext } from './auth.js';
 
 /**

@@ -4,7 +4,7 @@ import type { EnvContext } from '../context.js';
 import type { CredentialRow } from '../data/credentials.js';
 import type { IntegrationRecord } from '../data/integrations.js';
 import type { StoreRecord } from '../data/stores.js';
-import { parseAuthorization, secretMatches } from '../auth/credentials.js';
+import { parseAuthorization, secretMatches } from '../stores/credentials.js';
 import { authCacheOf, type AuthCache } from './auth-cache.js';
 
 export interface AuthContext {

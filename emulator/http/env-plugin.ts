@@ -4,6 +4,7 @@ import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
 import { authenticate, type AuthContext } from './auth.js';
 import { sendError } from './reply.js';
+import { takenFault } from '../faults.js';
 import { API_ROUTES } from '../routes/index.js';
 
 declare module 'fastify' {
@@ -37,8 +38,9 @@ export function addEnvHooks(app: FastifyInstance, emulator: Emulator, env: EnvCo
   // A hook that answers does not call `done` (fastify then runs nothing more of the request).
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const q = request.url.indexOf('?');
-    const fault = emulator.faults.take(request.method, q === -1 ? request.url : request.url.slice(0, q));
-    if (!fault) return admit(emulator, env, request, reply, done);
+    const taken = emulator.faults.take(request.method, q === -1 ? request.url : request.url.slice(0, q));
+    if (!taken) return admit(emulator, env, request, reply, done);
+    const fault = takenFault(taken);
     const apply = () => {
       if (fault.error) return void sendError(request, reply, fault.error);
       try {

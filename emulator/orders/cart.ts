@@ -3,7 +3,7 @@ import type { OptionGroupRow, OptionRow, ProductRow } from '../data/catalog.js';
 import type { StoredItem, StoredItemOption } from '../data/orders.js';
 import type { SimulatedItem } from '../../src/contract/orders.js';
 import { ApiError, type FieldIssue } from '../../src/contract/errors.js';
-import { lineTotal } from '../domain/totals.js';
+import { lineTotal } from './totals.js';
 import type { Chance } from './chance.js';
 import { ITEM_NOTES } from './sample-data.js';
 

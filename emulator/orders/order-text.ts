@@ -1,6 +1,6 @@
 import type { EnvContext } from '../context.js';
-import { ChangeCache } from '../db/change-cache.js';
-import type { Db } from '../db/open.js';
+import { ChangeCache } from '../store/sqlite/change-cache.js';
+import type { Db } from '../store/sqlite/open.js';
 import { JsonText } from '../http/json-text.js';
 import { presentOrder } from './present.js';
 import { loadOrder } from './service.js';

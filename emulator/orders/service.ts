@@ -3,7 +3,7 @@ import type { OrderRecord } from '../data/orders.js';
 import type { ChangeActor, OrderStatus } from '../../src/contract/orders.js';
 import { ApiError } from '../../src/contract/errors.js';
 import { parseDate } from '../../src/contract/dates.js';
-import { mayChange, transition, type StatusAuthority } from '../domain/status-machine.js';
+import { mayChange, transition, type StatusAuthority } from './status-machine.js';
 import { presentOrder } from './present.js';
 
 /** Who made a change: `integration_id` is set only when an integration did (spec: Events, changed_by). */

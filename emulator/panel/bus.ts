@@ -1,5 +1,5 @@
 import type { Emulator } from '../emulator.js';
-import { rowWatch } from '../db/row-watch.js';
+import { rowWatch } from '../store/sqlite/row-watch.js';
 
 /** What changed, for the panel to fetch again: orders of a store, its webhook deliveries, or the state. */
 export type ChangeKind = 'orders' | 'deliveries' | 'state';

@@ -1,5 +1,5 @@
 import { ORDER_STATUSES } from '../../src/contract/orders.js';
-import { FINAL_STATUSES } from '../domain/status-machine.js';
+import { FINAL_STATUSES } from '../orders/status-machine.js';
 import { integrationSettings, SCOPES } from '../../src/contract/store.js';
 import { PANEL_LIVE } from './script-live.js';
 import { PANEL_RENDER } from './script-render.js';

@@ -2,9 +2,9 @@ import type { Category, Product } from '../../src/contract/catalog.js';
 import { formatAmount } from '../../src/contract/amounts.js';
 import { formatDate, formatNullableDate } from '../../src/contract/dates.js';
 import type { EnvContext } from '../context.js';
-import { ChangeCache } from '../db/change-cache.js';
-import type { Db } from '../db/open.js';
-import { rowWatch } from '../db/row-watch.js';
+import { ChangeCache } from '../store/sqlite/change-cache.js';
+import type { Db } from '../store/sqlite/open.js';
+import { rowWatch } from '../store/sqlite/row-watch.js';
 import type { Statement } from 'better-sqlite3';
 import type { CategoryRow, OptionGroupRow, OptionRow, ProductPageParams, ProductView } from '../data/catalog.js';
 

@@ -5,7 +5,7 @@ import type { Emulator } from '../emulator.js';
 import { apiRoute, ok } from '../http/route.js';
 import type { AuthContext } from '../http/auth.js';
 import { JsonText } from '../http/json-text.js';
-import { presentMe } from '../present/store.js';
+import { presentMe } from '../stores/present.js';
 
 // The body as JSON text per authentication: the records come frozen from the auth cache, which a
 // write to their rows renews (see auth-cache.ts), and the body reads nothing else, so the same

@@ -4,8 +4,8 @@ import { ApiError } from '../../src/contract/errors.js';
 import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
 import { apiRoute, ok } from '../http/route.js';
-import { presentStore } from '../present/store.js';
-import { changeStore } from '../stores/change.js';
+import { presentStore } from '../stores/present.js';
+import { changeStore } from '../stores/change-store.js';
 
 export function storeRoutes(app: FastifyInstance, env: EnvContext, emulator: Emulator): void {
   apiRoute(app, env, emulator, api.getStore, ({ auth }) => ok(presentStore(env, env.stores.byId(auth.store.id)!)));

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { EnvContext } from '../context.js';
 import type { DeliveryRow } from '../data/webhooks.js';
-import { settleAttempt, trackFailureRun, type DeliveryState } from '../domain/retry-schedule.js';
+import { settleAttempt, trackFailureRun, type DeliveryState } from './retry-schedule.js';
 import { signatureHeader } from '../../src/webhooks/sign.js';
 import { ApiError } from '../../src/contract/errors.js';
 import { enqueueDeliveries } from './outbox.js';

@@ -2,7 +2,7 @@ import { describe, expectTypeOf, it } from 'vitest';
 import type { ControlIntegration, ControlStore, EmulatorClock, EmulatorState, RotatedCredential } from '../../src/client/emulator-control.js';
 import type { clockView } from '../../emulator/control/system.js';
 import type { describeState, integrationView, storeView } from '../../emulator/control/state.js';
-import type { rotateCredential } from '../../emulator/auth/rotate.js';
+import type { rotateCredential } from '../../emulator/stores/rotate.js';
 
 // The client writes the control API's answers out (src/client/emulator-control.ts) so that its
 // declarations never reach the emulator's internals; these checks keep each type equal to what the

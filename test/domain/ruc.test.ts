@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatRuc, isValidRuc, rucCheckDigit } from '../../emulator/domain/ruc.js';
+import { formatRuc, isValidRuc, rucCheckDigit } from '../../emulator/orders/ruc.js';
 
 describe('rucCheckDigit (SET modulo 11)', () => {
   it.each([

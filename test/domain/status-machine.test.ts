@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mayChange, transition, type TransitionResult } from '../../emulator/domain/status-machine.js';
+import { mayChange, transition, type TransitionResult } from '../../emulator/orders/status-machine.js';
 import { CHANGE_ACTORS, ORDER_STATUSES, type OrderStatus } from '../../src/contract/orders.js';
 
 // The spec's table written out by hand, one row per current state: what each target gives for a

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lineTotal, orderTotals } from '../../emulator/domain/totals.js';
+import { lineTotal, orderTotals } from '../../emulator/orders/totals.js';
 import { formatAmount, parseAmount } from '../../src/contract/amounts.js';
 
 describe('lineTotal (spec: Order rule 2)', () => {

@@ -58,13 +58,13 @@ describe('decidePart (spec: parts in order from 1; repeating a part is safe)', (
 
 describe('planMissingItems (spec: Full snapshot rules 1–3)', () => {
   const products = [
-    { id: 'p1', external_id: 'SENT', active: true },
-    { id: 'p2', external_id: 'MISSING', active: true },
-    { id: 'p3', external_id: 'MISSING-INACTIVE', active: false },
+    { id: 'p1', externalId: 'SENT', active: true },
+    { id: 'p2', externalId: 'MISSING', active: true },
+    { id: 'p3', externalId: 'MISSING-INACTIVE', active: false },
   ];
   const categories = [
-    { id: 'c1', external_id: 'CAT-SENT', active: true },
-    { id: 'c2', external_id: 'CAT-MISSING', active: true },
+    { id: 'c1', externalId: 'CAT-SENT', active: true },
+    { id: 'c2', externalId: 'CAT-MISSING', active: true },
   ];
   const base = {
     products,
@@ -86,7 +86,7 @@ describe('planMissingItems (spec: Full snapshot rules 1–3)', () => {
 });
 
 describe('readSnapshotRequest', () => {
-  const ops = [{ op: 'upsert_category', external_id: 'C', data: { name: 'C' } }];
+  const ops = [{ op: 'upsert_category', externalId: 'C', data: { name: 'C' } }];
   const read = (extra: Record<string, unknown>) => readSnapshotRequest(batchRequest.parse({ operations: ops, ...extra }));
   const fieldsOf = (extra: Record<string, unknown>) => {
     try {

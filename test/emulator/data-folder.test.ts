@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { startEmulator, type RunningEmulator } from '../../emulator/server.js';
-import { loadClockOffset, saveClockOffset } from '../../emulator/clock-state.js';
+import { loadClockOffset, saveClockOffset } from '../../emulator/store/sqlite/clock-file.js';
 import { request } from '../helpers/emulator.js';
 
 // issue 15: a data folder whose files are damaged or missing. The clock, the databases and the seed

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { readAllEvents, seedMenu, simulate } from '../helpers/orders.js';
-import { transition } from '../../emulator/domain/status-machine.js';
+import { transition } from '../../emulator/orders/status-machine.js';
 import { ORDER_STATUSES } from '../../src/contract/orders.js';
 
 let emu: TestEmulator;

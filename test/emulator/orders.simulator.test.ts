@@ -3,7 +3,7 @@ import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { seedMenu, simulate } from '../helpers/orders.js';
 import { parseAmount } from '../../src/contract/amounts.js';
 import { order as orderSchema } from '../../src/contract/orders.js';
-import { isValidRuc } from '../../emulator/domain/ruc.js';
+import { isValidRuc } from '../../emulator/orders/ruc.js';
 
 let emu: TestEmulator;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChangeCache } from '../../emulator/db/change-cache.js';
+import { ChangeCache } from '../../emulator/store/sqlite/change-cache.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { makeStore, product, withCategory } from '../helpers/catalog.js';
 

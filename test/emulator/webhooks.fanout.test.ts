@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestEmulator } from '../helpers/emulator.js';
 import type { Receiver } from '../helpers/receiver.js';
 import { startWebhookRig, type WebhookRig } from '../helpers/webhook-rig.js';
-import { RETRY_DELAYS_MS } from '../../emulator/domain/retry-schedule.js';
+import { RETRY_DELAYS_MS } from '../../emulator/webhooks/retry-schedule.js';
 
 const EVENTS = 1000;
 const SEED = 'fanout-7';

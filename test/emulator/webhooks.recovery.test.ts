@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
-import { RETRY_DELAYS_MS } from '../../emulator/domain/retry-schedule.js';
+import { RETRY_DELAYS_MS } from '../../emulator/webhooks/retry-schedule.js';
 
 let dataDir: string;
 let rx: Receiver;

@@ -1,5 +1,5 @@
 import type { TestEmulator } from './emulator.js';
-import { provisionStore } from '../../emulator/provision.js';
+import { provisionStore } from '../../emulator/stores/provision.js';
 import type { IntegrationSettings, Scope } from '../../src/contract/store.js';
 
 /** A second store of the sandbox with its own credential (the control API's when it exists). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { courierQuote, entregaBalance, entregaTransition, refundApplies } from '../../../emulator/domain/entregas.js';
+import { courierQuote, entregaBalance, entregaTransition, refundApplies } from '../../../emulator/entregas/rules.js';
 import { ENTREGA_STATUSES } from '../../../src/contract/entregas.js';
 
 describe('independent delivery transitions', () => {

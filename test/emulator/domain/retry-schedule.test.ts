@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_ATTEMPTS, RETRY_DELAYS_MS, settleAttempt, trackFailureRun, type DeliveryState } from '../../../emulator/domain/retry-schedule.js';
+import { MAX_ATTEMPTS, RETRY_DELAYS_MS, settleAttempt, trackFailureRun, type DeliveryState } from '../../../emulator/webhooks/retry-schedule.js';
 
 const MIN = 60_000;
 const H = 60 * MIN;

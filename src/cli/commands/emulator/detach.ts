@@ -131,7 +131,7 @@ export async function startDetached(options: StartOptions): Promise<void> {
   const dataDir = options.memory ? null : resolve(options.data ?? DEFAULT_DATA_DIR);
   const logFile = logFileOf(options, dataDir);
   if (dataDir) {
-    const { secureDataDir } = await import('../../../../emulator/db/open.js');
+    const { secureDataDir } = await import('../../../../emulator/store/sqlite/open.js');
     secureDataDir(dataDir);
   }
   const guard = interruptGuard();

@@ -15,7 +15,7 @@ type StorePatch = Parameters<EmulatorControl['patchStore']>[1];
  * store's current method of that code, else the emulator's default name for a base code.
  */
 async function paymentMethods(items: string[], current: PaymentMethod[]): Promise<PaymentMethod[]> {
-  const { DEFAULT_PAYMENT_METHODS } = await import('../../../../emulator/provision.js');
+  const { DEFAULT_PAYMENT_METHODS } = await import('../../../../emulator/stores/provision.js');
   return items.map((item) => {
     const eq = item.indexOf('=');
     const code = (eq === -1 ? item : item.slice(0, eq)).trim();

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../src/files/atomic.js';
+import { writeFileAtomic } from '../../../src/files/atomic.js';
+import type { ClockStore } from '../coordination.js';
 
 export const CLOCK_FILE = 'clock.json';
 
@@ -50,4 +51,21 @@ export function saveClockOffset(dataDir: string | null, offsetMs: number): void 
   if (!dataDir) return;
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   writeFileAtomic(join(dataDir, CLOCK_FILE), `${JSON.stringify({ offset_ms: offsetMs })}\n`);
+}
+
+/**
+ * The embedded adapter's clock state: the advance in `clock.json` beside the databases (none in
+ * memory). The mode is the process's own (`--clock`), and a manual clock stands at the real time of
+ * start-up: only the advance is kept across restarts.
+ */
+export function fileClockStore(dataDir: string | null): ClockStore {
+  return {
+    async load() {
+      const offsetMs = loadClockOffset(dataDir);
+      return offsetMs === 0 ? null : { mode: 'system', offsetMs, frozenAt: Date.now() };
+    },
+    async save(state) {
+      saveClockOffset(dataDir, state.offsetMs);
+    },
+  };
 }

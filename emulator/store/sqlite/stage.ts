@@ -1,12 +1,12 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Emulator, resolveOptions, type EmulatorOptions } from '../emulator.js';
-import { CLOCK_FILE } from '../clock-state.js';
-import { SEED_FILE } from '../seed.js';
-import { ENVIRONMENTS } from '../../src/contract/store.js';
-import { syncDir, writeFileAtomic } from '../../src/files/atomic.js';
-import { restoreState, type RestoredIntegration } from './restore.js';
-import type { Bundle } from './format.js';
+import { Emulator, resolveOptions, type EmulatorOptions } from '../../emulator.js';
+import { CLOCK_FILE } from './clock-file.js';
+import { SEED_FILE } from '../../stores/seed.js';
+import { ENVIRONMENTS } from '../../../src/contract/store.js';
+import { syncDir, writeFileAtomic } from '../../../src/files/atomic.js';
+import { restoreState, type RestoredIntegration } from '../../bundle/restore.js';
+import type { Bundle } from '../../bundle/format.js';
 
 /**
  * `start --from FILE --data DIR` is all or nothing, whatever moment a crash or a SIGKILL picks:

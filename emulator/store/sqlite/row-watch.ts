@@ -10,6 +10,8 @@ import type { Db } from './open.js';
 export interface RowWatch {
   /** Moves with every write to a store, integration or credential row (what authentication reads). */
   authVersion(): number;
+  /** `listener()` for every write to a store, integration or credential row. */
+  onAuthChange(listener: () => void): void;
   /**
    * `forget(rowid)` for every product row whose presented form a write may have changed: the row
    * itself, its option groups and options; `forget(null)` when it may be any product (a category's
@@ -86,9 +88,11 @@ const TRIGGERS = `
 
 function install(db: Db): RowWatch {
   let auth = 0;
+  const authListeners: (() => void)[] = [];
   const productListeners: ((rowid: number | null) => void)[] = [];
   db.function('merchant_kit_auth_changed', { deterministic: false }, () => {
     auth++;
+    for (const listener of authListeners) listener();
     return null;
   });
   db.function('merchant_kit_product_changed', { deterministic: false }, (rowid: unknown) => {
@@ -109,6 +113,7 @@ function install(db: Db): RowWatch {
   db.exec(TRIGGERS);
   return {
     authVersion: () => auth,
+    onAuthChange: (listener) => void authListeners.push(listener),
     onProductChange: (forget) => void productListeners.push(forget),
     onWebhookChange: (listener, wanted) => void webhookListeners.push({ listener, wanted }),
   };

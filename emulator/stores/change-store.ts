@@ -1,6 +1,6 @@
 import type { EnvContext } from '../context.js';
 import type { StoreRecord } from '../data/stores.js';
-import { presentStore } from '../present/store.js';
+import { presentStore } from './present.js';
 
 export type StoreChange = Partial<Pick<StoreRecord, 'switchOn' | 'suspended' | 'paymentMethods' | 'fulfillmentTypes'>>;
 

@@ -1,12 +1,12 @@
 import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { secureDataDir } from './db/open.js';
-import type { EnvContext } from './context.js';
-import { digestSecret, issueCredential, parseAuthorization } from './auth/credentials.js';
+import { secureDataDir } from '../store/sqlite/open.js';
+import type { EnvContext } from '../context.js';
+import { digestSecret, issueCredential, parseAuthorization } from './credentials.js';
 import { provisionStore } from './provision.js';
-import { isId } from '../src/contract/ids.js';
-import type { Environment } from '../src/contract/store.js';
-import { writeFileAtomic } from '../src/files/atomic.js';
+import { isId } from '../../src/contract/ids.js';
+import type { Environment } from '../../src/contract/store.js';
+import { writeFileAtomic } from '../../src/files/atomic.js';
 
 /** One demo store per environment, with the credential the ready line prints. */
 export interface SeededStore {

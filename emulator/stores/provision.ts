@@ -1,6 +1,6 @@
-import type { EnvContext } from './context.js';
-import { issueCredential, type IssuedCredential } from './auth/credentials.js';
-import { integrationSettings, SCOPES, type IntegrationSettings, type PaymentMethod, type Scope } from '../src/contract/store.js';
+import type { EnvContext } from '../context.js';
+import { issueCredential, type IssuedCredential } from './credentials.js';
+import { integrationSettings, SCOPES, type IntegrationSettings, type PaymentMethod, type Scope } from '../../src/contract/store.js';
 
 export const DEFAULT_PAYMENT_METHODS: PaymentMethod[] = [
   { code: 'cash', name: 'Efectivo' },

@@ -1,0 +1,155 @@
+import type { Environment } from '../../src/contract/store.js';
+import type { ControlFault } from '../../src/contract/control.js';
+import type { WebhookChaos } from '../../src/contract/webhooks.js';
+import type { ClockMode } from '../clock.js';
+import type { FaultView } from '../faults.js';
+import type { RecordedCall, SessionView, InjectedFault } from '../../checks/observation.js';
+import type { MaybePromise } from './maybe.js';
+
+/**
+ * What the processes of one sandbox share besides the repositories (DESIGN: Storage and the team
+ * sandbox). One process on SQLite keeps most of it in memory; on PostgreSQL it lives in tables and
+ * every process sees the same. The calls made on every request (`hit`, `takeFault`) may answer at
+ * once (MaybePromise).
+ */
+export interface Coordination {
+  /** spec: Limits — fixed-minute windows on the emulator's clock. */
+  readonly windows: RateWindows;
+  /** spec: Idempotency rules — one claim per (environment, integration, key), with its owner and lease. */
+  readonly idempotency: IdempotencyClaims;
+  /** spec: Limits — one batch at a time per integration. */
+  readonly batches: BatchGate;
+  readonly clock: ClockStore;
+  readonly faults: FaultStore;
+  readonly chaos: ChaosStore;
+  readonly homologation: HomologationStore;
+  /** The demo stores and their credentials, made once per sandbox and shown by every process's ready line. */
+  readonly seeds: SeedStore;
+  /**
+   * What other processes may have changed since this one last looked: the clock and the reset
+   * generation. Read at the start of every request, so that a clock advanced or a reset made on
+   * another process is in effect here before this request runs. null: this process is the whole
+   * sandbox (nothing to read).
+   */
+  sharedState(): MaybePromise<SharedState | null>;
+  /**
+   * Everything shared goes back to its start (the emulator's reset): rate windows, faults, chaos,
+   * homologation; the generation moves so that every process resets what it keeps in memory.
+   */
+  reset(): Promise<void>;
+}
+
+export interface SharedState {
+  clock: ClockState | null;
+  /** Moves with every reset of the sandbox. */
+  generation: number;
+}
+
+/** One demo store per environment, with the credential the ready line prints. */
+export interface SeededStore {
+  environment: Environment;
+  storeId: string;
+  integrationId: string;
+  credential: string;
+}
+
+export interface SeedStore {
+  /** The saved demo stores, or null when none were saved yet (a new sandbox). */
+  load(): Promise<SeededStore[] | null>;
+  save(seeds: SeededStore[]): Promise<void>;
+  /**
+   * Runs `make` once for the whole sandbox: the first process to get here makes the seeds while the
+   * others wait, then every process reads the same (an exclusive lock on a server database).
+   */
+  once<T>(make: () => Promise<T>): Promise<T>;
+}
+
+export type WindowKind = 'requests' | 'auth_failures' | 'batches' | 'admin_failures';
+
+export interface WindowHit {
+  allowed: boolean;
+  remaining: number;
+  retryAfterSeconds: number;
+}
+
+export interface RateWindows {
+  /** Counts one hit of `key` in the window that holds `now`. */
+  hit(kind: WindowKind, key: string, now: number): MaybePromise<WindowHit>;
+  /** Whether `key` has used its allowance in the window that holds `now`, without counting. */
+  exhausted(kind: WindowKind, key: string, now: number): MaybePromise<boolean>;
+  limit(kind: WindowKind): number;
+}
+
+/** A response kept for replays (spec: Idempotency rules 2). */
+export interface StoredResponse {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+export type Claim =
+  /** The key is this request's now: run it, then `finish` or `release`. */
+  | { kind: 'fresh' }
+  | { kind: 'replay'; response: StoredResponse }
+  /** Another request with the key is running (409 request_in_progress, Retry-After). */
+  | { kind: 'in_progress' }
+  /** The key was used with another request (409 idempotency_conflict). */
+  | { kind: 'conflict' };
+
+export interface IdempotencyClaims {
+  /**
+   * Claims the key for this process, unless a finished answer within retention exists (replay or
+   * conflict) or a live claim of another request holds it. A claim whose owner is gone (a process
+   * that died) is free again once its lease ran out.
+   */
+  claim(env: Environment, integrationId: string, key: string, fingerprint: string, now: number): Promise<Claim>;
+  finish(env: Environment, integrationId: string, key: string, response: StoredResponse): Promise<void>;
+  release(env: Environment, integrationId: string, key: string): Promise<void>;
+}
+
+export interface BatchGate {
+  /** True when the integration had no batch running (it has one now, this one). */
+  acquire(env: Environment, integrationId: string): Promise<boolean>;
+  release(env: Environment, integrationId: string): Promise<void>;
+}
+
+/** The emulator's time line: `now = (mode === 'manual' ? frozenAt : real now) + offsetMs`. */
+export interface ClockState {
+  mode: ClockMode;
+  offsetMs: number;
+  /** The real time a manual clock stands at (before its offset). */
+  frozenAt: number;
+}
+
+export interface ClockStore {
+  /** The saved state, or null when none was saved (a new sandbox). */
+  load(): Promise<ClockState | null>;
+  save(state: ClockState): Promise<void>;
+}
+
+export interface FaultStore {
+  add(spec: ControlFault): Promise<FaultView>;
+  list(): Promise<FaultView[]>;
+  clear(): Promise<number>;
+  /** Takes one use of the first fault matching the call and answers it as it was (every process sees the same uses). */
+  take(method: string, path: string): MaybePromise<FaultView | undefined>;
+}
+
+export interface ChaosStore {
+  get(): MaybePromise<WebhookChaos>;
+  set(chaos: WebhookChaos | null): Promise<void>;
+}
+
+/** The observer's recordings and sessions (DESIGN: Homologation), shared by every process. */
+export interface HomologationStore {
+  /** Keeps one API call of the integration (its `seq` is given here). */
+  record(integrationId: string, call: RecordedCall): MaybePromise<void>;
+  calls(integrationId: string): Promise<RecordedCall[]>;
+  saveSession(integrationId: string, view: SessionView): Promise<void>;
+  session(integrationId: string): Promise<SessionView | null>;
+  /** Faults the session keeps for the integration's next idempotent writes. */
+  arm(integrationId: string, faults: InjectedFault[]): Promise<void>;
+  takeArmed(integrationId: string): MaybePromise<InjectedFault | undefined>;
+  /** Forgets the integration's armed faults (its session's report is final). */
+  disarm(integrationId: string): Promise<void>;
+}

@@ -1,0 +1,62 @@
+import type { Environment } from '../../../src/contract/store.js';
+import { webhookChaos, type WebhookChaos } from '../../../src/contract/webhooks.js';
+import type { ControlFault } from '../../../src/contract/control.js';
+import { Faults, type FaultView } from '../../faults.js';
+import type { BatchGate, ChaosStore, FaultStore } from '../coordination.js';
+
+// The sandbox tools' state of one process: faults, chaos, the one-batch rule.
+
+export class LocalFaults implements FaultStore {
+  private readonly faults = new Faults();
+
+  async add(spec: ControlFault): Promise<FaultView> {
+    return this.faults.add(spec);
+  }
+
+  async list(): Promise<FaultView[]> {
+    return this.faults.active;
+  }
+
+  async clear(): Promise<number> {
+    return this.faults.clear();
+  }
+
+  take(method: string, path: string): FaultView | undefined {
+    return this.faults.take(method, path);
+  }
+
+  /** Whether any fault is armed (the request path skips matching when none is). */
+  get any(): boolean {
+    return this.faults.active.length > 0;
+  }
+}
+
+const NO_CHAOS: WebhookChaos = webhookChaos.parse({});
+
+export class LocalChaos implements ChaosStore {
+  private current: WebhookChaos = NO_CHAOS;
+
+  get(): WebhookChaos {
+    return this.current;
+  }
+
+  async set(chaos: WebhookChaos | null): Promise<void> {
+    this.current = chaos ?? NO_CHAOS;
+  }
+}
+
+/** spec: Limits — one batch at a time per integration (ids are unique per environment). */
+export class LocalBatchGate implements BatchGate {
+  private readonly running = new Set<string>();
+
+  async acquire(env: Environment, integrationId: string): Promise<boolean> {
+    const key = `${env}|${integrationId}`;
+    if (this.running.has(key)) return false;
+    this.running.add(key);
+    return true;
+  }
+
+  async release(env: Environment, integrationId: string): Promise<void> {
+    this.running.delete(`${env}|${integrationId}`);
+  }
+}

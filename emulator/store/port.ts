@@ -1,0 +1,76 @@
+import type { Environment } from '../../src/contract/store.js';
+import type { EventType } from '../../src/contract/events.js';
+import type { StoresRepository, IntegrationsRepository, CredentialsRepository } from '../stores/repository.js';
+import type { CatalogRepository, SnapshotsRepository } from '../catalog/repository.js';
+import type { OrdersRepository, EventsRepository, EventRecord, EventData } from '../orders/repository.js';
+import type { WebhooksRepository } from '../webhooks/repository.js';
+import type { EntregasRepository } from '../entregas/repository.js';
+import type { ChangeFeed } from './changes.js';
+import type { Coordination } from './coordination.js';
+import type { Admin } from './admin.js';
+
+/**
+ * The storage port: everything the emulator keeps, behind one interface. The embedded adapter
+ * (store/sqlite) keeps it in two SQLite files or in memory; the server adapter (store/postgres) in a
+ * PostgreSQL database that several emulator processes share. Only the adapters import a driver or
+ * hold SQL; the aggregates (orders, catalog, webhooks, entregas, stores) see records.
+ */
+export interface StoragePort {
+  readonly kind: 'sqlite' | 'postgres';
+  /** One environment's state (each environment has its own database or schema). */
+  env(name: Environment): EnvStore;
+  /** What changed, for caches, the panel's live updates and resets. */
+  readonly changes: ChangeFeed;
+  /** What several processes of one sandbox must share beyond the repositories. */
+  readonly coordination: Coordination;
+  /** Migrations, reset, dump and restore (bundles), integrity. */
+  readonly admin: Admin;
+  close(): Promise<void>;
+}
+
+/** The repositories of one environment; each returns records (never rows or driver statements). */
+export interface Repositories {
+  readonly stores: StoresRepository;
+  readonly integrations: IntegrationsRepository;
+  readonly credentials: CredentialsRepository;
+  readonly catalog: CatalogRepository;
+  readonly snapshots: SnapshotsRepository;
+  readonly orders: OrdersRepository;
+  readonly events: EventsRepository;
+  readonly webhooks: WebhooksRepository;
+  readonly entregas: EntregasRepository;
+}
+
+/**
+ * One environment. Its repositories used directly read committed data and write one statement at a
+ * time; `tx` runs a unit of work that commits whole or not at all.
+ */
+export interface EnvStore extends Repositories {
+  readonly environment: Environment;
+  /**
+   * Runs `work` in one transaction: every write it makes through `tx` commits together, or none
+   * does when it throws. Transactions never nest: a service that takes part in a larger unit of
+   * work takes the caller's `tx`. A transaction never waits on the network (no webhook send, no
+   * image download inside one).
+   */
+  tx<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+}
+
+/** A transaction of one environment. */
+export interface Tx extends Repositories {
+  readonly environment: Environment;
+  /** Runs `fn` once the transaction has committed (never when it rolls back), in registration order. */
+  afterCommit(fn: () => void): void;
+  /**
+   * Writes an event for every integration of the store (or only `integrationId`) and, through the
+   * outbox, its webhook deliveries, in this transaction: an event is never lost and never emitted for
+   * a change that did not commit. Scopes are applied when an event is read (they can change later).
+   */
+  emit<T extends EventType>(type: T, storeId: string, data: EventData<T>, integrationId?: string): Promise<EventRecord[]>;
+}
+
+/**
+ * The outbox: called by `emit` for each event it writes, in the same transaction (the webhooks
+ * aggregate writes the delivery rows there). Answers how many deliveries it queued.
+ */
+export type Outbox = (tx: Tx, event: EventRecord) => Promise<number>;
