@@ -20,7 +20,7 @@ export async function captureBodies(t) {
   const id = t.fresh.shift();
   const get = async (path, headers = t.auth, method = 'GET', body) => {
     const res = await exchange(t.pools[0], method, path, headers, body);
-    if (!res.text) throw new Error(`capturing the baseline's bodies: ${method} ${path.split('?')[0]} answered ${res.status} ${res.code}`);
+    if (!res.ok) throw new Error(`capturing the baseline's bodies: ${method} ${path.split('?')[0]} answered ${res.status} ${res.code}`);
     return res.text;
   };
   const bodies = {

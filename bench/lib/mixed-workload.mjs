@@ -88,8 +88,11 @@ export class Target {
   }
 }
 
-/** One HTTP exchange: `{ status, code, body }`, a network failure as status 0 with its error code. */
-export async function exchange(pool, method, path, headers, body) {
+/**
+ * One HTTP exchange: `{ status, ok, text, code }`; the body is always read to its end, decoded only
+ * when `text` is asked for (or for an error's code); a network failure is status 0 with its code.
+ */
+export async function exchange(pool, method, path, headers, body, { text = true } = {}) {
   try {
     const res = await pool.request({
       method,
@@ -97,18 +100,31 @@ export async function exchange(pool, method, path, headers, body) {
       headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    const text = await res.body.text();
-    if (res.statusCode < 300) return { status: res.statusCode, text };
+    const ok = res.statusCode < 300;
+    if (ok && !text) {
+      await res.body.arrayBuffer();
+      return { status: res.statusCode, ok };
+    }
+    const read = await res.body.text();
+    if (ok) return { status: res.statusCode, ok, text: read };
     let code = '';
     try {
-      code = JSON.parse(text).error?.code ?? '';
+      code = JSON.parse(read).error?.code ?? '';
     } catch {
       code = 'not_json';
     }
-    return { status: res.statusCode, code };
+    return { status: res.statusCode, ok, code };
   } catch (error) {
-    return { status: 0, code: error.code ?? error.name ?? 'error' };
+    return { status: 0, ok: false, code: error.code ?? error.name ?? 'error' };
   }
+}
+
+/** `next_cursor` of a list page without parsing the page (~80 KB of products with their options: parsing it would load the bench, not the emulator). */
+function nextCursor(text) {
+  const at = text.lastIndexOf('"next_cursor":');
+  if (at < 0) return null;
+  const rest = text.slice(at + '"next_cursor":'.length).trimStart();
+  return rest.startsWith('"') ? JSON.parse(rest.slice(0, rest.indexOf('"', 1) + 1)) : null;
 }
 
 export const API = '/sandbox/v1';
@@ -117,7 +133,7 @@ export const API = '/sandbox/v1';
 const OPERATIONS = {
   read(t) {
     const id = t.known[t.reads++ % t.known.length];
-    return { method: 'GET', path: `${API}/orders/${id}`, headers: t.auth };
+    return { method: 'GET', path: `${API}/orders/${id}`, headers: t.auth, text: false };
   },
   products(t) {
     const reader = t.productReaders.pop() ?? { cursor: null };
@@ -127,7 +143,7 @@ const OPERATIONS = {
       headers: t.auth,
       done(res) {
         // The last page sends the reader back to the first, as a client polling its catalog does.
-        if (res.text) reader.cursor = JSON.parse(res.text).next_cursor ?? null;
+        if (res.ok) reader.cursor = nextCursor(res.text);
         t.productReaders.push(reader);
       },
     };
@@ -141,7 +157,7 @@ const OPERATIONS = {
       path: `${API}/events?limit=100${reader.after ? `&after=${encodeURIComponent(reader.after)}` : ''}`,
       headers: t.auth,
       done(res) {
-        if (res.text) {
+        if (res.ok) {
           const page = JSON.parse(res.text);
           reader.after = page.next_cursor ?? reader.after;
           t.feedHead = reader.after;
@@ -160,7 +176,7 @@ const OPERATIONS = {
       headers: t.adminHeaders,
       body: { store_id: t.storeId },
       done(res) {
-        if (!res.text) return;
+        if (!res.ok) return;
         const { id } = JSON.parse(res.text).data;
         t.known.push(id);
         t.fresh.push(id);
@@ -177,8 +193,9 @@ const OPERATIONS = {
       path: `${API}/orders/${id}/ack`,
       headers: { ...t.auth, 'idempotency-key': t.key() },
       body: { external_id: `ERP-${t.tag}-${n}`, external_number: String(n) },
+      text: false,
       done(res) {
-        if (res.text) t.staged.push({ id, next: 'accepted' });
+        if (res.ok) t.staged.push({ id, next: 'accepted' });
       },
     };
   },
@@ -190,9 +207,10 @@ const OPERATIONS = {
       path: `${API}/orders/${order.id}/status`,
       headers: { ...t.auth, 'idempotency-key': t.key() },
       body: order.next === 'accepted' ? { status: 'accepted', estimated_minutes: 30 } : { status: order.next },
+      text: false,
       done(res) {
         const next = NEXT_STATUS[order.next];
-        if (res.text && next) t.staged.push({ id: order.id, next });
+        if (res.ok && next) t.staged.push({ id: order.id, next });
       },
     };
   },
@@ -205,8 +223,8 @@ export async function prime(t, count) {
     Array.from({ length: 8 }, async () => {
       while (left-- > 0) {
         const op = OPERATIONS.ack(t);
-        const res = await exchange(t.pool('ack'), op.method, op.path, op.headers, op.body);
-        if (res.status >= 300 || res.status === 0) throw new Error(`priming: POST ack answered ${res.status} ${res.code}`);
+        const res = await exchange(t.pool('ack'), op.method, op.path, op.headers, op.body, op);
+        if (!res.ok) throw new Error(`priming: POST ack answered ${res.status} ${res.code}`);
         op.done(res);
       }
     }),
@@ -247,7 +265,7 @@ export async function runMix(t, { mix, connections, duration, warmup, onWindow, 
         op = OPERATIONS.read(t);
       }
       const started = performance.now();
-      const res = await exchange(t.pool(kind), op.method, op.path, op.headers, op.body);
+      const res = await exchange(t.pool(kind), op.method, op.path, op.headers, op.body, op);
       const ms = performance.now() - started;
       if (res.status === 0 && failed()) {
         stopped = true;
@@ -258,7 +276,7 @@ export async function runMix(t, { mix, connections, duration, warmup, onWindow, 
       if (!recording) continue;
       latencies.push(ms);
       (byKind[kind] ??= []).push(ms);
-      if (res.status >= 300 || res.status === 0) {
+      if (!res.ok) {
         const key = `${kind} ${res.status || 'network'} ${res.code}`.trim();
         errors[key] = (errors[key] ?? 0) + 1;
       }
@@ -327,7 +345,7 @@ export async function settle(t, { after, drainSeconds }) {
   let cursor = after;
   for (let page = 0; ; page++) {
     const res = await exchange(t.pool('settle'), 'GET', `${API}/events?limit=200${cursor ? `&after=${encodeURIComponent(cursor)}` : ''}`, t.auth);
-    if (!res.text) throw new Error(`paging the feed after the run: GET /events answered ${res.status} ${res.code}`);
+    if (!res.ok) throw new Error(`paging the feed after the run: GET /events answered ${res.status} ${res.code}`);
     const body = JSON.parse(res.text);
     for (const event of body.data) {
       if (seen.has(event.id)) twice++;
