@@ -220,7 +220,7 @@ async function main() {
         const run = await measure(x, o, postgres, round);
         if (bareRun) run.ratio_to_bare = Math.round((run.rps / bareRun.rps) * 1000) / 1000;
         if (!o.json) printRun(x, run, { round, repeat: o.repeat });
-        else log(`${x.config.label} round ${round + 1}: ${run.rps} req/s ${bareRun ? ` (${Math.round(run.ratio_to_bare * 100)} % of bare)` : ''}, p99 ${run.p99_ms} ms, ${run.errors} errors`);
+        else log(`${x.config.label} round ${round + 1}: ${run.rps} req/s${bareRun ? ` (${Math.round(run.ratio_to_bare * 100)} % of bare)` : ''}, p99 ${run.p99_ms} ms, ${run.errors} errors`);
       }
     }
     await Promise.all(targets.map((x) => x.t.close()));
