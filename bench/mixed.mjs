@@ -147,7 +147,7 @@ function usage(parse) {
   }
 }
 
-const USAGE = `Usage: node bench/mixed.mjs [--processes N] [--start-args "…"] [--root DIR] | --url URL… | --compare ROOT_A,ROOT_B
+const USAGE = `Usage: node bench/mixed.mjs [--processes N] [--start-args "…"] [--root DIR] | --url URL… | --compare BEFORE,AFTER
   [--connections 32] [--duration 10] [--warmup 2] [--repeat R] [--products 200] [--orders 300]
   [--drain 15] [--mix ${Object.entries(DEFAULT_MIX).map(([k, w]) => `${k}=${w}`).join(',')}] [--bare] [--admin-token T] [--pid P] [--json]
 See the top of bench/mixed.mjs or bench/README.md ("mixed").`;
@@ -213,16 +213,7 @@ async function main() {
       all.push(baseline);
     }
     all.push(...targets);
-    for (let round = 0; round < o.repeat; round++) {
-      const bareRun = baseline ? await measure(baseline, o, postgres, round) : null;
-      // A then B on odd rounds, B then A on even ones, so that neither always follows the baseline.
-      for (const x of round % 2 ? [...targets].reverse() : targets) {
-        const run = await measure(x, o, postgres, round);
-        if (bareRun) run.ratio_to_bare = Math.round((run.rps / bareRun.rps) * 1000) / 1000;
-        if (!o.json) printRun(x, run, { round, repeat: o.repeat });
-        else log(`${x.config.label} round ${round + 1}: ${run.rps} req/s${bareRun ? ` (${Math.round(run.ratio_to_bare * 100)} % of bare)` : ''}, p99 ${run.p99_ms} ms, ${run.errors} errors`);
-      }
-    }
+    await runRounds(targets, baseline, o, postgres, log);
     await Promise.all(targets.map((x) => x.t.close()));
     await stop(targets.flatMap((x) => x.config.children));
   }
@@ -231,6 +222,20 @@ async function main() {
   else printSummary(results);
   if (baseline) await baseline.t.close();
   await receiver.close();
+}
+
+/** `--repeat` rounds of a stage's targets, each round after a run of the baseline when there is one. */
+async function runRounds(targets, baseline, o, postgres, log) {
+  for (let round = 0; round < o.repeat; round++) {
+    const bareRun = baseline ? await measure(baseline, o, postgres, round) : null;
+    // A then B in the first round, B then A in the second, and so on: neither always follows the baseline.
+    for (const x of round % 2 ? [...targets].reverse() : targets) {
+      const run = await measure(x, o, postgres, round);
+      if (bareRun) run.ratio_to_bare = Math.round((run.rps / bareRun.rps) * 1000) / 1000;
+      if (!o.json) printRun(x, run, { round, repeat: o.repeat });
+      else log(`${x.config.label} round ${round + 1}: ${run.rps} req/s${bareRun ? ` (${Math.round(run.ratio_to_bare * 100)} % of bare)` : ''}, p99 ${run.p99_ms} ms, ${run.errors} errors`);
+    }
+  }
 }
 
 /** One run of `x`, kept in its runs; the baseline's is printed here, the others' by the caller (with their ratio). */
@@ -274,15 +279,22 @@ async function runOnce(x, o, postgres) {
   return run;
 }
 
-try {
-  await main();
-  await stopAll();
-  process.exit(0);
-} catch (error) {
+/** Every failure ends here: the children stopped, one line on stderr (the usage after a usage error), no stack trace. */
+async function fail(error) {
   await stopAll();
   const usage = error instanceof UsageError || error?.code?.startsWith?.('ERR_PARSE_ARGS');
   // fetch's own message is only "fetch failed": the reason is its cause (ECONNREFUSED, …).
   const cause = error?.cause ? `: ${error.cause.code ?? error.cause.message}` : '';
   process.stderr.write(`mixed: ${error?.message ?? error}${cause}\n${usage ? `${USAGE}\n` : ''}`);
   process.exit(usage ? 2 : 1);
+}
+
+process.on('uncaughtException', fail);
+process.on('unhandledRejection', fail);
+try {
+  await main();
+  await stopAll();
+  process.exit(0);
+} catch (error) {
+  await fail(error);
 }

@@ -272,7 +272,11 @@ export async function runMix(t, { mix, connections, duration, warmup, onWindow, 
         halt();
         break;
       }
-      op.done?.(res);
+      try {
+        op.done?.(res);
+      } catch (error) {
+        throw new Error(`${op.method} ${op.path.split('?')[0]} answered a body the bench cannot read (${error.message})`);
+      }
       if (!recording) continue;
       latencies.push(ms);
       (byKind[kind] ??= []).push(ms);
@@ -283,7 +287,15 @@ export async function runMix(t, { mix, connections, duration, warmup, onWindow, 
     }
   };
 
-  const workers = Array.from({ length: connections }, worker);
+  let failure = null;
+  // A worker's error (a body the bench cannot read) stops the load at once and is reported after it.
+  const workers = Array.from({ length: connections }, () =>
+    worker().catch((error) => {
+      failure ??= error;
+      stopped = true;
+      halt();
+    }),
+  );
   await wait(warmup * 1000);
   const startReading = onWindow?.start();
   if (deliveries) {
@@ -303,6 +315,7 @@ export async function runMix(t, { mix, connections, duration, warmup, onWindow, 
   const cpu = onWindow?.end(startReading);
   stopped = true;
   await Promise.all(workers);
+  if (failure) throw failure;
 
   latencies.sort((a, b) => a - b);
   const kinds = {};
