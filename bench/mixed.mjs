@@ -13,7 +13,7 @@
 //                        processes would be N separate sandboxes, so it is refused
 //   --start-args "…"     more `emulator start` flags, after `--port 0 --json --limits off`; without
 //                        --data, --memory or --database-url each process gets a fresh SQLite data
-//                        folder, removed at the end
+//                        folder, removed at the end; an --admin-token here is used by the bench too
 //   --root DIR           the checkout whose bin/merchant-kit.js is run (default: this one; --cwd
 //                        is the same)
 //   --url URL            target running emulators (repeatable: one sandbox's processes, spread
@@ -100,7 +100,8 @@ function options() {
       if (!/^[1-9]\d*$/.test(p)) throw new UsageError(`--pid takes a process id (got '${p}')`);
       return Number(p);
     }),
-    adminToken: values['admin-token'] ?? process.env.MERCHANT_KIT_ADMIN_TOKEN,
+    // The emulators this bench starts with --admin-token need it for their control API too.
+    adminToken: values['admin-token'] ?? flagValue(splitArgs(values['start-args']), '--admin-token') ?? process.env.MERCHANT_KIT_ADMIN_TOKEN,
     compare: values.compare ? values.compare.split(',').map((r) => resolve(r.trim())) : null,
     connections: int('connections', 1),
     duration: int('duration', 1),
@@ -130,6 +131,13 @@ function options() {
     );
   }
   return o;
+}
+
+/** The value of `flag` in a list of arguments (`--flag value` or `--flag=value`), or undefined. */
+function flagValue(args, flag) {
+  const i = args.findIndex((a) => a === flag || a.startsWith(`${flag}=`));
+  if (i < 0) return undefined;
+  return args[i] === flag ? args[i + 1] : args[i].slice(flag.length + 1);
 }
 
 /** `--processes 1` or `1,2,3` (one stage per count, in that order). */
