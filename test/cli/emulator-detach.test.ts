@@ -188,7 +188,10 @@ describe('emulator start --catalog', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/menu\.json:\d+: .*price/);
     expect(r.stderr).toMatch(/menu\.json:\d+: .*name/);
-    expect(r.stderr).toMatch(/error: --catalog .*menu\.json: 2 problems \(above\); the emulator was not started/);
+    // With --json the verdict is one JSON error object, the last line of stderr (issue 14).
+    const verdict = JSON.parse(r.stderr.trim().split('\n').pop()!).error;
+    expect(verdict).toMatchObject({ code: 'usage_error' });
+    expect(verdict.message).toMatch(/^--catalog .*menu\.json: 2 problems \(above\); the emulator was not started$/);
   });
 
   it('a product whose category is neither in the file nor in the store: exit 2, the emulator stopped again', async () => {

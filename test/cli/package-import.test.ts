@@ -61,6 +61,7 @@ describe("require('merchant-kit/emulator')", () => {
     expect(typeof client.MerchantClient).toBe('function');
     expect(new client.ApiError({ status: 0, code: 'network_error', message: 'm' })).toBeInstanceOf(Error);
     const checks = require('merchant-kit/checks') as typeof import('../../checks/index.js');
-    expect(checks.CHECKS).toHaveLength(7);
+    // The seven mandatory checks and the optional import_recovery (issue 13).
+    expect(checks.CHECKS).toHaveLength(8);
   });
 });
