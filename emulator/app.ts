@@ -27,7 +27,7 @@ export interface BuiltEmulator {
 /** The emulator's fastify app, built but not listening (tests may `inject` or `listen({port: 0})`). */
 export async function buildEmulator(options: EmulatorOptions = {}): Promise<BuiltEmulator> {
   const resolved = resolveOptions(options);
-  const emulator = new Emulator(resolved);
+  const emulator = await Emulator.open(resolved);
   // Request ids never draw from the seeded generator: a seeded run must not depend on how many calls it got.
   const requestIds = new IdFactory(() => emulator.clock.now());
   const hosts = createHostPolicy(resolved.host, resolved.allowedHosts);
@@ -92,7 +92,12 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
     await app.register(envPlugin(emulator, env), { prefix: env.basePath });
   }
   await app.register(controlPlugin(emulator, hosts), { prefix: '/_emulator' });
-  for (const start of SERVICES) start(emulator);
+  try {
+    for (const start of SERVICES) await start(emulator);
+  } catch (error) {
+    await emulator.close();
+    throw error;
+  }
   app.addHook('onClose', async () => emulator.close());
   return { app, emulator };
 }

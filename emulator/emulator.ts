@@ -1,16 +1,14 @@
 import { join } from 'node:path';
-import { createClock, type Clock, type ClockMode } from './clock.js';
-import { loadClockOffset, saveClockOffset } from './store/sqlite/clock-file.js';
-import { openDatabase } from './store/sqlite/open.js';
-import { createEnvContext, type EnvContext } from './context.js';
-import { Faults } from './faults.js';
-import { WindowCounter } from './http/rate-limit.js';
 import { LIMITS } from '../src/contract/limits.js';
+import { createClock, type Clock, type ClockMode } from './clock.js';
+import { createEnvContext, type EnvContext } from './context.js';
 import { cryptoRandom, seededRandom } from '../src/contract/random.js';
 import { ENVIRONMENTS, type Environment } from '../src/contract/store.js';
-import { loadOrCreateSeeds, applySeeds, saveSeeds, type SeededStore } from './stores/seed.js';
-import { resetDatabase } from './store/sqlite/reset.js';
+import { loadOrCreateSeeds, applySeeds, type SeededStore } from './stores/seed.js';
 import { OutboundGuard } from './net/outbound.js';
+import type { StoragePort, Outbox } from './store/port.js';
+import type { EmitContext } from './store/emit-context.js';
+import { SqliteStorage } from './store/sqlite/index.js';
 import { REQUEST_TIMEOUT_MS } from '../src/server/timeouts.js';
 
 export interface EmulatorOptions {
@@ -79,70 +77,84 @@ export function baseUrl(host: string, port: number): string {
 
 /** Hooks that parts of the emulator register to take part in reset and shutdown. */
 export interface Lifecycle {
-  onReset(fn: () => void): void;
+  onReset(fn: () => void | Promise<void>): void;
   onClose(fn: () => void | Promise<void>): void;
 }
 
-/** The whole emulated service: one clock, two environments, the sandbox tools' state. */
+/** The whole emulated service: one clock, two environments over one storage, the sandbox tools' state. */
 export class Emulator implements Lifecycle {
   readonly clock: Clock;
   readonly envs: Record<Environment, EnvContext>;
-  readonly faults = new Faults();
-  readonly requestLimiter = new WindowCounter(LIMITS.requestsPerMinute);
-  readonly authFailureLimiter = new WindowCounter(LIMITS.authFailuresPerMinute);
-  readonly batchLimiter = new WindowCounter(LIMITS.batchesPerMinute);
   /** The demo stores that reset brings back and the ready line shows (a restore replaces them). */
-  seeds: SeededStore[];
+  seeds: SeededStore[] = [];
   /** Where webhook deliveries and image downloads may connect (never the emulator itself). */
   readonly outbound = new OutboundGuard();
+  /** The webhooks aggregate's outbox, set when its service starts (every emitted event passes through it). */
+  outbox: Outbox | null = null;
   /**
    * The emulator's own base URL (links it hands out, such as `tracking_url`, never come from the
    * client's Host header). startEmulator() sets the real one after listen; until then the options'.
    */
   publicUrl: string;
-  private readonly resetHooks: (() => void)[] = [];
+  private readonly resetHooks: (() => void | Promise<void>)[] = [];
   private readonly closeHooks: (() => void | Promise<void>)[] = [];
 
-  constructor(readonly options: ResolvedOptions) {
-    this.publicUrl = baseUrl(options.host, options.port);
-    this.clock = createClock(options.clock, Date.now, loadClockOffset(options.data));
-    this.clock.onAdvance(() => saveClockOffset(options.data, this.clock.offsetMs()));
-    const random = options.seed === null ? cryptoRandom : seededRandom(options.seed);
-    const envs: Partial<Record<Environment, EnvContext>> = {};
+  /** Opens the storage, the clock where it was left, and the demo stores. */
+  static async open(options: ResolvedOptions): Promise<Emulator> {
+    return Emulator.openWith(options, (context) => new SqliteStorage({ dataDir: options.data }, context));
+  }
+
+  /** The same on a storage of the caller's making (a restore's staging folder, another adapter). */
+  static async openWith(options: ResolvedOptions, openStorage: (context: EmitContext) => StoragePort | Promise<StoragePort>): Promise<Emulator> {
+    let emulator: Emulator | undefined;
+    const context: EmitContext = {
+      clock: () => emulator!.clock,
+      ids: (env) => emulator!.envs[env].ids,
+      outbox: () => emulator?.outbox ?? null,
+    };
+    const storage = await openStorage(context);
     try {
-      for (const name of ENVIRONMENTS) {
-        const db = openDatabase(options.data ? join(options.data, `${name}.sqlite`) : null);
-        envs[name] = createEnvContext(name, db, this.clock, random, this.outbound);
-      }
-      this.envs = envs as Record<Environment, EnvContext>;
-      this.seeds = loadOrCreateSeeds(options.data, this.envs);
+      const saved = await storage.coordination.clock.load();
+      emulator = new Emulator(options, storage, saved?.offsetMs ?? 0);
+      emulator.seeds = await storage.coordination.seeds.once(() => loadOrCreateSeeds(emulator!));
     } catch (error) {
-      // A damaged database or seed file refuses the start: what was opened is closed (tests start many).
-      for (const env of Object.values(envs)) env.db.close();
+      await storage.close();
       throw error;
     }
-    for (const env of Object.values(this.envs)) {
-      // A request cut off by a crash never finished: its key may be used again (spec: Idempotency 4).
-      env.db.prepare("DELETE FROM idempotency_keys WHERE state = 'processing'").run();
-    }
+    return emulator;
+  }
+
+  private constructor(
+    readonly options: ResolvedOptions,
+    readonly storage: StoragePort,
+    clockOffsetMs: number,
+  ) {
+    this.publicUrl = baseUrl(options.host, options.port);
+    this.clock = createClock(options.clock, Date.now, clockOffsetMs);
+    this.clock.onAdvance(() => void storage.coordination.clock.save({ mode: this.clock.mode, offsetMs: this.clock.offsetMs(), frozenAt: 0 }));
+    const random = options.seed === null ? cryptoRandom : seededRandom(options.seed);
+    this.envs = Object.fromEntries(
+      ENVIRONMENTS.map((name) => [name, createEnvContext(name, storage.env(name), this.clock, random, storage.changes, this.outbound)]),
+    ) as Record<Environment, EnvContext>;
   }
 
   /** A restore's demo stores become the ones reset brings back and a restart shows (saved with `--data`). */
-  adoptSeeds(seeds: SeededStore[]): void {
+  async adoptSeeds(seeds: SeededStore[]): Promise<void> {
     this.seeds = seeds;
-    saveSeeds(this.options.data, seeds);
+    await this.storage.coordination.seeds.save(seeds);
   }
 
   env(name: Environment): EnvContext {
     return this.envs[name];
   }
 
-  /** Finds which environment holds a store, integration or order id. */
-  envOf(find: (env: EnvContext) => unknown): EnvContext | undefined {
-    return Object.values(this.envs).find((env) => find(env));
+  /** The environment that holds a store, integration or order id (ids are looked up in both), if any. */
+  async envOf(find: (env: EnvContext) => Promise<unknown>): Promise<EnvContext | undefined> {
+    for (const env of Object.values(this.envs)) if (await find(env)) return env;
+    return undefined;
   }
 
-  onReset(fn: () => void): void {
+  onReset(fn: () => void | Promise<void>): void {
     this.resetHooks.push(fn);
   }
 
@@ -151,20 +163,27 @@ export class Emulator implements Lifecycle {
   }
 
   /** DESIGN: back to the seeded state; the ready line's credentials stay valid. */
-  reset(): void {
+  async reset(): Promise<void> {
+    await this.storage.admin.reset();
+    await this.resetAround();
+    await applySeeds(this, this.seeds);
+  }
+
+  /**
+   * Everything but the tables back to the start (the clock, faults, chaos, rate windows,
+   * homologation, what the services keep in memory): after a reset, or a restore that replaced the
+   * tables.
+   */
+  async resetAround(): Promise<void> {
     this.clock.reset();
-    saveClockOffset(this.options.data, 0);
-    this.faults.clear();
-    this.requestLimiter.clear();
-    this.authFailureLimiter.clear();
-    this.batchLimiter.clear();
-    for (const env of Object.values(this.envs)) resetDatabase(env.db);
-    applySeeds(this.envs, this.seeds);
-    for (const hook of this.resetHooks) hook();
+    const { coordination } = this.storage;
+    await coordination.clock.save({ mode: this.clock.mode, offsetMs: 0, frozenAt: 0 });
+    await coordination.reset();
+    for (const hook of this.resetHooks) await hook();
   }
 
   async close(): Promise<void> {
     for (const hook of this.closeHooks) await hook();
-    for (const env of Object.values(this.envs)) env.db.close();
+    await this.storage.close();
   }
 }

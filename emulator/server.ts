@@ -77,7 +77,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     // In memory: restored before it listens, so no request sees the state half replaced.
     try {
       const { restoreBundle } = await import('./bundle/restore.js');
-      restored = restoreBundle(emulator, from.bundle);
+      restored = await restoreBundle(emulator, from.bundle);
     } catch (error) {
       await app.close();
       throw error;

@@ -8,6 +8,6 @@ import { eventRetentionService } from './orders/retention.js';
  * starts with the emulator and registers its own reset and close hooks through `emulator.onReset`
  * and `emulator.onClose`.
  */
-export type Service = (emulator: Emulator) => void;
+export type Service = (emulator: Emulator) => void | Promise<void>;
 
 export const SERVICES: Service[] = [imageService, startWebhookService, eventRetentionService];

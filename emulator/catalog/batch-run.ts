@@ -5,22 +5,13 @@ import { batchRequest, type BatchResponse } from '../../src/contract/catalog.js'
 import { parseOrThrow } from '../../src/contract/validation.js';
 import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
-import type { IntegrationRecord } from '../data/integrations.js';
+import type { IntegrationRecord } from '../stores/repository.js';
 import { canonicalJson } from '../http/idempotency.js';
 import { rateLimited } from '../http/env-plugin.js';
-import { BatchGate, runOperations, summarize } from './batch.js';
+import { runOperations, summarize } from './batch.js';
 import { assertCatalogManaged } from './service.js';
 import { readSnapshotRequest } from './snapshot.js';
 import { finishPart, startPart } from './snapshot-run.js';
-
-// One gate per environment: integration ids are unique anyway, and the gate dies with the context.
-const gates = new WeakMap<EnvContext, BatchGate>();
-
-function gateOf(env: EnvContext): BatchGate {
-  let gate = gates.get(env);
-  if (!gate) gates.set(env, (gate = new BatchGate()));
-  return gate;
-}
 
 /** spec: Limits — more than 500 operations is 413 before anything else is looked at; none is processed. */
 function assertOperationCount(body: unknown): void {
@@ -53,9 +44,12 @@ export async function runBatch(env: EnvContext, emulator: Emulator, integration:
   const body = parseOrThrow(batchRequest, rawBody);
   assertSomeOperation(body.operations);
   const snapshot = readSnapshotRequest(body);
-  return gateOf(env).run(integration.id, async () => {
+  // spec: Limits — one batch at a time per integration; the next meets 409 `batch_in_progress`.
+  const { batches, windows } = emulator.storage.coordination;
+  if (!(await batches.acquire(env.name, integration.id))) throw ApiError.of('batch_in_progress').withHeaders({ 'Retry-After': '1' });
+  try {
     if (emulator.options.limits) {
-      const hit = emulator.batchLimiter.hit(integration.id, env.clock.now());
+      const hit = await windows.hit('batches', integration.id, env.clock.now());
       if (!hit.allowed) throw rateLimited(hit.retryAfterSeconds);
     }
     if (!snapshot) {
@@ -63,9 +57,11 @@ export async function runBatch(env: EnvContext, emulator: Emulator, integration:
       return { summary: summarize(results), results, sync_run_id: env.ids.next('syncRun') };
     }
     const fingerprint = createHash('sha256').update(canonicalJson(rawBody)).digest('hex');
-    const start = startPart(env, integration, snapshot, body.operations, fingerprint);
+    const start = await startPart(env, integration, snapshot, body.operations, fingerprint);
     if (start.kind === 'replay') return start.data;
     const results = await runOperations(env, integration, body.operations);
-    return finishPart(env, integration, start.part, results);
-  });
+    return await finishPart(env, integration, start.part, results);
+  } finally {
+    await batches.release(env.name, integration.id);
+  }
 }

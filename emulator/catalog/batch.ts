@@ -3,7 +3,8 @@ import { ApiError, type FieldIssue } from '../../src/contract/errors.js';
 import { BATCH_OPS, batchOperationTyped, type BatchResultItem, type UpsertResult } from '../../src/contract/catalog.js';
 import { parseOrThrow } from '../../src/contract/validation.js';
 import type { EnvContext } from '../context.js';
-import type { IntegrationRecord } from '../data/integrations.js';
+import type { Tx } from '../store/port.js';
+import type { IntegrationRecord } from '../stores/repository.js';
 import * as catalog from './service.js';
 
 type BatchOp = (typeof BATCH_OPS)[number];
@@ -41,22 +42,22 @@ export function readOperation(raw: unknown): Operation {
   return op;
 }
 
-/** Applies one valid operation through the catalog service (its own transaction). */
-function apply(env: EnvContext, integration: IntegrationRecord, op: Operation): UpsertResult {
+/** Applies one valid operation through the catalog service, in `tx`. */
+async function apply(env: EnvContext, tx: Tx, integration: IntegrationRecord, op: Operation): Promise<UpsertResult> {
   const code = op.external_id;
   switch (op.op) {
     case 'upsert_category':
-      return catalog.upsertCategory(env, integration, code, op.data).result;
+      return (await catalog.upsertCategory(env, tx, integration, code, op.data)).result;
     case 'deactivate_category':
-      return catalog.deactivateCategory(env, integration, code);
+      return catalog.deactivateCategory(env, tx, integration, code);
     case 'upsert_product':
-      return catalog.upsertProduct(env, integration, code, op.data, op.link_to_id).result;
+      return (await catalog.upsertProduct(env, tx, integration, code, op.data, op.link_to_id)).result;
     case 'patch_product':
-      return catalog.patchProduct(env, integration, code, op.data);
+      return catalog.patchProduct(env, tx, integration, code, op.data);
     case 'deactivate_product':
-      return catalog.deactivateProduct(env, integration, code);
+      return catalog.deactivateProduct(env, tx, integration, code);
     case 'patch_option':
-      return catalog.patchOption(env, integration, code, op.data);
+      return catalog.patchOption(env, tx, integration, code, op.data);
   }
 }
 
@@ -90,7 +91,7 @@ function externalIdOf(raw: unknown): string | null {
  * Runs one operation and says how it went. An `ApiError` fails only this operation; anything else
  * is a defect and stops the batch (a 500: what was applied stays, and the request may be repeated).
  */
-export function runOperation(env: EnvContext, integration: IntegrationRecord, raw: unknown, index: number): BatchResultItem {
+export async function runOperation(env: EnvContext, integration: IntegrationRecord, raw: unknown, index: number): Promise<BatchResultItem> {
   const failed = (error: NonNullable<BatchResultItem['error']>): BatchResultItem =>
     ({ index, external_id: externalIdOf(raw), result: 'error', id: null, error });
   let op: Operation;
@@ -101,7 +102,8 @@ export function runOperation(env: EnvContext, integration: IntegrationRecord, ra
     return failed(errorBody(error, error.details));
   }
   try {
-    const result = apply(env, integration, op);
+    // Each operation commits on its own: one that fails changes nothing, the others stay.
+    const result = await env.store.tx((tx) => apply(env, tx, integration, op));
     return { index, external_id: result.external_id, result: result.result, id: result.id };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
@@ -124,7 +126,7 @@ export async function runOperations(
   const results: BatchResultItem[] = [];
   for (let i = 0; i < operations.length; i++) {
     if (i > 0 && i % chunk === 0) await yieldToEventLoop();
-    results.push(runOperation(env, integration, operations[i], i));
+    results.push(await runOperation(env, integration, operations[i], i));
   }
   return results;
 }
@@ -132,19 +134,4 @@ export async function runOperations(
 export function summarize(results: BatchResultItem[]) {
   const failed = results.filter((r) => r.result === 'error').length;
   return { total: results.length, succeeded: results.length - failed, failed };
-}
-
-/** spec: Limits — one batch at a time per integration; the next meets 409 `batch_in_progress`. */
-export class BatchGate {
-  private readonly running = new Set<string>();
-
-  async run<T>(integrationId: string, work: () => Promise<T>): Promise<T> {
-    if (this.running.has(integrationId)) throw ApiError.of('batch_in_progress').withHeaders({ 'Retry-After': '1' });
-    this.running.add(integrationId);
-    try {
-      return await work();
-    } finally {
-      this.running.delete(integrationId);
-    }
-  }
 }

@@ -2,7 +2,7 @@ import { ApiError } from '../../src/contract/errors.js';
 import { externalId } from '../../src/contract/common.js';
 import { parseOrThrow } from '../../src/contract/validation.js';
 import { parseDate } from '../../src/contract/dates.js';
-import type { IntegrationRecord } from '../data/integrations.js';
+import type { IntegrationRecord } from '../stores/repository.js';
 
 /** spec: Integration settings, catalog_mode — with `manual` every catalog write answers 403. */
 export function assertCatalogManaged(integration: IntegrationRecord): void {

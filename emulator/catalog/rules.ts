@@ -1,4 +1,6 @@
-import type { ImageStatus, PhotoSource } from '../data/catalog.js';
+import type { ImageState } from './repository.js';
+
+export type { ImageState };
 
 // Pure catalog rules, table-tested in test/emulator/catalog.rules.test.ts.
 
@@ -10,14 +12,6 @@ export function isStale(applied: number | null, incoming: number | undefined): b
 /** The guard kept after a write: an omitted `source_updated_at` keeps the one already applied. */
 export function keptSourceUpdatedAt(applied: number | null, incoming: number | undefined): number | null {
   return incoming ?? applied;
-}
-
-export interface ImageState {
-  photo_url: string | null;
-  photo_source: PhotoSource | null;
-  image_status: ImageStatus;
-  image_requested_url: string | null;
-  image_error: string | null;
 }
 
 export interface ImagePlan {
@@ -35,21 +29,21 @@ export function planImage(from: ImageState, imageUrl: string | undefined, mode: 
   const current = imageOf(from);
   if (imageUrl === undefined) return { next: current, fetch: null };
   // Remembered, and downloaded once the panel clears its photo.
-  if (current.photo_source === 'panel') return { next: { ...current, image_requested_url: imageUrl }, fetch: null };
-  if (mode === 'if_empty' && current.photo_url !== null) return { next: current, fetch: null };
-  if (imageUrl === current.image_requested_url && current.image_status !== 'none') return { next: current, fetch: null };
-  return { next: { ...current, image_status: 'pending', image_requested_url: imageUrl, image_error: null }, fetch: imageUrl };
+  if (current.photoSource === 'panel') return { next: { ...current, imageRequestedUrl: imageUrl }, fetch: null };
+  if (mode === 'if_empty' && current.photoUrl !== null) return { next: current, fetch: null };
+  if (imageUrl === current.imageRequestedUrl && current.imageStatus !== 'none') return { next: current, fetch: null };
+  return { next: { ...current, imageStatus: 'pending', imageRequestedUrl: imageUrl, imageError: null }, fetch: imageUrl };
 }
 
-/** Only the image fields of a row (a product row carries many more). */
-export function imageOf(row: ImageState): ImageState {
-  const { photo_url, photo_source, image_status, image_requested_url, image_error } = row;
-  return { photo_url, photo_source, image_status, image_requested_url, image_error };
+/** Only the image fields of a product (a product carries many more). */
+export function imageOf(p: ImageState): ImageState {
+  const { photoUrl, photoSource, imageStatus, imageRequestedUrl, imageError } = p;
+  return { photoUrl, photoSource, imageStatus, imageRequestedUrl, imageError };
 }
 
 export function sameImage(a: ImageState, b: ImageState): boolean {
   return (
-    a.photo_url === b.photo_url && a.photo_source === b.photo_source && a.image_status === b.image_status &&
-    a.image_requested_url === b.image_requested_url && a.image_error === b.image_error
+    a.photoUrl === b.photoUrl && a.photoSource === b.photoSource && a.imageStatus === b.imageStatus &&
+    a.imageRequestedUrl === b.imageRequestedUrl && a.imageError === b.imageError
   );
 }

@@ -5,7 +5,7 @@ import { exportBundle } from '../bundle/export.js';
 /** DESIGN: GET /_emulator/export — the whole state as a versioned, checksummed bundle (gzip JSON). */
 export function exportControl(app: FastifyInstance, emulator: Emulator): void {
   app.get('/export', async (_request, reply) => {
-    const { bytes, sha256 } = exportBundle(emulator);
+    const { bytes, sha256 } = await exportBundle(emulator);
     return reply
       .header('content-type', 'application/gzip')
       .header('content-disposition', 'attachment; filename="merchant-kit-state.json.gz"')

@@ -10,16 +10,16 @@ type Params = { Params: { integration_id: string } };
 export function homologationControl(app: FastifyInstance, emulator: Emulator): void {
   app.post<Params>('/homologation/:integration_id/start', async (request, reply) => {
     const body = parseOrThrow(controlHomologationStart, request.body ?? {});
-    startSession(emulator, request.params.integration_id, body.timeout_seconds);
+    await startSession(emulator, request.params.integration_id, body.timeout_seconds);
     reply.code(201);
-    return { data: observerReport(emulator, request.params.integration_id) };
+    return { data: await observerReport(emulator, request.params.integration_id) };
   });
 
-  app.get<Params>('/homologation/:integration_id', async (request) => ({ data: observerReport(emulator, request.params.integration_id) }));
+  app.get<Params>('/homologation/:integration_id', async (request) => ({ data: await observerReport(emulator, request.params.integration_id) }));
 
   app.post('/homologation/recorder', async (request) => {
     const { enabled } = parseOrThrow(controlHomologationRecorder, request.body ?? {});
-    homologationService(emulator).recorder.enabled = enabled;
+    homologationService(emulator).recording = enabled;
     return { data: { enabled } };
   });
 }

@@ -81,22 +81,27 @@ export function panelControl(app: FastifyInstance, emulator: Emulator): void {
   // The board: the newest orders of a store with their items, as the API presents them.
   app.get<IdParams>('/panel/stores/:store_id/orders', async (request) => {
     const storeId = request.params.store_id;
-    const env = emulator.envOf((e) => e.stores.byId(storeId));
+    const env = await emulator.envOf((e) => e.store.stores.byId(storeId!));
     if (!env) throw ApiError.of('not_found', undefined, 'No existe ese comercio.');
     const limit = boundedLimit(request.query.limit, 100, 500);
-    const orders = env.orders.list({
-      storeId, afterNumber: Math.max(0, env.orders.lastNumber(storeId) - limit), limit,
+    const repository = env.store.orders;
+    const orders = await repository.list({
+      storeId: storeId!, afterNumber: Math.max(0, (await repository.lastNumber(storeId!)) - limit), limit,
       statuses: null, ackStatus: null, createdSince: null, updatedSince: null,
     });
-    return { data: orders.map((o) => presentOrder(env, o)) };
+    const data = [];
+    for (const o of orders) data.push(await presentOrder(repository, o));
+    return { data };
   });
 
   // Deliveries of an integration's webhook with their attempts, newest first.
   app.get<IdParams>('/panel/integrations/:integration_id/deliveries', async (request) => {
     const id = request.params.integration_id;
-    const env = emulator.envOf((e) => e.integrations.byId(id));
+    const env = await emulator.envOf((e) => e.store.integrations.byId(id!));
     if (!env) throw ApiError.of('not_found');
     const limit = boundedLimit(request.query.limit, 50, 200);
-    return { data: env.webhooks.list(id, null, limit).map((d) => presentDelivery(env, d)) };
+    const data = [];
+    for (const d of await env.store.webhooks.list(id!, null, limit)) data.push(await presentDelivery(env.store.webhooks, d));
+    return { data };
   });
 }

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Emulator } from '../emulator.js';
 import { systemRoutes } from './system.js';
-import { storesControl } from './stores.js';
-import { catalogControl } from './catalog.js';
-import { ordersControl } from './orders.js';
-import { webhooksControl } from './webhooks.js';
-import { entregasControl } from './entregas.js';
+import { storesControl } from '../stores/control.js';
+import { catalogControl } from '../catalog/control.js';
+import { ordersControl } from '../orders/control.js';
+import { webhooksControl } from '../webhooks/control.js';
+import { entregasControl } from '../entregas/control.js';
 import { homologationControl } from './homologation.js';
 import { panelControl } from './panel.js';
 import { exportControl } from './export.js';
@@ -13,7 +13,7 @@ import { logsControl } from './logs.js';
 
 export type ControlRegistrar = (app: FastifyInstance, emulator: Emulator) => void;
 
-/** Every group of control routes. */
+/** Every group of control routes: the aggregates' own, then the sandbox's cross-cutting ones. */
 export const CONTROL_ROUTES: ControlRegistrar[] = [
   systemRoutes, storesControl, catalogControl, ordersControl, webhooksControl, entregasControl, homologationControl, panelControl, exportControl, logsControl,
 ];

@@ -1,7 +1,6 @@
 import type { Emulator } from '../emulator.js';
 import type { EnvContext } from '../context.js';
-import type { StoreRecord } from '../data/stores.js';
-import type { IntegrationRecord } from '../data/integrations.js';
+import type { IntegrationRecord, StoreRecord } from '../stores/repository.js';
 import { presentStore } from '../stores/present.js';
 import { clockView } from './system.js';
 import { storeAlerts } from '../orders/alerts.js';
@@ -9,9 +8,9 @@ import { webhookView } from '../webhooks/view.js';
 import { formatDate, formatNullableDate } from '../../src/contract/dates.js';
 
 /** A store as the panel sees it: the API's Store plus the switch, suspension and environment. */
-export function storeView(env: EnvContext, store: StoreRecord) {
+export async function storeView(env: EnvContext, store: StoreRecord) {
   return {
-    ...presentStore(env, store),
+    ...(await presentStore(env.store.stores, store)),
     environment: env.name,
     suspended: store.suspended,
     accepting_switch: store.switchOn,
@@ -19,7 +18,7 @@ export function storeView(env: EnvContext, store: StoreRecord) {
 }
 
 /** An integration as the panel sees it; credentials by key id only (secrets are never kept). */
-export function integrationView(env: EnvContext, i: IntegrationRecord) {
+export async function integrationView(env: EnvContext, i: IntegrationRecord) {
   return {
     id: i.id,
     store_id: i.storeId,
@@ -28,31 +27,28 @@ export function integrationView(env: EnvContext, i: IntegrationRecord) {
     status: i.status,
     scopes: i.scopes,
     settings: i.settings,
-    credentials: env.credentials.byIntegration(i.id).map((c) => ({
-      key_id: c.key_id,
-      created_at: formatDate(c.created_at),
-      expires_at: formatNullableDate(c.expires_at),
-      revoked_at: formatNullableDate(c.revoked_at),
+    credentials: (await env.store.credentials.byIntegration(i.id)).map((c) => ({
+      key_id: c.keyId,
+      created_at: formatDate(c.createdAt),
+      expires_at: formatNullableDate(c.expiresAt),
+      revoked_at: formatNullableDate(c.revokedAt),
     })),
   };
 }
 
 /** DESIGN: environments, stores (with alerts), integrations (settings, scopes, status, webhook), clock. */
-export function describeState(emulator: Emulator) {
-  return {
-    clock: clockView(emulator),
-    limits: emulator.options.limits,
-    environments: Object.values(emulator.envs).map((env) => ({
-      name: env.name,
-      base_path: env.basePath,
-      stores: env.stores.all().map((store) => ({
-        ...storeView(env, store),
-        alerts: storeAlerts(env, store.id),
-        integrations: env.integrations.byStore(store.id).map((i) => ({
-          ...integrationView(env, i),
-          webhook: webhookView(env, i.id),
-        })),
-      })),
-    })),
-  };
+export async function describeState(emulator: Emulator) {
+  const environments = [];
+  for (const env of Object.values(emulator.envs)) {
+    const stores = [];
+    for (const store of await env.store.stores.all()) {
+      const integrations = [];
+      for (const i of await env.store.integrations.byStore(store.id)) {
+        integrations.push({ ...(await integrationView(env, i)), webhook: await webhookView(env, i.id) });
+      }
+      stores.push({ ...(await storeView(env, store)), alerts: await storeAlerts(env, store.id), integrations });
+    }
+    environments.push({ name: env.name, base_path: env.basePath, stores });
+  }
+  return { clock: clockView(emulator), limits: emulator.options.limits, environments };
 }

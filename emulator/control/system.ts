@@ -10,11 +10,11 @@ export function systemRoutes(app: FastifyInstance, emulator: Emulator): void {
   app.get('/health', async () => ({ data: { ok: true } }));
 
   app.post('/reset', async () => {
-    emulator.reset();
+    await emulator.reset();
     return { data: { reset: true, clock: clockView(emulator) } };
   });
 
-  app.get('/state', async () => ({ data: describeState(emulator) }));
+  app.get('/state', async () => ({ data: await describeState(emulator) }));
 
   app.get('/clock', async () => ({ data: clockView(emulator) }));
 
@@ -25,15 +25,16 @@ export function systemRoutes(app: FastifyInstance, emulator: Emulator): void {
     return { data: clockView(emulator) };
   });
 
-  app.get('/faults', async () => ({ data: emulator.faults.active }));
+  const faults = emulator.storage.coordination.faults;
+  app.get('/faults', async () => ({ data: await faults.list() }));
 
   app.post('/faults', async (request, reply) => {
-    const fault = emulator.faults.add(controlBody(controlFault, request.body));
+    const fault = await faults.add(controlBody(controlFault, request.body));
     reply.code(201);
     return { data: fault };
   });
 
-  app.delete('/faults', async () => ({ data: { cleared: emulator.faults.clear() } }));
+  app.delete('/faults', async () => ({ data: { cleared: await faults.clear() } }));
 }
 
 export function clockView(emulator: Emulator) {

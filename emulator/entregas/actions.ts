@@ -2,12 +2,13 @@ import { ApiError } from '../../src/contract/errors.js';
 import { entregaActionBodies, type EntregaAction } from '../../src/contract/entregas.js';
 import { parseOrThrow } from '../../src/contract/validation.js';
 import type { EnvContext } from '../context.js';
-import type { EntregaRecord } from '../data/entregas.js';
+import type { Repositories, Tx } from '../store/port.js';
+import type { EntregaRecord } from './repository.js';
 import { entregaTransition, refundApplies } from './rules.js';
 
 /** A delivery of the store, or 404 (another store's is never revealed). */
-export function entregaOfStore(env: EnvContext, storeId: string | null, id: string): EntregaRecord {
-  const e = env.entregas.byId(id);
+export async function entregaOfStore(r: Repositories, storeId: string | null, id: string, lock = false): Promise<EntregaRecord> {
+  const e = await r.entregas.byId(id, { lock });
   if (!e || (storeId !== null && e.storeId !== storeId)) throw ApiError.of('not_found');
   return e;
 }
@@ -44,31 +45,31 @@ function changesFor(e: EntregaRecord, action: EntregaAction, raw: unknown): { ch
  * spec: POST /entregas/{id}/{action} — `pickup`, `raise_fee`, `cancel`, `returned`. An action not
  * allowed in the current state answers 409 `invalid_status_transition` with `details.current_status`.
  */
-export function applyEntregaAction(env: EnvContext, storeId: string, id: string, action: EntregaAction, raw: unknown): EntregaRecord {
-  return env.tx(() => {
-    const e = entregaOfStore(env, storeId, id);
+export async function applyEntregaAction(env: EnvContext, storeId: string, id: string, action: EntregaAction, raw: unknown): Promise<EntregaRecord> {
+  return env.store.tx(async (tx) => {
+    const e = await entregaOfStore(tx, storeId, id, true);
     const to = entregaTransition(e.status, action);
     if (to === null) throw ApiError.of('invalid_status_transition', { current_status: e.status }, 'La entrega no admite esa acción en su estado actual.');
     const { change, note } = changesFor(e, action, raw);
-    return save(env, { ...e, ...change }, to, note);
+    return save(env, tx, { ...e, ...change }, to, note);
   });
 }
 
 /** The courier completes the delivery with the code the customer gives them (control API). */
-export function deliverEntrega(env: EnvContext, id: string, code: string): EntregaRecord {
-  return env.tx(() => {
-    const e = entregaOfStore(env, null, id);
+export async function deliverEntrega(env: EnvContext, id: string, code: string): Promise<EntregaRecord> {
+  return env.store.tx(async (tx) => {
+    const e = await entregaOfStore(tx, null, id, true);
     if (entregaTransition(e.status, 'deliver') === null) {
       throw ApiError.of('invalid_status_transition', { current_status: e.status }, 'La entrega no admite esa acción en su estado actual.');
     }
     if (code !== e.deliveryCode) throw ApiError.field('delivery_code', 'mismatch', 'El código no coincide con el del cliente.');
-    return save(env, e, 'delivered', null);
+    return save(env, tx, e, 'delivered', null);
   });
 }
 
-function save(env: EnvContext, e: EntregaRecord, to: EntregaRecord['status'], note: string | null): EntregaRecord {
+async function save(env: EnvContext, tx: Tx, e: EntregaRecord, to: EntregaRecord['status'], note: string | null): Promise<EntregaRecord> {
   const now = env.clock.now();
   const next: EntregaRecord = { ...e, status: to, history: [...e.history, { status: to, at: now, note }], updatedAt: now };
-  env.entregas.update(next);
+  await tx.entregas.update(next);
   return next;
 }

@@ -1,7 +1,8 @@
 import { ApiError, type FieldIssue } from '../../src/contract/errors.js';
 import type { EntregaCreate } from '../../src/contract/entregas.js';
 import type { EnvContext } from '../context.js';
-import type { EntregaRecord } from '../data/entregas.js';
+import type { Tx } from '../store/port.js';
+import type { EntregaRecord } from './repository.js';
 import { canonicalJson } from '../http/idempotency.js';
 import { courierQuote, ORDER_STATES_FOR_ENTREGA, toGuaranies, type EntregaPayment } from './rules.js';
 
@@ -15,12 +16,12 @@ function randomText(env: EnvContext, length: number, alphabet: string): string {
 }
 
 /** An order of the store, accepted and of delivery type, with no delivery under way: its data and quote. */
-function fromOrder(env: EnvContext, storeId: string, orderId: string, body: EntregaCreate): Draft {
+async function fromOrder(tx: Tx, storeId: string, orderId: string, body: EntregaCreate): Promise<Draft> {
   const extra = MANUAL_FIELDS.filter((f) => body[f] !== undefined);
   if (extra.length) {
     throw ApiError.validation(extra.map((field) => ({ field, code: 'not_allowed_with_order', message: 'Con order_id los datos salen del pedido; no envíe este campo.' })));
   }
-  const order = env.orders.byId(orderId);
+  const order = await tx.orders.byId(orderId, { lock: true });
   if (!order || order.storeId !== storeId) throw ApiError.of('not_found');
   if (order.fulfillmentType !== 'delivery') {
     throw ApiError.field('order_id', 'not_delivery', 'El pedido no es de entrega a domicilio.');
@@ -28,7 +29,7 @@ function fromOrder(env: EnvContext, storeId: string, orderId: string, body: Entr
   if (!(ORDER_STATES_FOR_ENTREGA as readonly string[]).includes(order.status)) {
     throw ApiError.field('order_id', 'order_not_accepted', `El pedido debe estar aceptado y aún no despachado (estado actual: ${order.status}).`);
   }
-  if (env.entregas.openForOrder(orderId)) {
+  if (await tx.entregas.openForOrder(orderId)) {
     throw ApiError.field('order_id', 'already_requested', 'El pedido ya tiene una entrega en curso o terminada.');
   }
   const known: EntregaPayment[] = ['cash', 'bank_transfer', 'card_on_delivery', 'qr'];
@@ -68,17 +69,19 @@ function manual(body: EntregaCreate): Draft {
  * spec: POST /entregas — one delivery per `request_key` of the store: repeating it with the same
  * data answers the same delivery, with other data 409 `idempotency_conflict`.
  */
-export function createEntrega(env: EnvContext, storeId: string, integrationId: string, body: EntregaCreate): { entrega: EntregaRecord; created: boolean } {
-  return env.tx(() => {
+export async function createEntrega(
+  env: EnvContext, storeId: string, integrationId: string, body: EntregaCreate,
+): Promise<{ entrega: EntregaRecord; created: boolean }> {
+  return env.store.tx(async (tx) => {
     const fingerprint = canonicalJson(body);
-    const existing = env.entregas.byRequestKey(storeId, body.request_key);
+    const existing = await tx.entregas.byRequestKey(storeId, body.request_key);
     if (existing) {
       if (existing.fingerprint !== fingerprint) {
         throw ApiError.of('idempotency_conflict', undefined, 'Ya existe una entrega con este request_key y otros datos.');
       }
       return { entrega: existing, created: false };
     }
-    const draft = body.order_id ? fromOrder(env, storeId, body.order_id, body) : manual(body);
+    const draft = body.order_id ? await fromOrder(tx, storeId, body.order_id, body) : manual(body);
     // spec: for transfers the merchant's confirmation of receipt is required.
     if (draft.paymentMethod === 'bank_transfer' && body.transfer_received !== true) {
       throw ApiError.field('transfer_received', 'transfer_confirmation_required', 'Confirme que recibió la transferencia (transfer_received: true).');
@@ -105,7 +108,7 @@ export function createEntrega(env: EnvContext, storeId: string, integrationId: s
       createdAt: now,
       updatedAt: now,
     };
-    env.entregas.insert(entrega);
+    await tx.entregas.insert(entrega);
     return { entrega, created: true };
   });
 }

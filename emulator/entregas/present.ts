@@ -1,4 +1,4 @@
-import type { EntregaRecord } from '../data/entregas.js';
+import type { EntregaRecord } from './repository.js';
 import type { Entrega } from '../../src/contract/entregas.js';
 import { formatDate } from '../../src/contract/dates.js';
 import { entregaBalance } from './rules.js';

@@ -5,7 +5,8 @@ import type { Emulator } from '../emulator.js';
 import { sendError } from '../http/reply.js';
 import { bodyDigest } from './recorder.js';
 import { batchAnswerFacts, batchOpsOf, factsOf, type BatchOp } from './facts.js';
-import type { Facts } from '../../checks/observation.js';
+import type { Facts, RecordedCall } from '../../checks/observation.js';
+import { isPromise } from '../store/maybe.js';
 import { homologationService, type HomologationService } from './service.js';
 
 /** What the pre-handler learnt of a request, for the response hook. */
@@ -54,30 +55,37 @@ export function registerHomologation(app: FastifyInstance, emulator: Emulator): 
   app.addHook('onResponse', recordCall(service));
 }
 
-/** preHandler: what the recorder keeps of a request, and the session's injected fault for the next idempotent write. */
+/**
+ * preHandler: what the recorder keeps of a request, and the session's injected fault for the next
+ * idempotent write. A read (the hot path) only notes its path, with no promise.
+ */
 function observeRequest(service: HomologationService, emulator: Emulator) {
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const auth = request.auth;
-    if (!auth || !service.recorder.enabled) return done();
+    if (!auth || !service.recording) return done();
     const { env, path } = locate(emulator, request.url);
     const write = WRITES.has(request.method);
     const seen: Seen = { path, digest: null, facts: null, injected: false, code: null, batchOps: null };
     request.homologation = seen;
     if (!write) return done();
-    seen.digest = bodyDigest(request.body);
-    const previous = env && request.method === 'POST' && path.endsWith('/status') ? currentStatus(env, path) : null;
-    seen.facts = factsOf(request.method, path, request.body, previous);
-    if (request.method === 'POST' && path === '/catalog/batch') seen.batchOps = batchOpsOf(request.body);
-    if (request.headers['idempotency-key'] === undefined) return done();
-    const fault = service.takeFault(auth.integration.id);
-    if (!fault) return done();
-    seen.injected = true;
-    const error = fault.status === 503 ? ApiError.of('maintenance') : ApiError.of('rate_limited');
-    error.withHeaders({ 'Retry-After': String(fault.retry_after) });
-    // The fault's call is known once recorded: remember which fault to bind to it.
-    pendingFault.set(request, fault);
-    sendError(request, reply, error);
+    observeWrite(service, env, path, seen, request, reply).then(() => done(), (error: Error) => done(error));
   };
+}
+
+async function observeWrite(service: HomologationService, env: EnvContext | null, path: string, seen: Seen, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  seen.digest = bodyDigest(request.body);
+  const previous = env && request.method === 'POST' && path.endsWith('/status') ? await currentStatus(env, path) : null;
+  seen.facts = factsOf(request.method, path, request.body, previous);
+  if (request.method === 'POST' && path === '/catalog/batch') seen.batchOps = batchOpsOf(request.body);
+  if (request.headers['idempotency-key'] === undefined) return;
+  const fault = await service.takeFault(request.auth!.integration.id);
+  if (!fault) return;
+  seen.injected = true;
+  const error = fault.status === 503 ? ApiError.of('maintenance') : ApiError.of('rate_limited');
+  error.withHeaders({ 'Retry-After': String(fault.retry_after) });
+  // The fault's call is known once recorded: remember which fault to bind to it.
+  pendingFault.set(request, fault);
+  throw error;
 }
 
 /** onSend: the spec's error code of a non-2xx answer; a 2xx batch's per-operation results. */
@@ -105,7 +113,7 @@ function recordCall(service: HomologationService) {
     if (!seen || !auth) return done();
     const key = request.headers['idempotency-key'];
     const integrationId = auth.integration.id;
-    service.recorder.record(integrationId, {
+    const call: RecordedCall = {
       seq: 0,
       at: Date.now() - Math.round(reply.elapsedTime),
       method: request.method,
@@ -118,12 +126,15 @@ function recordCall(service: HomologationService) {
       request_id: request.id,
       facts: seen.facts,
       injected: seen.injected,
-    });
+    };
+    const recorded = service.store.record(integrationId, call);
     const fault = pendingFault.get(request);
     if (fault) {
-      const calls = service.recorder.calls(integrationId);
-      fault.call_seq = calls[calls.length - 1]?.seq ?? null;
+      // The call's position is given when it is kept: the fault that answered it names it.
       pendingFault.delete(request);
+      const bind = () => void (fault.call_seq = call.seq);
+      if (isPromise(recorded)) recorded.then(bind, () => undefined);
+      else bind();
     }
     done();
   };
@@ -132,7 +143,7 @@ function recordCall(service: HomologationService) {
 const pendingFault = new WeakMap<FastifyRequest, { call_seq: number | null }>();
 
 /** The order's status before a status call runs (graded as the move's starting point). */
-function currentStatus(env: EnvContext, path: string): string | null {
+async function currentStatus(env: EnvContext, path: string): Promise<string | null> {
   const orderId = path.split('/')[2] ?? '';
-  return env.orders.byId(orderId)?.status ?? null;
+  return (await env.store.orders.byId(orderId))?.status ?? null;
 }

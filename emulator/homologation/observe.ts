@@ -10,20 +10,21 @@ import { homologationService } from './service.js';
 import { HOMOLOGATION_TIMEOUT } from '../../src/contract/control.js';
 import { ObserverSession } from './session.js';
 
-function locate(emulator: Emulator, integrationId: string): { env: EnvContext; storeId: string; scopes: string[] } {
-  const env = emulator.envOf((e) => e.integrations.byId(integrationId));
+async function locate(emulator: Emulator, integrationId: string): Promise<{ env: EnvContext; storeId: string; scopes: string[] }> {
+  const env = await emulator.envOf((e) => e.store.integrations.byId(integrationId));
   if (!env) throw ApiError.of('not_found', undefined, 'La integración no existe.');
-  const integration = env.integrations.byId(integrationId)!;
+  const integration = (await env.store.integrations.byId(integrationId))!;
   return { env, storeId: integration.storeId, scopes: [...integration.scopes] };
 }
 
 /** DESIGN: POST /_emulator/homologation/{id}/start — a new session (a running one is replaced). */
-export function startSession(emulator: Emulator, integrationId: string, timeoutSeconds: number = HOMOLOGATION_TIMEOUT.default): ObserverSession {
-  const { env, storeId } = locate(emulator, integrationId);
+export async function startSession(emulator: Emulator, integrationId: string, timeoutSeconds: number = HOMOLOGATION_TIMEOUT.default): Promise<ObserverSession> {
+  const { env, storeId } = await locate(emulator, integrationId);
   const service = homologationService(emulator);
   service.sessions.get(integrationId)?.stop();
   const session = new ObserverSession(service, emulator, env, integrationId, storeId, timeoutSeconds);
   service.sessions.set(integrationId, session);
+  await session.begin();
   return session;
 }
 
@@ -37,22 +38,22 @@ function noSession(now: number): SessionView {
  * from every call the integration made since the emulator started or was reset. Complete once
  * every check is decided or the session's time is up.
  */
-export function observerReport(emulator: Emulator, integrationId: string, now = Date.now()): HomologationReport {
-  const { env, storeId, scopes } = locate(emulator, integrationId);
+export async function observerReport(emulator: Emulator, integrationId: string, now = Date.now()): Promise<HomologationReport> {
+  const { env, storeId, scopes } = await locate(emulator, integrationId);
   const service = homologationService(emulator);
   const session = service.sessions.get(integrationId);
-  const view = session ? session.snapshot() : noSession(now);
+  const view = session ? await session.snapshot() : noSession(now);
   const observation: Observation = {
     integration_id: integrationId,
     environment: env.name,
     scopes,
-    calls: service.recorder.calls(integrationId),
+    calls: await service.store.calls(integrationId),
     session: view,
     now,
   };
   const checks = gradeObservation(observation);
   const decided = checks.every((c) => c.status !== 'pending');
-  const store = env.stores.byId(storeId);
+  const store = await env.store.stores.byId(storeId);
   const notes = [...view.problems];
   if (!session) notes.push('No session started: POST /_emulator/homologation/{integration_id}/start sends the orders, probes and faults.');
   return buildReport({

@@ -1,7 +1,7 @@
 import { API_VERSION, LIMITS } from '../../src/contract/limits.js';
 import { formatDate } from '../../src/contract/dates.js';
 import type { EnvContext } from '../context.js';
-import type { WebhookRecord } from '../data/webhooks.js';
+import type { WebhookRecord } from '../webhooks/repository.js';
 import { signingSecrets } from '../webhooks/config.js';
 import { postWebhook, type Agents } from '../webhooks/sender.js';
 import type { ProbeKind, ProbeRecord } from '../../checks/observation.js';

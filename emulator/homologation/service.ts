@@ -1,51 +1,46 @@
 import type { Emulator } from '../emulator.js';
-import { CallRecorder } from './recorder.js';
 import type { InjectedFault } from '../../checks/observation.js';
+import type { HomologationStore } from '../store/coordination.js';
 import type { ObserverSession } from './session.js';
 import { closeAgents, createAgents } from '../webhooks/sender.js';
 
-/** The observer's state in one emulator: the call recorder, the sessions, the faults still armed. */
+/**
+ * The observer in one emulator: the recordings and armed faults in the storage's coordination (a
+ * sandbox of several processes shares them), the sessions this process runs, the probes' agents.
+ */
 export class HomologationService {
-  readonly recorder = new CallRecorder();
+  readonly store: HomologationStore;
   readonly sessions = new Map<string, ObserverSession>();
   /** The probes' own keep-alive agents (the same sender as the dispatcher's deliveries). */
   readonly agents = createAgents(8);
-  /** Per integration: faults waiting for its next idempotent write, in order. */
-  private readonly armed = new Map<string, InjectedFault[]>();
+  /** BENCH-ONLY switch (POST /_emulator/homologation/recorder) to measure what recording costs. */
+  recording = true;
 
   constructor(readonly emulator: Emulator) {
-    // DESIGN: reset also resets homologation (recorded calls, sessions, armed faults).
-    emulator.onReset(() => this.clear());
+    this.store = emulator.storage.coordination.homologation;
+    // DESIGN: reset also resets homologation (recorded calls, sessions, armed faults); the
+    // coordination's reset empties the shared part.
+    emulator.onReset(() => this.stopSessions());
     emulator.onClose(() => {
-      this.clear();
+      this.stopSessions();
       closeAgents(this.agents);
     });
   }
 
-  clear(): void {
+  stopSessions(): void {
     for (const session of this.sessions.values()) session.stop();
     this.sessions.clear();
-    this.armed.clear();
-    this.recorder.clear();
-  }
-
-  arm(integrationId: string, faults: InjectedFault[]): void {
-    this.armed.set(integrationId, [...faults]);
   }
 
   /** The next armed fault of the integration, taken (one use each), while its session still watches. */
-  takeFault(integrationId: string): InjectedFault | undefined {
-    const list = this.armed.get(integrationId);
-    if (!list || list.length === 0) return undefined;
+  async takeFault(integrationId: string): Promise<InjectedFault | undefined> {
     const session = this.sessions.get(integrationId);
     // After the session's deadline its report is final: a fault then would only break the ERP's real work.
     if (!session || Date.now() >= session.view.deadline) {
-      this.armed.delete(integrationId);
+      await this.store.disarm(integrationId);
       return undefined;
     }
-    const fault = list.shift()!;
-    if (list.length === 0) this.armed.delete(integrationId);
-    return fault;
+    return this.store.takeArmed(integrationId);
   }
 }
 

@@ -3,7 +3,6 @@ import { simulateOrder } from '../orders/simulator.js';
 import { changeStatus } from '../orders/service.js';
 import type { SimulateOrderRequest } from '../../src/contract/orders.js';
 import type { OpenedTask, SessionOrder, SessionScenario, SessionView } from '../../checks/observation.js';
-import { importableProduct } from './data.js';
 
 /** What the simulator makes for each kind of session order, and the notes it carries. */
 interface Kind {
@@ -33,11 +32,11 @@ const TASKS: { action: 'reject_order' | 'cancel_order'; notes: string }[] = [
 ];
 
 /** One session order from the simulator (with `productId` when given, except the unmapped one), or null with the problem noted. */
-function make(env: EnvContext, view: SessionView, storeId: string, productId: string | undefined, kind: Kind): SessionOrder | null {
+async function make(env: EnvContext, view: SessionView, storeId: string, productId: string | undefined, kind: Kind): Promise<SessionOrder | null> {
   const { scenario, simulate, notes } = kind;
   const items = productId && simulate !== 'unmapped_product' ? [{ product_id: productId, quantity: 1, options: [] }] : undefined;
   try {
-    const order = simulateOrder(env, { store_id: storeId, scenario: simulate, notes, items });
+    const order = await simulateOrder(env, { store_id: storeId, scenario: simulate, notes, items });
     const made = { scenario, order_id: order.id, number: order.number };
     view.orders.push(made);
     return made;
@@ -53,27 +52,27 @@ function make(env: EnvContext, view: SessionView, storeId: string, productId: st
  * move on an order the ERP was told is final) can show. Done as the orders are made: the ERP sees
  * the order and then the change, as it would in a shop.
  */
-function arrange(env: EnvContext, view: SessionView, order: SessionOrder): void {
+async function arrange(env: EnvContext, view: SessionView, order: SessionOrder): Promise<void> {
   const change =
     order.scenario === 'customer_cancels'
       ? { by: 'customer' as const, body: { status: 'cancelled' as const, reason: 'The customer changed their mind (homologation)' } }
       : { by: 'store_user' as const, body: { status: 'accepted' as const, estimated_minutes: 20 } };
   try {
-    changeStatus(env, order.order_id, null, { type: change.by, integrationId: null }, change.body);
+    await changeStatus(env, order.order_id, null, { type: change.by, integrationId: null }, change.body);
   } catch (error) {
     view.problems.push(`situation not arranged (${order.scenario}, order #${order.number}): ${(error as Error).message}`);
   }
 }
 
 /** The session's orders, its arranged situations and the tasks on its own orders, in that order. */
-export function createSessionOrders(env: EnvContext, view: SessionView, storeId: string, integrationId: string, nextTaskId: () => string): void {
-  const productId = importableProduct(env, storeId, integrationId);
+export async function createSessionOrders(env: EnvContext, view: SessionView, storeId: string, integrationId: string, nextTaskId: () => string): Promise<void> {
+  const productId = await env.store.catalog.importableProduct(storeId, integrationId);
   for (const kind of KINDS) {
-    const order = make(env, view, storeId, productId, kind);
-    if (order && (kind.scenario === 'customer_cancels' || kind.scenario === 'panel_accepts')) arrange(env, view, order);
+    const order = await make(env, view, storeId, productId, kind);
+    if (order && (kind.scenario === 'customer_cancels' || kind.scenario === 'panel_accepts')) await arrange(env, view, order);
   }
   for (const task of TASKS) {
-    const order = make(env, view, storeId, productId, { scenario: 'task', simulate: 'pickup_invoice', notes: task.notes });
+    const order = await make(env, view, storeId, productId, { scenario: 'task', simulate: 'pickup_invoice', notes: task.notes });
     if (!order) continue;
     const opened: OpenedTask = { id: nextTaskId(), action: task.action, order_id: order.order_id, order_number: order.number, opened_at: Date.now() };
     view.tasks.push(opened);

@@ -1,7 +1,6 @@
 import type { EnvContext } from '../context.js';
 import type { RecordedCall, SessionView } from '../../checks/observation.js';
 import { availabilityChanged } from '../../checks/internal/catalog-steps.js';
-import { publishedProduct } from './data.js';
 
 /** What opening the conditional tasks needs to know of one session. */
 export interface TaskContext {
@@ -17,12 +16,14 @@ export interface TaskContext {
  * DESIGN: mark_unavailable is opened only when the ERP changed no availability on its own, and
  * names a product the ERP published (opened as soon as there is one).
  */
-function openMarkUnavailable(t: TaskContext): void {
+async function openMarkUnavailable(t: TaskContext): Promise<void> {
   if (t.view.tasks.some((x) => x.action === 'mark_unavailable')) return;
   if (availabilityChanged({ calls: t.calls })) return;
-  const product = publishedProduct(t.env, t.storeId, t.integrationId);
+  const product = await t.env.store.catalog.firstPublishedProduct(t.storeId, t.integrationId);
   if (!product) return;
-  t.view.tasks.push({ id: t.nextTaskId(), action: 'mark_unavailable', external_id: product.external_id, product_name: product.name, opened_at: Date.now() });
+  // Another look may have opened it while this one read the catalog.
+  if (t.view.tasks.some((x) => x.action === 'mark_unavailable')) return;
+  t.view.tasks.push({ id: t.nextTaskId(), action: 'mark_unavailable', external_id: product.externalId, product_name: product.name, opened_at: Date.now() });
 }
 
 /** An import_after_failure task for each session order the ERP reported with a successful import-failure. */
@@ -37,7 +38,7 @@ function openImportAfterFailure(t: TaskContext): void {
 }
 
 /** Opens the tasks that depend on what the ERP did so far (called on each look at the session). */
-export function openConditionalTasks(t: TaskContext): void {
-  openMarkUnavailable(t);
+export async function openConditionalTasks(t: TaskContext): Promise<void> {
+  await openMarkUnavailable(t);
   openImportAfterFailure(t);
 }

@@ -2,7 +2,7 @@ import type { Emulator } from '../emulator.js';
 import type { EnvContext } from '../context.js';
 import { changeStatus } from '../orders/service.js';
 import type { InjectedFault, ProbeRecord, SessionView } from '../../checks/observation.js';
-import { deliveriesOf, toSessionDelivery } from './data.js';
+import { toSessionDelivery } from './data.js';
 import { createSessionOrders } from './session-orders.js';
 import { openConditionalTasks } from './session-tasks.js';
 import { reformatted, sendProbe, STALE_SECONDS, testEventBody, randomSecret, validSecrets, type ProbeDelivery } from './probes.js';
@@ -38,7 +38,7 @@ const sleep = (ms: number, signal: AbortSignal) =>
 export class ObserverSession {
   readonly view: SessionView;
   private readonly abort = new AbortController();
-  readonly done: Promise<void>;
+  done: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly service: HomologationService,
@@ -50,9 +50,18 @@ export class ObserverSession {
   ) {
     const now = Date.now();
     this.view = { started_at: now, deadline: now + timeoutSeconds * 1000, orders: [], tasks: [], deliveries: [], probes: [], faults: FAULTS.map((f) => ({ ...f })), problems: [], finished: false };
-    service.arm(integrationId, this.view.faults);
-    createSessionOrders(env, this.view, storeId, integrationId, () => this.nextTaskId());
-    this.refreshTasks();
+  }
+
+  /**
+   * Arms the faults, makes the session's orders and tasks, then probes in the background. The
+   * session is already the integration's (its faults are taken) while its orders are made.
+   */
+  async begin(): Promise<void> {
+    const store = this.service.store;
+    await store.saveSession(this.integrationId, this.view);
+    await store.arm(this.integrationId, this.view.faults);
+    await createSessionOrders(this.env, this.view, this.storeId, this.integrationId, () => this.nextTaskId());
+    await this.refreshTasks();
     this.done = this.probe().catch((error: Error) => {
       this.view.problems.push(`the session stopped: ${error.message}`);
     }).finally(() => {
@@ -65,9 +74,12 @@ export class ObserverSession {
   }
 
   /** The session's view: the tasks the ERP's calls so far open, the regular deliveries of its orders read fresh. */
-  snapshot(): SessionView {
-    this.refreshTasks();
-    const deliveries = this.view.orders.flatMap((o) => deliveriesOf(this.env, this.integrationId, o.order_id).map((d) => toSessionDelivery(d, this.env.clock)));
+  async snapshot(): Promise<SessionView> {
+    await this.refreshTasks();
+    const deliveries = [];
+    for (const o of this.view.orders) {
+      for (const d of await this.env.store.webhooks.deliveriesAboutOrder(this.integrationId, o.order_id)) deliveries.push(toSessionDelivery(d, this.env.clock));
+    }
     return { ...this.view, tasks: [...this.view.tasks], deliveries };
   }
 
@@ -76,14 +88,14 @@ export class ObserverSession {
   }
 
   /** Opens the tasks that depend on the ERP's calls (until the session's time is up). */
-  private refreshTasks(): void {
+  private async refreshTasks(): Promise<void> {
     if (Date.now() >= this.view.deadline || this.abort.signal.aborted) return;
-    const calls = this.service.recorder.calls(this.integrationId);
-    openConditionalTasks({ env: this.env, storeId: this.storeId, integrationId: this.integrationId, view: this.view, calls, nextTaskId: () => this.nextTaskId() });
+    const calls = await this.service.store.calls(this.integrationId);
+    await openConditionalTasks({ env: this.env, storeId: this.storeId, integrationId: this.integrationId, view: this.view, calls, nextTaskId: () => this.nextTaskId() });
   }
 
   private async send(probe: ProbeDelivery): Promise<ProbeRecord | null> {
-    const webhook = this.env.webhooks.get(this.integrationId);
+    const webhook = await this.env.store.webhooks.get(this.integrationId);
     if (!webhook) return null;
     const record = await sendProbe(this.env, this.service.agents, webhook, probe, this.abort.signal, this.emulator.options.webhookTimeoutMs);
     if (!this.abort.signal.aborted) this.view.probes.push(record);
@@ -91,7 +103,7 @@ export class ObserverSession {
   }
 
   private async probe(): Promise<void> {
-    const webhook = this.env.webhooks.get(this.integrationId);
+    const webhook = await this.env.store.webhooks.get(this.integrationId);
     if (!webhook || !webhook.active) {
       this.view.problems.push('the integration has no active webhook: no probe could be sent (PUT /webhook first)');
       return;
@@ -113,8 +125,8 @@ export class ObserverSession {
   private async deliveredTo(orderId: string, type: string) {
     const until = Date.now() + DELIVERY_WAIT_MS;
     for (;;) {
-      const found = deliveriesOf(this.env, this.integrationId, orderId).find((d) => d.event_type === type);
-      if ((found && found.succeeded_at !== null) || Date.now() > until || this.abort.signal.aborted) return found;
+      const found = (await this.env.store.webhooks.deliveriesAboutOrder(this.integrationId, orderId)).find((d) => d.eventType === type);
+      if ((found && found.succeededAt !== null) || Date.now() > until || this.abort.signal.aborted) return found;
       await sleep(50, this.abort.signal);
     }
   }
@@ -128,7 +140,7 @@ export class ObserverSession {
     const prefix = `/orders/${orderId}/`;
     const until = Date.now() + QUIET_CAP_MS;
     while (Date.now() < until && !this.abort.signal.aborted) {
-      const last = this.service.recorder.calls(this.integrationId).filter((c) => c.path.startsWith(prefix)).pop();
+      const last = (await this.service.store.calls(this.integrationId)).filter((c) => c.path.startsWith(prefix)).pop();
       // No call yet: the ERP has not taken the order up (or never will: then the cap ends the wait).
       if (last && Date.now() - (last.at + last.duration_ms) >= QUIET_MS) return;
       await sleep(50, this.abort.signal);
@@ -143,13 +155,13 @@ export class ObserverSession {
       this.view.problems.push('the probe order was never delivered: no duplicate or out-of-order probe');
       return;
     }
-    if (created.succeeded_at === null) this.view.problems.push('the probe order\'s order.created delivery did not succeed within 5 s');
+    if (created.succeededAt === null) this.view.problems.push('the probe order\'s order.created delivery did not succeed within 5 s');
     // The same event again (same id and body): the receiver answers 2xx and processes it once.
-    await this.send({ kind: 'duplicate', eventId: created.event_id, eventType: created.event_type, body: created.body, secrets, skewSeconds: 0, corrupt: false });
+    await this.send({ kind: 'duplicate', eventId: created.eventId, eventType: created.eventType, body: created.body, secrets, skewSeconds: 0, corrupt: false });
     await this.quietOn(probeOrder.order_id);
     // Newer version first (the order is cancelled, a regular delivery), then the older one again.
     try {
-      changeStatus(this.env, probeOrder.order_id, null, { type: 'system', integrationId: null }, { status: 'cancelled', reason: 'Cancelled by the homologation session (out-of-order probe)' });
+      await changeStatus(this.env, probeOrder.order_id, null, { type: 'system', integrationId: null }, { status: 'cancelled', reason: 'Cancelled by the homologation session (out-of-order probe)' });
     } catch (error) {
       this.view.problems.push(`the probe order could not be cancelled: ${(error as Error).message}`);
       return;

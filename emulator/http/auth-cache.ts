@@ -1,49 +1,44 @@
-import type { Db } from '../store/sqlite/open.js';
-import { rowWatch } from '../store/sqlite/row-watch.js';
+import type { ChangeFeed } from '../store/changes.js';
+import type { Environment } from '../../src/contract/store.js';
 import type { AuthContext } from './auth.js';
 
 /**
- * The credential → integration → store records of recent keys, kept until SQLite reports a write
- * to any store, integration or credential row (db/row-watch.ts: rotation, revocation, suspension,
- * scope and settings changes, resets, restores); the next call then reads the rows again. Writes
- * to other tables (orders, the catalog) leave it alone. Time-based rules (expiry) are checked on
- * every call by the caller. It saves three queries and their JSON decoding on every request.
+ * The credential → integration → store records of recent keys, kept until the storage reports a
+ * write to a store, integration or credential of the environment (rotation, revocation, suspension,
+ * scope and settings changes, resets, restores); the next call then reads them again. Writes to
+ * other tables (orders, the catalog) leave it alone. Time-based rules (expiry) are checked on every
+ * call by the caller. It saves three reads and their JSON decoding on every request. Kept only where
+ * changes are reported before any later read (`changes.exact`: one process on the embedded database).
  */
 export class AuthCache {
   private readonly entries = new Map<string, AuthContext>();
-  private readonly version: () => number;
-  private seen = -1;
+  private readonly enabled: boolean;
 
-  constructor(private readonly db: Db) {
-    this.version = rowWatch(db).authVersion;
+  constructor(private readonly changes: ChangeFeed, environment: Environment) {
+    this.enabled = changes.exact;
+    changes.on('auth', (change) => {
+      if (change.environment === environment) this.entries.clear();
+    });
+    changes.on('reset', () => this.entries.clear());
   }
 
   get(keyId: string): AuthContext | undefined {
-    const version = this.version();
-    if (version !== this.seen) {
-      this.entries.clear();
-      this.seen = version;
-    }
-    return this.entries.get(keyId);
+    return this.enabled ? this.entries.get(keyId) : undefined;
+  }
+
+  /** The version to hand back to `set`: a fill whose records were read before a change is not kept. */
+  ticket(): number {
+    return this.changes.version('auth');
   }
 
   /** Keeps the records frozen: a caller that changed one would change what the next request reads. */
-  set(keyId: string, auth: AuthContext): AuthContext {
+  set(keyId: string, auth: AuthContext, ticket: number): AuthContext {
     const frozen = deepFreeze(auth);
-    // Rows read inside a transaction may be rolled back, and a rollback reports nothing.
-    if (this.db.inTransaction) return frozen;
+    if (!this.enabled || ticket !== this.changes.version('auth')) return frozen;
     if (this.entries.size >= 1000) this.entries.clear();
     this.entries.set(keyId, frozen);
     return frozen;
   }
-}
-
-const caches = new WeakMap<Db, AuthCache>();
-
-export function authCacheOf(db: Db): AuthCache {
-  let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new AuthCache(db)));
-  return cache;
 }
 
 function deepFreeze<T>(value: T): T {

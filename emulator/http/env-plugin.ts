@@ -4,8 +4,9 @@ import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
 import { authenticate, type AuthContext } from './auth.js';
 import { sendError } from './reply.js';
-import { takenFault } from '../faults.js';
-import { API_ROUTES } from '../routes/index.js';
+import { takenFault, type FaultView } from '../faults.js';
+import { isPromise, type MaybePromise } from '../store/maybe.js';
+import { API_ROUTES } from '../api-routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -38,43 +39,77 @@ export function addEnvHooks(app: FastifyInstance, emulator: Emulator, env: EnvCo
   // A hook that answers does not call `done` (fastify then runs nothing more of the request).
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const q = request.url.indexOf('?');
-    const taken = emulator.faults.take(request.method, q === -1 ? request.url : request.url.slice(0, q));
-    if (!taken) return admit(emulator, env, request, reply, done);
-    const fault = takenFault(taken);
-    const apply = () => {
-      if (fault.error) return void sendError(request, reply, fault.error);
-      try {
-        admit(emulator, env, request, reply, done);
-      } catch (error) {
-        done(error as Error);
-      }
-    };
-    if (fault.delayMs > 0) setTimeout(apply, fault.delayMs);
-    else apply();
+    const taken = emulator.storage.coordination.faults.take(request.method, q === -1 ? request.url : request.url.slice(0, q));
+    if (isPromise(taken)) {
+      taken.then((view) => applyFault(emulator, env, request, reply, done, view), (error: Error) => done(error));
+    } else applyFault(emulator, env, request, reply, done, taken);
   });
 }
 
-/** The credential, the per-IP block and the per-integration rate limit; `done` when the request may run. */
+/** An injected fault answers before the request runs (after its delay); without one the request is admitted. */
+function applyFault(
+  emulator: Emulator, env: EnvContext, request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction, view: FaultView | undefined,
+): void {
+  if (!view) return admit(emulator, env, request, reply, done);
+  const fault = takenFault(view);
+  const apply = () => {
+    if (fault.error) return void sendError(request, reply, fault.error);
+    admit(emulator, env, request, reply, done);
+  };
+  if (fault.delayMs > 0) setTimeout(apply, fault.delayMs);
+  else apply();
+}
+
+/**
+ * The credential, the per-IP block and the per-integration rate limit; `done` when the request may
+ * run. Each step may answer at once (the embedded storage, a cached credential) or later (a server
+ * database): the usual request takes no promise at all.
+ */
 function admit(emulator: Emulator, env: EnvContext, request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
   if (request.routeOptions.config?.public) return done();
-  const limits = emulator.options.limits;
+  const windows = emulator.storage.coordination.windows;
   const now = env.clock.now();
-  if (limits && emulator.authFailureLimiter.exhausted(request.ip, now)) {
-    return void sendError(request, reply, rateLimited(emulator.authFailureLimiter.hit(request.ip, now).retryAfterSeconds));
+  const fail = (error: unknown) => (error instanceof ApiError ? void sendError(request, reply, error) : done(error as Error));
+  const authenticated = (auth: AuthContext) => {
+    request.auth = auth;
+    then(windows.hit('requests', auth.integration.id, now), (count) => {
+      reply.header('X-RateLimit-Limit', String(windows.limit('requests')));
+      reply.header('X-RateLimit-Remaining', String(count.remaining));
+      if (emulator.options.limits && !count.allowed) return void sendError(request, reply, rateLimited(count.retryAfterSeconds));
+      done();
+    }, fail);
+  };
+  const refused = (error: unknown) => {
+    if (!(error instanceof ApiError)) return fail(error);
+    then(windows.hit('auth_failures', request.ip, now), () => sendError(request, reply, error), fail);
+  };
+  const authenticateNow = () => {
+    let auth: MaybePromise<AuthContext>;
+    try {
+      auth = authenticate(env, request);
+    } catch (error) {
+      return refused(error);
+    }
+    then(auth, authenticated, refused);
+  };
+  if (!emulator.options.limits) return authenticateNow();
+  then(windows.exhausted('auth_failures', request.ip, now), (blocked) => {
+    if (!blocked) return authenticateNow();
+    then(windows.hit('auth_failures', request.ip, now), (hit) => sendError(request, reply, rateLimited(hit.retryAfterSeconds)), fail);
+  }, fail);
+}
+
+/** `next(value)` now when the value is there, else when it comes; `fail` on an error either way. */
+function then<T>(value: MaybePromise<T>, next: (value: T) => void, fail: (error: unknown) => void): void {
+  if (!isPromise(value)) {
+    try {
+      next(value);
+    } catch (error) {
+      fail(error);
+    }
+    return;
   }
-  let auth: AuthContext;
-  try {
-    auth = authenticate(env, request);
-  } catch (error) {
-    emulator.authFailureLimiter.hit(request.ip, now);
-    return void sendError(request, reply, error as ApiError);
-  }
-  request.auth = auth;
-  const count = emulator.requestLimiter.hit(auth.integration.id, now);
-  reply.header('X-RateLimit-Limit', String(emulator.requestLimiter.max));
-  reply.header('X-RateLimit-Remaining', String(count.remaining));
-  if (limits && !count.allowed) return void sendError(request, reply, rateLimited(count.retryAfterSeconds));
-  done();
+  value.then(next, fail).catch(fail);
 }
 
 export function rateLimited(retryAfterSeconds: number): ApiError {

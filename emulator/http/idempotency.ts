@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../../src/contract/errors.js';
-import { IDEMPOTENCY_KEY_PATTERN, LIMITS } from '../../src/contract/limits.js';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../src/contract/limits.js';
 import type { Endpoint } from '../../src/contract/endpoint.js';
-import type { EnvContext } from '../context.js';
-import type { StoredResponse } from '../data/idempotency.js';
+import type { Environment } from '../../src/contract/store.js';
+import type { IdempotencyClaims, StoredResponse } from '../store/coordination.js';
 
 /**
  * JSON with sorted keys: two bodies that are JSON-equal give the same text. A body nested thousands
@@ -84,18 +84,20 @@ export type IdempotencyDecision =
   | { kind: 'fresh'; key: string };
 
 /**
- * spec: Errors, Idempotency rules 1–3 — checks the header and looks the key up. A fresh key is
- * marked as processing until `settle` stores (2xx, 4xx) or forgets (5xx, 429, in-progress) the answer.
+ * spec: Errors, Idempotency rules 1–3 — checks the header and claims the key. A fresh key is the
+ * request's until `settle` stores (2xx, 4xx) or releases (5xx, 429, in-progress) the answer.
  */
-export function checkIdempotency(
-  env: EnvContext,
+export async function checkIdempotency(
+  claims: IdempotencyClaims,
+  env: Environment,
+  now: number,
   integrationId: string,
   endpoint: Endpoint,
   header: string | string[] | undefined,
   method: string,
   path: string,
   body: unknown,
-): IdempotencyDecision {
+): Promise<IdempotencyDecision> {
   if (endpoint.idempotency === 'none') return { kind: 'none' };
   if (header === undefined) {
     if (endpoint.idempotency === 'required') throw ApiError.of('idempotency_key_required');
@@ -103,23 +105,26 @@ export function checkIdempotency(
   }
   const key = Array.isArray(header) ? header.join(',') : header;
   if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw ApiError.of('invalid_idempotency_key');
-  const print = fingerprint(method, path, body);
-  const now = env.clock.now();
-  const existing = env.idempotency.get(integrationId, key);
-  if (existing && existing.createdAt > now - LIMITS.idempotencyRetentionMs) {
-    if (existing.state === 'processing') throw ApiError.of('request_in_progress').withHeaders({ 'Retry-After': '1' });
-    if (existing.fingerprint !== print) throw ApiError.of('idempotency_conflict');
-    if (existing.response) return { kind: 'replay', response: existing.response };
+  const claim = await claims.claim(env, integrationId, key, fingerprint(method, path, body), now);
+  switch (claim.kind) {
+    case 'in_progress':
+      throw ApiError.of('request_in_progress').withHeaders({ 'Retry-After': '1' });
+    case 'conflict':
+      throw ApiError.of('idempotency_conflict');
+    case 'replay':
+      return { kind: 'replay', response: claim.response };
+    case 'fresh':
+      return { kind: 'fresh', key };
   }
-  env.idempotency.begin(integrationId, key, print, now);
-  return { kind: 'fresh', key };
 }
 
 // Answers that only say "try again later" (with Retry-After) are not the request's answer.
 const TRANSIENT = new Set(['request_in_progress', 'batch_in_progress']);
 
-export function settleIdempotency(env: EnvContext, integrationId: string, key: string, response: StoredResponse, code?: string): void {
+export async function settleIdempotency(
+  claims: IdempotencyClaims, env: Environment, integrationId: string, key: string, response: StoredResponse, code?: string,
+): Promise<void> {
   const keep = response.status < 500 && response.status !== 429 && !TRANSIENT.has(code ?? '');
-  if (keep) env.idempotency.finish(integrationId, key, response);
-  else env.idempotency.drop(integrationId, key);
+  if (keep) await claims.finish(env, integrationId, key, response);
+  else await claims.release(env, integrationId, key);
 }

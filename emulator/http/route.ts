@@ -6,8 +6,10 @@ import { parseOrThrow } from '../../src/contract/validation.js';
 import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
 import { assertNotSuspended, type AuthContext } from './auth.js';
-import { checkIdempotency, settleIdempotency } from './idempotency.js';
-import type { StoredResponse } from '../data/idempotency.js';
+import { checkIdempotency, settleIdempotency, type IdempotencyDecision } from './idempotency.js';
+
+const NO_KEY: IdempotencyDecision = { kind: 'none' };
+import type { StoredResponse } from '../store/coordination.js';
 import { JsonText } from './json-text.js';
 
 export interface CallContext<E extends Endpoint> {
@@ -77,8 +79,10 @@ export function apiRoute<E extends Endpoint>(
       }
       options.guard?.(auth);
       const integrationId = auth.integration.id;
-      const decision = checkIdempotency(
-        env, integrationId, endpoint, request.headers['idempotency-key'], request.method, urlPath(request), request.body,
+      const claims = emulator.storage.coordination.idempotency;
+      // Reads take no key: no claim to look up, and no promise to wait for (the hot path).
+      const decision: IdempotencyDecision = endpoint.idempotency === 'none' ? NO_KEY : await checkIdempotency(
+        claims, env.name, env.clock.now(), integrationId, endpoint, request.headers['idempotency-key'], request.method, urlPath(request), request.body,
       );
       if (decision.kind === 'replay') return sendStored(request, reply, decision.response, true);
 
@@ -98,13 +102,13 @@ export function apiRoute<E extends Endpoint>(
         response = { status: outcome.status ?? endpoint.status, body: outcome.body, headers: outcome.headers ?? {} };
       } catch (error) {
         if (!(error instanceof ApiError) || decision.kind !== 'fresh') {
-          if (decision.kind === 'fresh') env.idempotency.drop(integrationId, decision.key);
+          if (decision.kind === 'fresh') await claims.release(env.name, integrationId, decision.key);
           throw error;
         }
         code = error.code;
         response = { status: error.status, body: error.toBody(request.id), headers: error.headers };
       }
-      if (decision.kind === 'fresh') settleIdempotency(env, integrationId, decision.key, response, code);
+      if (decision.kind === 'fresh') await settleIdempotency(claims, env.name, integrationId, decision.key, response, code);
       return sendStored(request, reply, response, false);
     },
   });

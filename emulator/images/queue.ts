@@ -1,4 +1,5 @@
 import type { EnvContext } from '../context.js';
+import type { Tx } from '../store/port.js';
 import { applyImageOutcome } from './apply.js';
 import { downloadImage } from './download.js';
 
@@ -16,10 +17,8 @@ export class ImageQueue {
     const cancelled = this.controller.signal;
     const signal = AbortSignal.any([cancelled, AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS)]);
     const job = (async () => {
-      // The caller's transaction is synchronous: it has committed (or rolled back) before this runs.
-      await Promise.resolve();
       const outcome = await downloadImage(url, signal, this.env.outbound);
-      if (!cancelled.aborted) applyImageOutcome(this.env, productId, url, outcome);
+      if (!cancelled.aborted) await applyImageOutcome(this.env, productId, url, outcome);
     })()
       .catch(() => undefined)
       .finally(() => this.pending.delete(job));
@@ -54,7 +53,10 @@ export function imageQueueOf(env: EnvContext): ImageQueue | undefined {
   return queues.get(env);
 }
 
-/** Asks for a background download; without the image service running, the image stays pending. */
-export function requestImageFetch(env: EnvContext, productId: string, url: string): void {
-  queues.get(env)?.enqueue(productId, url);
+/**
+ * Asks for a background download once the writing transaction has committed (a rolled-back write
+ * asks for nothing); without the image service running, the image stays pending.
+ */
+export function requestImageFetch(env: EnvContext, tx: Tx, productId: string, url: string): void {
+  tx.afterCommit(() => queues.get(env)?.enqueue(productId, url));
 }

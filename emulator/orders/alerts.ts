@@ -1,5 +1,5 @@
 import type { EnvContext } from '../context.js';
-import type { OrderRecord } from '../data/orders.js';
+import type { OrderRecord } from './repository.js';
 import { formatDate } from '../../src/contract/dates.js';
 import type { StoreAlert } from '../../src/contract/control.js';
 
@@ -21,13 +21,13 @@ function waitingSince(order: OrderRecord, ackExpected: 'on_receipt' | 'after_acc
  * `ack_alert_minutes`, and orders whose import failed. Closed orders (rejected, cancelled,
  * completed) no longer warn about a missing confirmation; a failure keeps showing until an ack.
  */
-export function storeAlerts(env: EnvContext, storeId: string): StoreAlert[] {
-  const integration = env.integrations.byStore(storeId)[0];
+export async function storeAlerts(env: EnvContext, storeId: string): Promise<StoreAlert[]> {
+  const integration = (await env.store.integrations.byStore(storeId))[0];
   if (!integration) return [];
   const { ack_expected: expected, ack_alert_minutes: alertMinutes } = integration.settings;
   const now = env.clock.now();
   const alerts: StoreAlert[] = [];
-  for (const order of env.orders.notAcknowledged(storeId)) {
+  for (const order of await env.store.orders.notAcknowledged(storeId)) {
     if (order.ackStatus === 'failed' && order.lastImportError) {
       const e = order.lastImportError;
       alerts.push({ type: 'import_failed', order_id: order.id, number: order.number, code: e.code, message: e.message, retryable: e.retryable, at: formatDate(e.at) });

@@ -1,4 +1,4 @@
-import type { Address, Customer } from '../data/orders.js';
+import type { Address, Customer } from './repository.js';
 import { formatRuc } from './ruc.js';
 import type { Chance } from './chance.js';
 import { BUSINESS_NAMES, FIRST_NAMES, LAST_NAMES, MOBILE_PREFIXES, NEIGHBORHOODS, REFERENCES } from './sample-data.js';

@@ -1,6 +1,7 @@
 import type { EnvContext } from '../context.js';
-import type { IntegrationRecord } from '../data/integrations.js';
-import { eventEnvelopeHead, type EventBytesRow } from '../data/events.js';
+import type { IntegrationRecord } from '../stores/repository.js';
+import type { EventBytes } from './repository.js';
+import { eventEnvelopeHead } from './event-envelope.js';
 import { ApiError } from '../../src/contract/errors.js';
 import { visibleEventTypes, type EventType } from '../../src/contract/events.js';
 import { LIMITS } from '../../src/contract/limits.js';
@@ -18,8 +19,8 @@ export function retentionCutoff(env: EnvContext): number {
 }
 
 /** Deletes events past retention. Reads never depend on it: they filter by the cutoff too. */
-export function purgeExpiredEvents(env: EnvContext): number {
-  return env.events.purgeBefore(retentionCutoff(env));
+export async function purgeExpiredEvents(env: EnvContext): Promise<number> {
+  return env.store.events.purgeBefore(retentionCutoff(env));
 }
 
 /**
@@ -27,15 +28,15 @@ export function purgeExpiredEvents(env: EnvContext): number {
  * `expired` when that event was removed (spec: GET /events). A cursor naming another
  * integration's event, or a position never handed out, is 400 `invalid_cursor`.
  */
-function startAfter(env: EnvContext, integrationId: string, after: string | undefined, cutoff: number): { seq: number; expired: boolean } {
+async function startAfter(env: EnvContext, integrationId: string, after: string | undefined, cutoff: number): Promise<{ seq: number; expired: boolean }> {
   if (after === undefined) return { seq: 0, expired: false };
   const position = decodeFeedCursor(after);
-  const event = env.events.bySeq(position.seq);
+  const event = await env.store.events.bySeq(position.seq);
   if (event) {
     if (event.integrationId !== integrationId || event.createdAt !== position.createdAt) throw ApiError.of('invalid_cursor');
     return event.createdAt < cutoff ? { seq: 0, expired: true } : { seq: position.seq, expired: false };
   }
-  if (position.seq > env.events.maxSeq() || position.createdAt > env.clock.now()) throw ApiError.of('invalid_cursor');
+  if (position.seq > (await env.store.events.maxSeq()) || position.createdAt > env.clock.now()) throw ApiError.of('invalid_cursor');
   return { seq: 0, expired: true };
 }
 
@@ -45,20 +46,20 @@ function startAfter(env: EnvContext, integrationId: string, after: string | unde
  * `after` on an empty page) and null only while the integration has no event at all. Answers
  * the response body as JSON bytes (see `feedBody`).
  */
-export function readFeed(env: EnvContext, integration: IntegrationRecord, query: FeedQuery) {
+export async function readFeed(env: EnvContext, integration: IntegrationRecord, query: FeedQuery): Promise<Buffer> {
   const cutoff = retentionCutoff(env);
-  const start = startAfter(env, integration.id, query.after, cutoff);
+  const start = await startAfter(env, integration.id, query.after, cutoff);
   const allowed = visibleEventTypes(integration.scopes).filter((t) => !query.types || query.types.includes(t));
-  const rows = env.events.feedPage(integration.id, start.seq, cutoff, allowed, query.limit + 1);
+  const rows = await env.store.events.feedPage({ integrationId: integration.id, after: start.seq, cutoff, types: allowed, limit: query.limit + 1 });
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   let next: string | null;
-  if (last) next = encodeFeedCursor({ seq: last.seq, createdAt: last.created_at });
+  if (last) next = encodeFeedCursor({ seq: last.seq, createdAt: last.createdAt });
   else if (query.after !== undefined && !start.expired) next = query.after;
   else {
     // Nothing matched from the start: everything up to the newest event has been looked at.
-    const newest = env.events.latestSeq(integration.id, cutoff);
-    const event = newest === null ? undefined : env.events.bySeq(newest);
+    const newest = await env.store.events.latestSeq(integration.id, cutoff);
+    const event = newest === null ? undefined : await env.store.events.bySeq(newest);
     next = event ? encodeFeedCursor({ seq: event.seq, createdAt: event.createdAt }) : null;
   }
   const tail = JSON.stringify({ next_cursor: next, has_more: rows.length > query.limit, cursor_expired: start.expired });
@@ -72,7 +73,7 @@ const OPEN = '{"data":[';
  * into one buffer: each event's stored data bytes are copied, not decoded, parsed or serialized again.
  * The same bytes as JSON.stringify of the envelopes (`eventEnvelope`) with the tail's members.
  */
-export function feedBody(rows: readonly EventBytesRow[], tail: string): Buffer {
+export function feedBody(rows: readonly EventBytes[], tail: string): Buffer {
   const heads = rows.map(eventEnvelopeHead);
   const rest = `],${tail.slice(1)}`;
   let size = OPEN.length + Buffer.byteLength(rest) + Math.max(0, rows.length - 1);

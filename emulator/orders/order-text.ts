@@ -1,6 +1,4 @@
 import type { EnvContext } from '../context.js';
-import { ChangeCache } from '../store/sqlite/change-cache.js';
-import type { Db } from '../store/sqlite/open.js';
 import { JsonText } from '../http/json-text.js';
 import { presentOrder } from './present.js';
 import { loadOrder } from './service.js';
@@ -10,24 +8,56 @@ interface OrderText {
   text: string;
 }
 
-const caches = new WeakMap<Db, ChangeCache<OrderText>>();
+/** About this many order bodies kept per environment; past that, all are dropped and read again. */
+const MAX_KEPT = 10_000;
 
-function cacheOf(db: Db): ChangeCache<OrderText> {
-  let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new ChangeCache(db)));
+/**
+ * GET /orders/{id}'s `{"data": order}` body as JSON text, kept per order until the storage reports a
+ * write to that order (or a reset): integrations poll it, so a repeated read costs neither the reads
+ * nor the presenting and serializing. Kept only where changes are reported before any later read
+ * (one process on the embedded database).
+ */
+class OrderTexts {
+  private readonly entries = new Map<string, OrderText>();
+
+  constructor(private readonly env: EnvContext) {
+    env.changes.on('orders', (change) => {
+      if (change.environment === env.name) this.entries.delete(change.orderId);
+    });
+    env.changes.on('reset', () => this.entries.clear());
+  }
+
+  get(orderId: string): OrderText | undefined {
+    return this.entries.get(orderId);
+  }
+
+  set(orderId: string, entry: OrderText, ticket: number): void {
+    if (!this.env.changes.exact || ticket !== this.env.changes.version('orders')) return;
+    if (this.entries.size >= MAX_KEPT) this.entries.clear();
+    this.entries.set(orderId, entry);
+  }
+}
+
+const caches = new WeakMap<EnvContext, OrderTexts>();
+
+function textsOf(env: EnvContext): OrderTexts {
+  let cache = caches.get(env);
+  if (!cache) caches.set(env, (cache = new OrderTexts(env)));
   return cache;
 }
 
-/**
- * GET /orders/{id}'s `{"data": order}` body as JSON text. Integrations poll it, so the text is kept
- * until the environment's database changes (see ChangeCache): a repeated read costs neither the
- * queries nor the presenting and serializing. Another store's order is not found, as in `loadOrder`.
- */
-export function orderBodyText(env: EnvContext, orderId: string, storeId: string): JsonText {
-  const cache = cacheOf(env.db);
+/** Another store's order is not found, as in `loadOrder`. A kept text answers at once (no promise). */
+export function orderBodyText(env: EnvContext, orderId: string, storeId: string): JsonText | Promise<JsonText> {
+  const cache = textsOf(env);
   const kept = cache.get(orderId);
   if (kept && kept.storeId === storeId) return new JsonText(kept.text);
-  const order = loadOrder(env, orderId, storeId);
-  const entry = cache.set(orderId, { storeId: order.storeId, text: JSON.stringify({ data: presentOrder(env, order) }) });
-  return new JsonText(entry.text);
+  return readOrderText(env, cache, orderId, storeId);
+}
+
+async function readOrderText(env: EnvContext, cache: OrderTexts, orderId: string, storeId: string): Promise<JsonText> {
+  const ticket = env.changes.version('orders');
+  const order = await loadOrder(env.store, orderId, storeId);
+  const text = JSON.stringify({ data: await presentOrder(env.store.orders, order) });
+  cache.set(orderId, { storeId: order.storeId, text }, ticket);
+  return new JsonText(text);
 }

@@ -1,5 +1,4 @@
-import type { EnvContext } from '../context.js';
-import type { OrderRecord, StoredItem } from '../data/orders.js';
+import type { HistoryRecord, OrderRecord, OrdersRepository, StoredItem } from './repository.js';
 import type { Order } from '../../src/contract/orders.js';
 import { formatAmount } from '../../src/contract/amounts.js';
 import { formatDate, formatNullableDate } from '../../src/contract/dates.js';
@@ -24,8 +23,13 @@ function presentItem(item: StoredItem): Order['items'][number] {
   };
 }
 
-/** spec: Resources, Order — the complete order as the API and the events show it. */
-export function presentOrder(env: EnvContext, o: OrderRecord): Order {
+/** spec: Resources, Order — the complete order as the API and the events show it (its history read here). */
+export async function presentOrder(orders: OrdersRepository, o: OrderRecord): Promise<Order> {
+  return presentOrderWith(o, await orders.history(o.id));
+}
+
+/** The order with the history given. */
+export function presentOrderWith(o: OrderRecord, history: HistoryRecord[]): Order {
   const error = o.lastImportError;
   return {
     id: o.id,
@@ -64,6 +68,6 @@ export function presentOrder(env: EnvContext, o: OrderRecord): Order {
         ? { code: error.code as NonNullable<Order['integration']['last_import_error']>['code'], message: error.message, retryable: error.retryable, at: formatDate(error.at) }
         : null,
     },
-    status_history: env.orders.history(o.id).map((h) => ({ status: h.status, at: formatDate(h.at), by: h.by, reason: h.reason })),
+    status_history: history.map((h) => ({ status: h.status, at: formatDate(h.at), by: h.by, reason: h.reason })),
   };
 }

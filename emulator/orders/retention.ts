@@ -10,7 +10,7 @@ const SWEEP_EVERY_MS = 10 * 60_000;
  */
 export function eventRetentionService(emulator: Emulator): void {
   const sweep = () => {
-    for (const env of Object.values(emulator.envs)) purgeExpiredEvents(env);
+    for (const env of Object.values(emulator.envs)) void purgeExpiredEvents(env).catch(() => undefined);
   };
   const stop = emulator.clock.onAdvance(sweep);
   const timer = setInterval(sweep, SWEEP_EVERY_MS);

@@ -1,5 +1,6 @@
 import type { EnvContext } from '../context.js';
-import type { OrderRecord } from '../data/orders.js';
+import type { Repositories, Tx } from '../store/port.js';
+import type { OrderRecord } from './repository.js';
 import type { ChangeActor, OrderStatus } from '../../src/contract/orders.js';
 import { ApiError } from '../../src/contract/errors.js';
 import { parseDate } from '../../src/contract/dates.js';
@@ -19,9 +20,12 @@ export interface StatusChange {
   occurred_at?: string;
 }
 
-/** The order, or 404 `not_found` when it does not exist or belongs to another store (spec: Errors). */
-export function loadOrder(env: EnvContext, orderId: string, storeId: string | null): OrderRecord {
-  const order = env.orders.byId(orderId);
+/**
+ * The order, or 404 `not_found` when it does not exist or belongs to another store (spec: Errors).
+ * With `lock` (a write about to follow) the row is held until the transaction ends.
+ */
+export async function loadOrder(r: Repositories, orderId: string, storeId: string | null, lock = false): Promise<OrderRecord> {
+  const order = await r.orders.byId(orderId, { lock });
   if (!order || (storeId !== null && order.storeId !== storeId)) throw ApiError.of('not_found', undefined, 'El pedido no existe.');
   return order;
 }
@@ -30,11 +34,11 @@ export function loadOrder(env: EnvContext, orderId: string, storeId: string | nu
  * The `order_status_authority` that applies: the calling integration's own setting for the API;
  * for the panel, `erp` on any integration of the store hands status changes to the ERP.
  */
-function authorityFor(env: EnvContext, storeId: string, actor: Actor): StatusAuthority {
+async function authorityFor(tx: Tx, storeId: string, actor: Actor): Promise<StatusAuthority> {
   if (actor.type === 'integration' && actor.integrationId) {
-    return env.integrations.byId(actor.integrationId)?.settings.order_status_authority ?? 'both';
+    return (await tx.integrations.byId(actor.integrationId))?.settings.order_status_authority ?? 'both';
   }
-  const settings = env.integrations.byStore(storeId).map((i) => i.settings.order_status_authority);
+  const settings = (await tx.integrations.byStore(storeId)).map((i) => i.settings.order_status_authority);
   return settings.includes('erp') ? 'erp' : 'both';
 }
 
@@ -64,10 +68,10 @@ const changedBy = (actor: Actor) => ({ type: actor.type, integration_id: actor.i
  * transaction (SQLite runs it alone), so concurrent requests see each other's result and the
  * history stays a legal path; the event is written in that same transaction.
  */
-export function changeStatus(env: EnvContext, orderId: string, storeId: string | null, actor: Actor, change: StatusChange): OrderRecord {
-  return env.tx(() => {
-    const order = loadOrder(env, orderId, storeId);
-    if (!mayChange(actor.type, authorityFor(env, order.storeId, actor), order.status, change.status)) {
+export async function changeStatus(env: EnvContext, orderId: string, storeId: string | null, actor: Actor, change: StatusChange): Promise<OrderRecord> {
+  return env.store.tx(async (tx) => {
+    const order = await loadOrder(tx, orderId, storeId, true);
+    if (!mayChange(actor.type, await authorityFor(tx, order.storeId, actor), order.status, change.status)) {
       throw ApiError.of('status_authority_denied');
     }
     const verdict = transition(order.status, change.status, order.fulfillmentType);
@@ -84,10 +88,10 @@ export function changeStatus(env: EnvContext, orderId: string, storeId: string |
       acceptedAt: change.status === 'accepted' ? now : order.acceptedAt,
       updatedAt: nextUpdatedAt(order, now),
     };
-    env.orders.update(updated);
-    env.orders.addHistory(order.id, { status: change.status, at, by: actor.type, integrationId: actor.integrationId, reason: change.reason ?? null });
-    env.emit('order.status_changed', order.storeId, {
-      order: presentOrder(env, updated),
+    await tx.orders.update(updated);
+    await tx.orders.addHistory(order.id, { status: change.status, at, by: actor.type, integrationId: actor.integrationId, reason: change.reason ?? null });
+    await tx.emit('order.status_changed', order.storeId, {
+      order: await presentOrder(tx.orders, updated),
       previous_status: previous,
       changed_by: changedBy(actor),
     });
@@ -95,24 +99,24 @@ export function changeStatus(env: EnvContext, orderId: string, storeId: string |
   });
 }
 
-function emitUpdated(env: EnvContext, order: OrderRecord, changed: string[], actor: Actor): void {
-  env.emit('order.updated', order.storeId, { order: presentOrder(env, order), changed, changed_by: changedBy(actor) });
+async function emitUpdated(tx: Tx, order: OrderRecord, changed: string[], actor: Actor): Promise<void> {
+  await tx.emit('order.updated', order.storeId, { order: await presentOrder(tx.orders, order), changed, changed_by: changedBy(actor) });
 }
 
 /**
  * spec: Import confirmation — ack sets `acknowledged`; the same code again has no effect; another
  * code is 409 `external_id_conflict`, as is a code that already names another order of the store.
  */
-export function acknowledge(
+export async function acknowledge(
   env: EnvContext, orderId: string, storeId: string, integrationId: string, body: { external_id: string; external_number?: string },
-): OrderRecord {
-  return env.tx(() => {
-    const order = loadOrder(env, orderId, storeId);
+): Promise<OrderRecord> {
+  return env.store.tx(async (tx) => {
+    const order = await loadOrder(tx, orderId, storeId, true);
     if (order.ackStatus === 'acknowledged') {
       if (order.externalId === body.external_id) return order;
       throw ApiError.of('external_id_conflict', { external_id: order.externalId });
     }
-    const other = env.orders.byExternalId(order.storeId, body.external_id);
+    const other = await tx.orders.byExternalId(order.storeId, body.external_id);
     if (other && other.id !== order.id) {
       throw ApiError.of('external_id_conflict', undefined, 'Ese código externo ya identifica a otro pedido del comercio.');
     }
@@ -127,18 +131,18 @@ export function acknowledge(
       ackIntegrationId: integrationId,
       updatedAt: now,
     };
-    env.orders.update(updated);
-    emitUpdated(env, updated, ['integration'], { type: 'integration', integrationId });
+    await tx.orders.update(updated);
+    await emitUpdated(tx, updated, ['integration'], { type: 'integration', integrationId });
     return updated;
   });
 }
 
 /** spec: import-failure — `failed` with `last_import_error`; after an ack, 409 `already_acknowledged`. */
-export function reportImportFailure(
+export async function reportImportFailure(
   env: EnvContext, orderId: string, storeId: string, integrationId: string, body: { code: string; message: string; retryable: boolean },
-): OrderRecord {
-  return env.tx(() => {
-    const order = loadOrder(env, orderId, storeId);
+): Promise<OrderRecord> {
+  return env.store.tx(async (tx) => {
+    const order = await loadOrder(tx, orderId, storeId, true);
     if (order.ackStatus === 'acknowledged') throw ApiError.of('already_acknowledged');
     const now = nextUpdatedAt(order, env.clock.now());
     const updated: OrderRecord = {
@@ -147,20 +151,20 @@ export function reportImportFailure(
       lastImportError: { code: body.code, message: body.message, retryable: body.retryable, at: now },
       updatedAt: now,
     };
-    env.orders.update(updated);
-    emitUpdated(env, updated, ['integration'], { type: 'integration', integrationId });
+    await tx.orders.update(updated);
+    await emitUpdated(tx, updated, ['integration'], { type: 'integration', integrationId });
     return updated;
   });
 }
 
 /** DESIGN: PATCH /_emulator/orders/{id} `payment_status: paid` — `order.updated` once; again, no effect. */
-export function markPaid(env: EnvContext, orderId: string): OrderRecord {
-  return env.tx(() => {
-    const order = loadOrder(env, orderId, null);
+export async function markPaid(env: EnvContext, orderId: string): Promise<OrderRecord> {
+  return env.store.tx(async (tx) => {
+    const order = await loadOrder(tx, orderId, null, true);
     if (order.paymentStatus === 'paid') return order;
     const updated: OrderRecord = { ...order, paymentStatus: 'paid', updatedAt: nextUpdatedAt(order, env.clock.now()) };
-    env.orders.update(updated);
-    emitUpdated(env, updated, ['payment'], { type: 'store_user', integrationId: null });
+    await tx.orders.update(updated);
+    await emitUpdated(tx, updated, ['payment'], { type: 'store_user', integrationId: null });
     return updated;
   });
 }

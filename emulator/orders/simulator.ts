@@ -1,10 +1,11 @@
 import type { EnvContext } from '../context.js';
-import type { OrderRecord, StoredItem, StoredPayment } from '../data/orders.js';
-import type { StoreRecord } from '../data/stores.js';
+import type { Tx } from '../store/port.js';
+import type { OrderRecord, StoredItem, StoredPayment } from './repository.js';
+import type { StoreRecord } from '../stores/repository.js';
 import type { SimulateOrderRequest } from '../../src/contract/orders.js';
 import { ApiError } from '../../src/contract/errors.js';
 import { parseDate } from '../../src/contract/dates.js';
-import { createPanelProduct } from '../catalog/panel.js';
+import { createPanelProductIn } from '../catalog/panel.js';
 import { acceptingOrders } from '../stores/present.js';
 import { orderTotals } from './totals.js';
 import { Chance } from './chance.js';
@@ -25,23 +26,23 @@ function fulfillmentFor(store: StoreRecord, request: SimulateOrderRequest, chanc
 }
 
 /** The scenario `unmapped_product` needs a panel product: DESIGN says the simulator makes one when the store has none. */
-function panelProductIds(env: EnvContext, storeId: string): string[] {
-  const found = env.orders.orderableProductIds(storeId, true);
+async function panelProductIds(env: EnvContext, tx: Tx, storeId: string): Promise<string[]> {
+  const found = await tx.orders.orderableProductIds(storeId, true);
   if (found.length > 0) return found;
-  return [createPanelProduct(env, storeId, PANEL_PROMO).id];
+  return [(await createPanelProductIn(env, tx, storeId, PANEL_PROMO)).id];
 }
 
-function itemsFor(env: EnvContext, store: StoreRecord, request: SimulateOrderRequest, chance: Chance): StoredItem[] {
-  let items = request.items ? resolveItems(env, store.id, request.items) : [];
+async function itemsFor(env: EnvContext, tx: Tx, store: StoreRecord, request: SimulateOrderRequest, chance: Chance): Promise<StoredItem[]> {
+  let items = request.items ? await resolveItems(tx, store.id, request.items) : [];
   if (!request.items) {
-    const ids = env.orders.orderableProductIds(store.id);
-    items = randomItems(env, chance, ids);
+    const ids = await tx.orders.orderableProductIds(store.id);
+    items = await randomItems(tx, chance, ids);
     if (items.length === 0 && request.scenario !== 'unmapped_product') {
       throw ApiError.field('items', 'no_products_available', 'El comercio no tiene productos disponibles para pedir.');
     }
   }
   if (request.scenario === 'unmapped_product' && !items.some((i) => i.productExternalId === null)) {
-    items = [...items, ...randomItems(env, chance, panelProductIds(env, store.id), 1)];
+    items = [...items, ...(await randomItems(tx, chance, await panelProductIds(env, tx, store.id), 1))];
     if (!items.some((i) => i.productExternalId === null)) {
       throw ApiError.field('scenario', 'no_panel_product', 'No hay un producto del panel que se pueda pedir.');
     }
@@ -69,16 +70,16 @@ function scheduledFor(env: EnvContext, text: string | undefined): number | null 
  * DESIGN: POST /_emulator/orders — a complete order priced from the store's current catalog, with
  * `number` from the store's sequence, its history and its `order.created` event in one transaction.
  */
-export function simulateOrder(env: EnvContext, request: SimulateOrderRequest): OrderRecord {
+export async function simulateOrder(env: EnvContext, request: SimulateOrderRequest): Promise<OrderRecord> {
   const chance = new Chance(env.random);
-  return env.tx(() => {
-    const store = env.stores.byId(request.store_id);
+  return env.store.tx(async (tx) => {
+    const store = await tx.stores.byId(request.store_id);
     if (!store) throw ApiError.of('not_found', undefined, 'No existe ese comercio.');
     if (store.suspended) throw ApiError.of('store_suspended');
-    if (!acceptingOrders(env, store)) throw ApiError.of('store_closed');
+    if (!(await acceptingOrders(tx.stores, store))) throw ApiError.of('store_closed');
     const fulfillment = fulfillmentFor(store, request, chance);
     const schedule = scheduledFor(env, request.scheduled_for);
-    const items = itemsFor(env, store, request, chance);
+    const items = await itemsFor(env, tx, store, request, chance);
     const deliveryFee = fulfillment === 'delivery' ? chance.pick(DELIVERY_FEES_PYG) * GS : 0;
     const gross = orderTotals(items, deliveryFee, 0).subtotal;
     // Now and then a 10 % promotion, rounded down to whole 100 Gs.
@@ -88,7 +89,7 @@ export function simulateOrder(env: EnvContext, request: SimulateOrderRequest): O
     const order: OrderRecord = {
       id: env.ids.next('order'),
       storeId: store.id,
-      number: env.stores.nextOrderNumber(store.id),
+      number: await tx.stores.nextOrderNumber(store.id),
       status: 'pending',
       statusReason: null,
       fulfillmentType: fulfillment,
@@ -114,9 +115,9 @@ export function simulateOrder(env: EnvContext, request: SimulateOrderRequest): O
       lastImportError: null,
       acceptedAt: null,
     };
-    env.orders.insert(order);
-    env.orders.addHistory(order.id, { status: 'pending', at: now, by: 'customer', integrationId: null, reason: null });
-    env.emit('order.created', store.id, { order: presentOrder(env, order) });
+    await tx.orders.insert(order);
+    await tx.orders.addHistory(order.id, { status: 'pending', at: now, by: 'customer', integrationId: null, reason: null });
+    await tx.emit('order.created', store.id, { order: await presentOrder(tx.orders, order) });
     return order;
   });
 }

@@ -1,5 +1,4 @@
 import type { Emulator } from '../emulator.js';
-import { rowWatch } from '../store/sqlite/row-watch.js';
 
 /** What changed, for the panel to fetch again: orders of a store, its webhook deliveries, or the state. */
 export type ChangeKind = 'orders' | 'deliveries' | 'state';
@@ -22,6 +21,10 @@ export class PanelBus {
   private readonly listeners = new Set<Listener>();
   private readonly dirty = new Map<string, { environment: string | null; storeId: string | null; kinds: Set<ChangeKind> }>();
   private scheduled = false;
+  private unwatch: (() => void) | null = null;
+
+  /** `watch()` starts listening to what costs to report (webhook rows) while a panel is open; it answers how to stop. */
+  constructor(private readonly watch: (bus: PanelBus) => () => void = () => () => undefined) {}
 
   get listening(): boolean {
     return this.listeners.size > 0;
@@ -29,7 +32,14 @@ export class PanelBus {
 
   subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.unwatch ??= this.watch(this);
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size === 0 && this.unwatch) {
+        this.unwatch();
+        this.unwatch = null;
+      }
+    };
   }
 
   mark(environment: string | null, storeId: string | null, kind: ChangeKind): void {
@@ -61,22 +71,33 @@ const buses = new WeakMap<Emulator, PanelBus>();
 export function panelBus(emulator: Emulator): PanelBus {
   let bus = buses.get(emulator);
   if (!bus) {
-    buses.set(emulator, (bus = new PanelBus()));
+    buses.set(emulator, (bus = new PanelBus((b) => watchWebhooks(emulator, b))));
     hookWrites(emulator, bus);
   }
   return bus;
 }
 
+/**
+ * What the storage reports (events written — from whichever path and, on a shared database,
+ * whichever process), the clock's moves and resets: what the panel fetches again.
+ */
 function hookWrites(emulator: Emulator, bus: PanelBus): void {
-  for (const env of Object.values(emulator.envs)) {
-    env.events.onInsert((event) => bus.mark(env.name, event.storeId, event.type.startsWith('order.') ? 'orders' : 'state'));
-    // Webhook deliveries and attempts are written without an event row: SQLite reports them, from
-    // whichever path writes them (the dispatcher, a redelivery, a restore).
-    rowWatch(env.db).onWebhookChange((storeId, config) => {
-      if (config) bus.mark(env.name, storeId, 'state');
-      bus.mark(env.name, storeId, 'deliveries');
-    }, () => bus.listening);
-  }
+  const changes = emulator.storage.changes;
+  changes.on('events', (c) => bus.mark(c.environment, c.storeId, c.type.startsWith('order.') ? 'orders' : 'state'));
+  changes.on('clock', () => bus.mark(null, null, 'state'));
+  changes.on('reset', () => bus.mark(null, null, 'state'));
   emulator.clock.onAdvance(() => bus.mark(null, null, 'state'));
   emulator.onReset(() => bus.mark(null, null, 'state'));
+}
+
+/**
+ * Webhook deliveries and attempts are written without an event row: the storage reports them (from
+ * the dispatcher, a redelivery, a restore), at a cost (the row's store is looked up), so only while a
+ * panel is open.
+ */
+function watchWebhooks(emulator: Emulator, bus: PanelBus): () => void {
+  return emulator.storage.changes.on('webhooks', (c) => {
+    if (c.config) bus.mark(c.environment, c.storeId, 'state');
+    bus.mark(c.environment, c.storeId, 'deliveries');
+  });
 }

@@ -1,5 +1,5 @@
 import type { EnvContext } from '../context.js';
-import type { IntegrationRecord, IntegrationStatus } from '../data/integrations.js';
+import type { IntegrationRecord, IntegrationStatus } from './repository.js';
 import type { IntegrationSettingsPatch, Scope } from '../../src/contract/store.js';
 
 export interface IntegrationChange {
@@ -19,22 +19,20 @@ export function integrationEventView(i: IntegrationRecord) {
  * `integration.updated`). The event goes to that integration only, in the same transaction, and
  * only when something actually changed.
  */
-export function changeIntegration(env: EnvContext, integrationId: string, change: IntegrationChange): IntegrationRecord {
-  return env.tx(() => {
-    const before = env.integrations.byId(integrationId)!;
+export async function changeIntegration(env: EnvContext, integrationId: string, change: IntegrationChange): Promise<IntegrationRecord> {
+  return env.store.tx(async (tx) => {
+    const before = (await tx.integrations.byId(integrationId))!;
     const after: IntegrationRecord = {
       ...before,
       scopes: change.scopes ?? before.scopes,
       settings: { ...before.settings, ...change.settings },
       status: change.status ?? before.status,
     };
-    const changed = (['scopes', 'settings', 'status'] as const).filter(
-      (k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]),
-    );
+    const changed = (['scopes', 'settings', 'status'] as const).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
     if (changed.length === 0) return before;
-    env.integrations.update(after, env.clock.now());
-    const stored = env.integrations.byId(integrationId)!;
-    env.emit('integration.updated', stored.storeId, { integration: integrationEventView(stored), changed }, stored.id);
+    await tx.integrations.update(after, env.clock.now());
+    const stored = (await tx.integrations.byId(integrationId))!;
+    await tx.emit('integration.updated', stored.storeId, { integration: integrationEventView(stored), changed }, stored.id);
     return stored;
   });
 }

@@ -1,30 +1,28 @@
 import type { EnvContext } from '../context.js';
-import type { StoreRecord } from '../data/stores.js';
-import type { IntegrationRecord } from '../data/integrations.js';
-import type { CredentialRow } from '../data/credentials.js';
+import type { CredentialRecord, IntegrationRecord, StoreRecord, StoresRepository } from './repository.js';
 import type { MeContext, Store } from '../../src/contract/store.js';
 import { API_VERSION } from '../../src/contract/limits.js';
 import { formatNullableDate } from '../../src/contract/dates.js';
 
 /** DESIGN: `accepting_orders` reads true only while the switch is on and there is an active product. */
-export function acceptingOrders(env: EnvContext, store: StoreRecord): boolean {
-  return store.switchOn && !store.suspended && env.stores.hasActiveProduct(store.id);
+export async function acceptingOrders(stores: StoresRepository, store: StoreRecord): Promise<boolean> {
+  return store.switchOn && !store.suspended && (await stores.hasActiveProduct(store.id));
 }
 
-export function presentStore(env: EnvContext, store: StoreRecord): Store {
+export async function presentStore(stores: StoresRepository, store: StoreRecord): Promise<Store> {
   return {
     id: store.id,
     slug: store.slug,
     name: store.name,
     timezone: 'America/Asuncion',
     currency: 'PYG',
-    accepting_orders: acceptingOrders(env, store),
+    accepting_orders: await acceptingOrders(stores, store),
     fulfillment_types: store.fulfillmentTypes,
     payment_methods: store.paymentMethods,
   };
 }
 
-export function presentMe(env: EnvContext, integration: IntegrationRecord, store: StoreRecord, credential: CredentialRow): MeContext {
+export function presentMe(env: EnvContext, integration: IntegrationRecord, store: StoreRecord, credential: CredentialRecord): MeContext {
   return {
     integration: {
       id: integration.id,
@@ -33,7 +31,7 @@ export function presentMe(env: EnvContext, integration: IntegrationRecord, store
       scopes: integration.scopes,
       settings: integration.settings,
       environment: env.name,
-      credential: { key_id: credential.key_id, expires_at: formatNullableDate(credential.expires_at) },
+      credential: { key_id: credential.keyId, expires_at: formatNullableDate(credential.expiresAt) },
     },
     store: { id: store.id, slug: store.slug, name: store.name },
     api_version: API_VERSION,

@@ -1,4 +1,5 @@
 import type { EnvContext } from '../context.js';
+import type { Tx } from '../store/port.js';
 import { issueCredential, type IssuedCredential } from './credentials.js';
 import { integrationSettings, SCOPES, type IntegrationSettings, type PaymentMethod, type Scope } from '../../src/contract/store.js';
 
@@ -25,9 +26,9 @@ export interface ProvisionedStore {
   credential: IssuedCredential;
 }
 
-function uniqueSlug(env: EnvContext, wanted: string): string {
+async function uniqueSlug(tx: Tx, wanted: string): Promise<string> {
   let slug = wanted;
-  for (let n = 2; env.stores.slugTaken(slug); n++) slug = `${wanted}-${n}`;
+  for (let n = 2; await tx.stores.slugTaken(slug); n++) slug = `${wanted}-${n}`;
   return slug;
 }
 
@@ -35,21 +36,21 @@ function uniqueSlug(env: EnvContext, wanted: string): string {
  * A store with one integration and its credential, as the panel makes them. DESIGN: all scopes and
  * `catalog_mode: erp_managed` unless told otherwise, every other setting at the spec's default.
  */
-export function provisionStore(env: EnvContext, input: NewStore, fixed?: { storeId: string; integrationId: string; credential: IssuedCredential }): ProvisionedStore {
-  const now = env.clock.now();
+export async function provisionStore(
+  env: EnvContext, input: NewStore, fixed?: { storeId: string; integrationId: string; credential: IssuedCredential },
+): Promise<ProvisionedStore> {
   const storeId = fixed?.storeId ?? env.ids.next('store');
   const integrationId = fixed?.integrationId ?? env.ids.next('integration');
   const credential = fixed?.credential ?? issueCredential(env.name);
-  const name = input.name ?? `Tienda ${env.stores.all().length + 1}`;
-  const slugBase = (input.slug ?? name).toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'tienda';
   const settings = integrationSettings.parse({ catalog_mode: 'erp_managed', ...input.settings });
-  env.tx(() => {
-    env.stores.insert(
-      { id: storeId, slug: uniqueSlug(env, slugBase), name, switchOn: true, paymentMethods: DEFAULT_PAYMENT_METHODS, fulfillmentTypes: ['delivery', 'pickup'] },
-      now,
-    );
-    env.integrations.insert({ id: integrationId, storeId, system: input.system ?? 'erp', scopes: input.scopes ?? [...SCOPES], settings }, now);
-    env.credentials.insert(credential.keyId, integrationId, credential.digest, now);
+  await env.store.tx(async (tx) => {
+    const now = env.clock.now();
+    const name = input.name ?? `Tienda ${(await tx.stores.all()).length + 1}`;
+    const slugBase = (input.slug ?? name).toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'tienda';
+    const slug = await uniqueSlug(tx, slugBase);
+    await tx.stores.insert({ id: storeId, slug, name, switchOn: true, paymentMethods: DEFAULT_PAYMENT_METHODS, fulfillmentTypes: ['delivery', 'pickup'] }, now);
+    await tx.integrations.insert({ id: integrationId, storeId, system: input.system ?? 'erp', scopes: input.scopes ?? [...SCOPES], settings }, now);
+    await tx.credentials.insert(credential.keyId, integrationId, credential.digest, now);
   });
   return { storeId, integrationId, credential };
 }

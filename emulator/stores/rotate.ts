@@ -7,14 +7,14 @@ import { formatNullableDate } from '../../src/contract/dates.js';
  * the integration that is not revoked expires after the overlap (0 ends it at once). An earlier
  * expiry already set is kept.
  */
-export function rotateCredential(env: EnvContext, integrationId: string, overlapHours: number) {
+export async function rotateCredential(env: EnvContext, integrationId: string, overlapHours: number) {
   const now = env.clock.now();
   const issued = issueCredential(env.name);
   const expiresAt = now + overlapHours * 3600_000;
-  const previous = env.tx(() => {
-    env.credentials.insert(issued.keyId, integrationId, issued.digest, now);
-    env.credentials.expireOthers(integrationId, issued.keyId, expiresAt);
-    return env.credentials.notRevoked(integrationId).filter((c) => c.key_id !== issued.keyId);
+  const previous = await env.store.tx(async (tx) => {
+    await tx.credentials.insert(issued.keyId, integrationId, issued.digest, now);
+    await tx.credentials.expireOthers(integrationId, issued.keyId, expiresAt);
+    return (await tx.credentials.notRevoked(integrationId)).filter((c) => c.keyId !== issued.keyId);
   });
   return {
     integration_id: integrationId,
@@ -22,6 +22,6 @@ export function rotateCredential(env: EnvContext, integrationId: string, overlap
     // DESIGN: the control API shows the full credential, as the panel does once.
     credential: issued.full,
     overlap_hours: overlapHours,
-    previous: previous.map((c) => ({ key_id: c.key_id, expires_at: formatNullableDate(c.expires_at) })),
+    previous: previous.map((c) => ({ key_id: c.keyId, expires_at: formatNullableDate(c.expiresAt) })),
   };
 }

@@ -4,7 +4,7 @@ import { bareHost, classifyAddress } from '../net/address-policy.js';
 import { ApiError } from '../../src/contract/errors.js';
 import { LIMITS } from '../../src/contract/limits.js';
 import type { EnvContext } from '../context.js';
-import type { WebhookRecord } from '../data/webhooks.js';
+import type { WebhookRecord } from './repository.js';
 
 const SECRET_OVERLAP_MS = LIMITS.webhookSecretOverlapHours * 3600_000;
 export const PAUSED_REASON = 'continuous_failures';
@@ -24,17 +24,17 @@ export interface WebhookChange {
  * Creates or updates the one webhook of an integration (API PUT /webhook or the panel).
  * `active: true` also reactivates a paused webhook and ends its run of failures (DESIGN).
  */
-export function setWebhook(env: EnvContext, integrationId: string, change: WebhookChange): { webhook: WebhookRecord; created: boolean } {
+export async function setWebhook(env: EnvContext, integrationId: string, change: WebhookChange): Promise<{ webhook: WebhookRecord; created: boolean }> {
   if (change.url !== undefined) refuseSelfTarget(env, change.url);
-  return env.tx(() => {
+  return env.store.tx(async (tx) => {
     const now = env.clock.now();
-    const existing = env.webhooks.get(integrationId);
+    const existing = await tx.webhooks.get(integrationId);
     if (!existing) {
       const missing = (['url', 'events'] as const).filter((f) => change[f] === undefined);
       if (missing.length) {
         throw ApiError.validation(missing.map((field) => ({ field, code: 'required', message: 'El campo es obligatorio.' })));
       }
-      const integration = env.integrations.byId(integrationId)!;
+      const integration = (await tx.integrations.byId(integrationId))!;
       const webhook: WebhookRecord = {
         integrationId,
         storeId: integration.storeId,
@@ -50,7 +50,7 @@ export function setWebhook(env: EnvContext, integrationId: string, change: Webho
         createdAt: now,
         updatedAt: now,
       };
-      env.webhooks.save(webhook);
+      await tx.webhooks.save(webhook);
       return { webhook, created: true };
     }
     const webhook: WebhookRecord = {
@@ -61,7 +61,7 @@ export function setWebhook(env: EnvContext, integrationId: string, change: Webho
       updatedAt: nextUpdate(existing, now),
     };
     if (change.active === true) Object.assign(webhook, { paused: false, pausedReason: null, failingSince: null });
-    env.webhooks.save(webhook);
+    await tx.webhooks.save(webhook);
     return { webhook, created: false };
   });
 }
@@ -98,9 +98,9 @@ function nextUpdate(existing: WebhookRecord, now: number): number {
 }
 
 /** spec: Webhook delivery 5 — a new secret; the previous one keeps signing for 24 h of the clock. */
-export function rotateSecret(env: EnvContext, integrationId: string): WebhookRecord {
-  return env.tx(() => {
-    const existing = env.webhooks.get(integrationId);
+export async function rotateSecret(env: EnvContext, integrationId: string): Promise<WebhookRecord> {
+  return env.store.tx(async (tx) => {
+    const existing = await tx.webhooks.get(integrationId);
     if (!existing) throw ApiError.of('not_found');
     const now = env.clock.now();
     const webhook: WebhookRecord = {
@@ -110,7 +110,7 @@ export function rotateSecret(env: EnvContext, integrationId: string): WebhookRec
       previousExpiresAt: now + SECRET_OVERLAP_MS,
       updatedAt: nextUpdate(existing, now),
     };
-    env.webhooks.save(webhook);
+    await tx.webhooks.save(webhook);
     return webhook;
   });
 }

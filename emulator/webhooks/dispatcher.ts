@@ -1,10 +1,9 @@
 import { setMaxListeners } from 'node:events';
 import type { EnvContext } from '../context.js';
-import type { DeliveryRow } from '../data/webhooks.js';
+import type { ClaimedDelivery, Lease } from './repository.js';
 import { settleAttempt, trackFailureRun, type DeliveryState } from './retry-schedule.js';
 import { signatureHeader } from '../../src/webhooks/sign.js';
 import { ApiError } from '../../src/contract/errors.js';
-import { enqueueDeliveries } from './outbox.js';
 import { PAUSED_REASON, signingSecrets } from './config.js';
 import { postWebhook, type Agents, type SendResult } from './sender.js';
 import type { WebhookChaos } from '../../src/contract/webhooks.js';
@@ -14,6 +13,8 @@ const MAX_IN_FLIGHT = 256;
 /** With `reorder` on a system clock, how long fresh deliveries are held to form a burst. */
 const REORDER_HOLD_MS = 200;
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** DESIGN: a claim outlives its attempt by the response timeout plus 5 s of real time. */
+const LEASE_MARGIN_MS = 5_000;
 
 export interface AttemptTally {
   attempted: number;
@@ -28,6 +29,8 @@ export interface DispatcherHost {
   chaos(): WebhookChaos;
   /** Counts every finished attempt (the drain reports and resets it). */
   tally: AttemptTally;
+  /** This process's name in claims (another process of the sandbox has another). */
+  owner: string;
 }
 
 /** One signal aborts every send under way (reset, close); each send adds a listener to it. */
@@ -40,14 +43,18 @@ function newAbortController(): AbortController {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * The webhook dispatcher of one environment: a persistent queue in SQLite (rows written by the
- * outbox), sent by a pump that runs on inserts, on clock advances, on a timer to the next due
- * retry (system clock only: a manual clock stands still) and on every completion.
+ * The webhook dispatcher of one environment: a persistent queue in the storage (rows written by the
+ * outbox in the event's transaction), sent by a pump that runs after commits that queued deliveries,
+ * on clock advances, on a timer to the next due retry (system clock only: a manual clock stands
+ * still) and on every completion. Each attempt is made under a claim (a lease, on a shared database
+ * another process honours); settling needs the claim's token.
  */
 export class EnvDispatcher {
   private readonly tasks = new Set<Promise<void>>();
   private claimed = 0;
   private scheduled = false;
+  private pumping: Promise<void> | null = null;
+  private pumpAgain = false;
   private timer: NodeJS.Timeout | null = null;
   private generation = 0;
   private abort = newAbortController();
@@ -56,20 +63,21 @@ export class EnvDispatcher {
   constructor(
     readonly env: EnvContext,
     private readonly host: DispatcherHost,
-  ) {
-    env.webhooks.recoverInterrupted(env.clock.now());
-    env.events.onInsert((event) => {
-      if (enqueueDeliveries(env, event, () => this.duplicates()) > 0) this.kick('insert');
-    });
+  ) {}
+
+  /** At start: what a stopped emulator was sending is sent again (at least once); then the queue runs. */
+  async start(): Promise<void> {
+    await this.env.store.webhooks.recoverInterrupted(this.env.clock.now());
     this.kick();
   }
 
-  private duplicates(): number {
+  /** Extra copies of each event chaos asks for (DESIGN: `duplicate_rate`). */
+  duplicates(): number {
     const rate = this.host.chaos().duplicate_rate;
     return rate > 0 && this.env.random.float() < rate ? 1 : 0;
   }
 
-  /** Asks for a pump soon (after the current transaction has committed). */
+  /** Asks for a pump soon (the deliveries' transaction has committed). */
   kick(reason: 'insert' | 'other' = 'other'): void {
     if (this.closed || this.scheduled) return;
     if (reason === 'insert' && this.host.chaos().reorder) {
@@ -85,26 +93,47 @@ export class EnvDispatcher {
 
   private runPump(): void {
     this.scheduled = false;
-    this.pump();
+    void this.pump();
   }
 
-  /** Claims every due delivery it has room for and starts sending them. */
-  pump(): void {
+  /** Claims every due delivery it has room for and starts sending them; one pump at a time. */
+  pump(): Promise<void> {
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return this.pumping;
+    }
+    this.pumping = (async () => {
+      do {
+        this.pumpAgain = false;
+        await this.pumpOnce();
+      } while (this.pumpAgain && !this.closed);
+    })()
+      .catch((error: Error) => process.emitWarning(`webhook dispatcher: ${error.message}`))
+      .finally(() => {
+        this.pumping = null;
+      });
+    return this.pumping;
+  }
+
+  private async pumpOnce(): Promise<void> {
     if (this.closed) return;
     const room = MAX_IN_FLIGHT - this.claimed;
     if (room > 0) {
-      const now = this.env.clock.now();
-      const batch = this.env.tx(() =>
-        this.env.webhooks.due(now, room).filter((d) => this.env.webhooks.claim(d.id, 'pending', now)),
-      );
+      const generation = this.generation;
+      const batch = await this.env.store.webhooks.claimDue(this.env.clock.now(), room, this.lease());
+      if (generation !== this.generation) return;
       this.claimed += batch.length;
-      if (batch.length > 0) this.start(batch);
+      if (batch.length > 0) this.send(batch);
     }
-    this.armTimer();
+    await this.armTimer();
   }
 
-  private start(batch: DeliveryRow[]): void {
-    const state = (d: DeliveryRow): DeliveryState => ({ status: 'pending', attemptCount: d.attempt_count, nextAttemptAt: d.next_attempt_at });
+  private lease(): Lease {
+    return { owner: this.host.owner, until: Date.now() + this.host.timeoutMs + LEASE_MARGIN_MS };
+  }
+
+  private send(batch: ClaimedDelivery[]): void {
+    const state = (d: ClaimedDelivery): DeliveryState => ({ status: 'pending', attemptCount: d.attemptCount, nextAttemptAt: d.nextAttemptAt });
     if (this.host.chaos().reorder && batch.length > 1) {
       // DESIGN: deliveries due together go in reverse order, one after another.
       const reversed = [...batch].reverse();
@@ -121,22 +150,23 @@ export class EnvDispatcher {
     void task.finally(() => this.tasks.delete(task));
   }
 
-  private armTimer(): void {
+  private async armTimer(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (this.closed || this.env.clock.mode === 'manual') return;
-    const at = this.env.webhooks.nextDueAt();
+    const at = await this.env.store.webhooks.nextDueAt();
     const now = this.env.clock.now();
-    if (at === null || at <= now) return; // due ones wait for a free slot; completions pump again
+    if (this.closed || at === null || at <= now) return; // due ones wait for a free slot; completions pump again
+    if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => this.kick(), Math.min(at - now, MAX_TIMER_MS));
     this.timer.unref();
   }
 
   /** One attempt of a claimed delivery; records it and moves the schedule. Never throws. */
-  private async attempt(d: DeliveryRow, manual: boolean, before: DeliveryState): Promise<void> {
+  private async attempt(d: ClaimedDelivery, manual: boolean, before: DeliveryState): Promise<void> {
     const generation = this.generation;
     try {
-      const webhook = this.env.webhooks.get(d.integration_id);
+      const webhook = await this.env.store.webhooks.get(d.integrationId);
       if (!webhook) return;
       const delay = this.host.chaos().delay_ms;
       if (delay > 0) await sleep(delay);
@@ -149,8 +179,8 @@ export class EnvDispatcher {
         return {
           'Content-Type': 'application/json',
           'User-Agent': 'Service-Webhooks/1.0',
-          'X-Service-Event-Id': d.event_id,
-          'X-Service-Event-Type': d.event_type,
+          'X-Service-Event-Id': d.eventId,
+          'X-Service-Event-Type': d.eventType,
           'X-Service-Delivery-Id': d.id,
           'X-Service-Timestamp': timestamp,
           'X-Service-Signature': signatureHeader(signingSecrets(webhook, this.env.clock.now()), timestamp, d.body),
@@ -158,7 +188,9 @@ export class EnvDispatcher {
       };
       const result = await postWebhook(this.host.agents, webhook.url, headers, d.body, this.host.timeoutMs, this.abort.signal, this.env.outbound);
       if (this.closed || generation !== this.generation) return;
-      this.record(d, manual, before, attemptedAt, result);
+      await this.record(d, manual, before, attemptedAt, result);
+    } catch (error) {
+      process.emitWarning(`webhook dispatcher: ${(error as Error).message}`);
     } finally {
       if (!manual && generation === this.generation) this.claimed--;
       // Refill in batches (below half the room) rather than one row per completion.
@@ -166,32 +198,35 @@ export class EnvDispatcher {
     }
   }
 
-  private record(d: DeliveryRow, manual: boolean, before: DeliveryState, attemptedAt: number, result: SendResult): void {
-    this.env.tx(() => {
+  private async record(d: ClaimedDelivery, manual: boolean, before: DeliveryState, attemptedAt: number, result: SendResult): Promise<void> {
+    const settled = await this.env.store.tx(async (tx) => {
       const now = this.env.clock.now();
       const next = settleAttempt(before, result.succeeded, manual, now);
-      if (!this.env.webhooks.settle(d.id, next, now)) return;
-      this.env.webhooks.insertAttempt({
-        delivery_id: d.id,
-        attempted_at: attemptedAt,
-        manual: manual ? 1 : 0,
-        succeeded: result.succeeded ? 1 : 0,
-        response_status: result.responseStatus,
+      // A claim taken back meanwhile (its lease ran out) is no longer this attempt's to settle.
+      if (!(await tx.webhooks.settle(d.id, d.claimToken, next, now))) return false;
+      await tx.webhooks.insertAttempt({
+        deliveryId: d.id,
+        attemptedAt,
+        manual,
+        succeeded: result.succeeded,
+        responseStatus: result.responseStatus,
         error: result.error,
-        duration_ms: result.durationMs,
+        durationMs: result.durationMs,
       });
-      const webhook = this.env.webhooks.get(d.integration_id);
-      if (!webhook) return;
+      const webhook = await tx.webhooks.get(d.integrationId);
+      if (!webhook) return true;
       const run = trackFailureRun(webhook.failingSince, result.succeeded, now);
       const pause = run.pause && !webhook.paused;
       if (run.failingSince !== webhook.failingSince || pause) {
-        this.env.webhooks.save({
+        await tx.webhooks.save({
           ...webhook,
           failingSince: run.failingSince,
           ...(pause ? { paused: true, pausedReason: PAUSED_REASON, updatedAt: now } : {}),
         });
       }
+      return true;
     });
+    if (!settled) return;
     const tally = this.host.tally;
     tally.attempted++;
     if (result.succeeded) tally.succeeded++;
@@ -202,25 +237,30 @@ export class EnvDispatcher {
    * spec: POST /webhook/deliveries/{id}/retry — one extra attempt now, awaited; 409
    * `delivery_in_progress` while the delivery is being sent.
    */
-  async retryNow(integrationId: string, deliveryId: string): Promise<DeliveryRow> {
-    const d = this.env.webhooks.delivery(deliveryId);
-    if (!d || (integrationId !== '*' && d.integration_id !== integrationId)) throw ApiError.of('not_found');
-    if (d.status === 'delivering' || !this.env.webhooks.claim(d.id, d.status, this.env.clock.now())) {
-      throw ApiError.of('delivery_in_progress');
-    }
-    const task = this.attempt(d, true, { status: d.status, attemptCount: d.attempt_count, nextAttemptAt: d.next_attempt_at });
+  async retryNow(integrationId: string, deliveryId: string) {
+    const d = await this.env.store.webhooks.delivery(deliveryId);
+    if (!d || (integrationId !== '*' && d.integrationId !== integrationId)) throw ApiError.of('not_found');
+    const claimed = d.status === 'delivering' ? undefined : await this.env.store.webhooks.claim(d.id, d.status, this.env.clock.now(), this.lease());
+    if (!claimed) throw ApiError.of('delivery_in_progress');
+    const task = this.attempt(claimed, true, { status: d.status, attemptCount: d.attemptCount, nextAttemptAt: d.nextAttemptAt });
     this.track(task);
     await task;
-    return this.env.webhooks.delivery(deliveryId)!;
+    return (await this.env.store.webhooks.delivery(deliveryId))!;
+  }
+
+  /** Claims whose process died mid-attempt (shared databases): taken back as failed attempts, then sent on schedule. */
+  async expireLeases(): Promise<void> {
+    if ((await this.env.store.webhooks.expireLeases(Date.now(), this.env.clock.now())) > 0) this.kick();
   }
 
   /** Whether anything is being sent or is due now. */
-  busy(): boolean {
-    return this.tasks.size > 0 || this.env.webhooks.due(this.env.clock.now(), 1).length > 0;
+  async busy(): Promise<boolean> {
+    return this.tasks.size > 0 || this.pumping !== null || (await this.env.store.webhooks.anyDue(this.env.clock.now()));
   }
 
   async settled(): Promise<void> {
     await Promise.all([...this.tasks]);
+    if (this.pumping) await this.pumping;
   }
 
   /** After the emulator's reset: the tables are empty; sends under way are dropped. */
@@ -238,5 +278,6 @@ export class EnvDispatcher {
     this.abort.abort();
     // Rows left `delivering` are sent again at the next start (at least once).
     await Promise.allSettled([...this.tasks]);
+    if (this.pumping) await this.pumping;
   }
 }

@@ -1,40 +1,71 @@
+import { randomUUID } from 'node:crypto';
 import type { Emulator } from '../emulator.js';
 import type { EnvContext } from '../context.js';
 import type { Environment } from '../../src/contract/store.js';
-import { webhookChaos, type WebhookChaos } from '../../src/contract/webhooks.js';
+import { isPromise } from '../store/maybe.js';
+import type { WebhookChaos } from '../../src/contract/webhooks.js';
 import { EnvDispatcher, type AttemptTally } from './dispatcher.js';
+import { enqueueDeliveries } from './outbox.js';
 import { closeAgents, createAgents } from './sender.js';
 
-const NO_CHAOS: WebhookChaos = webhookChaos.parse({});
+/** How often claims whose process died are looked for (shared databases; nothing to find on SQLite). */
+const LEASE_SWEEP_MS = 5_000;
 
-/** The webhook dispatcher of the whole emulator: one queue per environment, one chaos setting. */
+/**
+ * The webhook dispatcher of the whole emulator: one queue per environment, one chaos setting (in
+ * the storage's coordination: a sandbox of several processes shares it), and the outbox every
+ * emitted event passes through.
+ */
 export class WebhookService {
-  private chaosSetting: WebhookChaos = NO_CHAOS;
   private readonly agents = createAgents();
   /** Attempts finished since the last drain. */
   private readonly sinceDrain: AttemptTally = { attempted: 0, succeeded: 0, failed: 0 };
   readonly dispatchers: Record<Environment, EnvDispatcher>;
+  private chaosNow: WebhookChaos;
 
-  constructor(emulator: Emulator) {
+  constructor(private readonly emulator: Emulator) {
+    const chaos = emulator.storage.coordination.chaos;
+    const initial = chaos.get();
+    this.chaosNow = isPromise(initial) ? { duplicate_rate: 0, reorder: false, delay_ms: 0 } : initial;
     const host = {
       agents: this.agents,
       timeoutMs: emulator.options.webhookTimeoutMs,
-      chaos: () => this.chaosSetting,
+      chaos: () => this.chaosNow,
       tally: this.sinceDrain,
+      owner: randomUUID(),
     };
     this.dispatchers = Object.fromEntries(
       Object.values(emulator.envs).map((env) => [env.name, new EnvDispatcher(env, host)]),
     ) as Record<Environment, EnvDispatcher>;
+    // The outbox: deliveries written in the event's transaction, sent once it has committed.
+    emulator.outbox = async (tx, event) => {
+      const dispatcher = this.dispatchers[tx.environment];
+      const env = emulator.env(tx.environment);
+      const written = await enqueueDeliveries(tx, event, () => env.ids.next('delivery'), () => 1 + dispatcher.duplicates());
+      if (written > 0) tx.afterCommit(() => dispatcher.kick('insert'));
+      return written;
+    };
     emulator.clock.onAdvance(() => this.kick());
-    emulator.onReset(() => {
-      this.chaosSetting = NO_CHAOS;
+    emulator.onReset(async () => {
+      await this.refreshChaos();
       Object.assign(this.sinceDrain, { attempted: 0, succeeded: 0, failed: 0 });
       for (const d of this.all()) d.reset();
     });
+    const sweep = setInterval(() => {
+      for (const d of this.all()) void d.expireLeases().catch(() => undefined);
+    }, LEASE_SWEEP_MS);
+    sweep.unref();
     emulator.onClose(async () => {
+      clearInterval(sweep);
+      emulator.outbox = null;
       await Promise.all(this.all().map((d) => d.close()));
       closeAgents(this.agents);
     });
+  }
+
+  async start(): Promise<void> {
+    await this.refreshChaos();
+    for (const d of this.all()) await d.start();
   }
 
   private all(): EnvDispatcher[] {
@@ -50,11 +81,18 @@ export class WebhookService {
   }
 
   get chaos(): WebhookChaos {
-    return this.chaosSetting;
+    return this.chaosNow;
   }
 
-  setChaos(chaos: WebhookChaos | null): void {
-    this.chaosSetting = chaos ?? NO_CHAOS;
+  async setChaos(chaos: WebhookChaos | null): Promise<void> {
+    await this.emulator.storage.coordination.chaos.set(chaos);
+    await this.refreshChaos();
+  }
+
+  /** The shared chaos setting, read again (another process may have changed it). */
+  async refreshChaos(): Promise<WebhookChaos> {
+    this.chaosNow = await this.emulator.storage.coordination.chaos.get();
+    return this.chaosNow;
   }
 
   /**
@@ -65,8 +103,9 @@ export class WebhookService {
    */
   async drain(): Promise<AttemptTally> {
     for (;;) {
-      for (const d of this.all()) d.pump();
-      const busy = this.all().filter((d) => d.busy());
+      for (const d of this.all()) await d.pump();
+      const busy: EnvDispatcher[] = [];
+      for (const d of this.all()) if (await d.busy()) busy.push(d);
       if (busy.length === 0) break;
       await Promise.all(busy.map((d) => d.settled()));
       // A batch larger than the in-flight room leaves due rows behind: yield, then pump again.
@@ -88,6 +127,8 @@ export function webhookService(emulator: Emulator): WebhookService {
 }
 
 /** Registered in emulator/services.ts. */
-export function startWebhookService(emulator: Emulator): void {
-  services.set(emulator, new WebhookService(emulator));
+export async function startWebhookService(emulator: Emulator): Promise<void> {
+  const service = new WebhookService(emulator);
+  services.set(emulator, service);
+  await service.start();
 }

@@ -1,11 +1,11 @@
 import type { EnvContext } from '../context.js';
-import type { WebhookRecord, DeliveryRow } from '../data/webhooks.js';
+import type { WebhookRecord, DeliveryRecord as StoredDelivery, WebhooksRepository } from './repository.js';
 import { formatDate, formatNullableDate } from '../../src/contract/dates.js';
 import type { DeliveryRecord, Webhook } from '../../src/contract/webhooks.js';
 
 /** The webhook of an integration as the panel shows it (url, active, paused, paused_reason), or null. */
-export function webhookView(env: EnvContext, integrationId: string) {
-  const w = env.webhooks.get(integrationId);
+export async function webhookView(env: EnvContext, integrationId: string) {
+  const w = await env.store.webhooks.get(integrationId);
   if (!w) return null;
   const { url, events, active, paused, paused_reason } = presentWebhook(w);
   return {
@@ -32,25 +32,25 @@ export function presentWebhook(w: WebhookRecord, withSecret = false): Webhook {
 /** How many attempts a record shows ("recent attempts"). */
 const RECENT_ATTEMPTS = 20;
 
-export function presentDelivery(env: EnvContext, d: DeliveryRow): DeliveryRecord {
-  const attempts = env.webhooks.attempts(d.id).slice(-RECENT_ATTEMPTS);
+export async function presentDelivery(webhooks: WebhooksRepository, d: StoredDelivery): Promise<DeliveryRecord> {
+  const attempts = (await webhooks.attempts(d.id)).slice(-RECENT_ATTEMPTS);
   return {
     id: d.id,
-    event_id: d.event_id,
-    event_type: d.event_type,
+    event_id: d.eventId,
+    event_type: d.eventType,
     status: d.status,
-    attempt_count: d.attempt_count,
+    attempt_count: d.attemptCount,
     attempts: attempts.map((a) => ({
       number: a.number,
-      attempted_at: formatDate(a.attempted_at),
-      manual: a.manual === 1,
-      succeeded: a.succeeded === 1,
-      response_status: a.response_status,
+      attempted_at: formatDate(a.attemptedAt),
+      manual: a.manual,
+      succeeded: a.succeeded,
+      response_status: a.responseStatus,
       error: a.error as DeliveryRecord['attempts'][number]['error'],
-      duration_ms: a.duration_ms,
+      duration_ms: a.durationMs,
     })),
-    next_attempt_at: d.status === 'pending' ? formatNullableDate(d.next_attempt_at) : null,
-    created_at: formatDate(d.created_at),
-    updated_at: formatDate(d.updated_at),
+    next_attempt_at: d.status === 'pending' ? formatNullableDate(d.nextAttemptAt) : null,
+    created_at: formatDate(d.createdAt),
+    updated_at: formatDate(d.updatedAt),
   };
 }

@@ -2,7 +2,8 @@ import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, rea
 import { join } from 'node:path';
 import { Emulator, resolveOptions, type EmulatorOptions } from '../../emulator.js';
 import { CLOCK_FILE } from './clock-file.js';
-import { SEED_FILE } from '../../stores/seed.js';
+import { SEED_FILE } from './seed-file.js';
+import { SqliteStorage } from './index.js';
 import { ENVIRONMENTS } from '../../../src/contract/store.js';
 import { syncDir, writeFileAtomic } from '../../../src/files/atomic.js';
 import { restoreState, type RestoredIntegration } from '../../bundle/restore.js';
@@ -88,11 +89,15 @@ export async function restoreIntoDataDir(dataDir: string, bundle: Bundle, from: 
   writeFileAtomic(join(staging, ABOUT), JSON.stringify({ from }));
   let restored: RestoredIntegration[];
   try {
-    const emulator = new Emulator(resolveOptions({ clock: options.clock, seed: options.seed, data: staging }));
+    let storage: SqliteStorage | undefined;
+    const emulator = await Emulator.openWith(resolveOptions({ clock: options.clock, seed: options.seed, data: staging }), (context) => {
+      storage = new SqliteStorage({ dataDir: staging }, context);
+      return storage;
+    });
     try {
-      restored = restoreState(emulator, bundle);
+      restored = await restoreState(emulator, bundle);
       // A database file without a -wal beside it: the whole restore is in the one file that is moved.
-      for (const env of Object.values(emulator.envs)) env.db.pragma('journal_mode = DELETE');
+      for (const env of Object.values(storage!.envs)) env.db.pragma('journal_mode = DELETE');
     } finally {
       await emulator.close();
     }

@@ -28,8 +28,8 @@ export async function loadStartCatalog(running: RunningEmulator, stores: Running
   const { ApiError } = await import('../../../contract/errors.js');
   const seed = stores.find((s) => s.environment === 'test')!;
   const env = running.emulator.env('test');
-  const integration = env.integrations.byId(seed.integration_id)!;
-  const inStore = new Set(env.catalog.linkedCategories.all(integration.id).map((c) => c.external_id!));
+  const integration = (await env.store.integrations.byId(seed.integration_id))!;
+  const inStore = new Set((await env.store.catalog.linkedCategories(integration.id)).map((c) => c.externalId));
   const unknown = unknownCategories(items, new Set(items.categories.map((c) => c.external_id)), inStore);
   if (unknown.length) return refuse(running, items.file, unknown);
   // The order `catalog sync` sends: active categories, products, then inactive categories (once their products are in).
@@ -37,10 +37,10 @@ export async function loadStartCatalog(running: RunningEmulator, stores: Running
   const closing = items.categories.filter((c) => !c.data.active);
   let current: { where: FileIssue['where']; external_id: string } | null = null;
   try {
-    env.tx(() => {
-      for (const c of categories) upsertCategory(env, integration, (current = c).external_id, c.data);
-      for (const p of items.products) upsertProduct(env, integration, (current = p).external_id, p.data);
-      for (const c of closing) upsertCategory(env, integration, (current = c).external_id, c.data);
+    await env.store.tx(async (tx) => {
+      for (const c of categories) await upsertCategory(env, tx, integration, (current = c).external_id, c.data);
+      for (const p of items.products) await upsertProduct(env, tx, integration, (current = p).external_id, p.data);
+      for (const c of closing) await upsertCategory(env, tx, integration, (current = c).external_id, c.data);
     });
   } catch (error) {
     if (!(error instanceof ApiError) || !current) throw error;

@@ -8,25 +8,25 @@ import {
   controlStoreCreate,
   controlStorePatch,
 } from '../../src/contract/control.js';
-import { provisionStore } from '../stores/provision.js';
-import { changeStore, type StoreChange } from '../stores/change-store.js';
-import { changeIntegration } from '../stores/change-integration.js';
-import { rotateCredential } from '../stores/rotate.js';
+import { provisionStore } from './provision.js';
+import { changeStore, type StoreChange } from './change-store.js';
+import { changeIntegration } from './change-integration.js';
+import { rotateCredential } from './rotate.js';
 import { formatNullableDate } from '../../src/contract/dates.js';
-import { controlBody } from './parse.js';
-import { integrationView, storeView } from './state.js';
+import { controlBody } from '../control/parse.js';
+import { integrationView, storeView } from '../control/state.js';
 
 type IdParams = { Params: Record<string, string> };
 
 /** The environment holding a store (ids are looked up in both); 404 when neither has it. */
-function storeEnv(emulator: Emulator, storeId: string): EnvContext {
-  const env = emulator.envOf((e) => e.stores.byId(storeId));
+async function storeEnv(emulator: Emulator, storeId: string): Promise<EnvContext> {
+  const env = await emulator.envOf((e) => e.store.stores.byId(storeId));
   if (!env) throw ApiError.of('not_found');
   return env;
 }
 
-function integrationEnv(emulator: Emulator, integrationId: string): EnvContext {
-  const env = emulator.envOf((e) => e.integrations.byId(integrationId));
+async function integrationEnv(emulator: Emulator, integrationId: string): Promise<EnvContext> {
+  const env = await emulator.envOf((e) => e.store.integrations.byId(integrationId));
   if (!env) throw ApiError.of('not_found');
   return env;
 }
@@ -36,19 +36,19 @@ export function storesControl(app: FastifyInstance, emulator: Emulator): void {
   app.post('/stores', async (request, reply) => {
     const input = controlBody(controlStoreCreate, request.body);
     const env = emulator.env(input.environment);
-    const made = provisionStore(env, { name: input.name, slug: input.slug, scopes: input.scopes, settings: input.settings });
+    const made = await provisionStore(env, { name: input.name, slug: input.slug, scopes: input.scopes, settings: input.settings });
     reply.code(201);
     return {
       data: {
-        store: storeView(env, env.stores.byId(made.storeId)!),
-        integration: integrationView(env, env.integrations.byId(made.integrationId)!),
+        store: await storeView(env, (await env.store.stores.byId(made.storeId))!),
+        integration: await integrationView(env, (await env.store.integrations.byId(made.integrationId))!),
         credential: made.credential.full,
       },
     };
   });
 
   app.patch<IdParams>('/stores/:store_id', async (request) => {
-    const env = storeEnv(emulator, request.params.store_id);
+    const env = await storeEnv(emulator, request.params.store_id!);
     const input = controlBody(controlStorePatch, request.body);
     const change: StoreChange = {};
     // The panel moves the merchant's switch; `accepting_orders` still reads false without an active product.
@@ -56,32 +56,32 @@ export function storesControl(app: FastifyInstance, emulator: Emulator): void {
     if (input.suspended !== undefined) change.suspended = input.suspended;
     if (input.payment_methods !== undefined) change.paymentMethods = input.payment_methods;
     if (input.fulfillment_types !== undefined) change.fulfillmentTypes = input.fulfillment_types;
-    const store = changeStore(env, request.params.store_id, change);
-    return { data: storeView(env, store) };
+    const store = await changeStore(env, request.params.store_id!, change);
+    return { data: await storeView(env, store) };
   });
 
   app.patch<IdParams>('/integrations/:integration_id', async (request) => {
-    const env = integrationEnv(emulator, request.params.integration_id);
+    const env = await integrationEnv(emulator, request.params.integration_id!);
     const input = controlBody(controlIntegrationPatch, request.body);
-    const integration = changeIntegration(env, request.params.integration_id, input);
-    return { data: integrationView(env, integration) };
+    const integration = await changeIntegration(env, request.params.integration_id!, input);
+    return { data: await integrationView(env, integration) };
   });
 
   app.post<IdParams>('/integrations/:integration_id/credentials', async (request, reply) => {
-    const env = integrationEnv(emulator, request.params.integration_id);
+    const env = await integrationEnv(emulator, request.params.integration_id!);
     const { overlap_hours } = controlBody(controlCredentialRotate, request.body);
     reply.code(201);
-    return { data: rotateCredential(env, request.params.integration_id, overlap_hours) };
+    return { data: await rotateCredential(env, request.params.integration_id!, overlap_hours) };
   });
 
   app.delete<IdParams>('/integrations/:integration_id/credentials/:key_id', async (request) => {
-    const { integration_id, key_id } = request.params;
-    const env = integrationEnv(emulator, integration_id);
-    const credential = env.credentials.byKey(key_id);
-    if (!credential || credential.integration_id !== integration_id) throw ApiError.of('not_found');
+    const { integration_id, key_id } = request.params as { integration_id: string; key_id: string };
+    const env = await integrationEnv(emulator, integration_id);
+    const credential = await env.store.credentials.byKey(key_id);
+    if (!credential || credential.integrationId !== integration_id) throw ApiError.of('not_found');
     // Revoking twice keeps the first time: DELETE is safe to repeat.
-    env.credentials.revoke(key_id, integration_id, env.clock.now());
-    const revoked = env.credentials.byKey(key_id)!;
-    return { data: { integration_id, key_id, revoked_at: formatNullableDate(revoked.revoked_at) } };
+    await env.store.credentials.revoke(key_id, integration_id, env.clock.now());
+    const revoked = (await env.store.credentials.byKey(key_id))!;
+    return { data: { integration_id, key_id, revoked_at: formatNullableDate(revoked.revokedAt) } };
   });
 }

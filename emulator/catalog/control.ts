@@ -2,24 +2,24 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../src/contract/errors.js';
 import type { PanelProductInput, PanelProductPatch } from '../../src/contract/panel-catalog.js';
 import type { Emulator } from '../emulator.js';
-import { createPanelProduct, patchPanelProduct } from '../catalog/panel.js';
+import { createPanelProduct, patchPanelProduct } from './panel.js';
 import { drainImages } from '../images/service.js';
 
 /** The merchant panel's catalog actions and the image fetcher's drain (DESIGN: control API). */
 export function catalogControl(app: FastifyInstance, emulator: Emulator): void {
   app.post<{ Params: { store_id: string } }>('/stores/:store_id/products', async (request, reply) => {
     const storeId = request.params.store_id;
-    const env = emulator.envOf((e) => e.stores.byId(storeId));
+    const env = await emulator.envOf((e) => e.store.stores.byId(storeId));
     if (!env) throw ApiError.of('not_found', undefined, 'No existe ese comercio.');
-    const product = createPanelProduct(env, storeId, bodyOf(request.body) as PanelProductInput);
+    const product = await createPanelProduct(env, storeId, bodyOf(request.body) as PanelProductInput);
     return reply.code(201).send({ data: product });
   });
 
   app.patch<{ Params: { product_id: string } }>('/products/:product_id', async (request) => {
     const productId = request.params.product_id;
-    const env = emulator.envOf((e) => e.catalog.productById.get(productId));
+    const env = await emulator.envOf((e) => e.store.catalog.productById(productId));
     if (!env) throw ApiError.of('not_found', undefined, 'No existe ese producto.');
-    return { data: patchPanelProduct(env, productId, bodyOf(request.body) as PanelProductPatch) };
+    return { data: await patchPanelProduct(env, productId, bodyOf(request.body) as PanelProductPatch) };
   });
 
   // Resolves once every pending image download has finished (tests await it instead of sleeping).

@@ -2,46 +2,45 @@ import type { FastifyInstance } from 'fastify';
 import type { Emulator } from '../emulator.js';
 import { ApiError } from '../../src/contract/errors.js';
 import { webhookChaos, webhookPanelInput } from '../../src/contract/webhooks.js';
-import { controlBody } from './parse.js';
-import { setWebhook } from '../webhooks/config.js';
-import { presentDelivery, presentWebhook } from '../webhooks/view.js';
-import { webhookService } from '../webhooks/service.js';
+import { controlBody } from '../control/parse.js';
+import { setWebhook } from './config.js';
+import { presentDelivery, presentWebhook } from './view.js';
+import { webhookService } from './service.js';
 
 type IdParams = { Params: Record<string, string> };
 
 /** DESIGN: control rows for webhooks — drain, chaos, the panel's webhook and resend. */
 export function webhooksControl(app: FastifyInstance, emulator: Emulator): void {
-
   // Returns once every delivery due now has been attempted.
   app.post('/webhooks/drain', async () => ({ data: await webhookService(emulator).drain() }));
 
-  app.get('/webhooks/chaos', async () => ({ data: webhookService(emulator).chaos }));
+  app.get('/webhooks/chaos', async () => ({ data: await webhookService(emulator).refreshChaos() }));
   app.post('/webhooks/chaos', async (request) => {
     const chaos = controlBody(webhookChaos, request.body);
-    webhookService(emulator).setChaos(chaos);
+    await webhookService(emulator).setChaos(chaos);
     return { data: chaos };
   });
   app.delete('/webhooks/chaos', async () => {
-    webhookService(emulator).setChaos(null);
+    await webhookService(emulator).setChaos(null);
     return { data: webhookService(emulator).chaos };
   });
 
   // The panel sets the webhook (201 with the secret when it creates it) or reactivates it (`active: true`).
   app.put<IdParams>('/integrations/:integration_id/webhook', async (request, reply) => {
-    const env = emulator.envOf((e) => e.integrations.byId(request.params.integration_id));
+    const env = await emulator.envOf((e) => e.store.integrations.byId(request.params.integration_id!));
     if (!env) throw ApiError.of('not_found');
     const input = controlBody(webhookPanelInput, request.body);
-    const { webhook, created } = setWebhook(env, request.params.integration_id, input);
+    const { webhook, created } = await setWebhook(env, request.params.integration_id!, input);
     webhookService(emulator).of(env).kick();
     reply.code(created ? 201 : 200);
     return { data: presentWebhook(webhook, created) };
   });
 
   app.post<IdParams>('/deliveries/:delivery_id/retry', async (request) => {
-    const id = request.params.delivery_id;
-    const env = emulator.envOf((e) => e.webhooks.delivery(id));
+    const id = request.params.delivery_id!;
+    const env = await emulator.envOf((e) => e.store.webhooks.delivery(id));
     if (!env) throw ApiError.of('not_found');
     const row = await webhookService(emulator).of(env).retryNow('*', id);
-    return { data: presentDelivery(env, row) };
+    return { data: await presentDelivery(env.store.webhooks, row) };
   });
 }

@@ -4,26 +4,26 @@ import { entregaActionAnyBody } from '../../src/contract/entregas.js';
 import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
 import { apiRoute, ok } from '../http/route.js';
-import { createEntrega } from '../entregas/create.js';
-import { applyEntregaAction, entregaOfStore } from '../entregas/actions.js';
-import { presentEntrega } from '../entregas/present.js';
+import { createEntrega } from './create.js';
+import { applyEntregaAction, entregaOfStore } from './actions.js';
+import { presentEntrega } from './present.js';
 
 // spec: Endpoints — independent deliveries; only the credential's own store's deliveries.
 export function entregasRoutes(app: FastifyInstance, env: EnvContext, emulator: Emulator): void {
   // The tracking link is built from the emulator's own address, never from the client's Host header.
   const origin = () => emulator.publicUrl;
-  apiRoute(app, env, emulator, api.createEntrega, ({ auth, body }) => {
-    const { entrega, created } = createEntrega(env, auth.store.id, auth.integration.id, body);
+  apiRoute(app, env, emulator, api.createEntrega, async ({ auth, body }) => {
+    const { entrega, created } = await createEntrega(env, auth.store.id, auth.integration.id, body);
     return ok(presentEntrega(entrega, origin()), created ? 201 : 200);
   });
 
-  apiRoute(app, env, emulator, api.getEntrega, ({ auth, params }) =>
-    ok(presentEntrega(entregaOfStore(env, auth.store.id, params.id), origin())),
+  apiRoute(app, env, emulator, api.getEntrega, async ({ auth, params }) =>
+    ok(presentEntrega(await entregaOfStore(env.store, auth.store.id, params.id), origin())),
   );
 
   // The row's body is the union of the actions' bodies; each action's own schema checks it here.
   const actionRow = { ...api.entregaActionEndpoint, body: entregaActionAnyBody };
-  apiRoute(app, env, emulator, actionRow, ({ auth, params, body }) =>
-    ok(presentEntrega(applyEntregaAction(env, auth.store.id, params.id, params.action, body), origin())),
+  apiRoute(app, env, emulator, actionRow, async ({ auth, params, body }) =>
+    ok(presentEntrega(await applyEntregaAction(env, auth.store.id, params.id, params.action, body), origin())),
   );
 }

@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Emulator } from '../emulator.js';
 import { ApiError } from '../../src/contract/errors.js';
-import { controlBody } from './parse.js';
-import { deliverEntrega, entregaOfStore } from '../entregas/actions.js';
-import { courierView } from '../entregas/present.js';
+import { controlBody } from '../control/parse.js';
+import { deliverEntrega, entregaOfStore } from './actions.js';
+import { courierView } from './present.js';
 import { formatDate } from '../../src/contract/dates.js';
 
 type IdParams = { Params: Record<string, string> };
@@ -14,23 +14,26 @@ const deliverBody = z.strictObject({ delivery_code: z.string().min(1).max(10) })
 export function entregasControl(app: FastifyInstance, emulator: Emulator): void {
   // The courier's view: never the customer's private code nor tracking link.
   app.get<IdParams>('/entregas/:id', async (request) => {
-    const env = emulator.envOf((e) => e.entregas.byId(request.params.id));
+    const id = request.params.id!;
+    const env = await emulator.envOf((e) => e.store.entregas.byId(id));
     if (!env) throw ApiError.of('not_found');
-    return { data: courierView(entregaOfStore(env, null, request.params.id)) };
+    return { data: courierView(await entregaOfStore(env.store, null, id)) };
   });
 
   // The courier hands over the goods with the code the customer gives them.
   app.post<IdParams>('/entregas/:id/deliver', async (request) => {
-    const env = emulator.envOf((e) => e.entregas.byId(request.params.id));
+    const id = request.params.id!;
+    const env = await emulator.envOf((e) => e.store.entregas.byId(id));
     if (!env) throw ApiError.of('not_found');
     const { delivery_code } = controlBody(deliverBody, request.body);
-    return { data: courierView(deliverEntrega(env, request.params.id, delivery_code)) };
+    return { data: courierView(await deliverEntrega(env, id, delivery_code)) };
   });
 
   // The customer's tracking page (the link is the secret): status only.
   app.get<IdParams>('/tracking/:token', async (request) => {
-    const env = emulator.envOf((e) => e.entregas.byTrackingToken(request.params.token));
-    const e = env?.entregas.byTrackingToken(request.params.token);
+    const token = request.params.token!;
+    const env = await emulator.envOf((e) => e.store.entregas.byTrackingToken(token));
+    const e = await env?.store.entregas.byTrackingToken(token);
     if (!e) throw ApiError.of('not_found');
     return { data: { status: e.status, updated_at: formatDate(e.updatedAt) } };
   });

@@ -4,9 +4,9 @@ import { panelOrderPatch, panelStatusChangeBody, simulateOrderRequest } from '..
 import { parseOrThrow } from '../../src/contract/validation.js';
 import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
-import { simulateOrder } from '../orders/simulator.js';
-import { changeStatus, markPaid } from '../orders/service.js';
-import { presentOrder } from '../orders/present.js';
+import { simulateOrder } from './simulator.js';
+import { changeStatus, markPaid } from './service.js';
+import { presentOrder } from './present.js';
 
 type OrderParams = { Params: { order_id: string } };
 
@@ -16,8 +16,8 @@ function bodyOf(body: unknown): unknown {
 }
 
 /** The environment holding an order (ids are looked up in both); 404 when neither has it. */
-function orderEnv(emulator: Emulator, orderId: string): EnvContext {
-  const env = emulator.envOf((e) => e.orders.byId(orderId));
+async function orderEnv(emulator: Emulator, orderId: string): Promise<EnvContext> {
+  const env = await emulator.envOf((e) => e.store.orders.byId(orderId));
   if (!env) throw ApiError.of('not_found', undefined, 'El pedido no existe.');
   return env;
 }
@@ -26,28 +26,28 @@ function orderEnv(emulator: Emulator, orderId: string): EnvContext {
 export function ordersControl(app: FastifyInstance, emulator: Emulator): void {
   app.post('/orders', async (request, reply) => {
     const body = parseOrThrow(simulateOrderRequest, bodyOf(request.body));
-    const env = emulator.envOf((e) => e.stores.byId(body.store_id));
+    const env = await emulator.envOf((e) => e.store.stores.byId(body.store_id));
     if (!env) throw ApiError.of('not_found', undefined, 'No existe ese comercio.');
-    const order = simulateOrder(env, body);
-    return reply.code(201).send({ data: presentOrder(env, order) });
+    const order = await simulateOrder(env, body);
+    return reply.code(201).send({ data: await presentOrder(env.store.orders, order) });
   });
 
   app.get<OrderParams>('/orders/:order_id', async (request) => {
-    const env = orderEnv(emulator, request.params.order_id);
-    return { data: presentOrder(env, env.orders.byId(request.params.order_id)!) };
+    const env = await orderEnv(emulator, request.params.order_id);
+    return { data: await presentOrder(env.store.orders, (await env.store.orders.byId(request.params.order_id))!) };
   });
 
   // Same machine as the API, with `by` customer, store_user or system (DESIGN: order_status_authority).
   app.post<OrderParams>('/orders/:order_id/status', async (request) => {
     const { by, ...change } = parseOrThrow(panelStatusChangeBody, bodyOf(request.body));
-    const env = orderEnv(emulator, request.params.order_id);
-    const order = changeStatus(env, request.params.order_id, null, { type: by, integrationId: null }, change);
-    return { data: presentOrder(env, order) };
+    const env = await orderEnv(emulator, request.params.order_id);
+    const order = await changeStatus(env, request.params.order_id, null, { type: by, integrationId: null }, change);
+    return { data: await presentOrder(env.store.orders, order) };
   });
 
   app.patch<OrderParams>('/orders/:order_id', async (request) => {
     parseOrThrow(panelOrderPatch, bodyOf(request.body));
-    const env = orderEnv(emulator, request.params.order_id);
-    return { data: presentOrder(env, markPaid(env, request.params.order_id)) };
+    const env = await orderEnv(emulator, request.params.order_id);
+    return { data: await presentOrder(env.store.orders, await markPaid(env, request.params.order_id)) };
   });
 }

@@ -1,0 +1,72 @@
+import type { FastifyInstance } from 'fastify';
+import * as api from '../../src/contract/endpoints.js';
+import { parseDate } from '../../src/contract/dates.js';
+import { LIMITS } from '../../src/contract/limits.js';
+import type { EnvContext } from '../context.js';
+import type { Emulator } from '../emulator.js';
+import { apiRoute, ok } from '../http/route.js';
+import type { AuthContext } from '../http/auth.js';
+import { JsonText } from '../http/json-text.js';
+import * as catalog from './service.js';
+import { decodeCursor, page } from './cursor.js';
+import { presentCategory } from './present.js';
+import { runBatch } from './batch-run.js';
+
+const managed = { guard: (auth: AuthContext) => catalog.assertCatalogManaged(auth.integration) };
+// The catalog service validates bodies with the same contract schemas (the batch calls it too).
+const managedWrite = { ...managed, parsesBodyItself: true };
+
+/** spec: Endpoints — the catalog's single endpoints and POST /catalog/batch. */
+export function catalogRoutes(app: FastifyInstance, env: EnvContext, emulator: Emulator): void {
+  const store = env.store;
+
+  apiRoute(app, env, emulator, api.listCategories, async ({ auth, query }) => {
+    const limit = query.limit ?? LIMITS.listPageDefault;
+    const after = decodeCursor(query.cursor, 'category');
+    const since = query.updated_since === undefined ? 0 : parseDate(query.updated_since);
+    const rows = await store.catalog.listCategories({ storeId: auth.store.id, since, after, limit: limit + 1 });
+    const cut = page(rows, limit);
+    return { body: { data: cut.rows.map(presentCategory), next_cursor: cut.next_cursor } };
+  });
+
+  apiRoute(app, env, emulator, api.putCategory, async ({ auth, params, rawBody }) => {
+    const { status, result } = await store.tx((tx) => catalog.upsertCategory(env, tx, auth.integration, params.external_id, rawBody));
+    return ok(result, status);
+  }, managedWrite);
+
+  apiRoute(app, env, emulator, api.deleteCategory, async ({ auth, params }) =>
+    ok(await store.tx((tx) => catalog.deactivateCategory(env, tx, auth.integration, params.external_id))), managed);
+
+  // The body comes whole from the storage (an adapter may keep it between writes).
+  apiRoute(app, env, emulator, api.listProducts, async ({ auth, query }) => {
+    const body = await store.catalog.productPage({
+      integrationId: auth.integration.id,
+      storeId: auth.store.id,
+      since: query.updated_since === undefined ? 0 : parseDate(query.updated_since),
+      after: decodeCursor(query.cursor, 'product'),
+      limit: query.limit ?? LIMITS.listPageDefault,
+      categoryExternalId: query.category_external_id ?? null,
+      active: query.active ?? null,
+    });
+    return { body: new JsonText(body) };
+  });
+
+  apiRoute(app, env, emulator, api.putProduct, async ({ auth, params, query, rawBody }) => {
+    const { status, result } = await store.tx((tx) => catalog.upsertProduct(env, tx, auth.integration, params.external_id, rawBody, query.link_to_id));
+    return ok(result, status);
+  }, managedWrite);
+
+  apiRoute(app, env, emulator, api.patchProduct, async ({ auth, params, rawBody }) =>
+    ok(await store.tx((tx) => catalog.patchProduct(env, tx, auth.integration, params.external_id, rawBody))), managedWrite);
+
+  apiRoute(app, env, emulator, api.deleteProduct, async ({ auth, params }) =>
+    ok(await store.tx((tx) => catalog.deactivateProduct(env, tx, auth.integration, params.external_id))), managed);
+
+  apiRoute(app, env, emulator, api.patchOption, async ({ auth, params, rawBody }) =>
+    ok(await store.tx((tx) => catalog.patchOption(env, tx, auth.integration, params.external_id, rawBody))), managedWrite);
+
+  // runBatch parses the envelope itself: the operation count (413) comes before any 422 (spec: Limits).
+  apiRoute(app, env, emulator, api.postBatch, async ({ auth, rawBody }) => ok(await runBatch(env, emulator, auth.integration, rawBody)), {
+    parsesBodyItself: true,
+  });
+}

@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+import * as api from '../../src/contract/orders-endpoints.js';
+import { ApiError } from '../../src/contract/errors.js';
+import { parseDate } from '../../src/contract/dates.js';
+import type { EnvContext } from '../context.js';
+import type { Emulator } from '../emulator.js';
+import { apiRoute, ok, type Outcome } from '../http/route.js';
+import { isPromise } from '../store/maybe.js';
+import { acknowledge, changeStatus, reportImportFailure } from './service.js';
+import { presentOrder } from './present.js';
+import { orderBodyText } from './order-text.js';
+import { decodeOrderCursor, encodeOrderCursor } from './cursors.js';
+import { readFeed } from './feed.js';
+
+const since = (text: string | undefined) => (text === undefined ? null : parseDate(text));
+
+/** spec: Endpoints — orders (read, import confirmation, failures, statuses) and the event feed. */
+export function ordersRoutes(app: FastifyInstance, env: EnvContext, emulator: Emulator): void {
+  const orders = env.store.orders;
+
+  // spec: GET /orders — oldest first; DESIGN: ack_status=pending is exactly the pending ones.
+  apiRoute(app, env, emulator, api.listOrders, async ({ auth, query }) => {
+    const afterNumber = query.cursor === undefined ? 0 : decodeOrderCursor(query.cursor);
+    const rows = await orders.list({
+      storeId: auth.store.id,
+      afterNumber,
+      limit: query.limit + 1,
+      statuses: query.status ?? null,
+      ackStatus: query.ack_status ?? null,
+      createdSince: since(query.created_since),
+      updatedSince: since(query.updated_since),
+    });
+    const page = rows.slice(0, query.limit);
+    const next = rows.length > query.limit ? encodeOrderCursor(page.at(-1)!.number) : null;
+    const data = [];
+    for (const o of page) data.push(await presentOrder(orders, o));
+    return { body: { data, next_cursor: next } };
+  });
+
+  apiRoute(app, env, emulator, api.getOrderByExternalId, async ({ auth, params }) => {
+    const order = await orders.byExternalId(auth.store.id, params.external_id);
+    if (!order) throw ApiError.of('not_found', undefined, 'No hay un pedido confirmado con ese código externo.');
+    return ok(await presentOrder(orders, order));
+  });
+
+  // Integrations poll this one: a kept body answers without a promise (order-text.ts).
+  apiRoute(app, env, emulator, api.getOrder, ({ auth, params }): Outcome | Promise<Outcome> => {
+    const text = orderBodyText(env, params.order_id, auth.store.id);
+    return isPromise(text) ? text.then((body) => ({ body })) : { body: text };
+  });
+
+  apiRoute(app, env, emulator, api.ackOrder, async ({ auth, params, body }) =>
+    ok(await presentOrder(orders, await acknowledge(env, params.order_id, auth.store.id, auth.integration.id, body))),
+  );
+
+  apiRoute(app, env, emulator, api.reportImportFailure, async ({ auth, params, body }) =>
+    ok(await presentOrder(orders, await reportImportFailure(env, params.order_id, auth.store.id, auth.integration.id, body))),
+  );
+
+  apiRoute(app, env, emulator, api.changeOrderStatus, async ({ auth, params, body }) => {
+    const actor = { type: 'integration' as const, integrationId: auth.integration.id };
+    return ok(await presentOrder(orders, await changeStatus(env, params.order_id, auth.store.id, actor, body)));
+  });
+
+  // spec: GET /events — the feed response is its own envelope (data, next_cursor, has_more, cursor_expired).
+  apiRoute(app, env, emulator, api.listEvents, async ({ auth, query }) => ({ body: await readFeed(env, auth.integration, query) }));
+}
