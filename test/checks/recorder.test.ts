@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { homologationService } from '../../emulator/homologation/service.js';
-import { RING_SIZE, CallRecorder } from '../../emulator/homologation/recorder.js';
+import { RING_SIZE, LocalHomologation } from '../../emulator/store/local/homologation.js';
 import { factsOf } from '../../emulator/homologation/facts.js';
 
 let emu: TestEmulator | undefined;
@@ -10,7 +10,7 @@ afterEach(async () => {
   emu = undefined;
 });
 
-const recorded = (e: TestEmulator) => homologationService(e.running.emulator).recorder.calls(e.test.integration_id);
+const recorded = (e: TestEmulator) => homologationService(e.running.emulator).store.calls(e.test.integration_id);
 
 describe('the observer records every API call per integration', () => {
   it('keeps method, path, status, idempotency key, timing and a body digest — never the body or the credential', async () => {
@@ -19,7 +19,7 @@ describe('the observer records every API call per integration', () => {
     await emu.api('PUT', '/catalog/categories/rec-cat', { body: { name: 'Secret menu name' } });
     await emu.api('PATCH', '/catalog/products/nope', { body: { price: '100' }, idempotencyKey: 'key-12345678' });
     await emu.api('GET', '/me', { credential: 'svk_test_aaaaaaaaaaaaaaaaaaaaaaaa.svs_test_wrongwrongwrongwrongwrongwrongwrongwrong' });
-    const calls = recorded(emu);
+    const calls = await recorded(emu);
     expect(calls.map((c) => [c.method, c.path, c.status])).toEqual([
       ['GET', '/me', 200],
       ['PUT', '/catalog/categories/rec-cat', 201],
@@ -34,21 +34,21 @@ describe('the observer records every API call per integration', () => {
     expect(text).not.toContain(emu.test.credential.split('.')[1]!);
     expect(text).not.toMatch(/Bearer|svs_/);
     // Another integration's ring is its own.
-    expect(homologationService(emu.running.emulator).recorder.calls(emu.live.integration_id)).toEqual([]);
+    expect(await homologationService(emu.running.emulator).store.calls(emu.live.integration_id)).toEqual([]);
   });
 
   it('is cleared by /_emulator/reset', async () => {
     emu = await startTestEmulator();
     await emu.api('GET', '/me');
-    expect(recorded(emu)).toHaveLength(1);
+    expect(await recorded(emu)).toHaveLength(1);
     expect((await emu.control('POST', '/reset', {})).status).toBe(200);
-    expect(recorded(emu)).toHaveLength(0);
+    expect(await recorded(emu)).toHaveLength(0);
   });
 
-  it('keeps a bounded ring per integration, oldest dropped first', () => {
-    const r = new CallRecorder();
+  it('keeps a bounded ring per integration, oldest dropped first', async () => {
+    const r = new LocalHomologation();
     for (let i = 0; i < RING_SIZE + 3; i++) r.record('int_a', { seq: 0, at: i, method: 'GET', path: `/n/${i}`, status: 200, code: null, idempotency_key: null, duration_ms: 0, body_sha256: null, request_id: 'req', facts: null, injected: false });
-    const calls = r.calls('int_a');
+    const calls = await r.calls('int_a');
     expect(calls).toHaveLength(RING_SIZE);
     expect(calls[0]!.path).toBe('/n/3');
     expect(calls.at(-1)!.path).toBe(`/n/${RING_SIZE + 2}`);
@@ -77,7 +77,7 @@ describe('the observer records every API call per integration', () => {
     ];
     const res = await emu.api('POST', '/catalog/batch', { body: { full_snapshot: true, operations }, idempotencyKey: 'batch-facts-1' });
     expect(res.status).toBe(200);
-    expect(recorded(emu).at(-1)!.facts).toEqual({
+    expect((await recorded(emu)).at(-1)!.facts).toEqual({
       full_snapshot: true, snapshot_id: null, snapshot_part: null, snapshot_last: false, operations: 5,
       categories: 1, products_with_options: 1, price_changes: 1, availability_changes: 2, sold_out: 'b-prd', failed: 1,
       snapshot_status: res.body.data.snapshot.status, snapshot_reason: res.body.data.snapshot.reason,
@@ -123,7 +123,7 @@ describe('control API: /_emulator/homologation', () => {
     expect(mine.headers.get('retry-after')).toBe('1');
     const next = await emu.api('PATCH', '/store', { body: { accepting_orders: true }, idempotencyKey: 'mine-key-01' });
     expect(next.status).toBe(429);
-    expect(recorded(emu).filter((c) => c.injected).map((c) => c.status)).toEqual([503, 429]);
+    expect((await recorded(emu)).filter((c) => c.injected).map((c) => c.status)).toEqual([503, 429]);
   });
 
   it('injects nothing once the session\'s time is up: an armed fault never outlives its session', async () => {
@@ -134,7 +134,7 @@ describe('control API: /_emulator/homologation', () => {
     homologationService(emu.running.emulator).sessions.get(id)!.view.deadline = Date.now() - 1;
     const write = await emu.api('PUT', '/catalog/categories/late', { body: { name: 'Late' }, idempotencyKey: 'late-key-01' });
     expect(write.status).toBe(201);
-    expect(recorded(emu).filter((c) => c.injected)).toEqual([]);
+    expect((await recorded(emu)).filter((c) => c.injected)).toEqual([]);
   });
 
   it('injects nothing without a session (a reset ends it)', async () => {

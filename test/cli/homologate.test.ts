@@ -131,7 +131,7 @@ describe('homologate against a fresh emulator', () => {
     expect(products.filter((p) => p.external_id?.startsWith('mkh-'))).toEqual([]);
     // A later observer of the developer's integration sees only the developer's own calls.
     const observed = (await emu.control('GET', `/homologation/${emu.test.integration_id}`)).body.data;
-    const own = homologationService(emu.running.emulator).recorder.calls(emu.test.integration_id);
+    const own = await homologationService(emu.running.emulator).store.calls(emu.test.integration_id);
     expect(own.map((c) => `${c.method} ${c.path}`)).toEqual(['PUT /webhook', 'GET /webhook', 'POST /webhook/test', 'GET /orders', 'GET /catalog/products']);
     expect(observed.checks.find((c: { id: string }) => c.id === 'catalog').status).toBe('pending');
   });

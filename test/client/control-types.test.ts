@@ -18,18 +18,18 @@ describe("EmulatorControl's answer types match the emulator's views", () => {
   });
 
   it('ControlStore is what storeView returns', () => {
-    expectTypeOf<Plain<ControlStore>>().toEqualTypeOf<Plain<ReturnType<typeof storeView>>>();
+    expectTypeOf<Plain<ControlStore>>().toEqualTypeOf<Plain<Awaited<ReturnType<typeof storeView>>>>();
   });
 
   it('ControlIntegration is what integrationView returns', () => {
-    expectTypeOf<Plain<ControlIntegration>>().toEqualTypeOf<Plain<ReturnType<typeof integrationView>>>();
+    expectTypeOf<Plain<ControlIntegration>>().toEqualTypeOf<Plain<Awaited<ReturnType<typeof integrationView>>>>();
   });
 
   it('EmulatorState is what describeState returns', () => {
-    expectTypeOf<Plain<EmulatorState>>().toEqualTypeOf<Plain<ReturnType<typeof describeState>>>();
+    expectTypeOf<Plain<EmulatorState>>().toEqualTypeOf<Plain<Awaited<ReturnType<typeof describeState>>>>();
   });
 
   it('RotatedCredential is what rotateCredential returns', () => {
-    expectTypeOf<Plain<RotatedCredential>>().toEqualTypeOf<Plain<ReturnType<typeof rotateCredential>>>();
+    expectTypeOf<Plain<RotatedCredential>>().toEqualTypeOf<Plain<Awaited<ReturnType<typeof rotateCredential>>>>();
   });
 });

@@ -39,7 +39,7 @@ beforeAll(async () => {
   target = await startTestEmulator();
   fixture = await buildState(source, 'http://127.0.0.1:9/hook');
   bytes = await exportOf(source);
-  restored = restoreBundle(target.running.emulator, decodeBundle(bytes));
+  restored = await restoreBundle(target.running.emulator, decodeBundle(bytes));
 }, 60_000);
 
 afterAll(async () => {
@@ -126,8 +126,10 @@ describe('refused bundles change nothing', () => {
   afterAll(async () => victim?.close());
 
   const refuse = async (broken: Buffer, message: RegExp) => {
-    expect(() => restoreBundle(victim.running.emulator, decodeBundle(broken))).toThrow(message);
-    expect(() => restoreBundle(victim.running.emulator, decodeBundle(broken))).toThrow(BundleError);
+    // Refused while decoding or while restoring, the same way.
+    const restore = async () => restoreBundle(victim.running.emulator, decodeBundle(broken));
+    await expect(restore()).rejects.toThrow(message);
+    await expect(restore()).rejects.toThrow(BundleError);
     expect((await victim.control('GET', '/state')).body.data).toEqual(before);
     expect((await victim.api('GET', '/me')).status).toBe(200);
   };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { makeStore, product, withCategory } from '../helpers/catalog.js';
+import { eventsOf } from '../helpers/stores.js';
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -83,10 +84,9 @@ describe('store accepting_orders', () => {
     expect((await emu.api('GET', '/store', as)).body.data.accepting_orders).toBe(true);
     await emu.api('DELETE', '/catalog/products/FIRST', as);
     expect((await emu.api('GET', '/store', as)).body.data.accepting_orders).toBe(false);
-    const events = emu.running.emulator.envs.test.db
-      .prepare<[string], { data: string }>("SELECT data FROM events WHERE store_id = ? AND type = 'store.updated' ORDER BY seq")
-      .all(fresh.storeId)
-      .map((e) => JSON.parse(e.data).store.accepting_orders);
+    const events = (await eventsOf(emu, 'test', fresh.integrationId))
+      .filter((e) => e.type === 'store.updated')
+      .map((e) => (e.data.store as { accepting_orders: boolean }).accepting_orders);
     expect(events).toEqual([true, false]);
   });
 });

@@ -24,20 +24,20 @@ describe('isStale (spec: Idempotency rule 6)', () => {
 });
 
 describe('planImage', () => {
-  const none: ImageState = { photo_url: null, photo_source: null, image_status: 'none', image_requested_url: null, image_error: null };
-  const ready: ImageState = { photo_url: 'https://a/1.png', photo_source: 'integration', image_status: 'ready', image_requested_url: 'https://a/1.png', image_error: null };
-  const panel: ImageState = { photo_url: 'https://p/x.jpg', photo_source: 'panel', image_status: 'ready', image_requested_url: null, image_error: null };
-  const rejected: ImageState = { ...ready, image_status: 'rejected', image_requested_url: 'https://a/bad.png', image_error: 'x' };
+  const none: ImageState = { photoUrl: null, photoSource: null, imageStatus: 'none', imageRequestedUrl: null, imageError: null };
+  const ready: ImageState = { photoUrl: 'https://a/1.png', photoSource: 'integration', imageStatus: 'ready', imageRequestedUrl: 'https://a/1.png', imageError: null };
+  const panel: ImageState = { photoUrl: 'https://p/x.jpg', photoSource: 'panel', imageStatus: 'ready', imageRequestedUrl: null, imageError: null };
+  const rejected: ImageState = { ...ready, imageStatus: 'rejected', imageRequestedUrl: 'https://a/bad.png', imageError: 'x' };
 
   it.each([
     ['omitted: nothing happens', ready, undefined, 'replace', ready, null],
-    ['new address: pending, old photo stays', ready, 'https://a/2.png', 'replace', { ...ready, image_status: 'pending', image_requested_url: 'https://a/2.png' }, 'https://a/2.png'],
+    ['new address: pending, old photo stays', ready, 'https://a/2.png', 'replace', { ...ready, imageStatus: 'pending', imageRequestedUrl: 'https://a/2.png' }, 'https://a/2.png'],
     ['same address again: nothing', ready, 'https://a/1.png', 'replace', ready, null],
     ['same rejected address: nothing', rejected, 'https://a/bad.png', 'replace', rejected, null],
-    ['first photo', none, 'https://a/1.png', 'replace', { ...none, image_status: 'pending', image_requested_url: 'https://a/1.png' }, 'https://a/1.png'],
+    ['first photo', none, 'https://a/1.png', 'replace', { ...none, imageStatus: 'pending', imageRequestedUrl: 'https://a/1.png' }, 'https://a/1.png'],
     ['if_empty with a photo: nothing', ready, 'https://a/2.png', 'if_empty', ready, null],
-    ['if_empty without a photo: downloads', none, 'https://a/2.png', 'if_empty', { ...none, image_status: 'pending', image_requested_url: 'https://a/2.png' }, 'https://a/2.png'],
-    ['panel photo prevails: only remembered', panel, 'https://a/2.png', 'replace', { ...panel, image_requested_url: 'https://a/2.png' }, null],
+    ['if_empty without a photo: downloads', none, 'https://a/2.png', 'if_empty', { ...none, imageStatus: 'pending', imageRequestedUrl: 'https://a/2.png' }, 'https://a/2.png'],
+    ['panel photo prevails: only remembered', panel, 'https://a/2.png', 'replace', { ...panel, imageRequestedUrl: 'https://a/2.png' }, null],
   ] as const)('%s', (_label, current, url, mode, next, fetch) => {
     expect(planImage({ ...current, ...{ name: 'ignored' } } as ImageState, url, mode)).toEqual({ next, fetch });
   });

@@ -83,7 +83,7 @@ describe('PATCH /_emulator/stores/{store_id}', () => {
     const store = await asStore(emu, made)('GET', '/store');
     expect(store.body.data.payment_methods).toEqual([{ code: 'cash', name: 'Efectivo' }, { code: 'custom_pix', name: 'Pix' }]);
     expect(store.body.data.fulfillment_types).toEqual(['pickup']);
-    const events = eventsOf(emu, 'test', made.integration.id);
+    const events = await eventsOf(emu, 'test', made.integration.id);
     expect(events.map((e) => e.type)).toEqual(['store.updated']);
     expect((events[0].data.changed as string[]).sort()).toEqual(['fulfillment_types', 'payment_methods']);
     expect(events[0].data.store).toMatchObject({ id: made.store.id, fulfillment_types: ['pickup'] });
@@ -92,7 +92,7 @@ describe('PATCH /_emulator/stores/{store_id}', () => {
   it('emits nothing when nothing an integration sees changed', async () => {
     const made = await newStore(emu);
     await emu.control('PATCH', `/stores/${made.store.id}`, { accepting_orders: true });
-    expect(eventsOf(emu, 'test', made.integration.id)).toEqual([]);
+    expect(await eventsOf(emu, 'test', made.integration.id)).toEqual([]);
   });
 
   it('answers 422 for a payment method code outside the base codes and custom_', async () => {
@@ -138,14 +138,14 @@ describe('PATCH /_emulator/integrations/{integration_id}', () => {
     expect(res.body.data.settings).toMatchObject({ catalog_mode: 'erp_managed', order_status_authority: 'erp', ack_alert_minutes: 5 });
     const me = await asStore(emu, made)('GET', '/me');
     expect(me.body.data.integration.settings.order_status_authority).toBe('erp');
-    const events = eventsOf(emu, 'test', made.integration.id);
+    const events = await eventsOf(emu, 'test', made.integration.id);
     expect(events).toHaveLength(1);
     expect(events[0].type).toBe('integration.updated');
     expect(events[0].data).toEqual({
       integration: { id: made.integration.id, status: 'inactive', scopes: ALL_SCOPES, settings: res.body.data.settings },
       changed: ['settings'],
     });
-    expect(eventsOf(emu, 'test', other.integration.id)).toEqual([]);
+    expect(await eventsOf(emu, 'test', other.integration.id)).toEqual([]);
   });
 
   it('suspends the integration: 403 integration_suspended, GET /me 200 with status suspended', async () => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { sqliteDb, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { asStore, newStore } from '../helpers/stores.js';
 
 // Authentication reads its records through a cache that a write to a store, integration or
-// credential row empties, however it is written (emulator/http/auth-cache.ts, db/row-watch.ts): a
+// credential row empties, however it is written (emulator/http/auth-cache.ts, emulator/store/sqlite/row-watch.ts): a
 // change must show on the very next call, never a call later.
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -36,7 +36,7 @@ describe('authentication right after a change', () => {
     const made = await newStore(emu);
     const call = asStore(emu, made);
     expect((await call('GET', '/me')).status).toBe(200);
-    emu.running.emulator.env('test').db.prepare('UPDATE credentials SET revoked_at = 1 WHERE key_id = ?').run(made.credential.split('.')[0]);
+    sqliteDb(emu).prepare('UPDATE credentials SET revoked_at = 1 WHERE key_id = ?').run(made.credential.split('.')[0]);
     expect((await call('GET', '/me')).status).toBe(401);
   });
 
@@ -47,7 +47,7 @@ describe('authentication right after a change', () => {
     const made = await newStore(emu);
     const call = asStore(emu, made);
     expect((await call('GET', '/store')).status).toBe(200);
-    emu.running.emulator.env('test').db.prepare(sql).run(id(made));
+    sqliteDb(emu).prepare(sql).run(id(made));
     expect((await call('GET', '/store')).body.error.code).toBe(code);
   });
 
@@ -57,11 +57,11 @@ describe('authentication right after a change', () => {
     // The first call activates the integration (a write to its row): the second one is read from the rows.
     expect((await call('GET', '/store')).status).toBe(200);
     expect((await call('GET', '/store')).status).toBe(200);
-    const env = emu.running.emulator.env('test');
-    const byKey = vi.spyOn(env.credentials, 'byKey');
+    const db = sqliteDb(emu);
+    const byKey = vi.spyOn(emu.running.emulator.env('test').store.credentials, 'byKey');
     try {
-      env.db.exec('CREATE TEMP TABLE IF NOT EXISTS other_writes (n INTEGER)');
-      env.db.prepare('INSERT INTO other_writes VALUES (1)').run();
+      db.exec('CREATE TEMP TABLE IF NOT EXISTS other_writes (n INTEGER)');
+      db.prepare('INSERT INTO other_writes VALUES (1)').run();
       expect((await call('GET', '/store')).status).toBe(200);
       expect(byKey).not.toHaveBeenCalled();
     } finally {
@@ -74,13 +74,13 @@ describe('authentication right after a change', () => {
     const call = asStore(emu, made);
     expect((await call('GET', '/store')).status).toBe(200);
     expect((await call('GET', '/store')).status).toBe(200);
-    const env = emu.running.emulator.env('test');
-    const columns = env.db.prepare("SELECT name FROM pragma_table_info('stores')").pluck().all() as string[];
-    const byKey = vi.spyOn(env.credentials, 'byKey');
+    const db = sqliteDb(emu);
+    const columns = db.prepare("SELECT name FROM pragma_table_info('stores')").pluck().all() as string[];
+    const byKey = vi.spyOn(emu.running.emulator.env('test').store.credentials, 'byKey');
     try {
       for (const column of columns) {
         byKey.mockClear();
-        env.db.prepare(`UPDATE stores SET "${column}" = "${column}" WHERE id = ?`).run(made.store.id);
+        db.prepare(`UPDATE stores SET "${column}" = "${column}" WHERE id = ?`).run(made.store.id);
         expect((await call('GET', '/store')).status).toBe(200);
         expect([column, byKey.mock.calls.length]).toEqual([column, column === 'order_seq' ? 0 : 1]);
       }

@@ -69,7 +69,7 @@ describe('PATCH /store', () => {
     expect(opened.body.data.accepting_orders).toBe(true);
 
     // The last two: the panel product itself may already have announced the opening.
-    const updates = eventsOf(emu, 'test', made.integration.id).filter((e) => e.type === 'store.updated').slice(-2);
+    const updates = (await eventsOf(emu, 'test', made.integration.id)).filter((e) => e.type === 'store.updated').slice(-2);
     expect(updates.map((e) => (e.data.store as { accepting_orders: boolean }).accepting_orders)).toEqual([false, true]);
     expect(updates.every((e) => (e.data.changed as string[]).includes('accepting_orders'))).toBe(true);
   });

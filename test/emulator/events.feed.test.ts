@@ -129,7 +129,7 @@ describe('GET /events', () => {
     expect(res.status).toBe(200);
     expect(res.body.cursor_expired).toBe(true);
     expect(res.body.data.map((e: any) => e.data.order.id)).toEqual([recent.id]);
-    expect(emu.running.emulator.env('test').events.bySeq(1)).toBeUndefined(); // purged, not just hidden
+    expect(await emu.running.emulator.env('test').store.events.bySeq(1)).toBeUndefined(); // purged, not just hidden
     const orders = await emu.api('GET', '/orders');
     expect(orders.body.data).toHaveLength(2); // orders are never deleted
   });

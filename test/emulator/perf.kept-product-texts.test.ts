@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { sqliteDb, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { product, withCategory } from '../helpers/catalog.js';
 import { decodeBundle } from '../../emulator/bundle/envelope.js';
 import { restoreBundle } from '../../emulator/bundle/restore.js';
 
-// GET /catalog/products keeps each product's text until SQLite reports a write to it (db/row-watch.ts):
+// GET /catalog/products keeps each product's text until SQLite reports a write to it (emulator/store/sqlite/row-watch.ts):
 // any write empties the kept pages, but a product is written again only when a write touched it. The
 // clock is manual and never moves, so nothing here can lean on updated_at to notice a change.
 let emu: TestEmulator;
@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 
-const db = () => emu.running.emulator.envs.test.db;
+const db = () => sqliteDb(emu);
 const listed = async (code = 'R-0') => {
   const res = await emu.api('GET', '/catalog/products?limit=50');
   expect(res.status).toBe(200);
@@ -38,14 +38,16 @@ describe('the products page after a write', () => {
 
   it('renders again only the products the write touched', async () => {
     await listed();
-    const groups = vi.spyOn(emu.running.emulator.envs.test.catalog.groupsOfProducts, 'all');
+    // Every statement run, by its SQL: the page reads the option groups of the products it writes again, by their ids.
+    const all = vi.spyOn(Object.getPrototypeOf(db().prepare('SELECT 1')) as { all(...args: unknown[]): unknown[] }, 'all');
     try {
       expect((await emu.api('PATCH', '/catalog/products/R-1', { body: { price: '7777' } })).status).toBe(200);
       expect((await listed('R-1')).price).toBe('7777');
-      expect(groups).toHaveBeenCalledTimes(1);
-      expect(JSON.parse(groups.mock.calls[0]![0].ids)).toEqual([await idOf('R-1')]);
+      const groupReads = all.mock.calls.filter((_, i) => /FROM option_groups WHERE product_id IN/.test((all.mock.contexts[i] as { source: string }).source));
+      expect(groupReads).toHaveLength(1);
+      expect(JSON.parse((groupReads[0]![0] as { ids: string }).ids)).toEqual([await idOf('R-1')]);
     } finally {
-      groups.mockRestore();
+      all.mockRestore();
     }
   });
 
@@ -53,7 +55,7 @@ describe('the products page after a write', () => {
     ['a product row', 'UPDATE products SET name = ? WHERE external_id = ?', 'R-2', (p: any) => p.name],
     ['an option group row', 'UPDATE option_groups SET name = ? WHERE external_id = ?', 'RG-2', (p: any) => p.option_groups[0].name],
     ['an option row', 'UPDATE options SET name = ? WHERE external_id = ?', 'RO-2', (p: any) => p.option_groups[0].options[0].name],
-  ])("notices %s written by any statement, not only the data module's", async (_what, sql, code, read) => {
+  ])("notices %s written by any statement, not only the adapter's repositories", async (_what, sql, code, read) => {
     await listed('R-2');
     db().prepare(sql).run(`cambiado ${code}`, code);
     expect(read(await listed('R-2'))).toBe(`cambiado ${code}`);
@@ -87,9 +89,9 @@ describe('the products page after a write', () => {
       expect((await emu.api('PATCH', '/catalog/products/R-0', { body: { price: value } })).status).toBe(200);
       return (await listed('R-0')).price;
     };
-    restoreBundle(emu.running.emulator, bundle);
+    await restoreBundle(emu.running.emulator, bundle);
     expect(await price('111')).toBe('111');
-    restoreBundle(emu.running.emulator, bundle);
+    await restoreBundle(emu.running.emulator, bundle);
     expect(await price('222')).toBe('222');
   });
 });

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { presentProducts, productPageEntries } from '../../emulator/present/catalog.js';
-import { PRODUCT_VIEW, type ProductView } from '../../emulator/data/catalog.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { presentProducts } from '../../emulator/catalog/present.js';
+import type { ProductPageArgs, ProductView } from '../../emulator/catalog/repository.js';
+import { sqliteDb, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { product, withCategory } from '../helpers/catalog.js';
 
-// The products page's text is written by SQLite's json_object around the parts formatted in JS:
-// it must be JSON.stringify of presentProducts, byte for byte, whatever the stored text holds.
+// The products page's text is written by SQLite's json_object around the parts formatted in JS
+// (emulator/store/sqlite/product-page.ts): it must be JSON.stringify of presentProducts, byte for
+// byte, whatever the stored text holds.
 let emu: TestEmulator;
 beforeAll(async () => {
   emu = await startTestEmulator({ limits: false });
@@ -13,19 +14,41 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 
-const env = () => emu.running.emulator.envs.test;
+const catalog = () => emu.running.emulator.env('test').store.catalog;
+const db = () => sqliteDb(emu);
 
-// The reference: the products as rows, read with the page's filters written out again here (not
-// taken from the code under test) and presented by presentProducts.
-const productViews = (ids: string[]): ProductView[] =>
-  env().db.prepare(`${PRODUCT_VIEW} WHERE p.id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as ProductView[];
-const listProductIds = (params: Parameters<typeof productPageEntries>[1]): string[] =>
-  env().db.prepare(
+// The reference: the products read one by one through the repository and presented by
+// presentProducts, listed with the page's filters written out again here (not taken from the code
+// under test).
+async function presented(ids: string[]): Promise<string> {
+  const views: ProductView[] = [];
+  for (const id of ids) views.push((await catalog().productViewById(id))!);
+  return JSON.stringify(await presentProducts(catalog(), views));
+}
+const listProductIds = (args: ProductPageArgs): string[] =>
+  db().prepare(
     `SELECT p.id FROM products p JOIN categories c ON c.id = p.category_id
-     WHERE p.store_id = @store_id AND p.updated_at >= @since AND p.id > @after
-       AND (@category_id IS NULL OR p.category_id = @category_id) AND (@active IS NULL OR p.active = @active)
+     WHERE p.store_id = @storeId AND p.updated_at >= @since AND p.id > @after
+       AND (@category IS NULL OR (c.integration_id = @integrationId AND c.external_id = @category)) AND (@active IS NULL OR p.active = @active)
      ORDER BY p.id LIMIT @limit`,
-  ).pluck().all(params) as string[];
+  ).pluck().all({
+    storeId: args.storeId, since: args.since, after: args.after, limit: args.limit, integrationId: args.integrationId,
+    category: args.categoryExternalId, active: args.active === null ? null : Number(args.active),
+  }) as string[];
+
+/** The page's body as the reference writes it: the presented products, then the cursor after the page's last. */
+async function expectedBody(args: ProductPageArgs): Promise<string> {
+  const ids = listProductIds({ ...args, limit: args.limit + 1 });
+  const shown = ids.slice(0, args.limit);
+  const next = ids.length > args.limit ? Buffer.from(shown.at(-1)!, 'utf8').toString('base64url') : null;
+  return `{"data":${await presented(shown)},"next_cursor":${JSON.stringify(next)}}`;
+}
+
+const pageArgs = (extra: Partial<ProductPageArgs> = {}): ProductPageArgs => ({
+  integrationId: emu.test.integration_id, storeId: emu.test.store_id, since: 0, after: '', limit: 10_000, categoryExternalId: null, active: null, ...extra,
+});
+/** The page's body as the storage writes it. */
+const pageBody = async (args: ProductPageArgs) => (await catalog().productPage(args)).toString('utf8');
 
 let every = '';
 for (let c = 0; c < 0x100; c++) every += String.fromCharCode(c);
@@ -35,14 +58,9 @@ async function stored(code: string, body: Record<string, unknown>, raw: Record<s
   const res = await emu.api('PUT', `/catalog/products/${code}`, { body: product(body) });
   expect(res.status).toBeLessThan(300);
   const id = res.body.data.id as string;
-  for (const [column, value] of Object.entries(raw)) env().db.prepare(`UPDATE products SET ${column} = ? WHERE id = ?`).run(value, id);
+  for (const [column, value] of Object.entries(raw)) db().prepare(`UPDATE products SET ${column} = ? WHERE id = ?`).run(value, id);
   return id;
 }
-
-/** A product's text as the page writes it (and keeps it): through the page of its store. */
-const pageText = (id: string) =>
-  productPageEntries(env(), { store_id: emu.test.store_id, since: 0, after: '', limit: 10_000, category_id: null, active: null })
-    .find((e) => e.id === id)?.bytes.toString('utf8');
 
 describe('a product\'s text on the products page', () => {
   const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
@@ -64,36 +82,30 @@ describe('a product\'s text on the products page', () => {
   it.each(cases)('writes %s as JSON.stringify of presentProducts', async (_name, body, raw) => {
     const code = `P-${Math.random().toString(36).slice(2, 10)}`;
     const id = await stored(code, body, raw);
-    const rows = productViews([id]);
-    const expected = JSON.stringify(presentProducts(env(), rows)[0]);
-    expect(pageText(id)).toBe(expected);
-    // Kept, then read again: the same bytes.
-    expect(pageText(id)).toBe(expected);
+    // The page of this product alone: the products before it in id order are skipped by `after`.
+    const before = listProductIds(pageArgs()).filter((other) => other < id).at(-1) ?? '';
+    const args = pageArgs({ after: before, limit: 1 });
+    const expected = await expectedBody(args);
+    expect(JSON.parse(expected).data[0].id).toBe(id);
+    expect(await pageBody(args)).toBe(expected);
+    // Its text kept, then written into another page (another limit: not the kept body): the same bytes.
+    expect(await pageBody({ ...args, limit: 2 })).toBe(await expectedBody({ ...args, limit: 2 }));
   });
 });
 
-describe('productPageEntries', () => {
-  const expected = (params: Parameters<typeof productPageEntries>[1]) => {
-    const ids = listProductIds(params);
-    const rows = productViews(ids);
-    const byId = new Map(presentProducts(env(), rows).map((p) => [p.id, JSON.stringify(p)]));
-    return { ids, texts: ids.map((id) => byId.get(id)) };
-  };
-  const store = () => emu.test.store_id;
-  const categoryId = () => env().catalog.categoryByExternal.get(emu.test.integration_id, 'CAT-1')!.id;
-
+describe('the products page body', () => {
   it.each([
-    ['the first page', () => ({ after: '', since: 0, limit: 3, category_id: null, active: null })],
-    ['every product', () => ({ after: '', since: 0, limit: 200, category_id: null, active: null })],
-    ['a page after a cursor', () => ({ after: listProductIds({ store_id: store(), after: '', since: 0, limit: 2, category_id: null, active: null })[1], since: 0, limit: 3, category_id: null, active: null })],
-    ['active ones of a category', () => ({ after: '', since: 0, limit: 200, category_id: categoryId(), active: 1 })],
-    ['inactive ones', () => ({ after: '', since: 0, limit: 200, category_id: null, active: 0 })],
-    ['updated since a date to come', () => ({ after: '', since: Date.UTC(2100, 0, 1), limit: 200, category_id: null, active: null })],
-  ])('lists %s as listProductIds and presentProducts do', async (_name, make) => {
+    ['the first page', (): Partial<ProductPageArgs> => ({ limit: 3 })],
+    ['every product', (): Partial<ProductPageArgs> => ({ limit: 200 })],
+    ['a page after a cursor', (): Partial<ProductPageArgs> => ({ after: listProductIds(pageArgs({ limit: 2 }))[1], limit: 3 })],
+    ['active ones of a category', (): Partial<ProductPageArgs> => ({ limit: 200, categoryExternalId: 'CAT-1', active: true })],
+    ['an unknown category', (): Partial<ProductPageArgs> => ({ limit: 200, categoryExternalId: 'NO-SUCH' })],
+    ['inactive ones', (): Partial<ProductPageArgs> => ({ limit: 200, active: false })],
+    ['updated since a date to come', (): Partial<ProductPageArgs> => ({ since: Date.UTC(2100, 0, 1), limit: 200 })],
+  ])('writes %s as the listed ids presented by presentProducts', async (_name, make) => {
     await stored('PAGE-A', { price: '1' });
     await stored('PAGE-B', { price: '2' }, { active: 0 });
-    const params = { store_id: store(), ...make() };
-    const entries = productPageEntries(env(), params);
-    expect({ ids: entries.map((e) => e.id), texts: entries.map((e) => e.bytes.toString('utf8')) }).toEqual(expected(params));
+    const args = pageArgs(make());
+    expect(await pageBody(args)).toBe(await expectedBody(args));
   });
 });

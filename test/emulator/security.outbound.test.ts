@@ -70,8 +70,8 @@ describe('webhook deliveries never reach the emulator itself', () => {
     const stored = (await emu.api('PUT', '/webhook', { body: { url: `http://127.0.0.1:${closedPort}/hook`, events: ['*'] } })).status;
     expect([200, 201]).toContain(stored);
     // Past the save-time check, as a webhook written by an older version would be.
-    const webhook = env.webhooks.get(emu.test.integration_id)!;
-    env.webhooks.save({ ...webhook, url: `http://${host}:${port}/_emulator/reset` });
+    const webhook = (await env.store.webhooks.get(emu.test.integration_id))!;
+    await env.store.webhooks.save({ ...webhook, url: `http://${host}:${port}/_emulator/reset` });
     expect((await emu.api('POST', '/webhook/test')).status).toBe(202);
     await emu.control('POST', '/webhooks/drain');
     expect((await emu.control('GET', '/clock')).body.data.offset_seconds).toBe(before);

@@ -120,16 +120,17 @@ describe('webhook delivery', () => {
   });
 
   it('writes the delivery row in the same transaction as the event (a rolled-back event leaves no delivery)', async () => {
-    const env = emu.running.emulator.envs.test;
-    const before = env.webhooks.list(emu.test.integration_id, null, 200).length;
-    expect(() =>
-      env.tx(() => {
-        env.emit('webhook.test', emu.test.store_id, {}, emu.test.integration_id);
+    const store = emu.running.emulator.env('test').store;
+    const count = async () => (await store.webhooks.list(emu.test.integration_id, null, 200)).length;
+    const before = await count();
+    await expect(
+      store.tx(async (tx) => {
+        await tx.emit('webhook.test', emu.test.store_id, {}, emu.test.integration_id);
         throw new Error('rollback');
       }),
-    ).toThrow('rollback');
-    expect(env.webhooks.list(emu.test.integration_id, null, 200).length).toBe(before);
-    env.tx(() => env.emit('webhook.test', emu.test.store_id, {}, emu.test.integration_id));
-    expect(env.webhooks.list(emu.test.integration_id, null, 200).length).toBe(before + 1);
+    ).rejects.toThrow('rollback');
+    expect(await count()).toBe(before);
+    await store.tx((tx) => tx.emit('webhook.test', emu.test.store_id, {}, emu.test.integration_id));
+    expect(await count()).toBe(before + 1);
   });
 });

@@ -21,10 +21,9 @@ afterAll(() => rig.close());
 describe('many deliveries to one host at once', () => {
   it('counts the timeout from the real send: a receiver answering within it always succeeds', async () => {
     rx.behave = () => ({ status: 200, delayMs: ANSWER_MS });
-    const env = emu.running.emulator.envs.test;
     // One transaction: every delivery is due at the same instant and queued together.
-    env.tx(() => {
-      for (let i = 0; i < DELIVERIES; i++) env.emit('webhook.test', emu.test.store_id, { n: i }, emu.test.integration_id);
+    await emu.running.emulator.env('test').store.tx(async (tx) => {
+      for (let i = 0; i < DELIVERIES; i++) await tx.emit('webhook.test', emu.test.store_id, { n: i }, emu.test.integration_id);
     });
     const drained = await emu.control('POST', '/webhooks/drain');
     expect(drained.body.data).toEqual({ attempted: DELIVERIES, succeeded: DELIVERIES, failed: 0 });

@@ -58,13 +58,13 @@ describe('pause after 72 h of continuous failures', () => {
   });
 
   it('reactivates from the panel with PUT /_emulator/integrations/{id}/webhook {active: true}', async () => {
-    const env = emu.running.emulator.envs.test;
-    const w = env.webhooks.get(emu.test.integration_id)!;
-    env.webhooks.save({ ...w, paused: true, pausedReason: 'continuous_failures', failingSince: 1 });
+    const { webhooks } = emu.running.emulator.env('test').store;
+    const w = (await webhooks.get(emu.test.integration_id))!;
+    await webhooks.save({ ...w, paused: true, pausedReason: 'continuous_failures', failingSince: 1 });
     expect((await webhook()).paused).toBe(true);
     const res = await emu.control('PUT', `/integrations/${emu.test.integration_id}/webhook`, { active: true });
     expect(res.body.data).toMatchObject({ active: true, paused: false, paused_reason: null });
-    expect(env.webhooks.get(emu.test.integration_id)!.failingSince).toBeNull();
+    expect((await webhooks.get(emu.test.integration_id))!.failingSince).toBeNull();
   });
 
   it('a success ends the run of failures', async () => {

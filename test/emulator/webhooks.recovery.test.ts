@@ -40,10 +40,11 @@ describe('restart after a crash during a manual retry of a finished delivery', (
     expect(succeeded).toMatchObject({ status: 'succeeded', attempt_count: 1, next_attempt_at: null });
 
     // What POST /webhook/deliveries/{id}/retry writes before sending; the process dies before the answer.
-    const env = a.running.emulator.envs.test;
+    const env = a.running.emulator.env('test');
     const now = env.clock.now();
-    expect(env.webhooks.claim(failed.id, 'failed', now)).toBe(true);
-    expect(env.webhooks.claim(succeeded.id, 'succeeded', now)).toBe(true);
+    const lease = { owner: 'a process that dies', until: Date.now() + 60_000 };
+    expect(await env.store.webhooks.claim(failed.id, 'failed', now, lease)).toMatchObject({ id: failed.id });
+    expect(await env.store.webhooks.claim(succeeded.id, 'succeeded', now, lease)).toMatchObject({ id: succeeded.id });
     await a.close();
 
     rx.received.length = 0;

@@ -11,7 +11,7 @@ export async function makeStore(
     const d = res.body.data;
     return { storeId: d.store.id, integrationId: d.integration.id, credential: d.credential };
   }
-  const made = provisionStore(emu.running.emulator.envs.test, { settings, scopes });
+  const made = await provisionStore(emu.running.emulator.envs.test, { settings, scopes });
   return { storeId: made.storeId, integrationId: made.integrationId, credential: made.credential.full };
 }
 

@@ -1,5 +1,8 @@
 import { startEmulator, type RunningEmulator } from '../../emulator/server.js';
 import type { EmulatorOptions } from '../../emulator/emulator.js';
+import type { SqliteStorage } from '../../emulator/store/sqlite/index.js';
+import type { Db } from '../../emulator/store/sqlite/open.js';
+import type { Environment } from '../../src/contract/store.js';
 
 export interface Response<T = any> {
   status: number;
@@ -71,4 +74,9 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
     control: (method, path, body) => request(`${running.admin_url}${path}`, method, { body, headers: { 'content-type': 'application/json' } }),
     close: () => running.close(),
   };
+}
+
+/** The SQLite database of one environment: for tests of the SQLite adapter's own mechanisms (row watch, kept texts). */
+export function sqliteDb(emu: TestEmulator, environment: Environment = 'test'): Db {
+  return (emu.running.emulator.storage as SqliteStorage).env(environment).db;
 }

@@ -1,3 +1,4 @@
+import { EVENT_TYPES } from '../../src/contract/enums.js';
 import type { TestEmulator } from './emulator.js';
 
 export interface NewStore {
@@ -20,7 +21,8 @@ export function asStore(emu: TestEmulator, made: NewStore) {
     call(method, path, { credential: made.credential, ...options });
 }
 
-/** Events written for an integration, read straight from its environment's outbox. */
-export function eventsOf(emu: TestEmulator, environment: 'live' | 'test', integrationId: string) {
-  return emu.running.emulator.env(environment).events.after(integrationId, 0, 1000);
+/** Events written for an integration (every type, any age), read straight from its environment's storage. */
+export async function eventsOf(emu: TestEmulator, environment: 'live' | 'test', integrationId: string) {
+  const rows = await emu.running.emulator.env(environment).store.events.feedPage({ integrationId, after: 0, cutoff: 0, types: EVENT_TYPES, limit: 1000 });
+  return rows.map((row) => ({ seq: row.seq, id: row.id, type: row.type, data: JSON.parse(row.data.toString('utf8')) as Record<string, unknown> }));
 }

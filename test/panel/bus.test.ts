@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PanelBus, panelBus, type PanelChange } from '../../emulator/panel/bus.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { sqliteDb, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 
 const turn = () => new Promise((r) => setImmediate(r));
 
@@ -66,7 +66,7 @@ describe('panelBus of a running emulator', () => {
   });
 
   it('reports a delivery and an attempt however they are written, even by a plain SQL statement', async () => {
-    const db = emu.running.emulator.envs.test.db;
+    const db = sqliteDb(emu);
     const delivery = await changesOf(() => db.prepare(
       `INSERT INTO webhook_deliveries (id, integration_id, event_id, event_type, body, status, created_at, updated_at)
        VALUES ('dlv_watch', ?, 'evt_watch', 'order.created', '{}', 'pending', 0, 0)`,
