@@ -36,7 +36,15 @@ async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (!PG_URL) throw new Error('MERCHANT_KIT_TEST_DATABASE_URL is not set');
   const name = `mk_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8'`));
+  // A language's collation where the server has one (ICU, PostgreSQL 15+): texts must still sort byte
+  // by byte, as the adapter's columns say, whatever the database's default.
+  await admin(async (c) => {
+    try {
+      await c.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LOCALE_PROVIDER icu ICU_LOCALE 'en-US'`);
+    } catch {
+      await c.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8'`);
+    }
+  });
   const url = new URL(PG_URL);
   url.pathname = `/${name}`;
   return {
