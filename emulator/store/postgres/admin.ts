@@ -2,7 +2,7 @@ import { ENVIRONMENTS, type Environment } from '../../../src/contract/store.js';
 import type { Admin } from '../admin.js';
 import type { Change } from '../changes.js';
 import type { EnvironmentDump } from '../../bundle/format.js';
-import type { Pool, PoolClient } from './connect.js';
+import { checkout, type Pool, type PoolClient } from './connect.js';
 import { translate } from './errors.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { dumpEnvironment } from './dump.js';
@@ -65,7 +65,7 @@ export class PgAdmin implements Admin {
   private async withClient<T>(fn: (client: PoolClient) => Promise<T>): Promise<T> {
     let client: PoolClient;
     try {
-      client = await this.pool.connect();
+      client = await checkout(this.pool);
     } catch (error) {
       throw translate(error);
     }

@@ -58,6 +58,22 @@ export function createPool(url: string, options: ConnectOptions = {}): pg.Pool {
   return pool;
 }
 
+const guarded = new WeakSet<pg.PoolClient>();
+
+/**
+ * A pooled connection for a unit of work. A connection that breaks while checked out (the server
+ * restarting between two statements of a transaction) emits an error that nobody awaits: it is
+ * expected, the next statement fails as unavailable, and the process must not end over it.
+ */
+export async function checkout(pool: pg.Pool): Promise<pg.PoolClient> {
+  const client = await pool.connect();
+  if (!guarded.has(client)) {
+    guarded.add(client);
+    client.on('error', () => undefined);
+  }
+  return client;
+}
+
 export function createClient(url: string, options: ConnectOptions = {}): pg.Client {
   return new pg.Client(clientConfig(url, options));
 }

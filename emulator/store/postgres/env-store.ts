@@ -5,7 +5,7 @@ import type { Change } from '../changes.js';
 import type { EmitContext } from '../emit-context.js';
 import type { EnvStore, Tx } from '../port.js';
 import { QueryConn } from './conn.js';
-import type { Pool, PoolClient } from './connect.js';
+import { checkout, type Pool, type PoolClient } from './connect.js';
 import { DEADLOCK, isStorageUnavailable, SERIALIZATION_FAILURE, sqlState, translate, UNIQUE_VIOLATION } from './errors.js';
 import type { PgChangeFeed } from './changes.js';
 import { environmentSql, LazyRepositories, type EnvironmentSql } from './repositories.js';
@@ -48,7 +48,7 @@ export class PgEnvStore extends LazyRepositories implements EnvStore {
     for (let run = 1; ; run++) {
       let client: PoolClient;
       try {
-        client = await this.options.pool.connect();
+        client = await checkout(this.options.pool);
       } catch (error) {
         throw translate(error);
       }

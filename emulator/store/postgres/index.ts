@@ -3,7 +3,7 @@ import { ENVIRONMENTS, type Environment } from '../../../src/contract/store.js';
 import type { StoragePort } from '../port.js';
 import type { EmitContext } from '../emit-context.js';
 import { QueryConn } from './conn.js';
-import { createPool, openError, type ConnectOptions, type Pool } from './connect.js';
+import { checkout, createPool, openError, type ConnectOptions, type Pool } from './connect.js';
 import { PgChangeFeed } from './changes.js';
 import { PgEnvStore } from './env-store.js';
 import { pgCoordination } from './coordination.js';
@@ -65,7 +65,7 @@ export class PostgresStorage implements StoragePort {
     const pool = createPool(url, options);
     const feed = new PgChangeFeed(names.channel, options.processId ?? randomUUID());
     try {
-      const client = await pool.connect();
+      const client = await checkout(pool);
       try {
         await checkServer(client);
         await migrate(client, names);
@@ -90,7 +90,12 @@ export class PostgresStorage implements StoragePort {
     return this.envs[name];
   }
 
+  private closed = false;
+
+  /** Ends the pool and the listening connection; a second call does nothing. */
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     this.leases.stop();
     await this.coordination.homologation.close().catch(() => undefined);
     await this.changes.close();

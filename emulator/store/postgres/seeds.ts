@@ -1,6 +1,6 @@
 import type { SeededStore, SeedStore } from '../coordination.js';
 import { statement, tableIn, type Conn } from './conn.js';
-import type { Pool } from './connect.js';
+import { checkout, type Pool } from './connect.js';
 import { translate } from './errors.js';
 import { LOCK_CLASS } from './migrate.js';
 import type { SchemaNames } from './schema.js';
@@ -24,7 +24,7 @@ export function pgSeeds(conn: Conn, pool: Pool, names: SchemaNames): SeedStore {
       await conn.run(save, [JSON.stringify(seeds)]);
     },
     async once(make) {
-      const client = await pool.connect().catch((error) => {
+      const client = await checkout(pool).catch((error) => {
         throw translate(error);
       });
       const lock = [LOCK_CLASS.seeds, names.prefix];

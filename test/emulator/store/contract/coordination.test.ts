@@ -119,7 +119,7 @@ describeAdapters('coordination', (h) => {
     const c = h.storage.coordination;
     const minute = Math.floor(T0 / 60_000) * 60_000;
     for (let i = 0; i < c.windows.limit('batches'); i++) await c.windows.hit('batches', 'int_1', minute);
-    await c.faults.add({ path: '/x', status: 500 });
+    await c.faults.add({ path: '/x', status: 500, times: 1 });
     await c.chaos.set({ duplicate_rate: 1, reorder: false, delay_ms: 0 });
     await c.homologation.record('int_1', call('/orders'));
     const before = await c.sharedState();
