@@ -44,6 +44,10 @@ export function clientConfig(url: string, options: ConnectOptions = {}): pg.Clie
     application_name: 'merchant-kit',
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
     keepAlive: true,
+    // A transaction never waits on anything but the database: one left idle this long belongs to a
+    // process that hung or lost its network, and the server ends it (releasing its locks, the feed's
+    // counter among them) instead of keeping every other writer waiting.
+    idle_in_transaction_session_timeout: 60_000,
   };
 }
 

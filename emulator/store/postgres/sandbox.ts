@@ -32,6 +32,18 @@ export class SharedRow {
     };
   }
 
+  private chaosText: string | null = null;
+  private chaosValue: WebhookChaos = NO_CHAOS;
+
+  /** The stored chaos, parsed again only when its text changed (it is read on every request). */
+  private parseChaos(text: string | null): WebhookChaos {
+    if (text !== this.chaosText) {
+      this.chaosValue = text === null ? NO_CHAOS : webhookChaos.parse(JSON.parse(text));
+      this.chaosText = text;
+    }
+    return this.chaosValue;
+  }
+
   forget(): void {
     this.faults = null;
     this.armed = null;
@@ -42,7 +54,7 @@ export class SharedRow {
     const [row] = await this.conn.rows<Row>(this.statements.read);
     this.faults = row!.faults;
     this.armed = row!.armed;
-    this.chaos = parseChaos(row!.chaos);
+    this.chaos = this.parseChaos(row!.chaos);
     return { clock: clockOf(row!), generation: row!.generation };
   }
 
@@ -69,7 +81,7 @@ export class SharedRow {
 
   private async loadChaos(): Promise<WebhookChaos> {
     const [row] = await this.conn.rows<{ chaos: string | null }>(this.statements.chaos);
-    return (this.chaos = parseChaos(row!.chaos));
+    return (this.chaos = this.parseChaos(row!.chaos));
   }
 }
 
@@ -88,7 +100,6 @@ interface Row extends ClockRow {
 
 const NO_CHAOS: WebhookChaos = webhookChaos.parse({});
 
-const parseChaos = (text: string | null): WebhookChaos => (text === null ? NO_CHAOS : webhookChaos.parse(JSON.parse(text)));
 
 const clockOf = (r: ClockRow): ClockState | null =>
   r.clockMode === null ? null : { mode: r.clockMode, offsetMs: r.clockOffsetMs ?? 0, frozenAt: r.clockFrozenAt ?? Date.now() };

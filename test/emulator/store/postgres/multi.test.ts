@@ -216,6 +216,35 @@ describePostgres('two processes on one sandbox', (h) => {
     expect(runs).toBe(3);
   });
 
+  it('runs a unit of work again when the database broke a deadlock by rolling it back', async () => {
+    const b = await h.openAnother();
+    const env = h.storage.env('test');
+    const { storeId } = await storeWithIntegration(env);
+    await env.orders.insert(order(storeId, 1, { id: 'ord_one' }));
+    await env.orders.insert(order(storeId, 2, { id: 'ord_two' }));
+    let runs = 0;
+    // Each locks one order, waits for the other to lock its own, then wants the other's: a deadlock.
+    let locked = 0;
+    const both = () => new Promise<void>((resolve) => {
+      const check = () => (locked >= 2 ? resolve() : setTimeout(check, 5));
+      check();
+    });
+    const cross = (storage: StoragePort, first: string, second: string) => storage.env('test').tx(async (tx) => {
+      runs++;
+      const a = await tx.orders.byId(first, { lock: true });
+      locked++;
+      await both();
+      const other = await tx.orders.byId(second, { lock: true });
+      await tx.orders.update({ ...a!, notes: `${a!.notes}+` });
+      return other!.id;
+    });
+    const out = await Promise.all([cross(h.storage, 'ord_one', 'ord_two'), cross(b, 'ord_two', 'ord_one')]);
+    expect(out.sort()).toEqual(['ord_one', 'ord_two']);
+    expect(runs).toBe(3);
+    expect((await env.orders.byId('ord_one'))!.notes).toBe('+');
+    expect((await env.orders.byId('ord_two'))!.notes).toBe('+');
+  });
+
   it('fails a unit of work whose statement failed even when the work caught the error', async () => {
     const env = h.storage.env('test');
     const { storeId, integrationId } = await storeWithIntegration(env);
