@@ -1,11 +1,11 @@
 import { expect, it } from 'vitest';
 import pg from 'pg';
 import { describePostgres } from '../contract/harness.js';
-import { category, id, order, simpleOutbox, storeWithIntegration, T0, webhook } from '../contract/fixtures.js';
+import { category, entrega, id, order, simpleOutbox, storeWithIntegration, T0, webhook } from '../contract/fixtures.js';
 import { LEASE_EXPIRED } from '../../../../emulator/store/postgres/webhook-claims.js';
 import { RETRY_DELAYS_MS } from '../../../../emulator/webhooks/retry-schedule.js';
 import type { Change } from '../../../../emulator/store/changes.js';
-import type { StoragePort } from '../../../../emulator/store/port.js';
+import type { StoragePort, Tx } from '../../../../emulator/store/port.js';
 
 // Two PostgresStorage instances on one database, as two emulator processes: every guarantee that
 // DESIGN's "Storage and the team sandbox" gives across processes.
@@ -244,6 +244,41 @@ describePostgres('two processes on one sandbox', (h) => {
     expect(runs).toBe(3);
     expect((await env.orders.byId('ord_one'))!.notes).toBe('+');
     expect((await env.orders.byId('ord_two'))!.notes).toBe('+');
+  });
+
+  it('holds a row read with lock until its transaction ends (orders, entregas, snapshots)', async () => {
+    const b = await h.openAnother();
+    const env = h.storage.env('test');
+    const { storeId, integrationId } = await storeWithIntegration(env);
+    await env.orders.insert(order(storeId, 1, { id: 'ord_locked' }));
+    await env.entregas.insert(entrega(storeId, integrationId, { id: 'ent_locked' }));
+    await env.snapshots.insert({ integrationId, snapshotId: 'snap', syncRunId: 'snc_1', status: 'open' as never, lastPart: 0, startedAt: T0 });
+    const reads = [
+      (tx: Tx) => tx.orders.byId('ord_locked', { lock: true }),
+      (tx: Tx) => tx.entregas.byId('ent_locked', { lock: true }),
+      (tx: Tx) => tx.snapshots.get({ integrationId, snapshotId: 'snap' }, { lock: true }),
+    ];
+    for (const read of reads) {
+      const order_: string[] = [];
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      const first = env.tx(async (tx) => {
+        await read(tx);
+        order_.push('first locked');
+        await held;
+        order_.push('first ends');
+      });
+      await expect.poll(() => order_.length).toBe(1);
+      const second = b.env('test').tx(async (tx) => {
+        await read(tx);
+        order_.push('second locked');
+      });
+      await new Promise((r) => setTimeout(r, 200));
+      expect(order_).toEqual(['first locked']);
+      release();
+      await Promise.all([first, second]);
+      expect(order_).toEqual(['first locked', 'first ends', 'second locked']);
+    }
   });
 
   it('fails a unit of work whose statement failed even when the work caught the error', async () => {
