@@ -88,13 +88,9 @@ export class PgHomologation implements HomologationStore {
     const batch = this.pending;
     if (batch.length === 0) return;
     this.pending = [];
+    let rows: { seq: number }[];
     try {
-      const rows = await this.conn.rows<{ seq: number }>(this.s.insert, [batch.map((b) => b.integrationId), batch.map((b) => JSON.stringify({ ...b.call, seq: 0 }))]);
-      batch.forEach((b, i) => {
-        b.call.seq = rows[i]!.seq;
-        b.written();
-      });
-      await this.trim(batch.map((b) => b.integrationId));
+      rows = await this.conn.rows<{ seq: number }>(this.s.insert, [batch.map((b) => b.integrationId), batch.map((b) => JSON.stringify({ ...b.call, seq: 0 }))]);
     } catch {
       // Kept for the next flush (the database may be back by then).
       this.pending = [...batch, ...this.pending].slice(-MAX_PENDING);
@@ -102,7 +98,14 @@ export class PgHomologation implements HomologationStore {
         this.timer = setTimeout(() => void this.flush(), 1000);
         this.timer.unref();
       }
+      return;
     }
+    batch.forEach((b, i) => {
+      b.call.seq = rows[i]!.seq;
+      b.written();
+    });
+    // Written: a trim that fails is tried again a few hundred calls later.
+    await this.trim(batch.map((b) => b.integrationId)).catch(() => undefined);
   }
 
   /** An integration's oldest calls beyond the ring's size go, checked once every few hundred calls. */

@@ -1,8 +1,11 @@
 import { expect, it } from 'vitest';
+import pg from 'pg';
 import { describeAdapters } from './harness.js';
+import type { PostgresStorage } from '../../../../emulator/store/postgres/index.js';
 import { LIMITS } from '../../../../src/contract/limits.js';
 import type { RecordedCall } from '../../../../checks/observation.js';
 import { T0 } from './fixtures.js';
+import { RING_SIZE } from '../../../../emulator/store/local/homologation.js';
 
 // The adapter contract for what processes share: idempotency claims, rate windows, the one-batch
 // rule, faults, chaos, the observer's recordings and sessions, the demo stores, and reset.
@@ -102,6 +105,27 @@ describeAdapters('coordination', (h) => {
     expect(await store.takeArmed('int_1')).toEqual({ status: 503, retry_after: 1, call_seq: null });
     await store.disarm('int_1');
     expect(await store.takeArmed('int_1')).toBeUndefined();
+  });
+
+  it('keeps the last calls of each integration, as many as the ring holds', async () => {
+    const store = h.storage.coordination.homologation;
+    const total = RING_SIZE + 600;
+    await Promise.all(Array.from({ length: total }, (_, i) => store.record('int_1', call(`/orders/${i}`))));
+    await store.record('int_2', call('/me'));
+    const calls = await store.calls('int_1');
+    expect(calls).toHaveLength(RING_SIZE);
+    expect(calls[0]!.path).toBe('/orders/600');
+    expect(calls.at(-1)!.path).toBe(`/orders/${total - 1}`);
+    expect(await store.calls('int_2')).toHaveLength(1);
+    if (h.kind === 'postgres') {
+      // Older calls leave the table too (a few hundred past the ring's size at most).
+      const client = new pg.Client({ connectionString: h.database!.url });
+      await client.connect();
+      const { shared } = (h.storage as PostgresStorage).names;
+      const { rows } = await client.query(`SELECT count(*)::int AS n FROM ${shared}.homologation_calls WHERE integration_id = 'int_1'`);
+      await client.end();
+      expect(rows[0].n).toBeLessThan(RING_SIZE + 500);
+    }
   });
 
   it('keeps the demo stores and makes them once', async () => {

@@ -144,6 +144,24 @@ describePostgres('two processes on one sandbox', (h) => {
     expect(await b.coordination.faults.take('GET', '/orders')).toBeUndefined();
   });
 
+  it('answers a fault lookup at once while none exists, and sees one added on another process', async () => {
+    const b = await h.openAnother();
+    await b.coordination.sharedState();
+    // No fault in the sandbox: no round trip on the request path.
+    expect(b.coordination.faults.take('GET', '/orders')).toBeUndefined();
+    expect(b.coordination.homologation.takeArmed('int_1')).toBeUndefined();
+    await h.storage.coordination.faults.add({ path: '/orders', status: 429, times: 1 });
+    await h.storage.coordination.homologation.arm('int_1', [{ status: 503, retry_after: 1, call_seq: null }]);
+    // The next request on the other process reads the shared state first, and finds them.
+    await b.coordination.sharedState();
+    expect(await b.coordination.faults.take('GET', '/orders')).toMatchObject({ status: 429, times: 0 });
+    expect(await b.coordination.homologation.takeArmed('int_1')).toEqual({ status: 503, retry_after: 1, call_seq: null });
+    // A chaos set on one process is what the other reads.
+    await h.storage.coordination.chaos.set({ duplicate_rate: 0.25, reorder: false, delay_ms: 0 });
+    await b.coordination.sharedState();
+    expect(await b.coordination.chaos.get()).toEqual({ duplicate_rate: 0.25, reorder: false, delay_ms: 0 });
+  });
+
   it('shares the clock and the reset generation, and tells every process of a reset', async () => {
     const b = await h.openAnother();
     const resets: Change[] = [];
