@@ -1,0 +1,107 @@
+import pg from 'pg';
+import { reasonOf } from './errors.js';
+
+export type Pool = pg.Pool;
+export type PoolClient = pg.PoolClient;
+export type Client = pg.Client;
+
+const INT8 = 20;
+
+/**
+ * Amounts, times (ms since the epoch) and counters are `bigint` columns: they come back as JS
+ * numbers, as on SQLite (every value the emulator stores is far below 2^53). The parser is this
+ * adapter's own (no change to the driver's global table, which another library in the process may use).
+ */
+const TYPES = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8 && format !== 'binary') return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+} as unknown as pg.CustomTypesConfig;
+
+export interface ConnectOptions {
+  /** Connections per process (each process of a sandbox has its own pool). */
+  poolSize?: number;
+  /** How long an operation waits for a connection before failing as unavailable. */
+  connectTimeoutMs?: number;
+}
+
+/** The URL as it may be shown: without its password. */
+export function displayUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '';
+    return u.toString().replace(/:@/, '@');
+  } catch {
+    return 'the given database URL';
+  }
+}
+
+export function clientConfig(url: string, options: ConnectOptions = {}): pg.ClientConfig {
+  return {
+    connectionString: url,
+    types: TYPES,
+    application_name: 'merchant-kit',
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+    keepAlive: true,
+    // A transaction never waits on anything but the database: one left idle this long belongs to a
+    // process that hung or lost its network, and the server ends it (releasing its locks, the feed's
+    // counter among them) instead of keeping every other writer waiting.
+    idle_in_transaction_session_timeout: 60_000,
+  };
+}
+
+/**
+ * The pool: a connection that breaks is dropped and the next operation opens a new one, so the
+ * adapter carries on by itself once the server is back. An idle connection's error (the server
+ * restarting) is expected and must not end the process.
+ */
+export function createPool(url: string, options: ConnectOptions = {}): pg.Pool {
+  const pool = new pg.Pool({ ...clientConfig(url, options), max: options.poolSize ?? 10, idleTimeoutMillis: 30_000 });
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+const guarded = new WeakSet<pg.PoolClient>();
+
+/**
+ * A pooled connection for a unit of work. A connection that breaks while checked out (the server
+ * restarting between two statements of a transaction) emits an error that nobody awaits: it is
+ * expected, the next statement fails as unavailable, and the process must not end over it.
+ */
+export async function checkout(pool: pg.Pool): Promise<pg.PoolClient> {
+  const client = await pool.connect();
+  if (!guarded.has(client)) {
+    guarded.add(client);
+    client.on('error', () => undefined);
+  }
+  return client;
+}
+
+export function createClient(url: string, options: ConnectOptions = {}): pg.Client {
+  return new pg.Client(clientConfig(url, options));
+}
+
+export const escapeLiteral = pg.escapeLiteral;
+export const escapeIdentifier = pg.escapeIdentifier;
+
+/** The oldest server this adapter runs on (DESIGN: PostgreSQL 14 or newer). */
+export const MIN_SERVER_VERSION = 140000;
+
+/** Why the server cannot be used, or null: too old, or not UTF-8 (texts are stored byte for byte). */
+export function serverProblem(versionNum: number, encoding: string): string | null {
+  if (versionNum < MIN_SERVER_VERSION) {
+    const major = Math.floor(versionNum / 10000);
+    return `PostgreSQL ${major} is too old: merchant-kit needs PostgreSQL 14 or newer`;
+  }
+  if (encoding.toUpperCase() !== 'UTF8') return `the database's encoding is ${encoding}: merchant-kit needs a UTF8 database`;
+  return null;
+}
+
+/** One line for a database that cannot be opened, naming it without its password (no stack). */
+export function openError(url: string, error: unknown): Error {
+  const out = new Error(`cannot open the PostgreSQL database ${displayUrl(url)}: ${reasonOf(error)}`);
+  out.name = 'StorageOpenError';
+  out.stack = `${out.name}: ${out.message}`;
+  return out;
+}

@@ -1,0 +1,63 @@
+import type { EventType } from '../../../src/contract/events.js';
+import type { EventBytes, EventRecord, EventsRepository } from '../../orders/repository.js';
+import { statement, tableIn, type Conn } from './conn.js';
+
+/**
+ * The events table. A feed position must never become visible after a higher one (a reader paging
+ * with `seq > cursor` would skip it for good), and a plain sequence hands numbers out in the order
+ * transactions ask, not the order they commit. So a position is the next value of a one-row counter
+ * (the `sequences` row named `events`) taken with an UPDATE that keeps the row locked until the
+ * transaction ends: a second transaction that emits waits there until the first has committed (or
+ * rolled back, when the counter goes back and no gap is left), then takes the next number. PostgreSQL
+ * makes a commit visible before it releases the transaction's locks, so whenever position n+1 can be
+ * seen, n already can. Emitting transactions of one environment thus commit one after the other from
+ * their first event on; they are short (no network inside a transaction), and the rest of their work
+ * runs in parallel.
+ */
+export function eventsSql(schema: string) {
+  const t = tableIn(schema);
+  return {
+    insert: statement(
+      `WITH position AS (
+         INSERT INTO ${t('sequences')} AS s (name, seq) VALUES ('events', 1)
+         ON CONFLICT (name) DO UPDATE SET seq = s.seq + 1 RETURNING seq
+       )
+       INSERT INTO ${t('events')} (seq, id, type, store_id, integration_id, created_at, data)
+       SELECT seq, $1, $2, $3, $4, $5, $6 FROM position RETURNING seq`,
+    ),
+    byId: statement(`SELECT seq, id, type, store_id AS "storeId", integration_id AS "integrationId", created_at AS "createdAt", data FROM ${t('events')} WHERE id = $1`),
+    bySeq: statement(`SELECT seq, id, type, store_id AS "storeId", integration_id AS "integrationId", created_at AS "createdAt", data FROM ${t('events')} WHERE seq = $1`),
+    feedPage: statement(
+      `SELECT seq, id, type, store_id AS "storeId", integration_id AS "integrationId", created_at AS "createdAt", data
+       FROM ${t('events')} WHERE integration_id = $1 AND seq > $2 AND created_at >= $3 AND type = ANY($4::text[])
+       ORDER BY seq LIMIT $5`,
+    ),
+    latest: statement(`SELECT MAX(seq) AS seq FROM ${t('events')} WHERE integration_id = $1 AND created_at >= $2`),
+    maxSeq: statement(`SELECT seq FROM ${t('sequences')} WHERE name = 'events'`),
+    purge: statement(`DELETE FROM ${t('events')} WHERE created_at < $1`),
+  };
+}
+
+type EventRow = Omit<EventRecord, 'data'> & { data: string };
+
+const toRecord = (r: EventRow): EventRecord => ({ ...r, type: r.type as EventType, data: JSON.parse(r.data) });
+
+export function pgEvents(conn: Conn, s: ReturnType<typeof eventsSql>): EventsRepository {
+  return {
+    async insert(e) {
+      const [row] = await conn.rows<{ seq: number }>(s.insert, [e.id, e.type, e.storeId, e.integrationId, e.createdAt, JSON.stringify(e.data)]);
+      return { ...e, seq: row!.seq };
+    },
+    byId: async (id) => (await conn.rows<EventRow>(s.byId, [id])).map(toRecord)[0],
+    bySeq: async (seq) => (await conn.rows<EventRow>(s.bySeq, [seq])).map(toRecord)[0],
+    async feedPage(a) {
+      const rows = await conn.rows<Omit<EventBytes, 'data'> & { data: string | Buffer }>(s.feedPage, [a.integrationId, a.after, a.cutoff, a.types, a.limit]);
+      // The stored text's UTF-8 bytes, copied into the response as they are.
+      for (const row of rows) row.data = Buffer.from(row.data as string, 'utf8');
+      return rows as EventBytes[];
+    },
+    latestSeq: async (integrationId, cutoff) => (await conn.rows<{ seq: number | null }>(s.latest, [integrationId, cutoff]))[0]?.seq ?? null,
+    maxSeq: async () => (await conn.rows<{ seq: number }>(s.maxSeq))[0]?.seq ?? 0,
+    purgeBefore: (cutoff) => conn.run(s.purge, [cutoff]),
+  };
+}

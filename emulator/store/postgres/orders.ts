@@ -1,0 +1,105 @@
+import type { Environment } from '../../../src/contract/store.js';
+import type { HistoryRecord, OrderRecord, OrdersRepository } from '../../orders/repository.js';
+import { statement, tableIn, type Conn } from './conn.js';
+
+// The orders aggregate's tables: orders (items, customer, address and payment are JSON texts of the
+// row: spec: Order rule 1, copies at purchase time) and their status history.
+
+type OrderRow = Omit<OrderRecord, 'customer' | 'deliveryAddress' | 'payment' | 'items' | 'lastImportError'> & {
+  customer: string;
+  deliveryAddress: string | null;
+  payment: string;
+  items: string;
+  lastImportError: string | null;
+};
+
+const toRecord = (r: OrderRow): OrderRecord => ({
+  ...r,
+  customer: JSON.parse(r.customer),
+  deliveryAddress: r.deliveryAddress === null ? null : JSON.parse(r.deliveryAddress),
+  payment: JSON.parse(r.payment),
+  items: JSON.parse(r.items),
+  lastImportError: r.lastImportError === null ? null : JSON.parse(r.lastImportError),
+});
+
+/** The columns in order, each with its record field and how it is written. */
+const FIELDS: [column: string, field: keyof OrderRecord, json?: true][] = [
+  ['id', 'id'], ['store_id', 'storeId'], ['number', 'number'], ['status', 'status'], ['status_reason', 'statusReason'],
+  ['fulfillment_type', 'fulfillmentType'], ['estimated_minutes', 'estimatedMinutes'], ['created_at', 'createdAt'],
+  ['updated_at', 'updatedAt'], ['scheduled_for', 'scheduledFor'], ['customer', 'customer', true],
+  ['delivery_address', 'deliveryAddress', true], ['payment', 'payment', true], ['payment_status', 'paymentStatus'],
+  ['items', 'items', true], ['notes', 'notes'], ['subtotal', 'subtotal'], ['delivery_fee', 'deliveryFee'], ['discount', 'discount'],
+  ['total', 'total'], ['ack_status', 'ackStatus'], ['external_id', 'externalId'], ['external_number', 'externalNumber'],
+  ['acknowledged_at', 'acknowledgedAt'], ['ack_integration_id', 'ackIntegrationId'], ['last_import_error', 'lastImportError', true],
+  ['accepted_at', 'acceptedAt'],
+];
+
+const ORDER = FIELDS.map(([column, field]) => (column === field ? column : `${column} AS "${field}"`)).join(', ');
+
+const values = (o: OrderRecord) =>
+  FIELDS.map(([, field, json]) => {
+    const value = o[field];
+    return json && value !== null ? JSON.stringify(value) : value;
+  });
+
+const HISTORY = `status, at, by, integration_id AS "integrationId", reason`;
+
+export function ordersSql(schema: string) {
+  const t = tableIn(schema);
+  return {
+    insert: statement(`INSERT INTO ${t('orders')} (${FIELDS.map(([c]) => c).join(', ')}) VALUES (${FIELDS.map((_, i) => `$${i + 1}`).join(', ')})`),
+    update: statement(`UPDATE ${t('orders')} SET ${FIELDS.slice(1).map(([c], i) => `${c} = $${i + 2}`).join(', ')} WHERE id = $1`),
+    byId: statement(`SELECT ${ORDER} FROM ${t('orders')} WHERE id = $1`),
+    lock: statement(`SELECT ${ORDER} FROM ${t('orders')} WHERE id = $1 FOR UPDATE`),
+    byExternal: statement(`SELECT ${ORDER} FROM ${t('orders')} WHERE store_id = $1 AND external_id = $2`),
+    list: statement(
+      `SELECT ${ORDER} FROM ${t('orders')} WHERE store_id = $1 AND number > $2
+         AND ($4::text[] IS NULL OR status = ANY($4::text[]))
+         AND ($5::text IS NULL OR ack_status = $5::text)
+         AND ($6::bigint IS NULL OR created_at >= $6::bigint)
+         AND ($7::bigint IS NULL OR updated_at >= $7::bigint)
+       ORDER BY number LIMIT $3`,
+    ),
+    waitingAck: statement(`SELECT ${ORDER} FROM ${t('orders')} WHERE store_id = $1 AND ack_status <> 'acknowledged' ORDER BY number`),
+    // Two writers of one order's history hold its row (byId with lock); unlocked, one meets the
+    // primary key and its transaction runs again (env-store.ts).
+    insertHistory: statement(
+      `INSERT INTO ${t('order_status_history')} (order_id, seq, status, at, by, integration_id, reason)
+       VALUES ($1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM ${t('order_status_history')} WHERE order_id = $1), $2, $3, $4, $5, $6)`,
+    ),
+    history: statement(`SELECT ${HISTORY} FROM ${t('order_status_history')} WHERE order_id = $1 ORDER BY seq`),
+    lastNumber: statement(`SELECT MAX(number) AS n FROM ${t('orders')} WHERE store_id = $1`),
+    // The simulator's view of the catalog: what a customer can put in the cart right now.
+    orderable: statement(
+      `SELECT p.id FROM ${t('products')} p JOIN ${t('categories')} c ON c.id = p.category_id
+       WHERE p.store_id = $1 AND p.active AND p.available AND c.active AND (NOT $2 OR p.external_id IS NULL)
+       ORDER BY p.id`,
+    ),
+  };
+}
+
+export function pgOrders(conn: Conn, s: ReturnType<typeof ordersSql>, environment: Environment): OrdersRepository {
+  const changed = (storeId: string | null, orderId: string) => conn.changed({ topic: 'orders', environment, storeId, orderId });
+  const many = async (st: typeof s.byId, args: unknown[]) => (await conn.rows<OrderRow>(st, args)).map(toRecord);
+  return {
+    async insert(o) {
+      await conn.run(s.insert, values(o));
+      changed(o.storeId, o.id);
+    },
+    byId: async (id, options) => (await many(options?.lock ? s.lock : s.byId, [id]))[0],
+    byExternalId: async (storeId, externalId) => (await many(s.byExternal, [storeId, externalId]))[0],
+    async update(o) {
+      await conn.run(s.update, values(o));
+      changed(o.storeId, o.id);
+    },
+    list: (a) => many(s.list, [a.storeId, a.afterNumber, a.limit, a.statuses, a.ackStatus, a.createdSince, a.updatedSince]),
+    notAcknowledged: (storeId) => many(s.waitingAck, [storeId]),
+    async addHistory(orderId, h) {
+      await conn.run(s.insertHistory, [orderId, h.status, h.at, h.by, h.integrationId, h.reason]);
+      changed(null, orderId);
+    },
+    history: (orderId) => conn.rows<HistoryRecord>(s.history, [orderId]),
+    lastNumber: async (storeId) => (await conn.rows<{ n: number | null }>(s.lastNumber, [storeId]))[0]?.n ?? 0,
+    orderableProductIds: async (storeId, panelOnly = false) => (await conn.rows<{ id: string }>(s.orderable, [storeId, panelOnly])).map((r) => r.id),
+  };
+}

@@ -1,0 +1,146 @@
+import type { DeliveryStatus } from '../../../src/contract/webhooks.js';
+import type { ClaimedDelivery, DeliveryRecord, WebhooksRepository } from '../../webhooks/repository.js';
+import { settleAttempt } from '../../webhooks/retry-schedule.js';
+import { statement, tableIn, type Conn } from './conn.js';
+
+/**
+ * Webhook delivery claims across processes (DESIGN: each attempt is made by one process under a
+ * lease). A claim sets `delivering` with a fresh token, its owner and a lease in real time; only the
+ * matching token settles it, so a process whose lease was taken back cannot overwrite what came after.
+ * A claim whose lease ran out (its process died mid-attempt) is taken back as one failed attempt that
+ * follows the schedule; the token changes hands in one statement, so two processes never both take it
+ * back, and a delivery is never in two attempts at once.
+ */
+
+// The delivery as it was before the claim, plus the new token (the claimed record reads `delivering`).
+const CLAIMED = `o.seq, o.id, o.integration_id AS "integrationId", o.event_id AS "eventId", o.event_type AS "eventType", o.body,
+  'delivering' AS status, o.attempt_count AS "attemptCount", o.next_attempt_at AS "nextAttemptAt", o.created_at AS "createdAt",
+  o.updated_at AS "updatedAt", d.claim_token AS "claimToken", (SELECT store_id FROM %INTEGRATIONS% WHERE id = o.integration_id) AS "storeId"`;
+
+const CLEAR = 'claim_token = NULL, claim_owner = NULL, claim_until = NULL, claim_manual = NULL, claim_from = NULL, claimed_at = NULL';
+
+export function claimsSql(schema: string) {
+  const t = tableIn(schema);
+  const claimed = CLAIMED.replace('%INTEGRATIONS%', t('integrations'));
+  const take = `status = 'delivering', updated_at = $1, claim_token = gen_random_uuid()::text, claim_owner = $2, claim_until = $3, claimed_at = $1`;
+  return {
+    // Rows another process is claiming right now are skipped, not waited for.
+    claimDue: statement(
+      `WITH o AS (
+         SELECT d.* FROM ${t('webhook_deliveries')} d JOIN ${t('webhooks')} w ON w.integration_id = d.integration_id
+         WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND w.active AND NOT w.paused
+         ORDER BY d.next_attempt_at, d.seq LIMIT $4
+         FOR UPDATE OF d SKIP LOCKED
+       )
+       UPDATE ${t('webhook_deliveries')} d SET ${take}, claim_manual = false, claim_from = 'pending'
+       FROM o WHERE d.seq = o.seq
+       RETURNING ${claimed}`,
+    ),
+    claim: statement(
+      `WITH o AS (SELECT * FROM ${t('webhook_deliveries')} WHERE id = $4 AND status = $5 FOR UPDATE)
+       UPDATE ${t('webhook_deliveries')} d SET ${take}, claim_manual = true, claim_from = $5
+       FROM o WHERE d.seq = o.seq
+       RETURNING ${claimed}`,
+    ),
+    settle: statement(
+      `UPDATE ${t('webhook_deliveries')} d SET status = $3, attempt_count = $4, next_attempt_at = $5, updated_at = $6, ${CLEAR}
+       WHERE d.id = $1 AND d.status = 'delivering' AND d.claim_token = $2
+       RETURNING (SELECT store_id FROM ${t('integrations')} WHERE id = d.integration_id) AS "storeId"`,
+    ),
+    expired: statement(
+      `SELECT d.id, d.claim_token AS token, d.claim_from AS "from", d.claim_manual AS manual, d.attempt_count AS "attemptCount",
+         d.next_attempt_at AS "nextAttemptAt", d.claimed_at AS "claimedAt"
+       FROM ${t('webhook_deliveries')} d
+       WHERE d.status = 'delivering' AND d.claim_token IS NOT NULL AND d.claim_until < $1
+       ORDER BY d.seq`,
+    ),
+    // The token changes in the same statement that records the failed attempt: one taker only.
+    takeBack: statement(
+      `WITH settled AS (
+         UPDATE ${t('webhook_deliveries')} d SET status = $3, attempt_count = $4, next_attempt_at = $5, updated_at = $6, ${CLEAR}
+         WHERE d.id = $1 AND d.status = 'delivering' AND d.claim_token = $2
+         RETURNING d.id, d.integration_id
+       )
+       INSERT INTO ${t('webhook_attempts')} (delivery_id, number, attempted_at, manual, succeeded, response_status, error, duration_ms)
+       SELECT id, (SELECT COUNT(*) + 1 FROM ${t('webhook_attempts')} WHERE delivery_id = $1), $7, $8, false, NULL, $9, GREATEST(0, $6 - $7)
+       FROM settled
+       RETURNING (SELECT i.store_id FROM ${t('integrations')} i JOIN settled s ON i.id = s.integration_id) AS "storeId"`,
+    ),
+    // A `delivering` row with no claim was written by the embedded adapter (a bundle made mid-attempt):
+    // it goes back as that adapter's restart does (see its recoverInterrupted).
+    recoverUnclaimed: statement(
+      `UPDATE ${t('webhook_deliveries')} d SET updated_at = $1, status = CASE
+         WHEN d.next_attempt_at IS NOT NULL THEN 'pending'
+         WHEN EXISTS (SELECT 1 FROM ${t('webhook_attempts')} a WHERE a.delivery_id = d.id AND a.succeeded) THEN 'succeeded'
+         ELSE 'failed' END
+       WHERE d.status = 'delivering' AND d.claim_token IS NULL`,
+    ),
+  };
+}
+
+/** The attempt a lease expiry records: no answer came back. */
+export const LEASE_EXPIRED = 'no answer: the emulator process making this attempt stopped before it ended (its lease ran out)';
+
+type Claimed = ClaimedDelivery & { storeId: string | null };
+
+interface Expired {
+  id: string;
+  token: string;
+  from: DeliveryStatus;
+  manual: boolean;
+  attemptCount: number;
+  nextAttemptAt: number | null;
+  claimedAt: number;
+}
+
+type ClaimMethods = Pick<WebhooksRepository, 'claimDue' | 'claim' | 'settle' | 'expireLeases' | 'recoverInterrupted'>;
+
+export function pgClaims(conn: Conn, s: ReturnType<typeof claimsSql>, changed: (storeId: string | null, config: boolean) => void): ClaimMethods {
+  const tell = (rows: { storeId: string | null }[]) => {
+    for (const storeId of new Set(rows.map((r) => r.storeId))) changed(storeId, false);
+  };
+  const strip = ({ storeId: _store, ...delivery }: Claimed): ClaimedDelivery => delivery;
+  const byQueueOrder = (a: DeliveryRecord, b: DeliveryRecord) => (a.nextAttemptAt ?? 0) - (b.nextAttemptAt ?? 0) || a.seq - b.seq;
+
+  async function expireLeases(realNow: number, now: number): Promise<number> {
+    let taken = 0;
+    for (const e of await conn.rows<Expired>(s.expired, [realNow])) {
+      const before = { status: e.from, attemptCount: e.attemptCount, nextAttemptAt: e.nextAttemptAt };
+      const next = settleAttempt(before, false, e.manual, now);
+      const rows = await conn.rows<{ storeId: string | null }>(s.takeBack, [
+        e.id, e.token, next.status, next.attemptCount, next.nextAttemptAt, now, e.claimedAt, e.manual, LEASE_EXPIRED,
+      ]);
+      taken += rows.length;
+      tell(rows);
+    }
+    return taken;
+  }
+
+  return {
+    async claimDue(now, limit, lease) {
+      const rows = await conn.rows<Claimed>(s.claimDue, [now, lease.owner, lease.until, limit]);
+      tell(rows);
+      return rows.map(strip).sort(byQueueOrder);
+    },
+    async claim(id, from, now, lease) {
+      const rows = await conn.rows<Claimed>(s.claim, [now, lease.owner, lease.until, id, from]);
+      tell(rows);
+      return rows[0] ? strip(rows[0]) : undefined;
+    },
+    async settle(id, token, next, now) {
+      const rows = await conn.rows<{ storeId: string | null }>(s.settle, [id, token, next.status, next.attemptCount, next.nextAttemptAt, now]);
+      tell(rows);
+      return rows.length > 0;
+    },
+    expireLeases,
+    /**
+     * At start, with other processes possibly mid-attempt: only claims nobody holds any longer come
+     * back (their lease ran out, counted as failed attempts), and rows of an embedded-database bundle.
+     */
+    async recoverInterrupted(now) {
+      const unclaimed = await conn.run(s.recoverUnclaimed, [now]);
+      if (unclaimed > 0) changed(null, false);
+      return unclaimed + (await expireLeases(Date.now(), now));
+    },
+  };
+}
