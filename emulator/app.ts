@@ -12,6 +12,8 @@ import { SERVICES } from './services.js';
 import { registerHomologation } from './homologation/index.js';
 import { createHostPolicy } from './http/host-check.js';
 import { answerClientError } from './http/client-error.js';
+import { isPromise } from './store/maybe.js';
+import { isStorageUnavailable } from './store/errors.js';
 import { removeDotSegments } from './http/dot-segments.js';
 import { recordRequests } from './http/request-log.js';
 import { serverTimeouts } from '../src/server/timeouts.js';
@@ -71,9 +73,15 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
     if (!hosts.hostAllowed(request.headers.host)) return sendError(request, reply, ApiError.of('host_not_allowed'));
     // DESIGN: a method the API does not have is an unknown route (before any body is read).
     if (!KNOWN_METHODS.has(request.method)) return sendError(request, reply, ApiError.of('not_found'));
-    done();
+    // A shared sandbox: what other processes did (a clock moved, a reset) is in effect before this
+    // request runs. One process on SQLite answers at once.
+    const synced = emulator.sync();
+    if (isPromise(synced)) synced.then(() => done(), (error: Error) => done(error));
+    else done();
   });
   app.setErrorHandler((error, request, reply) => {
+    // The database of a shared sandbox is away: try again shortly (spec: 503 maintenance, Retry-After).
+    if (isStorageUnavailable(error)) return sendError(request, reply, ApiError.of('maintenance').withHeaders({ 'Retry-After': '5' }));
     const apiError = toApiError(error);
     if (apiError.code === 'internal_error' && !(error instanceof ApiError)) request.log.error({ err: error }, 'unexpected error');
     return sendError(request, reply, apiError);

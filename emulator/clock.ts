@@ -12,13 +12,20 @@ export interface Clock {
   advance(ms: number): void;
   /** Back to the start: the real time now, offset zero. */
   reset(): void;
+  /** The real time a manual clock stands at before its offset (the time of start-up or reset). */
+  frozenAt(): number;
+  /**
+   * Takes a state saved elsewhere (another process of the sandbox moved the clock); listeners are
+   * told when that moves the time forward.
+   */
+  adopt(state: { offsetMs: number; frozenAt: number }): void;
   onAdvance(listener: () => void): () => void;
 }
 
-export function createClock(mode: ClockMode, realNow: () => number = Date.now, initialOffsetMs = 0): Clock {
+export function createClock(mode: ClockMode, realNow: () => number = Date.now, initialOffsetMs = 0, initialFrozenAt?: number): Clock {
   let offset = initialOffsetMs;
   // A manual clock stands still at the real time of start-up until advanced.
-  let frozenAt = realNow();
+  let frozenAt = initialFrozenAt ?? realNow();
   const listeners = new Set<() => void>();
   return {
     mode,
@@ -32,6 +39,14 @@ export function createClock(mode: ClockMode, realNow: () => number = Date.now, i
     reset() {
       offset = 0;
       frozenAt = realNow();
+    },
+    frozenAt: () => frozenAt,
+    adopt(state) {
+      if (state.offsetMs === offset && state.frozenAt === frozenAt) return;
+      const before = (mode === 'manual' ? frozenAt : realNow()) + offset;
+      offset = state.offsetMs;
+      frozenAt = state.frozenAt;
+      if ((mode === 'manual' ? frozenAt : realNow()) + offset > before) for (const listener of listeners) listener();
     },
     onAdvance(listener) {
       listeners.add(listener);

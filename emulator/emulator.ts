@@ -8,6 +8,8 @@ import { loadOrCreateSeeds, applySeeds, type SeededStore } from './stores/seed.j
 import { OutboundGuard } from './net/outbound.js';
 import type { StoragePort, Outbox } from './store/port.js';
 import type { EmitContext } from './store/emit-context.js';
+import type { ClockState } from './store/coordination.js';
+import { whenReady, type MaybePromise } from './store/maybe.js';
 import { SqliteStorage } from './store/sqlite/index.js';
 import { REQUEST_TIMEOUT_MS } from '../src/server/timeouts.js';
 
@@ -17,6 +19,13 @@ export interface EmulatorOptions {
   /** Folder for the databases; ignored with `memory`. */
   data?: string;
   memory?: boolean;
+  /**
+   * A PostgreSQL database that keeps the state instead (DESIGN: the team sandbox): several processes
+   * started on the same database are one sandbox. Not with `data` or `memory`.
+   */
+  databaseUrl?: string;
+  /** The schemas' prefix in that database (`merchant_kit` by default): one database can hold several sandboxes. */
+  databaseSchema?: string;
   clock?: ClockMode;
   limits?: boolean;
   seed?: number;
@@ -40,6 +49,8 @@ export interface ResolvedOptions {
   port: number;
   host: string;
   data: string | null;
+  databaseUrl: string | null;
+  databaseSchema: string | null;
   clock: ClockMode;
   limits: boolean;
   seed: number | null;
@@ -56,7 +67,9 @@ export function resolveOptions(o: EmulatorOptions = {}): ResolvedOptions {
   return {
     port: o.port ?? 4010,
     host: o.host ?? '127.0.0.1',
-    data: o.memory ? null : (o.data ?? join('.merchant-kit', 'emulator')),
+    data: o.memory || o.databaseUrl ? null : (o.data ?? join('.merchant-kit', 'emulator')),
+    databaseUrl: o.databaseUrl ?? null,
+    databaseSchema: o.databaseSchema ?? null,
     clock: o.clock ?? 'system',
     limits: o.limits ?? true,
     seed: o.seed ?? null,
@@ -99,8 +112,14 @@ export class Emulator implements Lifecycle {
   private readonly resetHooks: (() => void | Promise<void>)[] = [];
   private readonly closeHooks: (() => void | Promise<void>)[] = [];
 
-  /** Opens the storage, the clock where it was left, and the demo stores. */
+  /** Opens the storage (SQLite, or PostgreSQL with `databaseUrl`), the clock where it was left, and the demo stores. */
   static async open(options: ResolvedOptions): Promise<Emulator> {
+    if (options.databaseUrl !== null && (options.data !== null)) throw new Error('a database URL and a data folder are two storages: give one');
+    const url = options.databaseUrl;
+    if (url !== null) {
+      const { PostgresStorage } = await import('./store/postgres/index.js');
+      return Emulator.openWith(options, (context) => PostgresStorage.open(url, context, { schemaPrefix: options.databaseSchema ?? undefined }));
+    }
     return Emulator.openWith(options, (context) => new SqliteStorage({ dataDir: options.data }, context));
   }
 
@@ -114,9 +133,10 @@ export class Emulator implements Lifecycle {
     };
     const storage = await openStorage(context);
     try {
-      const saved = await storage.coordination.clock.load();
-      emulator = new Emulator(options, storage, saved?.offsetMs ?? 0);
+      const saved = await sandboxClock(storage, options);
+      emulator = new Emulator(options, storage, saved);
       emulator.seeds = await storage.coordination.seeds.once(() => loadOrCreateSeeds(emulator!));
+      emulator.followSandbox();
     } catch (error) {
       await storage.close();
       throw error;
@@ -124,18 +144,62 @@ export class Emulator implements Lifecycle {
     return emulator;
   }
 
+  /** The reset generation of the sandbox this process last applied (another process may reset it). */
+  private generation = 0;
+
   private constructor(
     readonly options: ResolvedOptions,
     readonly storage: StoragePort,
-    clockOffsetMs: number,
+    clock: ClockState,
   ) {
     this.publicUrl = baseUrl(options.host, options.port);
-    this.clock = createClock(options.clock, Date.now, clockOffsetMs);
-    this.clock.onAdvance(() => void storage.coordination.clock.save({ mode: this.clock.mode, offsetMs: this.clock.offsetMs(), frozenAt: 0 }));
+    this.clock = createClock(options.clock, Date.now, clock.offsetMs, clock.frozenAt);
     const random = options.seed === null ? cryptoRandom : seededRandom(options.seed);
     this.envs = Object.fromEntries(
       ENVIRONMENTS.map((name) => [name, createEnvContext(name, storage.env(name), this.clock, random, storage.changes, this.outbound)]),
     ) as Record<Environment, EnvContext>;
+  }
+
+  /** Moves the emulator's time and saves it where the sandbox keeps it (every process of a shared sandbox follows). */
+  async advanceClock(ms: number): Promise<void> {
+    this.clock.advance(ms);
+    await this.saveClock();
+  }
+
+  private saveClock(): Promise<void> {
+    return this.storage.coordination.clock.save({ mode: this.clock.mode, offsetMs: this.clock.offsetMs(), frozenAt: this.clock.frozenAt() });
+  }
+
+  /**
+   * What another process of a shared sandbox did, in effect here: its clock moves (by the change
+   * feed, and at the start of every request through `sync`) and its resets (this process forgets
+   * what it keeps in memory: sends under way, sessions, caches).
+   */
+  followSandbox(): void {
+    const changes = this.storage.changes;
+    changes.on('clock', () => void this.sync());
+    changes.on('reset', () => void this.sync());
+  }
+
+  /**
+   * The sandbox's shared state read and applied (a server database only: one process on SQLite
+   * is the whole sandbox, and this answers at once).
+   */
+  sync(): MaybePromise<void> {
+    const state = this.storage.coordination.sharedState();
+    if (state === null) return;
+    return whenReady(state, (s) => {
+      if (s === null) return;
+      if (s.clock) this.clock.adopt(s.clock);
+      if (s.generation !== this.generation) {
+        this.generation = s.generation;
+        return this.runResetHooks();
+      }
+    });
+  }
+
+  private async runResetHooks(): Promise<void> {
+    for (const hook of this.resetHooks) await hook();
   }
 
   /** A restore's demo stores become the ones reset brings back and a restart shows (saved with `--data`). */
@@ -176,14 +240,34 @@ export class Emulator implements Lifecycle {
    */
   async resetAround(): Promise<void> {
     this.clock.reset();
-    const { coordination } = this.storage;
-    await coordination.clock.save({ mode: this.clock.mode, offsetMs: 0, frozenAt: 0 });
-    await coordination.reset();
-    for (const hook of this.resetHooks) await hook();
+    await this.saveClock();
+    await this.storage.coordination.reset();
+    const state = await this.storage.coordination.sharedState();
+    if (state) this.generation = state.generation;
+    await this.runResetHooks();
   }
 
   async close(): Promise<void> {
     for (const hook of this.closeHooks) await hook();
     await this.storage.close();
   }
+}
+
+/**
+ * Where the sandbox's clock stands: the saved state, or a new one (this process's `--clock`, no
+ * advance, a manual clock standing at the real time now) saved for the processes that follow. A
+ * process whose `--clock` is not the sandbox's is refused: every process of a sandbox keeps one time line.
+ */
+async function sandboxClock(storage: StoragePort, options: ResolvedOptions): Promise<ClockState> {
+  const saved = await storage.coordination.clock.load();
+  const fresh: ClockState = { mode: options.clock, offsetMs: 0, frozenAt: Date.now() };
+  if (storage.kind === 'sqlite') return saved ? { ...fresh, offsetMs: saved.offsetMs } : fresh;
+  if (!saved) {
+    await storage.coordination.clock.save(fresh);
+    return fresh;
+  }
+  if (saved.mode !== options.clock) {
+    throw new Error(`this sandbox runs a ${saved.mode} clock: start every process of it with --clock ${saved.mode}`);
+  }
+  return saved;
 }

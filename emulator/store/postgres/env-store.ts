@@ -6,7 +6,8 @@ import type { EmitContext } from '../emit-context.js';
 import type { EnvStore, Tx } from '../port.js';
 import { QueryConn } from './conn.js';
 import { checkout, type Pool, type PoolClient } from './connect.js';
-import { DEADLOCK, isStorageUnavailable, SERIALIZATION_FAILURE, sqlState, translate, UNIQUE_VIOLATION } from './errors.js';
+import { DEADLOCK, isDriverUnavailable, SERIALIZATION_FAILURE, sqlState, translate, UNIQUE_VIOLATION } from './errors.js';
+import { StorageUnavailableError } from '../errors.js';
 import type { PgChangeFeed } from './changes.js';
 import { environmentSql, LazyRepositories, type EnvironmentSql } from './repositories.js';
 
@@ -62,7 +63,7 @@ export class PgEnvStore extends LazyRepositories implements EnvStore {
         if (tx.failure !== undefined) throw tx.failure;
         await client.query(`${this.options.feed.notifyText(tx.changes)}COMMIT`);
       } catch (error) {
-        const broken = isStorageUnavailable(error);
+        const broken = error instanceof StorageUnavailableError || isDriverUnavailable(error);
         if (!broken) await client.query('ROLLBACK').catch(() => undefined);
         // A connection that broke is dropped from the pool (the next one is opened anew).
         client.release(broken ? true : undefined);

@@ -1,15 +1,9 @@
 // How the PostgreSQL adapter tells a database it cannot reach from everything else, so the HTTP layer
 // can answer 503 `maintenance` with Retry-After (never a 500 and a stack) while the pool reconnects.
 
-/** An operation that failed because the database could not be reached or went away; nothing was half applied. */
-export class StorageUnavailableError extends Error {
-  readonly code = 'storage_unavailable';
+import { StorageUnavailableError } from '../errors.js';
 
-  constructor(readonly reason: string, options?: { cause?: unknown }) {
-    super(`the database is unavailable (${reason})`, options);
-    this.name = 'StorageUnavailableError';
-  }
-}
+export { StorageUnavailableError };
 
 // Node's socket errors: the server is down, restarting, or the network between is cut.
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED']);
@@ -33,21 +27,21 @@ const DRIVER_MESSAGES = [
  * COMMIT rolls back), and the next one reconnects by itself (the pool drops broken connections).
  * Everything else (a constraint, a bug) is false and stays a 500.
  */
-export function isStorageUnavailable(error: unknown): boolean {
+export function isDriverUnavailable(error: unknown): boolean {
   if (error instanceof StorageUnavailableError) return true;
   if (!error || typeof error !== 'object') return false;
   const e = error as { code?: unknown; message?: unknown; errors?: unknown };
   const code = typeof e.code === 'string' ? e.code : '';
   if (SOCKET_CODES.has(code) || SQLSTATES.has(code) || code.startsWith('08')) return true;
   // A connection refused on every address of a host name arrives as an AggregateError.
-  if (Array.isArray(e.errors) && e.errors.length > 0 && e.errors.every(isStorageUnavailable)) return true;
+  if (Array.isArray(e.errors) && e.errors.length > 0 && e.errors.every(isDriverUnavailable)) return true;
   const message = typeof e.message === 'string' ? e.message : '';
   return DRIVER_MESSAGES.some((m) => message.startsWith(m));
 }
 
 /** The error as this adapter throws it: unavailability as StorageUnavailableError, the rest unchanged. */
 export function translate(error: unknown): unknown {
-  if (error instanceof StorageUnavailableError || !isStorageUnavailable(error)) return error;
+  if (error instanceof StorageUnavailableError || !isDriverUnavailable(error)) return error;
   return new StorageUnavailableError(reasonOf(error), { cause: error });
 }
 

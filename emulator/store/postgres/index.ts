@@ -12,7 +12,7 @@ import { LeaseKeeper } from './leases.js';
 import { checkServer, migrate, SchemaError } from './migrate.js';
 import { schemaNames, type SchemaNames } from './schema.js';
 
-export { isStorageUnavailable, StorageUnavailableError } from './errors.js';
+export { isDriverUnavailable as isStorageUnavailable, StorageUnavailableError } from './errors.js';
 
 export interface PostgresOptions extends ConnectOptions {
   /** The sandbox's schemas are `<prefix>_live`, `<prefix>_test` and `<prefix>_shared` (default `merchant_kit`). */

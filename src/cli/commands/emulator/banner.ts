@@ -13,7 +13,8 @@ export interface CatalogLoaded {
 export interface BannerFacts {
   ready: ReadyInfo;
   /** The data folder, or null with `--memory`. */
-  dataDir: string | null;
+  /** Where the state lives, as shown: the data folder, memory, or the database (no password). */
+  storage: string;
   clock: { mode: string; offsetSeconds: number };
   /**
    * The credentials were made by this start (a new data folder, `--memory`, a restore): shown in full
@@ -52,7 +53,7 @@ function stores(facts: BannerFacts): string[] {
 
 /** The human start-up text: where to call, the clock, where the data lives, who you are. */
 export function banner(facts: BannerFacts): string {
-  const { ready, dataDir, catalog, detached } = facts;
+  const { ready, storage, catalog, detached } = facts;
   return [
     `Emulator listening on ${ready.url} (pid ${ready.pid})`,
     `${label('live API')}${ready.live_base_url}`,
@@ -60,7 +61,7 @@ export function banner(facts: BannerFacts): string {
     `${label('control API')}${ready.admin_url}`,
     `${label('panel')}${ready.url}/_emulator/panel`,
     `${label('clock')}${clockLine(facts.clock)}`,
-    `${label('data')}${dataDir ?? 'in memory (lost on exit)'}`,
+    `${label('data')}${storage}`,
     ...(catalog ? [`${label('catalog')}${catalog.file} in the test store (${plural(catalog.categories, 'category', 'categories')}, ${plural(catalog.products, 'product', 'products')})`] : []),
     ...(detached ? [`${label('log')}${detached.logFile}`] : []),
     '',

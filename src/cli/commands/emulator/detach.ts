@@ -6,7 +6,8 @@ import type { ReadyInfo } from '../../../../emulator/server.js';
 import { ExitError } from '../../errors.js';
 import { note } from '../../output.js';
 import { banner, type BannerFacts } from './banner.js';
-import { DEFAULT_DATA_DIR, type StartOptions } from './index.js';
+import type { StartOptions } from './index.js';
+import { startStorage } from './storage.js';
 
 /** Set in the environment of the emulator that `start --detach` spawns: it reports its start over IPC. */
 export const DETACHED_CHILD = 'MERCHANT_KIT_DETACHED_CHILD';
@@ -32,10 +33,11 @@ function logFileOf(options: StartOptions, dataDir: string | null): string {
 }
 
 /** The same start, in the foreground of a child: paths made absolute, the admin token kept out of argv. */
-function childArgs(options: StartOptions, dataDir: string | null): string[] {
+function childArgs(options: StartOptions, dataDir: string | null, databaseUrl: string | null): string[] {
   const args = [...(options.verbose ? ['--verbose'] : []), 'emulator', 'start', '--json'];
   args.push('--port', String(options.port), '--host', options.host, '--clock', options.clock, '--limits', options.limits);
-  args.push(...(dataDir ? ['--data', dataDir] : ['--memory']));
+  // A database URL goes by the environment (it may hold a password; argv is visible to everyone).
+  if (!databaseUrl) args.push(...(dataDir ? ['--data', dataDir] : ['--memory']));
   if (options.seed !== undefined) args.push('--seed', String(options.seed));
   for (const host of options.allowedHost) args.push('--allowed-host', host);
   if (options.from) args.push('--from', resolve(options.from));
@@ -76,7 +78,7 @@ function interruptGuard() {
 }
 
 /** `emulator start` as a detached child (its own session), stdin and stdout closed, stderr appended to the log file. */
-function spawnEmulator(options: StartOptions, dataDir: string | null, logFile: string): { child: ChildProcess; offset: number } {
+function spawnEmulator(options: StartOptions, dataDir: string | null, databaseUrl: string | null, logFile: string): { child: ChildProcess; offset: number } {
   const temporary = !dataDir && !options.logFile;
   mkdirSync(dirname(logFile), { recursive: true });
   // 0600: with --verbose the log holds every request line (redacted, yet the user's own traffic).
@@ -84,7 +86,7 @@ function spawnEmulator(options: StartOptions, dataDir: string | null, logFile: s
   const offset = fstatSync(fd).size;
   const token = options.adminToken ?? process.env.MERCHANT_KIT_ADMIN_TOKEN;
   try {
-    const child = spawn(process.execPath, [...process.execArgv, process.argv[1], ...childArgs(options, dataDir)], {
+    const child = spawn(process.execPath, [...process.execArgv, process.argv[1], ...childArgs(options, dataDir, databaseUrl)], {
       detached: true,
       stdio: ['ignore', 'ignore', fd, 'ipc'],
       env: {
@@ -92,6 +94,7 @@ function spawnEmulator(options: StartOptions, dataDir: string | null, logFile: s
         [DETACHED_CHILD]: '1',
         ...(temporary ? { [DETACHED_TEMP_LOG]: logFile } : {}),
         ...(token ? { MERCHANT_KIT_ADMIN_TOKEN: token } : {}),
+        ...(databaseUrl ? { MERCHANT_KIT_DATABASE_URL: databaseUrl } : {}),
       },
       windowsHide: true,
     });
@@ -127,15 +130,14 @@ function readyReport(child: ChildProcess, logFile: string, offset: number, guard
  * with `emulator stop` or the pid.
  */
 export async function startDetached(options: StartOptions): Promise<void> {
-  if (options.data && options.memory) throw new ExitError('Use either --data or --memory, not both.', 2);
-  const dataDir = options.memory ? null : resolve(options.data ?? DEFAULT_DATA_DIR);
+  const { dataDir, databaseUrl } = startStorage(options);
   const logFile = logFileOf(options, dataDir);
   if (dataDir) {
     const { secureDataDir } = await import('../../../../emulator/store/sqlite/open.js');
     secureDataDir(dataDir);
   }
   const guard = interruptGuard();
-  const { child, offset } = spawnEmulator(options, dataDir, logFile);
+  const { child, offset } = spawnEmulator(options, dataDir, databaseUrl, logFile);
   guard.child = child;
   const report = await readyReport(child, logFile, offset, guard).finally(guard.release);
   child.removeAllListeners('exit');

@@ -18,6 +18,8 @@ export interface StartOptions {
   host: string;
   data?: string;
   memory?: boolean;
+  /** A PostgreSQL database that keeps the state (the team sandbox; env MERCHANT_KIT_DATABASE_URL). */
+  databaseUrl?: string;
   clock: 'system' | 'manual';
   limits: 'on' | 'off';
   seed?: number;
@@ -90,6 +92,7 @@ function registerStart(emulator: Command): void {
     .option('--host <host>', 'address to listen on (non-loopback requires --admin-token)', '127.0.0.1')
     .option('--data <dir>', `folder of the databases, kept across restarts (default ${DEFAULT_DATA_DIR})`)
     .option('--memory', 'keep everything in memory, nothing on disk')
+    .option('--database-url <url>', 'keep the state in PostgreSQL 14+: processes on one database are one sandbox (env MERCHANT_KIT_DATABASE_URL)')
     .option('--clock <mode>', 'clock: system or manual', choiceOption(['system', 'manual'] as const), 'system')
     .option('--limits <on|off>', 'rate limits', choiceOption(['on', 'off'] as const), 'on')
     .option('--seed <n>', 'seed for reproducible ids and simulated data', intOption('--seed', 0, 2 ** 31 - 1))

@@ -1,10 +1,11 @@
 import { existsSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { readyLine, startEmulator, type ReadyInfo, type RunningEmulator } from '../../../../emulator/server.js';
 import { SEED_FILE } from '../../../../emulator/store/sqlite/seed-file.js';
 import { redactSecrets } from '../../../logging/redact.js';
 import { ExitError } from '../../errors.js';
-import { DEFAULT_DATA_DIR, type StartOptions } from './index.js';
+import type { StartOptions } from './index.js';
+import { shownUrl, startStorage } from './storage.js';
 import { loadBundleForStart, restoredNote } from './export.js';
 import { banner, type BannerFacts } from './banner.js';
 import { loadStartCatalog, readStartCatalog } from './start-catalog.js';
@@ -12,21 +13,22 @@ import { DETACHED_CHILD, DETACHED_TEMP_LOG, type DetachedReady } from './detach.
 
 /** `merchant-kit emulator start`: listens, prints the ready line, stops cleanly on SIGINT/SIGTERM. */
 export async function startAction(options: StartOptions): Promise<void> {
-  if (options.data && options.memory) throw new ExitError('Use either --data or --memory, not both.', 2);
-  const dataDir = options.memory ? null : resolve(options.data ?? DEFAULT_DATA_DIR);
+  const { dataDir, databaseUrl } = startStorage(options);
   // Read before the start: a refused bundle or menu changes nothing.
   const bundle = options.from ? await loadBundleForStart(options.from) : null;
   const menu = options.catalog ? await readStartCatalog(options.catalog) : null;
   // The demo credentials are made by this start unless the data folder already keeps them.
-  const credentialsNew = dataDir === null || bundle !== null || !existsSync(join(dataDir, SEED_FILE));
+  // On a shared database every process's ready line carries them; the banner shows key ids.
+  const credentialsNew = databaseUrl === null && (dataDir === null || bundle !== null || !existsSync(join(dataDir, SEED_FILE)));
   let running: RunningEmulator;
   try {
     running = await startEmulator({
       from: bundle && options.from ? { bundle, file: options.from } : undefined,
       port: options.port,
       host: options.host,
-      data: options.data,
-      memory: options.memory,
+      data: dataDir ?? undefined,
+      memory: dataDir === null && databaseUrl === null,
+      databaseUrl: databaseUrl ?? undefined,
       clock: options.clock,
       limits: options.limits === 'on',
       seed: options.seed,
@@ -58,7 +60,7 @@ export async function startAction(options: StartOptions): Promise<void> {
   const catalog = menu ? await loadStartCatalog(running, ready.stores, menu) : null;
   const facts: BannerFacts = {
     ready,
-    dataDir,
+    storage: databaseUrl ? `PostgreSQL ${shownUrl(databaseUrl)} (shared: every process on it is this sandbox)` : (dataDir ?? 'in memory (lost on exit)'),
     clock: { mode: running.emulator.clock.mode, offsetSeconds: Math.round(running.emulator.clock.offsetMs() / 1000) },
     credentialsNew,
     catalog,
