@@ -83,8 +83,7 @@ async function observeWrite(service: HomologationService, env: EnvContext | null
   seen.injected = true;
   const error = fault.status === 503 ? ApiError.of('maintenance') : ApiError.of('rate_limited');
   error.withHeaders({ 'Retry-After': String(fault.retry_after) });
-  // The fault's call is known once recorded: remember which fault to bind to it.
-  pendingFault.set(request, fault);
+  // The report binds each fault to the call it answered (observe.ts: the injected calls, in order).
   throw error;
 }
 
@@ -127,20 +126,12 @@ function recordCall(service: HomologationService) {
       facts: seen.facts,
       injected: seen.injected,
     };
+    // Kept in the background on a server database (batched): the report reads it moments later.
     const recorded = service.store.record(integrationId, call);
-    const fault = pendingFault.get(request);
-    if (fault) {
-      // The call's position is given when it is kept: the fault that answered it names it.
-      pendingFault.delete(request);
-      const bind = () => void (fault.call_seq = call.seq);
-      if (isPromise(recorded)) recorded.then(bind, () => undefined);
-      else bind();
-    }
+    if (isPromise(recorded)) recorded.catch(() => undefined);
     done();
   };
 }
-
-const pendingFault = new WeakMap<FastifyRequest, { call_seq: number | null }>();
 
 /** The order's status before a status call runs (graded as the move's starting point). */
 async function currentStatus(env: EnvContext, path: string): Promise<string | null> {

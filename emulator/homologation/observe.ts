@@ -5,7 +5,8 @@ import type { EnvContext } from '../context.js';
 import { gradeObservation } from '../../checks/grade.js';
 import { gradeTasks } from '../../checks/tasks.js';
 import { buildReport, type HomologationReport } from '../../checks/report.js';
-import type { Observation, SessionView } from '../../checks/observation.js';
+import type { InjectedFault, Observation, RecordedCall, SessionView } from '../../checks/observation.js';
+import { toSessionDelivery } from './data.js';
 import { homologationService } from './service.js';
 import { HOMOLOGATION_TIMEOUT } from '../../src/contract/control.js';
 import { ObserverSession } from './session.js';
@@ -42,12 +43,16 @@ export async function observerReport(emulator: Emulator, integrationId: string, 
   const { env, storeId, scopes } = await locate(emulator, integrationId);
   const service = homologationService(emulator);
   const session = service.sessions.get(integrationId);
-  const view = session ? await session.snapshot() : noSession(now);
+  // Run here, or on another process of a shared sandbox (its view as it last saved it).
+  const stored = session ? null : await service.store.session(integrationId);
+  const view = session ? await session.snapshot() : stored ? await withDeliveries(env, integrationId, stored) : noSession(now);
+  const calls = await service.store.calls(integrationId);
+  bindFaults(view.faults, calls);
   const observation: Observation = {
     integration_id: integrationId,
     environment: env.name,
     scopes,
-    calls: await service.store.calls(integrationId),
+    calls,
     session: view,
     now,
   };
@@ -55,17 +60,39 @@ export async function observerReport(emulator: Emulator, integrationId: string, 
   const decided = checks.every((c) => c.status !== 'pending');
   const store = await env.store.stores.byId(storeId);
   const notes = [...view.problems];
-  if (!session) notes.push('No session started: POST /_emulator/homologation/{integration_id}/start sends the orders, probes and faults.');
+  if (!session && !stored) notes.push('No session started: POST /_emulator/homologation/{integration_id}/start sends the orders, probes and faults.');
   return buildReport({
     version: pkg.version,
     mode: 'observer',
     startedAt: new Date(view.started_at),
     now: new Date(now),
-    complete: Boolean(session) && decided,
+    complete: Boolean(session ?? stored) && decided,
     target: { base_url: `${emulator.publicUrl}${env.basePath}`, environment: env.name, emulator: true },
     integration: { id: integrationId, store_id: storeId, store_name: store?.name ?? null },
     checks,
     tasks: gradeTasks(observation),
     notes,
   });
+}
+
+/** A saved view with the regular deliveries of its orders read now. */
+async function withDeliveries(env: EnvContext, integrationId: string, view: SessionView): Promise<SessionView> {
+  const deliveries = [];
+  for (const o of view.orders) {
+    for (const d of await env.store.webhooks.deliveriesAboutOrder(integrationId, o.order_id)) deliveries.push(toSessionDelivery(d, env.clock));
+  }
+  return { ...view, deliveries };
+}
+
+/**
+ * Each injected fault names the call it answered: the injected calls of its status, in the order
+ * they were recorded (faults are taken in the order they were armed), whichever process served them.
+ */
+function bindFaults(faults: InjectedFault[], calls: RecordedCall[]): void {
+  const used = new Set<number>();
+  for (const fault of faults) {
+    const call = calls.find((c) => c.injected && c.status === fault.status && !used.has(c.seq));
+    fault.call_seq = call ? call.seq : null;
+    if (call) used.add(call.seq);
+  }
 }

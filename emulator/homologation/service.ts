@@ -32,15 +32,20 @@ export class HomologationService {
     this.sessions.clear();
   }
 
-  /** The next armed fault of the integration, taken (one use each), while its session still watches. */
+  /**
+   * The next armed fault of the integration, taken (one use each), while its session still watches.
+   * The session may run on another process of a shared sandbox: its deadline is read where it is kept.
+   */
   async takeFault(integrationId: string): Promise<InjectedFault | undefined> {
-    const session = this.sessions.get(integrationId);
+    const fault = await this.store.takeArmed(integrationId);
+    if (!fault) return undefined;
+    const view = this.sessions.get(integrationId)?.view ?? (await this.store.session(integrationId));
     // After the session's deadline its report is final: a fault then would only break the ERP's real work.
-    if (!session || Date.now() >= session.view.deadline) {
+    if (!view || Date.now() >= view.deadline) {
       await this.store.disarm(integrationId);
       return undefined;
     }
-    return this.store.takeArmed(integrationId);
+    return fault;
   }
 }
 

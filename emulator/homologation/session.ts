@@ -8,6 +8,9 @@ import { openConditionalTasks } from './session-tasks.js';
 import { reformatted, sendProbe, STALE_SECONDS, testEventBody, randomSecret, validSecrets, type ProbeDelivery } from './probes.js';
 import type { HomologationService } from './service.js';
 
+/** How often a running session looks for the tasks the ERP's calls open. */
+const WATCH_MS = 250;
+
 /** How long the session waits for the integration's receiver to take a regular delivery before probing on. */
 const DELIVERY_WAIT_MS = 5000;
 
@@ -39,6 +42,8 @@ export class ObserverSession {
   readonly view: SessionView;
   private readonly abort = new AbortController();
   done: Promise<void> = Promise.resolve();
+  private watcher: NodeJS.Timeout | null = null;
+  private saving: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly service: HomologationService,
@@ -62,15 +67,42 @@ export class ObserverSession {
     await store.arm(this.integrationId, this.view.faults);
     await createSessionOrders(this.env, this.view, this.storeId, this.integrationId, () => this.nextTaskId());
     await this.refreshTasks();
+    await this.save();
+    this.watch();
     this.done = this.probe().catch((error: Error) => {
       this.view.problems.push(`the session stopped: ${error.message}`);
     }).finally(() => {
       this.view.finished = true;
+      void this.save();
     });
   }
 
   stop(): void {
     this.abort.abort();
+    if (this.watcher) clearInterval(this.watcher);
+  }
+
+  /**
+   * The view where the sandbox keeps it, so that a report asked of another process of a shared
+   * sandbox shows the session as it is here. Saves run one after the other.
+   */
+  save(): Promise<void> {
+    const view = { ...this.view, tasks: [...this.view.tasks], probes: [...this.view.probes], orders: [...this.view.orders], problems: [...this.view.problems] };
+    this.saving = this.saving.then(() => this.service.store.saveSession(this.integrationId, view)).catch(() => undefined);
+    return this.saving;
+  }
+
+  /** Until the session's time is up, the tasks the ERP's calls open are opened (and saved) as they come. */
+  private watch(): void {
+    this.watcher = setInterval(() => {
+      if (Date.now() >= this.view.deadline || this.abort.signal.aborted) {
+        if (this.watcher) clearInterval(this.watcher);
+        return;
+      }
+      const before = this.view.tasks.length;
+      void this.refreshTasks().then(() => (this.view.tasks.length !== before ? this.save() : undefined)).catch(() => undefined);
+    }, WATCH_MS);
+    this.watcher.unref();
   }
 
   /** The session's view: the tasks the ERP's calls so far open, the regular deliveries of its orders read fresh. */
@@ -98,7 +130,10 @@ export class ObserverSession {
     const webhook = await this.env.store.webhooks.get(this.integrationId);
     if (!webhook) return null;
     const record = await sendProbe(this.env, this.service.agents, webhook, probe, this.abort.signal, this.emulator.options.webhookTimeoutMs);
-    if (!this.abort.signal.aborted) this.view.probes.push(record);
+    if (!this.abort.signal.aborted) {
+      this.view.probes.push(record);
+      await this.save();
+    }
     return record;
   }
 

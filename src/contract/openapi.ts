@@ -228,7 +228,8 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[] = ALL_ENDPOI
       description:
         'Catálogo, recepción de pedidos y estados de pedido (API v1, `api_version` 1.0). Montos en texto decimal (PYG), ' +
         'fechas ISO 8601 con desplazamiento (America/Asuncion), errores `{error: {code, message, details?, request_id}}`. ' +
-        'Todo texto es Unicode válido (UTF-8): un sustituto UTF-16 suelto, escrito como `\\ud800` en el JSON, se rechaza con 422 `validation_failed` en su campo.',
+        'Todo texto es Unicode válido (UTF-8): un sustituto UTF-16 suelto, escrito como `\\ud800` en el JSON, se rechaza con 422 `validation_failed` en su campo, ' +
+        'igual que el carácter nulo `\\u0000`.',
     },
     servers: [
       { url: '/v1', description: 'Producción (`{base_url}`)' },

@@ -87,6 +87,10 @@ export function issuesToDetails(issues: readonly z.core.$ZodIssue[], prefix = ''
 // With the `u` flag a pair is one code point: only a surrogate without its other half is in `Cs`.
 const LONE_SURROGATE = /\p{Cs}/u;
 const ILL_FORMED: FieldIssue['message'] = 'El texto no es UTF-8 válido: contiene un sustituto UTF-16 sin su par.';
+// U+0000 is valid UTF-8, but no text of the API has a use for it and a PostgreSQL text cannot hold
+// it: refused alike on every storage (docs/openapi.md, Decisions).
+const NUL = '\u0000';
+const HAS_NUL: FieldIssue['message'] = 'El texto no puede contener el carácter nulo (U+0000).';
 
 function unwrapped(schema: z.ZodType): z.ZodType {
   let s = schema;
@@ -105,7 +109,7 @@ function childSchema(schema: z.ZodType | undefined, key: string | number): z.Zod
 /**
  * spec: Conventions — text is UTF-8. A JSON escape can still carry half of a UTF-16 surrogate pair
  * (`"\ud800"`), which no UTF-8 text holds (it was stored as three U+FFFD): every string of the input,
- * at any depth, must be well formed. One `invalid` detail per such string, by its dotted path.
+ * at any depth, must be well formed, and without U+0000 (no storage keeps it alike). One `invalid` detail per such string, by its dotted path.
  * A value the schema leaves `unknown` is skipped: a finer step reads it (a batch operation fails on
  * its own, not the whole batch). Iterative, so a deeply nested body costs a loop, never the stack.
  */
@@ -118,6 +122,7 @@ export function illFormedTextDetails(input: unknown, schema?: z.ZodType, prefix 
     if (s && unwrapped(s) instanceof z.ZodUnknown) continue;
     if (typeof value === 'string') {
       if (LONE_SURROGATE.test(value)) out.push({ field, code: 'invalid', message: ILL_FORMED });
+      else if (value.includes(NUL)) out.push({ field, code: 'invalid', message: HAS_NUL });
     } else if (Array.isArray(value)) {
       for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], at(field, i), childSchema(s, i)]);
     } else if (value !== null && typeof value === 'object') {

@@ -64,3 +64,25 @@ describe('a lone surrogate in a write', () => {
     expect(list.body.data.find((c: any) => c.external_id === 'CAT-EMOJI').name).toBe('Pizza 🍕');
   });
 });
+
+// issue 17: U+0000 is valid UTF-8 but a PostgreSQL text cannot hold it (a shared sandbox answered
+// 500): every storage refuses it alike, 422 on the field, nothing stored.
+describe('a null character in a write', () => {
+  const NUL = '\\u0000'; // as JSON text: the escape
+
+  it('refuses a category name with 422 invalid on the field, and stores nothing', async () => {
+    const res = await emu.api('PUT', '/catalog/categories/CAT-NUL', { rawBody: `{"name":"Pizza${NUL}"}`, headers: { 'content-type': 'application/json' } });
+    expectRefused(res, 'name');
+    expect(res.body.error.details[0].message).toContain('U+0000');
+    const list = await emu.api('GET', '/catalog/categories');
+    expect(list.body.data.map((c: any) => c.external_id)).not.toContain('CAT-NUL');
+  });
+
+  it('refuses an import-failure message', async () => {
+    const order = await simulate(emu);
+    const res = await emu.api('POST', `/orders/${order.id}/import-failure`, {
+      rawBody: `{"code":"other","message":"a${NUL}b","retryable":false}`, headers: { 'content-type': 'application/json' }, idempotencyKey: key(),
+    });
+    expectRefused(res, 'message');
+  });
+});
