@@ -24,10 +24,13 @@ const FAULTS: InjectedFault[] = [
   { status: 429, retry_after: 1, call_seq: null },
 ];
 
+/** Waits `ms` or until the session stops; the abort listener goes when the timer fires (a session sleeps thousands of times). */
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    if (signal.aborted) return resolve();
+    const onAbort = () => (clearTimeout(timer), resolve());
+    const timer = setTimeout(() => (signal.removeEventListener('abort', onAbort), resolve()), ms);
+    signal.addEventListener('abort', onAbort, { once: true });
   });
 
 /**
