@@ -1,6 +1,9 @@
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { controlCall, freshAddress, furnishedStore, NOBODY, type Answer, type FurnishedStore } from '../helpers/tokens.js';
+import { decodeBundle } from '../../emulator/bundle/envelope.js';
+import { restoreBundle } from '../../emulator/bundle/restore.js';
 
 // DESIGN, Storage and the team sandbox: with --admin-token the control API needs a token whatever
 // the bind address; the admin token opens everything, a store token only its own store's routes
@@ -98,6 +101,12 @@ async function expectRefused(method: string, path: string, body?: unknown): Prom
   } finally {
     await agent.close();
   }
+}
+
+async function exportBundle(): Promise<Buffer> {
+  const res = await fetch(`${emu.running.admin_url}/export`, { headers: { authorization: `Bearer ${ADMIN}` } });
+  expect(res.status).toBe(200);
+  return Buffer.from(await res.arrayBuffer());
 }
 
 /** The 404 of a store route, without its request id: what it says must not tell a foreign id from a missing one. */
@@ -276,6 +285,23 @@ describe('issuing store tokens', () => {
       await agent.close();
     }
     expect((await controlCall(emu, 'GET', `/orders/${c.orders[0]}`, ADMIN)).status).toBe(200);
+  });
+
+  it('keeps store tokens through a bundle as digests only: an emulator restored from it opens each store to its token', async () => {
+    const exported = await exportBundle();
+    const text = gunzipSync(exported).toString('utf8');
+    expect(JSON.parse(text).payload.environments.test.tables.store_tokens.columns).toEqual(['store_id', 'token_sha256', 'created_at']);
+    for (const s of [a, b, live]) expect(text).not.toContain(s.token.slice(4));
+    const restored = await startTestEmulator({ adminToken: 'another-admin-token-long' });
+    try {
+      await restoreBundle(restored.running.emulator, decodeBundle(exported));
+      expect((await controlCall(restored, 'GET', `/orders/${a.orders[0]}`, a.token)).status).toBe(200);
+      expect((await controlCall(restored, 'GET', `/orders/${a.orders[0]}`, b.token)).status).toBe(404);
+      const state = (await controlCall(restored, 'GET', '/state', live.token)).body.data;
+      expect(state.environments[0].stores.map((s: any) => s.id)).toEqual([live.storeId]);
+    } finally {
+      await restored.close();
+    }
   });
 
   it('a reset ends every store token with its store (the admin token stays)', async () => {
