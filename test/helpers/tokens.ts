@@ -24,6 +24,18 @@ export function freshAddress(): Agent {
 
 const shared = new Agent();
 
+/** What GET /_emulator/health answers each token, called from an address of its own (a refusal counts there only). */
+export async function healthFromFreshAddress(emu: TestEmulator, tokens: (string | null)[]): Promise<number[]> {
+  const agent = freshAddress();
+  try {
+    const statuses: number[] = [];
+    for (const token of tokens) statuses.push((await controlCall(emu, 'GET', '/health', token, undefined, agent)).status);
+    return statuses;
+  } finally {
+    await agent.close();
+  }
+}
+
 /** A control call (`/_emulator` + path) with `token` as the bearer (none when null). Writes always carry the JSON type. */
 export async function controlCall(emu: TestEmulator, method: string, path: string, token: string | null, body?: unknown, agent: Agent = shared): Promise<Answer> {
   const headers: Record<string, string> = {};
