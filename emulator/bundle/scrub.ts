@@ -1,15 +1,16 @@
 import { SECRET_CHARS } from '../../src/logging/redact.js';
 import type { Cell } from './format.js';
 
-// What a bundle never holds, whatever the storage: a credential's secret part or a webhook signing
-// secret that shows up in any stored text (an idempotent rotate-secret answer, say) is replaced by
-// this marker, and webhooks lose their signing secrets (a restore hands out new ones).
+// What a bundle never holds, whatever the storage: a credential's secret part, a webhook signing
+// secret or a store token that shows up in any stored text (an idempotent rotate-secret answer, an
+// order note someone pasted a token into) is replaced by this marker, and webhooks lose their signing
+// secrets (a restore hands out new ones). Store tokens travel as their digests only, like credentials.
 
-const SECRET = new RegExp(`\\b(?:svs|whsec)_[${SECRET_CHARS}]+`, 'g');
+const SECRET = new RegExp(`\\b(?:svs|whsec|mks)_[${SECRET_CHARS}]+`, 'g');
 export const REDACTED = '[redacted]';
 
 function scrub(value: string): string {
-  return value.includes('svs_') || value.includes('whsec_') ? value.replace(SECRET, REDACTED) : value;
+  return value.includes('svs_') || value.includes('whsec_') || value.includes('mks_') ? value.replace(SECRET, REDACTED) : value;
 }
 
 /** One stored value as a bundle cell: bytes as hex, big integers as numbers, text scrubbed. */

@@ -1,20 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../../src/contract/errors.js';
 import type { Emulator } from '../emulator.js';
 import { isJsonContentType } from '../http/body.js';
 import type { HostPolicy } from '../http/host-check.js';
 import { sendError } from '../http/reply.js';
 import { CONTROL_ROUTES } from './routes.js';
-import { rateLimited } from '../http/env-plugin.js';
-import { WindowCounter } from '../http/rate-limit.js';
-import { LIMITS } from '../../src/contract/limits.js';
-
-function tokenMatches(header: string | undefined, token: string): boolean {
-  const given = Buffer.from(header ?? '');
-  const wanted = Buffer.from(`Bearer ${token}`);
-  return given.length === wanted.length && timingSafeEqual(given, wanted);
-}
+import { controlAuthentication } from './auth.js';
+import { authorize } from './access.js';
 
 const READS = new Set(['GET', 'HEAD']);
 
@@ -48,36 +40,18 @@ function refuseWebPageWrites(request: FastifyRequest, hosts: HostPolicy): ApiErr
   return null;
 }
 
-/**
- * spec: Authentication 5, applied to the admin token too — after 30 failures per minute from one IP,
- * every control request from it is 429 `rate_limited` until the minute ends, so a token cannot be
- * guessed at hundreds of tries a second. Real minutes, not the emulator's clock: a manual clock
- * that nobody advances would never end the block. Not lifted by `--limits off`, which is about the
- * API's limits that integrators test against, not the emulator's own guard.
- */
-const tokenFailures = () => new WindowCounter(LIMITS.authFailuresPerMinute);
-
 /** The control API under /_emulator: the merchant panel, the customer and the sandbox tools. */
 export function controlPlugin(emulator: Emulator, hosts: HostPolicy) {
   return async function plugin(app: FastifyInstance): Promise<void> {
-    const token = emulator.options.adminToken;
-    const failures = tokenFailures();
-    // Callback hooks: no promise per request.
+    // Callback hooks: no promise per request on an emulator without --admin-token.
+    app.addHook('onRequest', controlAuthentication(emulator));
     app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-      // The panel page and its assets hold no data (a browser cannot send a Bearer header to open a page).
-      const panelPage = (request.routeOptions.config as { panelPublic?: boolean }).panelPublic === true;
-      if (token && !panelPage) {
-        const now = Date.now();
-        if (failures.exhausted(request.ip, now)) return sendError(request, reply, rateLimited(failures.hit(request.ip, now).retryAfterSeconds));
-        if (!tokenMatches(request.headers.authorization, token)) {
-          failures.hit(request.ip, now);
-          return sendError(request, reply, new ApiError('unauthenticated', 'Token de administración ausente o inválido.'));
-        }
-      }
       const refused = refuseWebPageWrites(request, hosts);
       if (refused) return sendError(request, reply, refused);
       done();
     });
+    // After the body is parsed: the simulator names its store there.
+    app.addHook('preHandler', authorize(emulator));
     for (const register of CONTROL_ROUTES) register(app, emulator);
   };
 }

@@ -3,6 +3,7 @@ import { controlLogsQuery, type RequestLogPage } from '../../src/contract/contro
 import { parseOrThrow } from '../../src/contract/validation.js';
 import type { Emulator } from '../emulator.js';
 import { requestLogOf } from '../http/request-log.js';
+import { accessOf, FILTERED } from './access.js';
 
 /**
  * GET /_emulator/logs — the request log (`emulator logs tail`). With `wait_ms`, a page that found
@@ -11,9 +12,12 @@ import { requestLogOf } from '../http/request-log.js';
  */
 export function logsControl(app: FastifyInstance, emulator: Emulator): void {
   const log = requestLogOf(emulator);
-  app.get('/logs', async (request, reply) => {
+  app.get('/logs', FILTERED, async (request, reply) => {
     const query = parseOrThrow(controlLogsQuery, request.query);
-    let page = log.read(query);
+    // A store token reads its own store's requests only (DESIGN: team sandbox).
+    const access = accessOf(request);
+    const only = access.role === 'store' ? access.storeId : null;
+    let page = log.read(query, only);
     if (query.tail !== undefined || query.wait_ms === 0) return { data: page };
     const deadline = performance.now() + query.wait_ms;
     let gone = false;
@@ -23,7 +27,7 @@ export function logsControl(app: FastifyInstance, emulator: Emulator): void {
       const left = deadline - performance.now();
       if (left <= 0) break;
       await log.waitForNewer(page.next_after, left, (stop) => reply.raw.once('close', stop));
-      page = log.read({ ...query, after: page.next_after });
+      page = log.read({ ...query, after: page.next_after }, only);
       missed += page.missed;
     }
     return { data: { ...page, missed } satisfies RequestLogPage };

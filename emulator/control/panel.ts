@@ -3,10 +3,11 @@ import { ApiError } from '../../src/contract/errors.js';
 import type { Emulator } from '../emulator.js';
 import { presentOrder } from '../orders/present.js';
 import { presentDelivery } from '../webhooks/view.js';
-import { panelBus } from '../panel/bus.js';
+import { panelBus, type PanelChange } from '../panel/bus.js';
 import { panelPage } from '../panel/page.js';
 import { PANEL_SCRIPT } from '../panel/script.js';
 import { PANEL_ICON, PANEL_STYLES } from '../panel/styles.js';
+import { accessOf, FILTERED, integrationParam, storeParam, type ControlAccess } from './access.js';
 
 type IdParams = { Params: Record<string, string>; Querystring: Record<string, string | undefined> };
 
@@ -39,6 +40,13 @@ function boundedLimit(value: string | undefined, fallback: number, max: number):
   return n;
 }
 
+const NO_STORE = 'No existe ese comercio.';
+
+/** A store token's stream tells of its own store only, and of what concerns every store (the clock, a reset). */
+function visibleTo(access: ControlAccess, change: PanelChange): boolean {
+  return access.role === 'admin' || change.store_id === null || change.store_id === access.storeId;
+}
+
 /** DESIGN: GET /_emulator/panel — the merchant panel page, its script and styles, its live stream and reads. */
 export function panelControl(app: FastifyInstance, emulator: Emulator): void {
   const bus = panelBus(emulator);
@@ -56,7 +64,8 @@ export function panelControl(app: FastifyInstance, emulator: Emulator): void {
     secureHeaders(reply, 'image/svg+xml').send(PANEL_ICON));
 
   // Server-Sent Events: one `change` message per store and turn of the event loop, a comment every 15 s.
-  app.get('/panel/events', (request, reply) => {
+  app.get('/panel/events', FILTERED, (request, reply) => {
+    const access = accessOf(request);
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
@@ -66,7 +75,9 @@ export function panelControl(app: FastifyInstance, emulator: Emulator): void {
       'x-content-type-options': 'nosniff',
     });
     res.write('retry: 1000\nevent: hello\ndata: {}\n\n');
-    const unsubscribe = bus.subscribe((change) => res.write(`event: change\ndata: ${JSON.stringify(change)}\n\n`));
+    const unsubscribe = bus.subscribe((change) => {
+      if (visibleTo(access, change)) res.write(`event: change\ndata: ${JSON.stringify(change)}\n\n`);
+    });
     const beat = setInterval(() => res.write(': beat\n\n'), 15_000);
     const end = () => {
       unsubscribe();
@@ -79,10 +90,10 @@ export function panelControl(app: FastifyInstance, emulator: Emulator): void {
   });
 
   // The board: the newest orders of a store with their items, as the API presents them.
-  app.get<IdParams>('/panel/stores/:store_id/orders', async (request) => {
+  app.get<IdParams>('/panel/stores/:store_id/orders', storeParam(NO_STORE), async (request) => {
     const storeId = request.params.store_id;
     const env = await emulator.envOf((e) => e.store.stores.byId(storeId!));
-    if (!env) throw ApiError.of('not_found', undefined, 'No existe ese comercio.');
+    if (!env) throw ApiError.of('not_found', undefined, NO_STORE);
     const limit = boundedLimit(request.query.limit, 100, 500);
     const repository = env.store.orders;
     const orders = await repository.list({
@@ -95,7 +106,7 @@ export function panelControl(app: FastifyInstance, emulator: Emulator): void {
   });
 
   // Deliveries of an integration's webhook with their attempts, newest first.
-  app.get<IdParams>('/panel/integrations/:integration_id/deliveries', async (request) => {
+  app.get<IdParams>('/panel/integrations/:integration_id/deliveries', integrationParam(), async (request) => {
     const id = request.params.integration_id;
     const env = await emulator.envOf((e) => e.store.integrations.byId(id!));
     if (!env) throw ApiError.of('not_found');

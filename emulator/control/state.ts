@@ -3,6 +3,7 @@ import type { EnvContext } from '../context.js';
 import type { IntegrationRecord, StoreRecord } from '../stores/repository.js';
 import { presentStore } from '../stores/present.js';
 import { clockView } from './system.js';
+import type { ControlAccess } from './access.js';
 import { storeAlerts } from '../orders/alerts.js';
 import { webhookView } from '../webhooks/view.js';
 import { formatDate, formatNullableDate } from '../../src/contract/dates.js';
@@ -36,12 +37,19 @@ export async function integrationView(env: EnvContext, i: IntegrationRecord) {
   };
 }
 
-/** DESIGN: environments, stores (with alerts), integrations (settings, scopes, status, webhook), clock. */
-export async function describeState(emulator: Emulator) {
+/**
+ * DESIGN: environments, stores (with alerts), integrations (settings, scopes, status, webhook), clock.
+ * A store token sees its own environment and store only, and `access` says so (the panel shows no
+ * sandbox control to it).
+ */
+export async function describeState(emulator: Emulator, access: ControlAccess = { role: 'admin' }) {
+  const own = access.role === 'store' ? access : null;
   const environments = [];
   for (const env of Object.values(emulator.envs)) {
+    if (own && env.name !== own.environment) continue;
     const stores = [];
     for (const store of await env.store.stores.all()) {
+      if (own && store.id !== own.storeId) continue;
       const integrations = [];
       for (const i of await env.store.integrations.byStore(store.id)) {
         integrations.push({ ...(await integrationView(env, i)), webhook: await webhookView(env, i.id) });
@@ -50,5 +58,10 @@ export async function describeState(emulator: Emulator) {
     }
     environments.push({ name: env.name, base_path: env.basePath, stores });
   }
-  return { clock: clockView(emulator), limits: emulator.options.limits, environments };
+  return {
+    clock: clockView(emulator),
+    limits: emulator.options.limits,
+    access: { role: access.role, store_id: own ? own.storeId : null },
+    environments,
+  };
 }

@@ -4,19 +4,25 @@ import { formatDate } from '../../src/contract/dates.js';
 import { controlClockAdvance, controlFault } from '../../src/contract/control.js';
 import { controlBody } from './parse.js';
 import { describeState } from './state.js';
+import { accessOf, ANY_TOKEN, FILTERED } from './access.js';
 
-/** DESIGN: control API — health, reset, state, the clock and injected faults. */
+/**
+ * DESIGN: control API — health, reset, state, the clock and injected faults. A store token reads the
+ * health, the clock and its own store's state; reset, the clock's moves and faults are the admin's
+ * (they change the sandbox for every store).
+ */
 export function systemRoutes(app: FastifyInstance, emulator: Emulator): void {
-  app.get('/health', async () => ({ data: { ok: true } }));
+  app.get('/health', ANY_TOKEN, async () => ({ data: { ok: true } }));
 
   app.post('/reset', async () => {
     await emulator.reset();
     return { data: { reset: true, clock: clockView(emulator) } };
   });
 
-  app.get('/state', async () => ({ data: await describeState(emulator) }));
+  // A store token sees its own store only (DESIGN: team sandbox).
+  app.get('/state', FILTERED, async (request) => ({ data: await describeState(emulator, accessOf(request)) }));
 
-  app.get('/clock', async () => ({ data: clockView(emulator) }));
+  app.get('/clock', ANY_TOKEN, async () => ({ data: clockView(emulator) }));
 
   // DESIGN: moves the emulator's time; the clock's listeners (retries, expiries) run inside advance().
   app.post('/clock/advance', async (request) => {

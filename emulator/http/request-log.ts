@@ -81,9 +81,9 @@ export class RequestLog {
     return this.slots[(id - 1) % REQUEST_LOG_SIZE];
   }
 
-  /** A page of the log as the control route answers it. */
-  read(query: ControlLogsQuery): RequestLogPage {
-    const filter = filterOf(query);
+  /** A page of the log as the control route answers it; `storeId`: that store's requests only. */
+  read(query: ControlLogsQuery, storeId: string | null = null): RequestLogPage {
+    const filter = filterOf(query, storeId);
     if (query.tail !== undefined) return { entries: this.newest(query.tail, filter).map(present), next_after: this.last, missed: 0 };
     const after = Math.min(query.after ?? 0, this.last);
     const start = Math.max(after + 1, this.first);
@@ -138,10 +138,12 @@ export class RequestLog {
   }
 }
 
-function filterOf(query: ControlLogsQuery): Filter {
+function filterOf(query: ControlLogsQuery, storeId: string | null): Filter {
   const statuses = query.status?.map(statusTest) ?? null;
   const path = query.path === undefined ? null : globMatcher(query.path);
-  return (entry) => (statuses === null || statuses.some((test) => test(entry.status))) && (path === null || path(pathOf(entry.url)));
+  return (entry) =>
+    (storeId === null || entry.storeId === storeId) &&
+    (statuses === null || statuses.some((test) => test(entry.status))) && (path === null || path(pathOf(entry.url)));
 }
 
 /** `409` matches that status, `4xx` the class. */

@@ -7,6 +7,12 @@ import type { Emulator } from '../emulator.js';
 import { simulateOrder } from './simulator.js';
 import { changeStatus, markPaid } from './service.js';
 import { presentOrder } from './present.js';
+import { ownedBy, storeInBody } from '../control/access.js';
+
+const NO_ORDER = 'El pedido no existe.';
+const NO_STORE = 'No existe ese comercio.';
+/** The order's store (a store token reaches its own store's orders only). */
+const orderOwner = ownedBy(async (store, request) => (await store.orders.byId((request.params as { order_id: string }).order_id))?.storeId, NO_ORDER);
 
 type OrderParams = { Params: { order_id: string } };
 
@@ -18,34 +24,34 @@ function bodyOf(body: unknown): unknown {
 /** The environment holding an order (ids are looked up in both); 404 when neither has it. */
 async function orderEnv(emulator: Emulator, orderId: string): Promise<EnvContext> {
   const env = await emulator.envOf((e) => e.store.orders.byId(orderId));
-  if (!env) throw ApiError.of('not_found', undefined, 'El pedido no existe.');
+  if (!env) throw ApiError.of('not_found', undefined, NO_ORDER);
   return env;
 }
 
 /** DESIGN: control API — the sandbox's order simulator and the panel's and customer's order actions. */
 export function ordersControl(app: FastifyInstance, emulator: Emulator): void {
-  app.post('/orders', async (request, reply) => {
+  app.post('/orders', storeInBody(NO_STORE), async (request, reply) => {
     const body = parseOrThrow(simulateOrderRequest, bodyOf(request.body));
     const env = await emulator.envOf((e) => e.store.stores.byId(body.store_id));
-    if (!env) throw ApiError.of('not_found', undefined, 'No existe ese comercio.');
+    if (!env) throw ApiError.of('not_found', undefined, NO_STORE);
     const order = await simulateOrder(env, body);
     return reply.code(201).send({ data: await presentOrder(env.store.orders, order) });
   });
 
-  app.get<OrderParams>('/orders/:order_id', async (request) => {
+  app.get<OrderParams>('/orders/:order_id', orderOwner, async (request) => {
     const env = await orderEnv(emulator, request.params.order_id);
     return { data: await presentOrder(env.store.orders, (await env.store.orders.byId(request.params.order_id))!) };
   });
 
   // Same machine as the API, with `by` customer, store_user or system (DESIGN: order_status_authority).
-  app.post<OrderParams>('/orders/:order_id/status', async (request) => {
+  app.post<OrderParams>('/orders/:order_id/status', orderOwner, async (request) => {
     const { by, ...change } = parseOrThrow(panelStatusChangeBody, bodyOf(request.body));
     const env = await orderEnv(emulator, request.params.order_id);
     const order = await changeStatus(env, request.params.order_id, null, { type: by, integrationId: null }, change);
     return { data: await presentOrder(env.store.orders, order) };
   });
 
-  app.patch<OrderParams>('/orders/:order_id', async (request) => {
+  app.patch<OrderParams>('/orders/:order_id', orderOwner, async (request) => {
     parseOrThrow(panelOrderPatch, bodyOf(request.body));
     const env = await orderEnv(emulator, request.params.order_id);
     return { data: await presentOrder(env.store.orders, await markPaid(env, request.params.order_id)) };

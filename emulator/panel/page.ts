@@ -23,8 +23,8 @@ export function panelPage(): string {
   <span id="clock-now" class="muted"></span>
 </header>
 <form id="token-form" hidden>
-  <p>This emulator listens beyond loopback: enter its admin token (kept in this tab only, sent as a Bearer header).</p>
-  <input id="token-input" type="password" autocomplete="off" aria-label="Admin token">
+  <p>This emulator asks for a token: its admin token, or your store's token (mks_…), which opens your store only. It is kept in this tab only and sent as a Bearer header.</p>
+  <input id="token-input" type="password" autocomplete="off" aria-label="Token">
   <button type="submit">Unlock</button>
   <p id="token-error" class="error" role="alert"></p>
 </form>

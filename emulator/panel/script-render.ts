@@ -228,11 +228,17 @@ export const PANEL_RENDER = String.raw`  // ---- rendering ----
   function renderClock() {
     var c = ui.state.clock;
     $('clock-now').textContent = 'Emulator time ' + c.now;
+    var facts = el('table', null, row('Now', c.now), row('Mode', c.mode), row('Advanced by', c.offset_seconds + ' s'));
+    // A store token: the clock is the whole sandbox's, moved by its admin only (the route answers 403).
+    if (ui.state.access && ui.state.access.role === 'store') {
+      fill($('clock'), [facts, el('p', { class: 'muted', 'data-notice': 'clock-admin', text: "The clock is the sandbox's: its admin moves it." })]);
+      return;
+    }
     var error = errorBox('clock');
     var amount = el('input', { type: 'number', min: 1, value: 5, 'aria-label': 'Advance amount' });
     var unit = el('select', { 'aria-label': 'Advance unit' }, [['60', 'minutes'], ['3600', 'hours'], ['86400', 'days'], ['1', 'seconds']].map(function (u) { return el('option', { value: u[0], text: u[1] }); }));
     fillKeeping($('clock'), [
-      el('table', null, row('Now', c.now), row('Mode', c.mode), row('Advanced by', c.offset_seconds + ' s')),
+      facts,
       amount, unit,
       el('button', { type: 'button', id: 'advance-clock', text: 'Advance clock', onclick: function () {
         act(function () { return api('POST', '/clock/advance', { seconds: Math.round(Number(amount.value) * Number(unit.value)) }); }, 'clock').then(reloadIfDone);

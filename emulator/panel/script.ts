@@ -264,9 +264,10 @@ const PANEL_CORE = String.raw`  var ADMIN = '/_emulator';
 
 /**
  * The panel's script, served as /_emulator/panel/app.js: plain JavaScript, no build step. Every
- * stored string reaches the page through textContent (the `el` helper), never as markup. The admin
- * token, when the emulator needs one, lives in sessionStorage and travels only in the Authorization
- * header; the live stream is read with fetch so that it can carry that header too.
+ * stored string reaches the page through textContent (the `el` helper), never as markup. The token
+ * (the admin's, or a store's: then the control API shows that store only and the panel opens on it),
+ * when the emulator needs one, lives in sessionStorage and travels only in the Authorization header;
+ * the live stream is read with fetch so that it can carry that header too.
  *
  * One closure over three parts: this file's (state, client, loading, actions), script-render.ts
  * and script-live.ts.

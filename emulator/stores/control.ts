@@ -15,6 +15,8 @@ import { rotateCredential } from './rotate.js';
 import { formatNullableDate } from '../../src/contract/dates.js';
 import { controlBody } from '../control/parse.js';
 import { integrationView, storeView } from '../control/state.js';
+import { integrationParam, storeParam } from '../control/access.js';
+import { issueStoreToken, newStoreToken } from './store-token.js';
 
 type IdParams = { Params: Record<string, string> };
 
@@ -31,23 +33,42 @@ async function integrationEnv(emulator: Emulator, integrationId: string): Promis
   return env;
 }
 
-/** DESIGN: control API — stores, integrations and credentials, as the merchant panel makes them. */
+/**
+ * DESIGN: control API — stores, integrations and credentials, as the merchant panel makes them. A
+ * store token changes its own store and integrations; making stores and their tokens is the admin's.
+ */
 export function storesControl(app: FastifyInstance, emulator: Emulator): void {
   app.post('/stores', async (request, reply) => {
     const input = controlBody(controlStoreCreate, request.body);
     const env = emulator.env(input.environment);
-    const made = await provisionStore(env, { name: input.name, slug: input.slug, scopes: input.scopes, settings: input.settings });
+    // DESIGN: the store's token is made with it and shown here once (the storage keeps its digest).
+    const token = newStoreToken();
+    const made = await provisionStore(env, { name: input.name, slug: input.slug, scopes: input.scopes, settings: input.settings, tokenDigest: token.digest });
     reply.code(201);
     return {
       data: {
         store: await storeView(env, (await env.store.stores.byId(made.storeId))!),
         integration: await integrationView(env, (await env.store.integrations.byId(made.integrationId))!),
         credential: made.credential.full,
+        store_token: token.token,
       },
     };
   });
 
-  app.patch<IdParams>('/stores/:store_id', async (request) => {
+  // A new token for the store, shown once; the one it had stops at once (a leaked token, a new integrator).
+  app.post<IdParams>('/stores/:store_id/token', async (request, reply) => {
+    const env = await storeEnv(emulator, request.params.store_id!);
+    reply.code(201);
+    return { data: await issueStoreToken(env, request.params.store_id!) };
+  });
+
+  // The store's token stops; the store is then reached with the admin token only.
+  app.delete<IdParams>('/stores/:store_id/token', async (request) => {
+    const env = await storeEnv(emulator, request.params.store_id!);
+    return { data: { store_id: request.params.store_id!, revoked: await env.store.stores.dropToken(request.params.store_id!) } };
+  });
+
+  app.patch<IdParams>('/stores/:store_id', storeParam(), async (request) => {
     const env = await storeEnv(emulator, request.params.store_id!);
     const input = controlBody(controlStorePatch, request.body);
     const change: StoreChange = {};
@@ -60,21 +81,21 @@ export function storesControl(app: FastifyInstance, emulator: Emulator): void {
     return { data: await storeView(env, store) };
   });
 
-  app.patch<IdParams>('/integrations/:integration_id', async (request) => {
+  app.patch<IdParams>('/integrations/:integration_id', integrationParam(), async (request) => {
     const env = await integrationEnv(emulator, request.params.integration_id!);
     const input = controlBody(controlIntegrationPatch, request.body);
     const integration = await changeIntegration(env, request.params.integration_id!, input);
     return { data: await integrationView(env, integration) };
   });
 
-  app.post<IdParams>('/integrations/:integration_id/credentials', async (request, reply) => {
+  app.post<IdParams>('/integrations/:integration_id/credentials', integrationParam(), async (request, reply) => {
     const env = await integrationEnv(emulator, request.params.integration_id!);
     const { overlap_hours } = controlBody(controlCredentialRotate, request.body);
     reply.code(201);
     return { data: await rotateCredential(env, request.params.integration_id!, overlap_hours) };
   });
 
-  app.delete<IdParams>('/integrations/:integration_id/credentials/:key_id', async (request) => {
+  app.delete<IdParams>('/integrations/:integration_id/credentials/:key_id', integrationParam(), async (request) => {
     const { integration_id, key_id } = request.params as { integration_id: string; key_id: string };
     const env = await integrationEnv(emulator, integration_id);
     const credential = await env.store.credentials.byKey(key_id);

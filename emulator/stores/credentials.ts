@@ -3,7 +3,8 @@ import type { Environment } from '../../src/contract/store.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-function token(length: number): string {
+/** `length` base62 characters from crypto (credentials and store tokens). */
+export function randomBase62(length: number): string {
   // Rejection sampling keeps every character equally likely.
   let out = '';
   while (out.length < length) {
@@ -24,8 +25,8 @@ export interface IssuedCredential {
 
 /** spec: Authentication 2 — `svk_<env>_…` key part, `svs_<env>_…` secret part; secrets always from crypto. */
 export function issueCredential(env: Environment): IssuedCredential {
-  const keyId = `svk_${env}_${token(24)}`;
-  const secret = `svs_${env}_${token(40)}`;
+  const keyId = `svk_${env}_${randomBase62(24)}`;
+  const secret = `svs_${env}_${randomBase62(40)}`;
   return { keyId, secret, full: `${keyId}.${secret}`, digest: digestSecret(secret) };
 }
 

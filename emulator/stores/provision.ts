@@ -18,6 +18,8 @@ export interface NewStore {
   scopes?: Scope[];
   settings?: Partial<IntegrationSettings>;
   system?: string;
+  /** The digest of the store's token (`POST /_emulator/stores`), written with the store. */
+  tokenDigest?: Buffer;
 }
 
 export interface ProvisionedStore {
@@ -51,6 +53,7 @@ export async function provisionStore(
     await tx.stores.insert({ id: storeId, slug, name, switchOn: true, paymentMethods: DEFAULT_PAYMENT_METHODS, fulfillmentTypes: ['delivery', 'pickup'] }, now);
     await tx.integrations.insert({ id: integrationId, storeId, system: input.system ?? 'erp', scopes: input.scopes ?? [...SCOPES], settings }, now);
     await tx.credentials.insert(credential.keyId, integrationId, credential.digest, now);
+    if (input.tokenDigest) await tx.stores.setToken(storeId, input.tokenDigest, now);
   });
   return { storeId, integrationId, credential };
 }

@@ -37,6 +37,12 @@ export interface StoresRepository {
   nextOrderNumber(storeId: string): Promise<number>;
   /** An active product in an active category (DESIGN: what `accepting_orders` needs). */
   hasActiveProduct(storeId: string): Promise<boolean>;
+  /** Keeps the digest of the store's token, replacing the one it had (the old token stops at once). */
+  setToken(storeId: string, digest: Buffer, now: number): Promise<void>;
+  /** Forgets the store's token; false when it had none. */
+  dropToken(storeId: string): Promise<boolean>;
+  /** The store whose token has this digest, if any. */
+  storeOfToken(digest: Buffer): Promise<string | undefined>;
 }
 
 export type { IntegrationStatus };

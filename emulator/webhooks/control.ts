@@ -6,10 +6,17 @@ import { controlBody } from '../control/parse.js';
 import { setWebhook } from './config.js';
 import { presentDelivery, presentWebhook } from './view.js';
 import { webhookService } from './service.js';
+import { integrationParam, ownedBy } from '../control/access.js';
+
+/** A delivery's store, through its integration (a store token retries its own deliveries only). */
+const deliveryOwner = ownedBy(async (store, request) => {
+  const delivery = await store.webhooks.delivery((request.params as { delivery_id: string }).delivery_id);
+  return delivery && (await store.integrations.byId(delivery.integrationId))?.storeId;
+});
 
 type IdParams = { Params: Record<string, string> };
 
-/** DESIGN: control rows for webhooks — drain, chaos, the panel's webhook and resend. */
+/** DESIGN: control rows for webhooks — drain and chaos (the sandbox's: the admin's), the panel's webhook and resend. */
 export function webhooksControl(app: FastifyInstance, emulator: Emulator): void {
   // Returns once every delivery due now has been attempted.
   app.post('/webhooks/drain', async () => ({ data: await webhookService(emulator).drain() }));
@@ -26,7 +33,7 @@ export function webhooksControl(app: FastifyInstance, emulator: Emulator): void 
   });
 
   // The panel sets the webhook (201 with the secret when it creates it) or reactivates it (`active: true`).
-  app.put<IdParams>('/integrations/:integration_id/webhook', async (request, reply) => {
+  app.put<IdParams>('/integrations/:integration_id/webhook', integrationParam(), async (request, reply) => {
     const env = await emulator.envOf((e) => e.store.integrations.byId(request.params.integration_id!));
     if (!env) throw ApiError.of('not_found');
     const input = controlBody(webhookPanelInput, request.body);
@@ -36,7 +43,7 @@ export function webhooksControl(app: FastifyInstance, emulator: Emulator): void 
     return { data: presentWebhook(webhook, created) };
   });
 
-  app.post<IdParams>('/deliveries/:delivery_id/retry', async (request) => {
+  app.post<IdParams>('/deliveries/:delivery_id/retry', deliveryOwner, async (request) => {
     const id = request.params.delivery_id!;
     const env = await emulator.envOf((e) => e.store.webhooks.delivery(id));
     if (!env) throw ApiError.of('not_found');

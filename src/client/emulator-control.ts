@@ -50,10 +50,15 @@ export interface ControlIntegration {
 /** An integration's webhook as the panel shows it: never the secret; `notice` once it was paused. */
 export type ControlWebhook = Pick<Webhook, 'url' | 'events' | 'active' | 'paused' | 'paused_reason'> & { notice: string | null };
 
-/** GET /_emulator/state (DESIGN): environments, stores with alerts, integrations with their webhook, clock. */
+/**
+ * GET /_emulator/state (DESIGN): environments, stores with alerts, integrations with their webhook,
+ * clock. With a store token, its own environment and store only (`access.role: 'store'`).
+ */
 export interface EmulatorState {
   clock: EmulatorClock;
   limits: boolean;
+  /** Who asked: the admin (or anyone, on an emulator without `--admin-token`), or one store's token. */
+  access: { role: 'admin' | 'store'; store_id: string | null };
   environments: {
     name: Environment;
     base_path: string;
@@ -64,11 +69,21 @@ export interface EmulatorState {
   }[];
 }
 
-/** POST /_emulator/stores — 201; the credential is shown here once. */
+/** POST /_emulator/stores — 201; the credential and the store token are shown here once. */
 export interface CreatedStore {
   store: ControlStore;
   integration: ControlIntegration;
   credential: string;
+  /** `mks_…`: opens only this store's control routes and panel on an emulator started with `--admin-token`. */
+  store_token: string;
+}
+
+/** POST /_emulator/stores/{store_id}/token — a new store token, shown once; the store's previous one stops. */
+export interface IssuedStoreToken {
+  store_id: string;
+  environment: Environment;
+  store_token: string;
+  created_at: string;
 }
 
 /** POST /_emulator/integrations/{id}/credentials — the new credential, shown once. */
@@ -91,7 +106,10 @@ export interface StateBundle {
 }
 
 export interface EmulatorControlOptions {
-  /** Bearer token of an emulator started with `--admin-token` (not needed on loopback without one). */
+  /**
+   * Bearer token of an emulator started with `--admin-token` (not needed on loopback without one):
+   * the admin token, or a store token (`mks_…`) that opens only its store's routes.
+   */
   adminToken?: string;
   timeoutMs?: number;
   /** Retries after network failures and 429/5xx (default 0: the control API is local). */
@@ -195,6 +213,16 @@ export class EmulatorControl {
   /** POST /_emulator/stores — a new store and integration (all scopes, `erp_managed` unless told). */
   createStore(body: z.input<typeof controlStoreCreate>): Promise<CreatedStore> {
     return this.#data('POST', '/stores', body);
+  }
+
+  /** POST /_emulator/stores/{store_id}/token — a new store token (admin only); the previous one stops at once. */
+  issueStoreToken(storeId: string): Promise<IssuedStoreToken> {
+    return this.#data('POST', `/stores/${enc(storeId)}/token`);
+  }
+
+  /** DELETE /_emulator/stores/{store_id}/token — the store's token stops (admin only). */
+  revokeStoreToken(storeId: string): Promise<{ store_id: string; revoked: boolean }> {
+    return this.#data('DELETE', `/stores/${enc(storeId)}/token`);
   }
 
   /** PATCH /_emulator/stores/{store_id} — `accepting_orders`, `suspended`, `payment_methods`, `fulfillment_types`. */

@@ -28,5 +28,5 @@ export type {
 export {
   EmulatorControl,
   type EmulatorControlOptions, type EmulatorClock, type EmulatorState, type ControlStore, type ControlIntegration,
-  type ControlWebhook, type CreatedStore, type RotatedCredential, type ControlResponse, type StateBundle,
+  type ControlWebhook, type CreatedStore, type IssuedStoreToken, type RotatedCredential, type ControlResponse, type StateBundle,
 } from './emulator-control.js';

@@ -1,8 +1,8 @@
-// Secrets never reach a log: credential secrets, webhook signing secrets and bearer values are masked
+// Secrets never reach a log: credential secrets, webhook signing secrets, store tokens and bearer values are masked
 // wherever text may carry them (error messages, stacks, URLs), plain or percent-encoded.
 
 /**
- * The characters after `svs_<env>_` or `whsec_` that are masked: the whole alphabet the CLI accepts
+ * The characters after `svs_<env>_`, `whsec_` or `mks_` that are masked: the whole alphabet the CLI accepts
  * in a secret (letters, digits, `_`, `-`: src/cli/config/profiles.ts, listen's --secret), plus `%`
  * and `+`, which an encoded secret shows. A secret is masked to its end, never up to its first `-`.
  * Shared with the bundle's scrubber (emulator/bundle/dump.ts).
@@ -12,12 +12,14 @@ export const SECRET_CHARS = 'A-Za-z0-9_%+-';
 const SECRET_PATTERNS: [RegExp, string][] = [
   [new RegExp(`svs_(live|test)_[${SECRET_CHARS}]+`, 'g'), 'svs_$1_[redacted]'],
   [new RegExp(`whsec_[${SECRET_CHARS}]+`, 'g'), 'whsec_[redacted]'],
+  // A store token of the emulator's control API (DESIGN: team sandbox).
+  [new RegExp(`mks_[${SECRET_CHARS}]+`, 'g'), 'mks_[redacted]'],
   [/(Bearer\s+)\S+/gi, '$1[redacted]'],
 ];
 
 // A run of URL-ish characters holding at least one %XX escape (`svs%5Ftest%5F…`, `%73vs_test_…`).
 const ENCODED_RUN = /[A-Za-z0-9._~%+-]*%[0-9A-Fa-f]{2}[A-Za-z0-9._~%+-]*/g;
-const SECRET_INSIDE = /svs_(live|test)_|whsec_|bearer[\s+]/i;
+const SECRET_INSIDE = /svs_(live|test)_|whsec_|mks_|bearer[\s+]/i;
 
 function decodedOnce(text: string): string {
   try {

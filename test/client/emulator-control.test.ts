@@ -210,4 +210,35 @@ describe('routes checked on the wire', () => {
     await withToken.close();
     await guarded.close();
   });
+
+  it('createStore() answers the store token once; issueStoreToken() replaces it, revokeStoreToken() ends it; a store token opens its store', async () => {
+    const guarded = await startTestEmulator({ adminToken: 'secret-admin-token' });
+    const admin = new EmulatorControl(guarded.url, { adminToken: 'secret-admin-token' });
+    try {
+      const made = await admin.createStore({ environment: 'test', name: 'Con token' });
+      expect(made.store_token).toMatch(/^mks_[A-Za-z0-9]{40}$/);
+      const asStore = new EmulatorControl(guarded.url, { adminToken: made.store_token });
+      const state = await asStore.state();
+      expect(state.access).toEqual({ role: 'store', store_id: made.store.id });
+      expect(await asStore.reset().catch((e) => e)).toMatchObject({ status: 403, code: 'insufficient_scope' });
+      expect(await asStore.patchStore(guarded.test.store_id, { suspended: true }).catch((e) => e)).toMatchObject({ status: 404, code: 'not_found' });
+      await asStore.close();
+
+      const issued = await admin.issueStoreToken(made.store.id);
+      expect(issued).toMatchObject({ store_id: made.store.id, environment: 'test', store_token: expect.stringMatching(/^mks_/) });
+      const replaced = new EmulatorControl(guarded.url, { adminToken: made.store_token });
+      expect(await replaced.probe()).toBe('needs_token');
+      await replaced.close();
+      const fresh = new EmulatorControl(guarded.url, { adminToken: issued.store_token });
+      expect((await fresh.patchStore(made.store.id, { accepting_orders: false })).accepting_switch).toBe(false);
+      // The token is never shown by the client's own description.
+      expect(JSON.stringify(fresh)).not.toContain(issued.store_token);
+      expect(await admin.revokeStoreToken(made.store.id)).toEqual({ store_id: made.store.id, revoked: true });
+      expect(await fresh.probe()).toBe('needs_token');
+      await fresh.close();
+    } finally {
+      await admin.close();
+      await guarded.close();
+    }
+  });
 });

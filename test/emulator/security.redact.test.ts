@@ -22,6 +22,8 @@ describe('redactSecrets', () => {
     [`q=Bearer%20${SECRET}`],
     [`/me?k=svs%255Ftest%255F${SECRET}`], // encoded twice (a client that encodes an encoded value)
     [`/me?k=whsec%25255F${SECRET}`], // three times
+    [`store token mks_${SECRET}`],
+    [`/_emulator/state?t=mks%5F${SECRET}`],
   ])('masks the secret in %s', (text) => {
     const out = redactSecrets(text);
     expect(out).not.toContain(SECRET);
@@ -46,6 +48,7 @@ describe('redactSecrets and the whole alphabet of a secret', () => {
     ['svs_test_Head%2BTAIL-SECRET'],
     ['whsec_Head%zzTAILSECRET'],
     ['whsec_+TAILSECRET'],
+    ['mks_Head-TAIL_SECRET'],
     ['Authorization: svk_test_key.svs_test_a-b_c%d+TAILSECRET'],
   ])('masks %s to its end', (secret) => {
     const out = redactSecrets(`/me?k=${secret}&next=1`);
@@ -77,9 +80,9 @@ describe('the places that print or keep text', () => {
   it('a bundle masks a secret in stored text to its end', async () => {
     const emu = await startTestEmulator();
     try {
-      expect((await emu.api('PUT', '/catalog/categories/CAT-S', { body: { name: `Nota ${SECRET} y whsec_a-b+c%d_END2` } })).status).toBe(201);
+      expect((await emu.api('PUT', '/catalog/categories/CAT-S', { body: { name: `Nota ${SECRET} y whsec_a-b+c%d_END2 o mks_Tok-TAIL3` } })).status).toBe(201);
       const text = gunzipSync(Buffer.from(await (await fetch(`${emu.url}/_emulator/export`)).arrayBuffer())).toString('utf8');
-      expect(text).toContain('Nota [redacted] y [redacted]');
+      expect(text).toContain('Nota [redacted] y [redacted] o [redacted]');
       expect(text).not.toMatch(/TAIL|More|END/);
     } finally {
       await emu.close();

@@ -300,14 +300,15 @@ export interface TaskDriver {
  * GET /_emulator/homologation/{integration_id} every `intervalMs` and hands each open one to the
  * ERP's operator, once.
  */
-export function driveTasks(adminUrl: string, integrationId: string, operator: Pick<Operator, 'perform'>, intervalMs = 100): TaskDriver {
+export function driveTasks(adminUrl: string, integrationId: string, operator: Pick<Operator, 'perform'>, intervalMs = 100, token?: string): TaskDriver {
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   const performed: string[] = [];
   const errors: string[] = [];
   let stopped = false;
   const loop = (async () => {
     while (!stopped) {
       try {
-        const res = await fetch(`${adminUrl}/homologation/${integrationId}`);
+        const res = await fetch(`${adminUrl}/homologation/${integrationId}`, { headers });
         const tasks = ((await res.json()) as { data: { tasks: Task[] } }).data.tasks;
         for (const task of tasks.filter((t) => t.status === 'open' && !performed.includes(t.id))) {
           performed.push(task.id);

@@ -4,7 +4,7 @@ import type {
 } from '../../stores/repository.js';
 import { statement, tableIn, type Conn } from './conn.js';
 
-// The stores aggregate's tables: stores, integrations, credentials. Every write is an `auth` change
+// The stores aggregate's tables: stores (and their tokens), integrations, credentials. Every write is an `auth` change
 // (what authentication reads); taking an order number is not.
 
 interface StoreRow {
@@ -47,6 +47,12 @@ export function storesSql(schema: string) {
       `SELECT EXISTS (SELECT 1 FROM ${t('products')} p JOIN ${t('categories')} c ON c.id = p.category_id
        WHERE p.store_id = $1 AND p.active AND c.active) AS n`,
     ),
+    setToken: statement(
+      `INSERT INTO ${t('store_tokens')} (store_id, token_sha256, created_at) VALUES ($1, $2, $3)
+       ON CONFLICT (store_id) DO UPDATE SET token_sha256 = excluded.token_sha256, created_at = excluded.created_at`,
+    ),
+    dropToken: statement(`DELETE FROM ${t('store_tokens')} WHERE store_id = $1`),
+    storeOfToken: statement(`SELECT store_id AS "storeId" FROM ${t('store_tokens')} WHERE token_sha256 = $1`),
   };
 }
 
@@ -83,6 +89,12 @@ export function pgStores(conn: Conn, s: ReturnType<typeof storesSql>, environmen
     async hasActiveProduct(storeId) {
       return (await conn.rows<{ n: boolean }>(s.hasActiveProduct, [storeId]))[0]!.n;
     },
+    // Tokens are read from the table on every control call (never cached): no change to report.
+    async setToken(storeId, digest, now) {
+      await conn.run(s.setToken, [storeId, digest, now]);
+    },
+    dropToken: async (storeId) => (await conn.run(s.dropToken, [storeId])) > 0,
+    storeOfToken: async (digest) => (await conn.rows<{ storeId: string }>(s.storeOfToken, [digest]))[0]?.storeId,
   };
 }
 

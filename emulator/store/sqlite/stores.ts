@@ -3,7 +3,7 @@ import type {
   CredentialRecord, CredentialsRepository, IntegrationRecord, IntegrationsRepository, IntegrationStatus, StoreRecord, StoresRepository,
 } from '../../stores/repository.js';
 
-// The stores aggregate's tables: stores, integrations, credentials.
+// The stores aggregate's tables: stores (and their tokens), integrations, credentials.
 
 interface StoreRow {
   id: string;
@@ -47,6 +47,12 @@ export function sqliteStores(db: Db): StoresRepository {
     `SELECT EXISTS (SELECT 1 FROM products p JOIN categories c ON c.id = p.category_id
      WHERE p.store_id = ? AND p.active = 1 AND c.active = 1) AS n`,
   );
+  const setToken = db.prepare(
+    `INSERT INTO store_tokens (store_id, token_sha256, created_at) VALUES (?, ?, ?)
+     ON CONFLICT (store_id) DO UPDATE SET token_sha256 = excluded.token_sha256, created_at = excluded.created_at`,
+  );
+  const dropToken = db.prepare('DELETE FROM store_tokens WHERE store_id = ?');
+  const storeOfToken = db.prepare<[Buffer], { store_id: string }>('SELECT store_id FROM store_tokens WHERE token_sha256 = ?');
   return {
     async insert(s, now) {
       insert.run({
@@ -75,6 +81,15 @@ export function sqliteStores(db: Db): StoresRepository {
     },
     async hasActiveProduct(storeId) {
       return hasActiveProduct.get(storeId)!.n > 0;
+    },
+    async setToken(storeId, digest, now) {
+      setToken.run(storeId, digest, now);
+    },
+    async dropToken(storeId) {
+      return dropToken.run(storeId).changes > 0;
+    },
+    async storeOfToken(digest) {
+      return storeOfToken.get(digest)?.store_id;
     },
   };
 }

@@ -4,6 +4,7 @@ import { orders } from './0003-orders.js';
 import { webhooks } from './0004-webhooks.js';
 import { entregas } from './0005-entregas.js';
 import { productsPageIndex } from './0006-products-page-index.js';
+import { storeTokens } from './0007-store-tokens.js';
 
 export interface Migration {
   version: number;
@@ -12,4 +13,4 @@ export interface Migration {
 }
 
 /** Every migration, in order. Add one file per change; never edit a released one. */
-export const MIGRATIONS: Migration[] = [core, catalog, orders, webhooks, entregas, productsPageIndex];
+export const MIGRATIONS: Migration[] = [core, catalog, orders, webhooks, entregas, productsPageIndex, storeTokens];

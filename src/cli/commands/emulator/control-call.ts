@@ -17,8 +17,8 @@ export interface ControlTarget {
 /**
  * DESIGN: emulator-only commands find the control API from the base URL in use, with the precedence
  * of every command (`--base-url`, `--profile`, `MERCHANT_KIT_BASE_URL`, `MERCHANT_KIT_PROFILE` or the
- * active profile), else the default emulator address. The admin token is the command's `--admin-token`, else
- * `MERCHANT_KIT_ADMIN_TOKEN`. No credential is needed.
+ * active profile), else the default emulator address. The token is the command's `--admin-token`, else
+ * `MERCHANT_KIT_ADMIN_TOKEN`: the admin's or a store's (`mks_…`). No credential is needed.
  */
 export async function controlTarget(command: Command, env: NodeJS.ProcessEnv = process.env): Promise<ControlTarget> {
   const opts = command.optsWithGlobals() as GlobalOptions;
@@ -52,8 +52,9 @@ export async function withControl<T>(target: ControlTarget, work: (control: Emul
       throw new ExitError(`error: no emulator answered at ${target.root} (${networkCause(error)}); is it running? Start one with "merchant-kit emulator start", or point --base-url at it`);
     }
     if (error.status === 401) {
-      throw new ExitError(`error: the emulator at ${target.root} refused the control call (401 ${error.code}); pass --admin-token or set MERCHANT_KIT_ADMIN_TOKEN`);
+      throw new ExitError(`error: the emulator at ${target.root} refused the control call (401 ${error.code}); pass --admin-token or set MERCHANT_KIT_ADMIN_TOKEN (its admin token, or your store's token)`);
     }
+    if (error.status === 403 && error.code === 'insufficient_scope') throw new ExitError(storeTokenRefusal(target));
     if (error.status === 404 && (await control.probe()) === 'not_emulator') {
       throw new ExitError(`error: ${target.root} is not a merchant-kit emulator (no control API at ${target.admin}); this command works only against an emulator`);
     }
@@ -61,6 +62,11 @@ export async function withControl<T>(target: ControlTarget, work: (control: Emul
   } finally {
     await control.close();
   }
+}
+
+/** A store token on a route of the whole sandbox (reset, the clock's moves, faults, chaos, export). */
+export function storeTokenRefusal(target: ControlTarget): string {
+  return `error: the emulator at ${target.root} refused the control call (403 insufficient_scope): a store token opens only its own store's routes; this one changes or shows the whole sandbox and needs the admin token`;
 }
 
 /** What answers at the target: an emulator, one behind an admin token (401: it answered), something else, or nothing. */

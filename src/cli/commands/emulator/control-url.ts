@@ -5,8 +5,11 @@ import { usageError } from '../../errors.js';
 /** DESIGN: emulator-only commands find the control API from the base URL (flag, env, profile, default). */
 const DEFAULT_EMULATOR_URL = 'http://127.0.0.1:4010';
 
-/** The help of every emulator-only command's `--admin-token`. */
-export const ADMIN_TOKEN_HELP = 'bearer token of the control API, for an emulator started with one (env MERCHANT_KIT_ADMIN_TOKEN)';
+/**
+ * The help of every emulator-only command's `--admin-token`: either kind of token (DESIGN: team
+ * sandbox) — the admin's, or a store's (`mks_…`), which is enough for the work on that store.
+ */
+export const ADMIN_TOKEN_HELP = "the control API's token of an emulator started with --admin-token: that token, or your store's token (mks_…) (env MERCHANT_KIT_ADMIN_TOKEN)";
 
 /** `<origin>/_emulator` of the given base URL, else `MERCHANT_KIT_BASE_URL`, else the default emulator address. */
 export function controlUrl(baseUrl: string | undefined): string {

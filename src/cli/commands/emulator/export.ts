@@ -19,7 +19,7 @@ export function registerExport(emulator: Command): void {
     .description('Save the emulator\'s whole state (both environments, clock, deliveries, idempotency keys) as one bundle file')
     .requiredOption('--out <file>', 'the bundle file to write (gzip JSON)')
     .option('--data <dir>', 'read a data directory instead of asking a running emulator')
-    .option('--admin-token <token>', 'the control API token of a non-loopback emulator (or MERCHANT_KIT_ADMIN_TOKEN)')
+    .option('--admin-token <token>', 'the admin token of an emulator started with --admin-token (or MERCHANT_KIT_ADMIN_TOKEN); a store token cannot export')
     .addHelpText(
       'after',
       '\nExamples:\n  $ merchant-kit emulator export --out support-state.json.gz\n  $ merchant-kit emulator export --data .merchant-kit/emulator --out support-state.json.gz\n',

@@ -96,7 +96,7 @@ function registerStart(emulator: Command): void {
     .option('--clock <mode>', 'clock: system or manual', choiceOption(['system', 'manual'] as const), 'system')
     .option('--limits <on|off>', 'rate limits', choiceOption(['on', 'off'] as const), 'on')
     .option('--seed <n>', 'seed for reproducible ids and simulated data', intOption('--seed', 0, 2 ** 31 - 1))
-    .option('--admin-token <token>', 'bearer token of the control API (required off loopback; env MERCHANT_KIT_ADMIN_TOKEN)')
+    .option('--admin-token <token>', "protects the control API and panel whatever the address (required off loopback); each store made by POST /_emulator/stores gets a store token of its own (env MERCHANT_KIT_ADMIN_TOKEN)")
     .option('--allowed-host <host>', 'another host name the emulator answers to (repeatable)', collect, [])
     .option('--json', 'print one JSON "ready" line on stdout once listening')
     .option('--from <file>', 'restore a state bundle (from `emulator export`); prints fresh credentials for its integrations')

@@ -28,7 +28,7 @@ function ready(target: ControlTarget, waitedMs: number, needsToken: boolean): vo
   if (target.json) return printJson({ ready: true, url: target.root, waited_ms: waitedMs });
   printLine(`Emulator at ${target.root} is ready (after ${(waitedMs / 1000).toFixed(1)} s).`);
   if (needsToken) {
-    const told = target.adminToken ? 'It refused the admin token given' : 'It asks for an admin token';
-    printLine(`${told}: pass the one it was started with (--admin-token or MERCHANT_KIT_ADMIN_TOKEN) to use its control API.`);
+    const told = target.adminToken ? 'It refused the token given' : 'It asks for a token';
+    printLine(`${told}: pass the admin token it was started with, or your store's token (--admin-token or MERCHANT_KIT_ADMIN_TOKEN), to use its control API.`);
   }
 }

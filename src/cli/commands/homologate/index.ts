@@ -15,7 +15,7 @@ export function register(program: Command): void {
     .addOption(new Option('--timeout <seconds>', 'longest wait for a person, the feed or the observed ERP').default(String(HOMOLOGATION_TIMEOUT.default)))
     .option('--non-interactive', 'against a real environment: skip the steps that need a person in the panel')
     .option('--allow-live', 'run against a live credential (the catalog check writes to the real menu)')
-    .option('--admin-token <token>', 'the emulator\'s admin token (or MERCHANT_KIT_ADMIN_TOKEN)')
+    .option('--admin-token <token>', "the emulator's admin token, or with --observe your store's token (mks_…) (or MERCHANT_KIT_ADMIN_TOKEN)")
     .addHelpText(
       'after',
       `

@@ -11,7 +11,8 @@ export function register(program: Command): void {
     .addHelpText(
       'after',
       '\nThe emulator is found from the base URL in use (default http://127.0.0.1:4010). The browser opens only when\n' +
-        'the output is a terminal; the page asks for the admin token itself when the emulator has one.\n\n' +
+        'the output is a terminal; the page asks for the token itself when the emulator has one (the admin token, or your\n' +
+        "store's token: then the panel shows your store only).\n\n" +
         'Examples:\n  $ merchant-kit panel\n  $ merchant-kit --base-url http://127.0.0.1:4011 panel --no-open\n',
     )
     .action(async (options: { open: boolean }, command: Command) => (await import('./open.js')).panelAction(options, command));

@@ -36,7 +36,7 @@ export function register(program: Command): void {
     .description('Place simulated orders in the store of the credential in use (POST /_emulator/orders)')
     .option('--scenario <name>', `${SIMULATOR_SCENARIOS.join(', ')}`, choiceOption(SIMULATOR_SCENARIOS), 'delivery')
     .option('--count <n>', 'how many orders, 1 to 100', intOption('--count', 1, 100), 1)
-    .option('--admin-token <token>', 'control API token of an emulator started with --admin-token (or MERCHANT_KIT_ADMIN_TOKEN)')
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
     .addHelpText(
       'after',
       '\nThe store needs an active product and must be accepting orders (merchant-kit store open).\n\nExamples:\n  $ merchant-kit simulate order\n  $ merchant-kit simulate order --scenario pickup_invoice --count 3 --json',

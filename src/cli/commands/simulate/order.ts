@@ -14,7 +14,7 @@ async function requireEmulator(ctx: CliContext): Promise<void> {
   } catch (error) {
     const status = (error as { status?: number }).status;
     if (status === 401 || status === 403) {
-      throw new ExitError(`error: the emulator's control API at ${ctx.adminUrl} refused access; pass --admin-token or set MERCHANT_KIT_ADMIN_TOKEN`, 1);
+      throw new ExitError(`error: the emulator's control API at ${ctx.adminUrl} refused access; pass --admin-token or set MERCHANT_KIT_ADMIN_TOKEN (its admin token, or your store's token)`, 1);
     }
   }
   throw new ExitError(`error: ${ctx.baseUrl} is not a merchant-kit emulator (no control API at ${ctx.adminUrl}); simulate works only against an emulator`, 1);

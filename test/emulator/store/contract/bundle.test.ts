@@ -41,6 +41,7 @@ async function fill(storage: StoragePort, outbox: (o: ReturnType<typeof simpleOu
       await tx.webhooks.insertAttempt({ deliveryId: delivery!.id, attemptedAt: T0, manual: false, succeeded: true, responseStatus: 200, error: null, durationMs: 3 });
       expect(event).toBeDefined();
       await tx.entregas.insert(entrega(storeId, integrationId, { orderId: o.id }));
+      await tx.stores.setToken(storeId, Buffer.from(`${envName}-token-digest`), T0);
     });
     const claims = storage.coordination.idempotency;
     await claims.claim(envName, 'int_1', 'done-key', 'fp', T0);

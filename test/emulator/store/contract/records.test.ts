@@ -46,6 +46,24 @@ describeAdapters('records round-trip', (h) => {
     expect((await env.credentials.byKey('svk_b'))!.secretSha256).toEqual(Buffer.from([0, 255, 1, 128]));
   });
 
+  it('keeps one store token digest per store: a new one replaces it, and it finds its store', async () => {
+    const env = h.storage.env('test');
+    const { storeId } = await storeWithIntegration(env);
+    const first = createHash('sha256').update('mks_first').digest();
+    const second = createHash('sha256').update('mks_second').digest();
+    expect(await env.stores.storeOfToken(first)).toBeUndefined();
+    await env.stores.setToken(storeId, first, T0);
+    expect(await env.stores.storeOfToken(first)).toBe(storeId);
+    await env.stores.setToken(storeId, second, T0 + 1);
+    expect(await env.stores.storeOfToken(first)).toBeUndefined();
+    expect(await env.stores.storeOfToken(second)).toBe(storeId);
+    // Each environment keeps its own: the other one knows no token.
+    expect(await h.storage.env('live').stores.storeOfToken(second)).toBeUndefined();
+    expect(await env.stores.dropToken(storeId)).toBe(true);
+    expect(await env.stores.dropToken(storeId)).toBe(false);
+    expect(await env.stores.storeOfToken(second)).toBeUndefined();
+  });
+
   it('keeps the catalog exactly, and finds by code, name and id', async () => {
     const env = h.storage.env('live');
     const { storeId, integrationId } = await storeWithIntegration(env);

@@ -5,6 +5,7 @@ import { IdFactory } from '../../../../src/contract/ids.js';
 import { PostgresStorage, isStorageUnavailable, StorageUnavailableError } from '../../../../emulator/store/postgres/index.js';
 import { serverProblem, displayUrl } from '../../../../emulator/store/postgres/connect.js';
 import { MIGRATIONS as PG_MIGRATIONS } from '../../../../emulator/store/postgres/migrations/index.js';
+import { ENV_TABLES } from '../../../../emulator/store/postgres/schema.js';
 import { MIGRATIONS as SQLITE_MIGRATIONS } from '../../../../emulator/store/sqlite/migrations/index.js';
 import { createTestDatabase, PG_URL, type TestDatabase } from '../../../helpers/postgres.js';
 import { storeWithIntegration } from '../contract/fixtures.js';
@@ -80,9 +81,9 @@ describe.skipIf(!PG_URL)('the server adapter on a server', () => {
        WHERE table_schema LIKE 'merchant_kit_%' GROUP BY table_schema ORDER BY table_schema`,
     ));
     expect(counts.rows).toEqual([
-      { schema: 'merchant_kit_live', n: 19 },
+      { schema: 'merchant_kit_live', n: ENV_TABLES.length },
       { schema: 'merchant_kit_shared', n: 9 },
-      { schema: 'merchant_kit_test', n: 19 },
+      { schema: 'merchant_kit_test', n: ENV_TABLES.length },
     ]);
     const stores = await admin((c) => c.query('SELECT (SELECT count(*)::int FROM merchant_kit_live.stores) AS live, (SELECT count(*)::int FROM merchant_kit_test.stores) AS test'));
     expect(stores.rows[0]).toEqual({ live: 1, test: 0 });
@@ -91,7 +92,7 @@ describe.skipIf(!PG_URL)('the server adapter on a server', () => {
   it('refuses a database migrated by a newer merchant-kit, and leaves it as it was', async () => {
     await admin((c) => c.query("CREATE SCHEMA newer_shared; CREATE TABLE newer_shared.meta (key text PRIMARY KEY, value bigint NOT NULL); INSERT INTO newer_shared.meta VALUES ('schema_version', 99)"));
     const error = await PostgresStorage.open(database.url, context, { schemaPrefix: 'newer' }).catch((e: Error) => e);
-    expect((error as Error).message).toBe("the database's merchant-kit schema (newer) is from a newer version (99 > 6); update merchant-kit or use another database");
+    expect((error as Error).message).toBe(`the database's merchant-kit schema (newer) is from a newer version (99 > ${PG_MIGRATIONS.length}); update merchant-kit or use another database`);
     const schemas = await admin((c) => c.query("SELECT schema_name FROM information_schema.schemata WHERE schema_name LIKE 'newer%'"));
     expect(schemas.rows).toEqual([{ schema_name: 'newer_shared' }]);
   });

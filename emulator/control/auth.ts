@@ -1,0 +1,64 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { timingSafeEqual } from 'node:crypto';
+import { ApiError } from '../../src/contract/errors.js';
+import type { Emulator } from '../emulator.js';
+import { rateLimited } from '../http/env-plugin.js';
+import { sendError } from '../http/reply.js';
+import { storeOfToken } from '../stores/store-token.js';
+import { grantAccess, type ControlAccess } from './access.js';
+
+function tokenMatches(header: string | undefined, token: string): boolean {
+  const given = Buffer.from(header ?? '');
+  const wanted = Buffer.from(`Bearer ${token}`);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
+}
+
+// The scheme is case-insensitive (RFC 9110, 11.1); the token is not.
+const BEARER = /^bearer +(\S+)$/i;
+const REFUSED = 'Token ausente o inválido: use el token de administración del emulador o el token de su comercio (mks_…).';
+
+/** Who the Authorization header names: the admin, one store, or nobody (undefined). */
+async function accessFor(emulator: Emulator, header: string | undefined, adminToken: string): Promise<ControlAccess | undefined> {
+  if (tokenMatches(header, adminToken)) return { role: 'admin' };
+  const given = BEARER.exec(header ?? '')?.[1];
+  const store = given ? await storeOfToken(Object.values(emulator.envs), given) : undefined;
+  return store ? { role: 'store', ...store } : undefined;
+}
+
+/**
+ * spec: Authentication 5, applied to the control API's tokens too (admin and store alike) — after 30
+ * failures per minute from one IP, every control request from it is 429 `rate_limited` until the
+ * minute ends, so a token cannot be guessed at hundreds of tries a second. One budget per IP for the
+ * whole sandbox (the storage's `admin_failures` window, shared by every process on PostgreSQL). Real
+ * minutes, not the emulator's clock: a manual clock that nobody advances would never end the block.
+ * Not lifted by `--limits off`, which is about the API's limits that integrators test against, not
+ * the emulator's own guard.
+ */
+async function authenticate(emulator: Emulator, adminToken: string, request: FastifyRequest): Promise<ApiError | null> {
+  const windows = emulator.storage.coordination.windows;
+  const now = Date.now();
+  if (await windows.exhausted('admin_failures', request.ip, now)) {
+    return rateLimited((await windows.hit('admin_failures', request.ip, now)).retryAfterSeconds);
+  }
+  const access = await accessFor(emulator, request.headers.authorization, adminToken);
+  if (access) {
+    grantAccess(request, access);
+    return null;
+  }
+  await windows.hit('admin_failures', request.ip, now);
+  return new ApiError('unauthenticated', REFUSED);
+}
+
+/**
+ * The control API's onRequest check. Without --admin-token (loopback) everything is open and nothing
+ * is looked up. The panel's page and assets hold no data and are served to anyone (a browser cannot
+ * send a Bearer header when it opens a page); the routes it reads its data from need a token.
+ */
+export function controlAuthentication(emulator: Emulator) {
+  const adminToken = emulator.options.adminToken;
+  return (request: FastifyRequest, reply: FastifyReply, next: (error?: Error) => void): void => {
+    const panelPage = request.routeOptions.config?.panelPublic === true;
+    if (!adminToken || panelPage) return next();
+    authenticate(emulator, adminToken, request).then((refused) => (refused ? void sendError(request, reply, refused) : next()), next);
+  };
+}
