@@ -131,7 +131,6 @@ export class Emulator implements Lifecycle {
   ) {
     this.publicUrl = baseUrl(options.host, options.port);
     this.clock = createClock(options.clock, Date.now, clockOffsetMs);
-    this.clock.onAdvance(() => void storage.coordination.clock.save({ mode: this.clock.mode, offsetMs: this.clock.offsetMs(), frozenAt: 0 }));
     const random = options.seed === null ? cryptoRandom : seededRandom(options.seed);
     this.envs = Object.fromEntries(
       ENVIRONMENTS.map((name) => [name, createEnvContext(name, storage.env(name), this.clock, random, storage.changes, this.outbound)]),
@@ -142,6 +141,19 @@ export class Emulator implements Lifecycle {
   async adoptSeeds(seeds: SeededStore[]): Promise<void> {
     this.seeds = seeds;
     await this.storage.coordination.seeds.save(seeds);
+  }
+
+  /**
+   * Moves the emulator's time and saves where it stands, so that a restart never moves it back. A
+   * save that fails is the caller's error (never an unhandled rejection that ends the process).
+   */
+  async advanceClock(ms: number): Promise<void> {
+    this.clock.advance(ms);
+    await this.saveClock();
+  }
+
+  private saveClock(): Promise<void> {
+    return this.storage.coordination.clock.save({ mode: this.clock.mode, offsetMs: this.clock.offsetMs(), frozenAt: 0 });
   }
 
   env(name: Environment): EnvContext {
@@ -176,9 +188,8 @@ export class Emulator implements Lifecycle {
    */
   async resetAround(): Promise<void> {
     this.clock.reset();
-    const { coordination } = this.storage;
-    await coordination.clock.save({ mode: this.clock.mode, offsetMs: 0, frozenAt: 0 });
-    await coordination.reset();
+    await this.saveClock();
+    await this.storage.coordination.reset();
     for (const hook of this.resetHooks) await hook();
   }
 

@@ -56,7 +56,7 @@ export async function restoreState(emulator: Emulator, bundle: Bundle): Promise<
   const now = Math.max(emulator.clock.now(), bundle.payload.clock.now_ms);
   const restored: RestoredIntegration[] = [];
   for (const env of Object.values(emulator.envs)) restored.push(...(await handOut(env, now)));
-  if (behind > 0) emulator.clock.advance(behind);
+  if (behind > 0) await emulator.advanceClock(behind);
   const seeds = await seedsAfterRestore(emulator, restored);
   await emulator.adoptSeeds(seeds);
   // A demo store made for an environment the bundle left empty is handed out like the restored ones.

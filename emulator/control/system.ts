@@ -21,7 +21,7 @@ export function systemRoutes(app: FastifyInstance, emulator: Emulator): void {
   // DESIGN: moves the emulator's time; the clock's listeners (retries, expiries) run inside advance().
   app.post('/clock/advance', async (request) => {
     const { seconds } = controlBody(controlClockAdvance, request.body);
-    emulator.clock.advance(seconds * 1000);
+    await emulator.advanceClock(seconds * 1000);
     return { data: clockView(emulator) };
   });
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -67,6 +67,24 @@ describe('clock.json', () => {
 
     writeFileSync(join(data, 'clock.json'), '');
     await expect(startEmulator({ port: 0, data, clock: 'manual' })).rejects.toThrow(`the clock file ${join(data, 'clock.json')} is damaged (it is empty)`);
+  });
+
+  // A save that failed after the answer was an unhandled rejection: the emulator process ended.
+  it('answers an advance it cannot save with 500 internal_error and keeps running; the next one is saved', async () => {
+    const data = folder();
+    const emu = await startEmulator({ port: 0, data, clock: 'manual' });
+    try {
+      mkdirSync(join(data, 'clock.json')); // a rename onto a folder fails, even for root
+      const refused = await control(emu, 'POST', '/clock/advance', { seconds: 60 });
+      expect(refused.status).toBe(500);
+      expect(refused.body.error.code).toBe('internal_error');
+      expect((await request(`${emu.admin_url}/health`, 'GET')).status).toBe(200);
+      rmSync(join(data, 'clock.json'), { recursive: true });
+      expect((await control(emu, 'POST', '/clock/advance', { seconds: 60 })).status).toBe(200);
+      expect(loadClockOffset(data)).toBe(120_000);
+    } finally {
+      await emu.close();
+    }
   });
 });
 
