@@ -76,7 +76,7 @@ export class SqliteStorage implements StoragePort {
         homologation.clear();
       },
     };
-    this.admin = new SqliteAdmin(this.envs);
+    this.admin = new SqliteAdmin(this.envs, this.changes);
   }
 
   env(name: Environment): SqliteEnvStore {

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { orderAction, seedMenu, simulate } from '../../helpers/orders.js';
 import { makeStore } from '../../helpers/catalog.js';
+import { decodeBundle } from '../../../emulator/bundle/envelope.js';
+import { restoreBundle } from '../../../emulator/bundle/restore.js';
 
 // GET /orders/{id} and GET /catalog/products answer from JSON text kept until the database changes.
 // The clock is manual and never moves here: every change happens in the same millisecond as the
@@ -47,5 +49,41 @@ describe('kept read answers', () => {
     expect(await price()).toBe('12000');
     expect((await emu.api('PATCH', '/catalog/products/BEB-COCA', { body: { price: '13000' } })).status).toBe(200);
     expect(await price()).toBe('13000');
+  });
+});
+
+// The whole state replaced under a kept answer: the tables are emptied or loaded at once, without
+// the orders' own writes, so the storage reports a reset on its change feed.
+describe('kept read answers after the state is replaced', () => {
+  let own: TestEmulator;
+  beforeAll(async () => {
+    own = await startTestEmulator({ limits: false });
+  });
+  afterAll(() => own.close());
+
+  /** An order that GET /orders/{order_id} has read twice (so its answer is kept). */
+  async function readOrder(): Promise<string> {
+    await seedMenu(own);
+    const order = await simulate(own);
+    for (let i = 0; i < 2; i++) expect((await own.api('GET', `/orders/${order.id}`)).status).toBe(200);
+    return order.id;
+  }
+
+  it('answers 404 not_found for an order read before a reset', async () => {
+    const id = await readOrder();
+    expect((await own.control('POST', '/reset', {})).status).toBe(200);
+    const res = await own.api('GET', `/orders/${id}`);
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('not_found');
+  });
+
+  it('answers 404 not_found for an order read before a restore of a bundle made without it', async () => {
+    const bundle = decodeBundle(Buffer.from(await (await fetch(`${own.url}/_emulator/export`)).arrayBuffer()));
+    const id = await readOrder();
+    const restored = await restoreBundle(own.running.emulator, bundle);
+    const credential = restored.find((r) => r.environment === 'test')!.credential;
+    const res = await own.api('GET', `/orders/${id}`, { credential });
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('not_found');
   });
 });
