@@ -23,10 +23,11 @@ const common: Options = {
   silent: true,
 };
 
-export default defineConfig(() => {
+export default defineConfig((flags) => {
   // The two builds run at once into dist/, so neither may clean it (one would delete what the other
-  // wrote): it is emptied once, before both.
-  rmSync('dist', { recursive: true, force: true });
+  // wrote): it is emptied once, before both. A build into another folder (`--out-dir`, the CLI tests'
+  // private builds) empties that one and leaves dist/ to the commands running from it.
+  rmSync(flags.outDir ?? 'dist', { recursive: true, force: true });
   return [
     { ...common, entry: { ...library, 'src/cli/main': 'src/cli/main.ts' }, format: ['esm'] },
     // Split too, so that the three CommonJS entries share one copy of each module (one ApiError class).

@@ -160,7 +160,11 @@ export class Emulator implements Lifecycle {
     ) as Record<Environment, EnvContext>;
   }
 
-  /** Moves the emulator's time and saves it where the sandbox keeps it (every process of a shared sandbox follows). */
+  /**
+   * Moves the emulator's time and saves where it stands, where the sandbox keeps it: a restart never
+   * moves it back and every process of a shared sandbox follows. A save that fails is the caller's
+   * error (never an unhandled rejection that ends the process).
+   */
   async advanceClock(ms: number): Promise<void> {
     this.clock.advance(ms);
     await this.saveClock();

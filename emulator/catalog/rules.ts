@@ -2,7 +2,7 @@ import type { ImageState } from './repository.js';
 
 export type { ImageState };
 
-// Pure catalog rules, table-tested in test/emulator/catalog.rules.test.ts.
+// Pure catalog rules, table-tested in test/emulator/catalog/rules.test.ts.
 
 /** spec: Idempotency rule 6 — a version older than the applied one is not applied. */
 export function isStale(applied: number | null, incoming: number | undefined): boolean {

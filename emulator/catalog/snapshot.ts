@@ -3,7 +3,7 @@ import { LIMITS } from '../../src/contract/limits.js';
 import type { BatchRequest } from '../../src/contract/catalog.js';
 
 // Pure rules of the full catalog snapshot (spec: Batch request and response, Full snapshot rules;
-// States, Full catalog snapshot), table-tested in test/emulator/catalog.snapshot-rules.test.ts.
+// States, Full catalog snapshot), table-tested in test/emulator/catalog/snapshot-rules.test.ts.
 
 export type SnapshotStatus = 'open' | 'completed' | 'expired';
 export type MissingItemsPolicy = 'keep' | 'deactivate';

@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 /**
  * Where the emulator may send its own requests (webhook deliveries, image downloads), decided on a
  * resolved IP address, never on the text of a URL. Pure: a table test covers it
- * (test/emulator/security.address-policy.test.ts).
+ * (test/emulator/security/address-policy.test.ts).
  *
  * `public` and `loopback` (local receivers and image servers on the developer's machine) are allowed;
  * everything a request from a dev server must never reach is `refused`: private networks, CGNAT,

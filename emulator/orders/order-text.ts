@@ -31,8 +31,14 @@ class OrderTexts {
     return this.entries.get(orderId);
   }
 
+  /** The version to hand back to `set`: a text read before a write to an order, or a reset, is not kept. */
+  ticket(): number {
+    // Both counters only grow: their sum moves when either does.
+    return this.env.changes.version('orders') + this.env.changes.version('reset');
+  }
+
   set(orderId: string, entry: OrderText, ticket: number): void {
-    if (!this.env.changes.exact || ticket !== this.env.changes.version('orders')) return;
+    if (!this.env.changes.exact || ticket !== this.ticket()) return;
     if (this.entries.size >= MAX_KEPT) this.entries.clear();
     this.entries.set(orderId, entry);
   }
@@ -55,7 +61,7 @@ export function orderBodyText(env: EnvContext, orderId: string, storeId: string)
 }
 
 async function readOrderText(env: EnvContext, cache: OrderTexts, orderId: string, storeId: string): Promise<JsonText> {
-  const ticket = env.changes.version('orders');
+  const ticket = cache.ticket();
   const order = await loadOrder(env.store, orderId, storeId);
   const text = JSON.stringify({ data: await presentOrder(env.store.orders, order) });
   cache.set(orderId, { storeId: order.storeId, text }, ticket);

@@ -18,7 +18,7 @@ export type Change =
   | { topic: 'events'; environment: Environment; storeId: string; type: string }
   /** The emulator's clock moved or changed mode. */
   | { topic: 'clock'; environment: null }
-  /** The whole sandbox went back to its seeded state. */
+  /** The whole sandbox's state was replaced: emptied by a reset (then seeded again), or loaded from a bundle. */
   | { topic: 'reset'; environment: null };
 
 export type Topic = Change['topic'];

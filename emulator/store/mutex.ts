@@ -42,4 +42,13 @@ export class Mutex {
     if (!this.held) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
+
+  /**
+   * Runs `fn` at a moment nobody holds the mutex, without taking it: a holder may take it again
+   * between the wake-up and this caller's turn, so it waits until none does, then calls `fn` at once.
+   */
+  async whenFree<T>(fn: () => T | Promise<T>): Promise<T> {
+    while (this.held) await this.idle();
+    return fn();
+  }
 }

@@ -6,12 +6,20 @@ import { dumpDatabase } from './dump.js';
 import { loadDumps } from './restore.js';
 import { resetDatabase } from './reset.js';
 import type { SqliteEnvStore } from './env-store.js';
+import type { LocalChangeFeed } from '../changes.js';
 
-/** Bundles and resets on the embedded databases, each under its environment's mutex (no request sees half). */
+/**
+ * Bundles and resets on the embedded databases, each under its environment's mutex (no request sees
+ * half). A reset or a restore writes every table at once, past the repositories that report their
+ * own writes: it reports `reset` on the change feed before any request reads the new state.
+ */
 export class SqliteAdmin implements Admin {
   readonly schemaVersion = MIGRATIONS.length;
 
-  constructor(private readonly envs: Record<Environment, SqliteEnvStore>) {}
+  constructor(
+    private readonly envs: Record<Environment, SqliteEnvStore>,
+    private readonly changes: LocalChangeFeed,
+  ) {}
 
   async dump(env: Environment): Promise<EnvironmentDump> {
     const store = this.envs[env];
@@ -20,14 +28,22 @@ export class SqliteAdmin implements Admin {
 
   async restore(dumps: Record<Environment, EnvironmentDump>): Promise<void> {
     const stores = Object.values(this.envs);
-    await this.exclusive(stores, () => loadDumps({ live: this.envs.live.db, test: this.envs.test.db }, dumps));
+    await this.exclusive(stores, () => {
+      loadDumps({ live: this.envs.live.db, test: this.envs.test.db }, dumps);
+      this.replaced();
+    });
   }
 
   async reset(): Promise<void> {
     const stores = Object.values(this.envs);
     await this.exclusive(stores, () => {
       for (const store of stores) resetDatabase(store.db);
+      this.replaced();
     });
+  }
+
+  private replaced(): void {
+    this.changes.publish({ topic: 'reset', environment: null });
   }
 
   /** Runs `fn` holding the mutex of every store given, taken in a fixed order. */

@@ -172,13 +172,7 @@ function waitForCommit<R extends object>(repository: R, mutex: Mutex): R {
   for (const [name, fn] of Object.entries(repository)) {
     if (typeof fn !== 'function') continue;
     const call = fn as (...args: unknown[]) => Promise<unknown>;
-    out[name] = (...args: unknown[]) => (mutex.locked ? afterCommit(mutex, () => call(...args)) : call(...args));
+    out[name] = (...args: unknown[]) => (mutex.locked ? mutex.whenFree(() => call(...args)) : call(...args));
   }
   return out as R;
-}
-
-async function afterCommit<T>(mutex: Mutex, run: () => Promise<T>): Promise<T> {
-  // A transaction may start between the wake-up and the read: wait again until none runs.
-  while (mutex.locked) await mutex.idle();
-  return run();
 }

@@ -2,6 +2,7 @@ import type { Environment } from '../../../src/contract/store.js';
 import { LIMITS } from '../../../src/contract/limits.js';
 import type { Claim, IdempotencyClaims, StoredResponse } from '../coordination.js';
 import type { Db } from './open.js';
+import type { Mutex } from '../mutex.js';
 
 interface Row {
   fingerprint: string;
@@ -13,9 +14,13 @@ interface Row {
 /**
  * spec: Idempotency rules, on the embedded database: one table per environment. A claim is the
  * `processing` row; one process owns the database, so a claim left by a crash is cleared at the
- * next start (`releaseInterrupted`).
+ * next start (`releaseInterrupted`). The table is on the environment's connection: its writes wait
+ * while a transaction of the environment is open (`mutexes`), or they would join it and go with
+ * its rollback (a finished answer lost, a running request's claim dropped).
  */
-export function sqliteIdempotency(dbs: Record<Environment, Db>): IdempotencyClaims & { releaseInterrupted(): void } {
+export function sqliteIdempotency(
+  dbs: Record<Environment, Db>, mutexes: Record<Environment, Mutex>,
+): IdempotencyClaims & { releaseInterrupted(): void } {
   const prepare = (db: Db) => ({
     get: db.prepare<[string, string], Row>('SELECT fingerprint, state, response, created_at FROM idempotency_keys WHERE integration_id = ? AND key = ?'),
     begin: db.prepare<[string, string, string, number]>(
@@ -29,8 +34,10 @@ export function sqliteIdempotency(dbs: Record<Environment, Db>): IdempotencyClai
     interrupted: db.prepare<[]>("DELETE FROM idempotency_keys WHERE state = 'processing'"),
   });
   const statements = { live: prepare(dbs.live), test: prepare(dbs.test) };
+  /** Runs `fn` outside any transaction of the environment (at once in the usual case: none open). */
+  const outsideTx = <T>(env: Environment, fn: () => T): T | Promise<T> => (mutexes[env].locked ? mutexes[env].whenFree(fn) : fn());
   return {
-    async claim(env, integrationId, key, fingerprint, now): Promise<Claim> {
+    claim: async (env, integrationId, key, fingerprint, now) => outsideTx(env, (): Claim => {
       const s = statements[env];
       const existing = s.get.get(integrationId, key);
       if (existing && existing.created_at > now - LIMITS.idempotencyRetentionMs) {
@@ -40,13 +47,13 @@ export function sqliteIdempotency(dbs: Record<Environment, Db>): IdempotencyClai
       }
       s.begin.run(integrationId, key, fingerprint, now);
       return { kind: 'fresh' };
-    },
-    async finish(env, integrationId, key, response) {
+    }),
+    finish: async (env, integrationId, key, response) => outsideTx(env, () => {
       statements[env].finish.run(response.status, JSON.stringify(response), integrationId, key);
-    },
-    async release(env, integrationId, key) {
+    }),
+    release: async (env, integrationId, key) => outsideTx(env, () => {
       statements[env].drop.run(integrationId, key);
-    },
+    }),
     releaseInterrupted() {
       // A request cut off by a crash never finished: its key may be used again (spec: Idempotency 4).
       for (const s of Object.values(statements)) s.interrupted.run();

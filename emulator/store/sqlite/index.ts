@@ -49,7 +49,9 @@ export class SqliteStorage implements StoragePort {
         return [name, store];
       }),
     ) as Record<Environment, SqliteEnvStore>;
-    const idempotency = sqliteIdempotency({ live: this.envs.live.db, test: this.envs.test.db });
+    const idempotency = sqliteIdempotency(
+      { live: this.envs.live.db, test: this.envs.test.db }, { live: this.envs.live.mutex, test: this.envs.test.mutex },
+    );
     // A request cut off by a crash never finished: its key may be used again (spec: Idempotency 4).
     idempotency.releaseInterrupted();
     const faults = new LocalFaults();
@@ -74,7 +76,7 @@ export class SqliteStorage implements StoragePort {
         homologation.clear();
       },
     };
-    this.admin = new SqliteAdmin(this.envs);
+    this.admin = new SqliteAdmin(this.envs, this.changes);
   }
 
   env(name: Environment): SqliteEnvStore {

@@ -10,7 +10,7 @@ import { rowWatch } from './row-watch.js';
 // GET /catalog/products on SQLite, its hot path (issue 10): each product's JSON text kept by rowid
 // until SQLite reports a write to it (row-watch.ts), the page's rows read as integer rowids from a
 // covering index, and whole page bodies kept until the database changes. The bytes are those of
-// `JSON.stringify` of the catalog's presenter (test/emulator/catalog/product-text.test.ts).
+// `JSON.stringify` of the catalog's presenter (test/emulator/store/sqlite/product-page.test.ts).
 
 /**
  * A product's text around the parts formatted in JS (price, option groups, dates): SQLite's

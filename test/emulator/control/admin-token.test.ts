@@ -1,0 +1,52 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { request, startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+
+// issue 15: wrong admin tokens were not rate-limited (300 tries in 0.81 s). The spec's 30
+// authentication failures per minute per IP (Authentication 5) apply to the control API too.
+
+const TOKEN = 'token-de-administracion-largo';
+let emu: TestEmulator | undefined;
+afterEach(async () => {
+  await emu?.close();
+  emu = undefined;
+});
+
+/** The windows are fixed real minutes: a test that counts starts well inside one. */
+async function freshMinute(): Promise<void> {
+  const into = Date.now() % 60_000;
+  if (into > 45_000) await new Promise((r) => setTimeout(r, 60_000 - into + 50));
+}
+
+const health = (e: TestEmulator, token: string) => request(`${e.running.admin_url}/health`, 'GET', { headers: { authorization: `Bearer ${token}` } });
+
+describe('the control API behind --admin-token', () => {
+  it('answers 429 rate_limited with Retry-After after 30 wrong tokens from one IP, the right token included, until the minute ends', { timeout: 90_000 }, async () => {
+    emu = await startTestEmulator({ adminToken: TOKEN });
+    await freshMinute();
+    for (let i = 0; i < 30; i++) expect((await health(emu, `wrong-${i}`)).status).toBe(401);
+    for (const token of ['wrong-31', TOKEN]) {
+      const res = await health(emu, token);
+      expect(res.status).toBe(429);
+      expect(res.body.error).toMatchObject({ code: 'rate_limited', request_id: expect.stringMatching(/^req_/) });
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    }
+  });
+
+  it('keeps the block with --limits off and a manual clock that nobody advances (it counts real minutes)', { timeout: 90_000 }, async () => {
+    emu = await startTestEmulator({ adminToken: TOKEN, limits: false, clock: 'manual' });
+    await freshMinute();
+    const tries = await Promise.all(Array.from({ length: 300 }, (_, i) => health(emu!, `guess-${i}`)));
+    expect(tries.filter((r) => r.status === 401)).toHaveLength(30);
+    expect(tries.filter((r) => r.status === 429)).toHaveLength(270);
+  });
+
+  it('does not count the right token, nor the API\'s own failures', { timeout: 90_000 }, async () => {
+    emu = await startTestEmulator({ adminToken: TOKEN });
+    await freshMinute();
+    for (let i = 0; i < 40; i++) expect((await health(emu, TOKEN)).status).toBe(200);
+    for (let i = 0; i < 10; i++) expect((await emu.api('GET', '/me', { credential: 'svk_test_x.svs_test_y' })).status).toBe(401);
+    for (let i = 0; i < 29; i++) expect((await health(emu, 'wrong')).status).toBe(401);
+    expect((await health(emu, TOKEN)).status).toBe(200);
+  });
+});

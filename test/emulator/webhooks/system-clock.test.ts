@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { startReceiver, type Receiver } from '../../helpers/receiver.js';
+
+let emu: TestEmulator;
+let rx: Receiver;
+beforeAll(async () => {
+  emu = await startTestEmulator({ clock: 'system' });
+  rx = await startReceiver();
+  await emu.api('PUT', '/webhook', { body: { url: rx.url, events: ['*'] } });
+});
+afterAll(async () => {
+  await emu.close();
+  await rx.close();
+});
+
+describe('dispatcher with the system clock', () => {
+  it('attempts a new delivery promptly without any drain', async () => {
+    const sent = Date.now();
+    await emu.api('POST', '/webhook/test');
+    const [got] = await rx.waitFor(1, 2000);
+    expect(got.at - sent).toBeLessThan(500);
+  });
+
+  it('makes a due retry when the clock is advanced, without any drain', async () => {
+    rx.received.length = 0;
+    rx.behave = (_r, n) => (n === 0 ? { status: 500 } : { status: 200 });
+    await emu.api('POST', '/webhook/test');
+    await rx.waitFor(1, 2000);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(rx.received).toHaveLength(1);
+    await emu.control('POST', '/clock/advance', { seconds: 60 });
+    const got = await rx.waitFor(2, 2000);
+    expect(got[1].headers['x-service-delivery-id']).toBe(got[0].headers['x-service-delivery-id']);
+  });
+
+  it('makes a retry when it falls due by the passing of real time (the timer loop)', async () => {
+    rx.received.length = 0;
+    rx.behave = (_r, n) => (n === 0 ? { status: 500 } : { status: 200 });
+    await emu.api('POST', '/webhook/test');
+    await rx.waitFor(1, 2000);
+    // 59 of the 60 s by the clock; the last second passes in real time.
+    await emu.control('POST', '/clock/advance', { seconds: 59 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(rx.received).toHaveLength(1);
+    const got = await rx.waitFor(2, 3000);
+    expect(got[1].at - got[0].at).toBeGreaterThanOrEqual(900);
+  });
+});
