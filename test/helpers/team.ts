@@ -7,6 +7,8 @@ import type { ReadyInfo } from '../../emulator/server.js';
 import { BIN, ensureBuilt, ROOT, type CliProcess } from './cli.js';
 import { request, type CallOptions, type Response } from './emulator.js';
 import { createTestDatabase, type TestDatabase } from './postgres.js';
+import type { Received } from './receiver.js';
+import { verify } from '../../src/webhooks/sign.js';
 
 /**
  * A team sandbox for tests (DESIGN: Storage and the team sandbox): several emulator processes of the
@@ -233,3 +235,23 @@ export async function readFeed(team: Team, query = '', credential?: string): Pro
 let keys = 0;
 /** A fresh Idempotency-Key. */
 export const freshKey = () => `team-${process.pid}-${Date.now()}-${++keys}`;
+
+/** Points the test store's webhook (or the credential's) at a URL for every event; resolves with its signing secret. */
+export async function hook(team: Team, url: string, credential?: string): Promise<string> {
+  const res = await team.api('PUT', '/webhook', { body: { url, events: ['*'] }, credential });
+  if (res.status !== 201) throw new Error(`PUT /webhook answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body.data.signing_secret as string;
+}
+
+/** Requests received, with a valid signature of `secret` each (throws on one that has none), counted by event id. */
+export function byEventId(received: Received[], secret: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const r of received) {
+    const check = verify({ signature: r.headers['x-service-signature'] as string, timestamp: r.headers['x-service-timestamp'] as string, rawBody: r.body, secrets: secret });
+    if (!check.ok) throw new Error(`a delivery without a valid signature (${check.reason})`);
+    const id = r.headers['x-service-event-id'] as string;
+    if (JSON.parse(r.body).id !== id) throw new Error('X-Service-Event-Id is not the body\'s id');
+    counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  return counts;
+}
