@@ -8,7 +8,7 @@ import { EnvDispatcher, type AttemptTally } from './dispatcher.js';
 import { enqueueDeliveries } from './outbox.js';
 import { closeAgents, createAgents } from './sender.js';
 
-/** How often claims whose process died are looked for (shared databases; nothing to find on SQLite). */
+/** How often claims whose process died, and due work it left, are looked for (shared databases; nothing to find on SQLite). */
 const LEASE_SWEEP_MS = 5_000;
 
 /**
@@ -33,6 +33,7 @@ export class WebhookService {
       chaos: () => this.chaosNow,
       tally: this.sinceDrain,
       owner: randomUUID(),
+      shared: emulator.storage.kind !== 'sqlite',
     };
     this.dispatchers = Object.fromEntries(
       Object.values(emulator.envs).map((env) => [env.name, new EnvDispatcher(env, host)]),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Response } from '../../helpers/emulator.js';
 import { PG_URL } from '../../helpers/postgres.js';
 import { startReceiver, type Receiver } from '../../helpers/receiver.js';
 import { byEventId, freshKey, hook, readFeed, simulate, startTeam, stock, useTeams, type Member, type Team } from '../../helpers/team.js';
@@ -48,7 +49,7 @@ describe.skipIf(!PG_URL)('the feed and webhooks while every process writes', () 
       let after: string | null = null;
       for (;;) {
         const done = !writing;
-        const res = await team.api('GET', `/events?limit=7${after ? `&after=${after}` : ''}`);
+        const res: Response = await team.api('GET', `/events?limit=7${after ? `&after=${after}` : ''}`);
         expect(res.status).toBe(200);
         seen.push(...res.body.data);
         if (res.body.data.length > 0) {
