@@ -26,7 +26,10 @@ export interface AttemptTally {
 export interface DispatcherHost {
   agents: Agents;
   timeoutMs: number;
+  /** The chaos setting last read (at once). */
   chaos(): WebhookChaos;
+  /** The chaos setting as the sandbox holds it now (another process may have changed it). */
+  freshChaos(): WebhookChaos | Promise<WebhookChaos>;
   /** Counts every finished attempt (the drain reports and resets it). */
   tally: AttemptTally;
   /** This process's name in claims (another process of the sandbox has another). */
@@ -170,7 +173,7 @@ export class EnvDispatcher {
     try {
       const webhook = await this.env.store.webhooks.get(d.integrationId);
       if (!webhook) return;
-      const delay = this.host.chaos().delay_ms;
+      const delay = (await this.host.freshChaos()).delay_ms;
       if (delay > 0) await sleep(delay);
       let attemptedAt = this.env.clock.now();
       // Built when the send really starts (after any wait for a slot to the receiver's host).

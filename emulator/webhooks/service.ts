@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Emulator } from '../emulator.js';
 import type { EnvContext } from '../context.js';
 import type { Environment } from '../../src/contract/store.js';
-import { isPromise } from '../store/maybe.js';
+import { isPromise, whenReady, type MaybePromise } from '../store/maybe.js';
 import type { WebhookChaos } from '../../src/contract/webhooks.js';
 import { EnvDispatcher, type AttemptTally } from './dispatcher.js';
 import { enqueueDeliveries } from './outbox.js';
@@ -30,7 +30,8 @@ export class WebhookService {
     const host = {
       agents: this.agents,
       timeoutMs: emulator.options.webhookTimeoutMs,
-      chaos: () => this.chaosNow,
+      chaos: () => this.currentChaos(),
+      freshChaos: () => this.freshChaos(),
       tally: this.sinceDrain,
       owner: randomUUID(),
       shared: emulator.storage.kind !== 'sqlite',
@@ -42,6 +43,9 @@ export class WebhookService {
     emulator.outbox = async (tx, event) => {
       const dispatcher = this.dispatchers[tx.environment];
       const env = emulator.env(tx.environment);
+      // The copies chaos asks for follow the setting of the whole sandbox, wherever it was set.
+      const chaos = this.freshChaos();
+      if (isPromise(chaos)) await chaos;
       const written = await enqueueDeliveries(tx, event, () => env.ids.next('delivery'), () => 1 + dispatcher.duplicates());
       if (written > 0) tx.afterCommit(() => dispatcher.kick('insert'));
       return written;
@@ -88,6 +92,21 @@ export class WebhookService {
   async setChaos(chaos: WebhookChaos | null): Promise<void> {
     await this.emulator.storage.coordination.chaos.set(chaos);
     await this.refreshChaos();
+  }
+
+  /**
+   * The chaos setting as the storage holds it now: on a shared database another process may have
+   * changed it (each request reads it again; a change's notice makes the next read ask the database).
+   */
+  private freshChaos(): MaybePromise<WebhookChaos> {
+    return whenReady(this.emulator.storage.coordination.chaos.get(), (chaos) => (this.chaosNow = chaos));
+  }
+
+  /** The same at once: the last setting read, while a read that must wait for the database goes on. */
+  private currentChaos(): WebhookChaos {
+    const fresh = this.freshChaos();
+    if (isPromise(fresh)) void fresh.catch(() => undefined);
+    return this.chaosNow;
   }
 
   /** The shared chaos setting, read again (another process may have changed it). */
