@@ -14,8 +14,8 @@ import { verify } from '../../src/webhooks/sign.js';
  * A team sandbox for tests (DESIGN: Storage and the team sandbox): several emulator processes of the
  * built CLI on one PostgreSQL database, each started with `emulator start --port 0 --json
  * --database-url …`, and a client that spreads requests over them round-robin. Every process is
- * killed with SIGKILL at the end (after the file, and when the test process exits, whatever the
- * way), so that a failed or killed run leaves no emulator behind.
+ * killed with SIGKILL at the end: after the file, and when the test process exits before (a failed
+ * hook, an error), so that a failed run leaves no emulator behind.
  */
 
 const everyChild = new Set<CliProcess>();
@@ -49,16 +49,12 @@ export interface TeamOptions {
 export interface Team {
   database: TestDatabase;
   members: Member[];
-  /** The ready line's stores (the same on every process). */
+  /** The ready line's test store (the same on every process). */
   test: ReadyInfo['stores'][number];
-  live: ReadyInfo['stores'][number];
   /** The next process, round-robin. */
   next(): Member;
   api<T = any>(method: string, path: string, options?: CallOptions): Promise<Response<T>>;
-  liveApi<T = any>(method: string, path: string, options?: CallOptions): Promise<Response<T>>;
   control<T = any>(method: string, path: string, body?: unknown): Promise<Response<T>>;
-  /** One more process on the same database (`emulator start` with these extra arguments). */
-  add(args?: string[]): Promise<Member>;
   /** A process that runs `startEmulator()` with options the CLI has no flag for (a test-only webhook timeout). */
   addScripted(options: Record<string, unknown>): Promise<Member>;
   /** Every process killed (SIGKILL) and as many started again on the same database. */
@@ -109,8 +105,8 @@ function member(p: CliProcess, ready: ReadyInfo): Member {
 }
 
 /** The `emulator start` arguments of a team member. */
-function startArgs(url: string, options: TeamOptions, extra: string[] = []): string[] {
-  return [BIN, 'emulator', 'start', '--port', '0', '--json', '--database-url', url, '--clock', options.clock ?? 'manual', ...(options.args ?? []), ...extra];
+function startArgs(url: string, options: TeamOptions): string[] {
+  return [BIN, 'emulator', 'start', '--port', '0', '--json', '--database-url', url, '--clock', options.clock ?? 'manual', ...(options.args ?? [])];
 }
 
 // startEmulator() from the built package, printing the ready line as the CLI does.
@@ -129,21 +125,30 @@ export async function startTeam(options: TeamOptions = {}): Promise<Team> {
   const database = await createTestDatabase();
   const members: Member[] = [];
   let turn = 0;
-  const add = async (extra: string[] = []) => {
-    const spawned = spawnMember(startArgs(database.url, options, extra));
-    const m = member(spawned.process, await spawned.ready);
-    members.push(m);
-    return m;
-  };
   const startAll = async (n: number) => {
     // Together, as a fleet starts: the migrations and the demo stores are made once.
     const spawned = Array.from({ length: n }, () => spawnMember(startArgs(database.url, options)));
-    const ready = await Promise.all(spawned.map((s) => s.ready));
-    members.push(...spawned.map((s, i) => member(s.process, ready[i]!)));
+    try {
+      const ready = await Promise.all(spawned.map((s) => s.ready));
+      members.push(...spawned.map((s, i) => member(s.process, ready[i]!)));
+    } catch (error) {
+      await Promise.all(spawned.map((s) => kill(s.process)));
+      throw error;
+    }
   };
-  await startAll(options.processes ?? 2);
+  try {
+    await startAll(options.processes ?? 2);
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
   const first = members[0]!.ready;
-  const next = () => members.filter((m) => alive(m.process))[turn++ % members.filter((m) => alive(m.process)).length]!;
+  // Round-robin over the processes still running (a test may kill one).
+  const next = () => {
+    const running = members.filter((m) => alive(m.process));
+    if (running.length === 0) throw new Error('no process of the team is running');
+    return running[turn++ % running.length]!;
+  };
   const stop = async () => {
     await Promise.all(members.splice(0).map((m) => m.kill()));
   };
@@ -151,12 +156,9 @@ export async function startTeam(options: TeamOptions = {}): Promise<Team> {
     database,
     members,
     test: first.stores.find((s) => s.environment === 'test')!,
-    live: first.stores.find((s) => s.environment === 'live')!,
     next,
     api: (method, path, o) => next().api(method, path, o),
-    liveApi: (method, path, o) => next().liveApi(method, path, o),
     control: (method, path, body) => next().control(method, path, body),
-    add,
     async addScripted(scripted) {
       const spawned = spawnMember(['--input-type=module', '-e', SCRIPT({ port: 0, clock: options.clock ?? 'manual', databaseUrl: database.url, ...scripted })]);
       const m = member(spawned.process, await spawned.ready);
