@@ -5,9 +5,9 @@ import { pathToFileURL } from 'node:url';
 import { afterAll } from 'vitest';
 import type { ReadyInfo } from '../../emulator/server.js';
 import { BIN, ensureBuilt, ROOT, type CliProcess } from './cli.js';
-import { request, type CallOptions, type Response } from './emulator.js';
+import { readyCalls, type CallOptions, type Response } from './emulator.js';
 import { createTestDatabase, type TestDatabase } from './postgres.js';
-import type { Received } from './receiver.js';
+import { startReceiver, type Received, type Receiver } from './receiver.js';
 import { verify } from '../../src/webhooks/sign.js';
 
 /**
@@ -90,18 +90,8 @@ async function kill(p: CliProcess): Promise<void> {
 }
 
 function member(p: CliProcess, ready: ReadyInfo): Member {
-  const test = ready.stores.find((s) => s.environment === 'test')!;
-  const live = ready.stores.find((s) => s.environment === 'live')!;
-  const call = (base: string, fallback: string) => (method: string, path: string, o: CallOptions = {}) =>
-    request(`${base}${path}`, method, { ...o, credential: o.credential === undefined ? fallback : o.credential });
-  return {
-    ready,
-    process: p,
-    api: call(ready.sandbox_base_url, test.credential),
-    liveApi: call(ready.live_base_url, live.credential),
-    control: (method, path, body) => request(`${ready.admin_url}${path}`, method, { body, headers: { 'content-type': 'application/json' } }),
-    kill: () => kill(p),
-  };
+  const { api, liveApi, control } = readyCalls(ready);
+  return { ready, process: p, api, liveApi, control, kill: () => kill(p) };
 }
 
 /** The `emulator start` arguments of a team member. */
@@ -177,15 +167,26 @@ export async function startTeam(options: TeamOptions = {}): Promise<Team> {
 }
 
 const teams: Team[] = [];
+const receivers: Receiver[] = [];
 
-/** Call once at the top level of a file that starts teams: kills their processes and drops their databases after it. */
+/** Call once at the top level of a file that starts teams: kills their processes, drops their databases and closes their receivers after it. */
 export function useTeams(): void {
   afterAll(async () => {
     for (const team of teams.splice(0)) {
       await team.stop();
       await team.database.drop();
     }
+    for (const rx of receivers.splice(0)) await rx.close();
   });
+}
+
+/** A team, a webhook receiver (closed after the file) and a product in the test store, so that it takes orders. */
+export async function startTeamWithReceiver(options: TeamOptions = {}): Promise<{ team: Team; rx: Receiver }> {
+  const team = await startTeam(options);
+  const rx = await startReceiver();
+  receivers.push(rx);
+  await stock(team);
+  return { team, rx };
 }
 
 /** The same request from every process at once (a race across the sandbox). */

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PG_URL } from '../../helpers/postgres.js';
-import { startReceiver, type Receiver } from '../../helpers/receiver.js';
-import { byEventId, hook, simulate, startTeam, stock, useTeams, type Team } from '../../helpers/team.js';
+import type { Receiver } from '../../helpers/receiver.js';
+import { byEventId, hook, simulate, startTeamWithReceiver, useTeams, type Team } from '../../helpers/team.js';
 
 // DESIGN, Storage and the team sandbox: "the manual clock (advanced on one, advanced on all)". The
 // clock is advanced through one process's control API; the others see it on their next request, and
@@ -10,12 +10,7 @@ import { byEventId, hook, simulate, startTeam, stock, useTeams, type Team } from
 useTeams();
 let team: Team;
 let rx: Receiver;
-beforeAll(async () => {
-  team = await startTeam({ processes: 3 });
-  rx = await startReceiver();
-  await stock(team);
-});
-afterAll(() => rx?.close());
+beforeAll(async () => ({ team, rx } = await startTeamWithReceiver({ processes: 3 })));
 
 const clockOf = async (m: Team['members'][number]) => (await m.control('GET', '/clock')).body.data as { now: string; mode: string; offset_seconds: number };
 

@@ -1,9 +1,8 @@
-import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCli } from '../../helpers/cli.js';
 import type { Response } from '../../helpers/emulator.js';
-import { PG_URL } from '../../helpers/postgres.js';
-import { freshKey, readFeed, simulate, startTeam, stock, useTeams } from '../../helpers/team.js';
+import { admin, PG_URL } from '../../helpers/postgres.js';
+import { freshKey, readFeed, simulate, startTeam, stock, useTeams, type Team } from '../../helpers/team.js';
 
 // Issue 17, Bad input and faults: the database unreachable at start, lost during operation, migrated
 // by a newer merchant-kit; and the storage flags that cannot go together.
@@ -22,16 +21,6 @@ const oneLine = (text: string) => {
   expect(text.trim().split('\n')).toHaveLength(1);
   expect(text).not.toMatch(/\n\s+at /);
 };
-
-async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
 
 describe('storage flags', () => {
   it.each([
@@ -65,40 +54,31 @@ describe('a database that cannot be used at start', () => {
     expect(human.code).toBe(1);
     expect(human.stderr).toBe('Could not start the emulator: cannot open the PostgreSQL database postgres://kit@127.0.0.1:1/sandbox: connection refused\n');
   });
+});
 
-  it.skipIf(!PG_URL)('refuses a database migrated by a newer merchant-kit with a clear line, exit 1, and leaves it as it was', async () => {
-    const team = await startTeam({ processes: 1 });
-    await team.stop();
-    const client = new pg.Client({ connectionString: team.database.url });
-    await client.connect();
-    try {
-      const { rows } = await client.query("SELECT value FROM merchant_kit_shared.meta WHERE key = 'schema_version'");
-      const current = Number(rows[0].value);
-      await client.query("UPDATE merchant_kit_shared.meta SET value = $1 WHERE key = 'schema_version'", [current + 1]);
-      const { code, stdout, stderr } = await refusedStart(['--database-url', team.database.url]);
-      expect(code).toBe(1);
-      expect(stdout).toBe('');
-      expect(stderr).toBe(
-        `Could not start the emulator: the database's merchant-kit schema (merchant_kit) is from a newer version (${current + 1} > ${current}); update merchant-kit or use another database\n`,
-      );
-      expect((await client.query("SELECT value FROM merchant_kit_shared.meta WHERE key = 'schema_version'")).rows[0].value).toBe(String(current + 1));
-    } finally {
-      await client.end();
-    }
+// One sandbox of three processes for the rest, in order: its start, a process that does not fit it,
+// the database lost and back, and last the database migrated by a newer merchant-kit.
+describe.skipIf(!PG_URL)('the database of a sandbox of several processes', () => {
+  let team: Team;
+  beforeAll(async () => {
+    team = await startTeam({ processes: 3 });
   });
 
-  it.skipIf(!PG_URL)('refuses a process whose --clock is not the sandbox\'s: exit 1, one line', async () => {
-    const team = await startTeam({ processes: 1, clock: 'manual' });
+  it('is migrated and seeded once when several processes start at once on a fresh database: every ready line shows the same credentials', async () => {
+    const lines = team.members.map((m) => JSON.stringify(m.ready.stores));
+    expect(new Set(lines).size).toBe(1);
+    const stores = (await team.control('GET', '/state')).body.data.environments.flatMap((e: { stores: unknown[] }) => e.stores);
+    expect(stores).toHaveLength(2);
+  });
+
+  it('refuses a process whose --clock is not the sandbox\'s: exit 1, one line', async () => {
     const { code, stderr } = await refusedStart(['--database-url', team.database.url, '--clock', 'system']);
     expect(code).toBe(1);
     expect(stderr).toBe('Could not start the emulator: this sandbox runs a manual clock: start every process of it with --clock manual\n');
     expect((await team.members[0]!.api('GET', '/me')).status).toBe(200);
   });
-});
 
-describe.skipIf(!PG_URL)('the database lost while the sandbox runs', () => {
   it('answers 503 maintenance with Retry-After on every process while it is gone, applies no write by half, and carries on once it is back', async () => {
-    const team = await startTeam({ processes: 2 });
     const name = new URL(team.database.url).pathname.slice(1);
     await stock(team);
     const orders = await Promise.all(Array.from({ length: 12 }, () => simulate(team)));
@@ -160,19 +140,23 @@ describe.skipIf(!PG_URL)('the database lost while the sandbox runs', () => {
       const listed = (await m.api('GET', '/orders?limit=200')).body.data;
       expect(listed.map((o: { status: string }) => o.status)).toEqual(orders.map(() => 'accepted'));
     }
-    // The change feed listens again: a clock moved on one process is seen on the other.
+    // Still one sandbox: a clock moved on one process is the others' clock.
     const [a, b] = team.members;
     await a!.control('POST', '/clock/advance', { seconds: 120 });
     expect((await b!.control('GET', '/clock')).body.data.offset_seconds).toBe(120);
   });
-});
 
-describe.skipIf(!PG_URL)('a fresh database', () => {
-  it('is used by the first of several processes started at once and seeded once: every ready line shows the same credentials', async () => {
-    const team = await startTeam({ processes: 3 });
-    const lines = team.members.map((m) => JSON.stringify(m.ready.stores));
-    expect(new Set(lines).size).toBe(1);
-    const stores = (await team.control('GET', '/state')).body.data.environments.flatMap((e: { stores: unknown[] }) => e.stores);
-    expect(stores).toHaveLength(2);
+  it('refuses a database migrated by a newer merchant-kit with a clear line, exit 1, and leaves it as it was', async () => {
+    await team.stop();
+    const version = "SELECT value FROM merchant_kit_shared.meta WHERE key = 'schema_version'";
+    const current = Number((await admin((c) => c.query(version), team.database.url)).rows[0].value);
+    await admin((c) => c.query("UPDATE merchant_kit_shared.meta SET value = $1 WHERE key = 'schema_version'", [current + 1]), team.database.url);
+    const { code, stdout, stderr } = await refusedStart(['--database-url', team.database.url]);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(
+      `Could not start the emulator: the database's merchant-kit schema (merchant_kit) is from a newer version (${current + 1} > ${current}); update merchant-kit or use another database\n`,
+    );
+    expect((await admin((c) => c.query(version), team.database.url)).rows[0].value).toBe(String(current + 1));
   });
 });

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Response } from '../../helpers/emulator.js';
 import { PG_URL } from '../../helpers/postgres.js';
-import { startReceiver, type Receiver } from '../../helpers/receiver.js';
-import { byEventId, freshKey, hook, readFeed, simulate, startTeam, stock, useTeams, type Member, type Team } from '../../helpers/team.js';
+import type { Receiver } from '../../helpers/receiver.js';
+import { byEventId, freshKey, hook, readFeed, simulate, startTeamWithReceiver, useTeams, type Member, type Team } from '../../helpers/team.js';
 
 // DESIGN, Storage and the team sandbox: "positions are assigned so that a client paging the feed
 // while other processes write never skips an event and sees each once, in creation order", and
@@ -12,13 +12,8 @@ import { byEventId, freshKey, hook, readFeed, simulate, startTeam, stock, useTea
 useTeams();
 let team: Team;
 let rx: Receiver;
-beforeAll(async () => {
-  // Limits off: this is about order, not the 120 a minute of one integration.
-  team = await startTeam({ processes: 3, args: ['--limits', 'off'] });
-  rx = await startReceiver();
-  await stock(team);
-});
-afterAll(() => rx?.close());
+// Limits off: this is about order, not the 120 a minute of one integration.
+beforeAll(async () => ({ team, rx } = await startTeamWithReceiver({ processes: 3, args: ['--limits', 'off'] })));
 
 const ORDERS_PER_PROCESS = 12;
 

@@ -1,7 +1,6 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEASE_EXPIRED } from '../../../emulator/store/postgres/webhook-claims.js';
-import { PG_URL } from '../../helpers/postgres.js';
+import { admin, PG_URL } from '../../helpers/postgres.js';
 import { startReceiver, type Receiver } from '../../helpers/receiver.js';
 import { byEventId, hook, simulate, startTeam, stock, useTeams, type Member, type Team } from '../../helpers/team.js';
 
@@ -82,10 +81,7 @@ describe.skipIf(!PG_URL)('a process gone for good after a failed attempt (system
       await expect.poll(async () => (await b!.api('GET', '/webhook/deliveries')).body.data[0].status, { timeout: 15_000 }).toBe('pending');
       await a!.kill();
       // The minute to the retry passes (moved in the database rather than waited for): b sends it.
-      const client = new pg.Client({ connectionString: sys.database.url });
-      await client.connect();
-      await client.query("UPDATE merchant_kit_test.webhook_deliveries SET next_attempt_at = $1 WHERE status = 'pending'", [Date.now()]);
-      await client.end();
+      await admin((c) => c.query("UPDATE merchant_kit_test.webhook_deliveries SET next_attempt_at = $1 WHERE status = 'pending'", [Date.now()]), sys.database.url);
       await receiver.waitFor(2, 20_000);
       await expect.poll(async () => (await b!.api('GET', '/webhook/deliveries')).body.data[0].status, { timeout: 15_000 }).toBe('succeeded');
       expect([...byEventId(receiver.received, secret).values()]).toEqual([2]);

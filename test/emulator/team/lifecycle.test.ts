@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PG_URL } from '../../helpers/postgres.js';
-import { startReceiver, type Receiver } from '../../helpers/receiver.js';
-import { freshKey, hook, newStore, readFeed, simulate, startTeam, stock, useTeams, type Team } from '../../helpers/team.js';
+import type { Receiver } from '../../helpers/receiver.js';
+import { freshKey, hook, newStore, readFeed, simulate, startTeamWithReceiver, stock, useTeams, type Team } from '../../helpers/team.js';
 
 // DESIGN, Storage and the team sandbox: "`/_emulator/reset` resets the sandbox for every process"
 // (the ready line's credentials stay valid), and the state lives in the database: a restart of every
@@ -10,17 +10,12 @@ import { freshKey, hook, newStore, readFeed, simulate, startTeam, stock, useTeam
 useTeams();
 let team: Team;
 let rx: Receiver;
-beforeAll(async () => {
-  team = await startTeam({ processes: 3 });
-  rx = await startReceiver();
-});
-afterAll(() => rx?.close());
+beforeAll(async () => ({ team, rx } = await startTeamWithReceiver({ processes: 3 })));
 
 const credentials = () => team.members.map((m) => m.ready.stores.map((s) => s.credential).sort().join());
 
 describe.skipIf(!PG_URL)('reset and restart of a sandbox of several processes', () => {
   it('loses nothing when every process is killed and started again: stores, orders, feed positions, webhook, idempotent replays, clock', async () => {
-    await stock(team);
     await hook(team, rx.url);
     const made = await newStore(team);
     const orders = [await simulate(team), await simulate(team), await simulate(team)];

@@ -1,7 +1,6 @@
-import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Response } from '../../helpers/emulator.js';
-import { PG_URL } from '../../helpers/postgres.js';
+import { admin, PG_URL } from '../../helpers/postgres.js';
 import { freshKey, newStore, startTeam, useTeams, type Team } from '../../helpers/team.js';
 
 // DESIGN, Storage and the team sandbox: "rate limits (one budget per integration and per IP), the
@@ -96,17 +95,13 @@ describe.skipIf(!PG_URL)('rate limits across processes', () => {
 });
 
 /** Resolves once a process holds the one-batch gate (a row of the sandbox's shared schema). */
-async function gateHeld(t: Team): Promise<void> {
-  const client = new pg.Client({ connectionString: t.database.url });
-  await client.connect();
-  try {
+function gateHeld(t: Team): Promise<void> {
+  return admin(async (client) => {
     for (let i = 0; i < 2000; i++) {
       const { rows } = await client.query('SELECT count(*)::int AS n FROM merchant_kit_shared.batch_gate');
       if (rows[0].n > 0) return;
       await new Promise((r) => setTimeout(r, 5));
     }
     throw new Error('no process took the batch gate');
-  } finally {
-    await client.end();
-  }
+  }, t.database.url);
 }

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PG_URL } from '../../helpers/postgres.js';
-import { startReceiver, type Receiver } from '../../helpers/receiver.js';
-import { byEventId, hook, simulate, startTeam, stock, useTeams, type Team } from '../../helpers/team.js';
+import type { Receiver } from '../../helpers/receiver.js';
+import { byEventId, hook, simulate, startTeamWithReceiver, useTeams, type Team } from '../../helpers/team.js';
 
 // DESIGN, Storage and the team sandbox: "faults, chaos, homologation sessions and recordings" are
 // shared: set on one process, they act on the requests and deliveries of the others.
@@ -9,12 +9,7 @@ import { byEventId, hook, simulate, startTeam, stock, useTeams, type Team } from
 useTeams();
 let team: Team;
 let rx: Receiver;
-beforeAll(async () => {
-  team = await startTeam({ processes: 3 });
-  rx = await startReceiver();
-  await stock(team);
-});
-afterAll(() => rx?.close());
+beforeAll(async () => ({ team, rx } = await startTeamWithReceiver({ processes: 3 })));
 
 describe.skipIf(!PG_URL)('sandbox tools across processes', () => {
   it('fails the next matching calls on every process as a fault set on one process tells, `times` counted over all', async () => {
