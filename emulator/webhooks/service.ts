@@ -43,9 +43,6 @@ export class WebhookService {
     emulator.outbox = async (tx, event) => {
       const dispatcher = this.dispatchers[tx.environment];
       const env = emulator.env(tx.environment);
-      // The copies chaos asks for follow the setting of the whole sandbox, wherever it was set.
-      const chaos = this.freshChaos();
-      if (isPromise(chaos)) await chaos;
       const written = await enqueueDeliveries(tx, event, () => env.ids.next('delivery'), () => 1 + dispatcher.duplicates());
       if (written > 0) tx.afterCommit(() => dispatcher.kick('insert'));
       return written;
@@ -102,11 +99,16 @@ export class WebhookService {
     return whenReady(this.emulator.storage.coordination.chaos.get(), (chaos) => (this.chaosNow = chaos));
   }
 
-  /** The same at once: the last setting read, while a read that must wait for the database goes on. */
+  /**
+   * The same at once (the outbox runs inside a transaction, which must not wait for another
+   * connection): the setting last read — by this request at its start — while a read that must ask
+   * the database goes on for the next call.
+   */
   private currentChaos(): WebhookChaos {
     const fresh = this.freshChaos();
-    if (isPromise(fresh)) void fresh.catch(() => undefined);
-    return this.chaosNow;
+    if (!isPromise(fresh)) return fresh;
+    void fresh.catch(() => undefined);
+    return (this.chaosNow = this.emulator.storage.coordination.chaos.current());
   }
 
   /** The shared chaos setting, read again (another process may have changed it). */
