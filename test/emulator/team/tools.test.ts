@@ -78,19 +78,18 @@ describe.skipIf(!PG_URL)('sandbox tools across processes', () => {
     }, { timeout: 5_000, interval: 20 }).toBe('pass');
   });
 
-  // TODO(issue 17): sessions are kept in the memory of the process that started them
-  // (emulator/homologation/service.ts `sessions`), so another process reports "No session started";
-  // cross-process sessions are being finished separately. Turn this into `it` once they are in.
-  it.todo('reports on another process a homologation session started on one', async () => {
+  it('reports on another process a homologation session started on one', async () => {
     const [a, b, c] = team.members;
     const id = team.test.integration_id;
     const started = await a!.control('POST', `/homologation/${id}/start`, { timeout_seconds: 60 });
     expect(started.status).toBe(201);
     expect(started.body.data.notes.join('\n')).not.toMatch(/No session started/);
+    const onA = (await a!.control('GET', `/homologation/${id}`)).body.data;
     for (const m of [b!, c!]) {
       const report = (await m.control('GET', `/homologation/${id}`)).body.data;
       expect(report.notes.join('\n')).not.toMatch(/No session started/);
       expect(report.started_at).toBe(started.body.data.started_at);
+      expect(report.tasks.map((t: { action: string }) => t.action)).toEqual(onA.tasks.map((t: { action: string }) => t.action));
     }
   });
 });
