@@ -137,6 +137,11 @@ export interface FaultStore {
 
 export interface ChaosStore {
   get(): MaybePromise<WebhookChaos>;
+  /**
+   * The setting as this process last read it, at once: what a request acts on (every request of a
+   * shared sandbox reads it again first) while `get` asks the database after another process changed it.
+   */
+  current(): WebhookChaos;
   set(chaos: WebhookChaos | null): Promise<void>;
 }
 

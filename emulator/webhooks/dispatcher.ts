@@ -26,11 +26,16 @@ export interface AttemptTally {
 export interface DispatcherHost {
   agents: Agents;
   timeoutMs: number;
+  /** The chaos setting last read (at once). */
   chaos(): WebhookChaos;
+  /** The chaos setting as the sandbox holds it now (another process may have changed it). */
+  freshChaos(): WebhookChaos | Promise<WebhookChaos>;
   /** Counts every finished attempt (the drain reports and resets it). */
   tally: AttemptTally;
   /** This process's name in claims (another process of the sandbox has another). */
   owner: string;
+  /** Whether other processes share the queue (a server database). */
+  shared: boolean;
 }
 
 /** One signal aborts every send under way (reset, close); each send adds a listener to it. */
@@ -168,7 +173,7 @@ export class EnvDispatcher {
     try {
       const webhook = await this.env.store.webhooks.get(d.integrationId);
       if (!webhook) return;
-      const delay = this.host.chaos().delay_ms;
+      const delay = (await this.host.freshChaos()).delay_ms;
       if (delay > 0) await sleep(delay);
       let attemptedAt = this.env.clock.now();
       // Built when the send really starts (after any wait for a slot to the receiver's host).
@@ -248,9 +253,16 @@ export class EnvDispatcher {
     return (await this.env.store.webhooks.delivery(deliveryId))!;
   }
 
-  /** Claims whose process died mid-attempt (shared databases): taken back as failed attempts, then sent on schedule. */
+  /**
+   * Claims whose process died mid-attempt (shared databases): taken back as failed attempts, then
+   * sent on schedule. On a shared database this also takes up due work that another process left
+   * behind: a retry it scheduled (its timer, not ours, was waiting for it) or a delivery it wrote,
+   * before it stopped for good. A burst that reorder holds on a manual clock stays held.
+   */
   async expireLeases(): Promise<void> {
-    if ((await this.env.store.webhooks.expireLeases(Date.now(), this.env.clock.now())) > 0) this.kick();
+    const taken = await this.env.store.webhooks.expireLeases(Date.now(), this.env.clock.now());
+    const held = this.host.chaos().reorder && this.env.clock.mode === 'manual';
+    if (taken > 0 || (this.host.shared && !held && (await this.env.store.webhooks.anyDue(this.env.clock.now())))) this.kick();
   }
 
   /** Whether anything is being sent or is due now. */

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Emulator } from '../emulator.js';
 import type { EnvContext } from '../context.js';
 import type { Environment } from '../../src/contract/store.js';
-import { isPromise } from '../store/maybe.js';
+import { isPromise, whenReady, type MaybePromise } from '../store/maybe.js';
 import type { WebhookChaos } from '../../src/contract/webhooks.js';
 import { EnvDispatcher, type AttemptTally } from './dispatcher.js';
 import { enqueueDeliveries } from './outbox.js';
 import { closeAgents, createAgents } from './sender.js';
 
-/** How often claims whose process died are looked for (shared databases; nothing to find on SQLite). */
+/** How often claims whose process died, and due work it left, are looked for (shared databases; nothing to find on SQLite). */
 const LEASE_SWEEP_MS = 5_000;
 
 /**
@@ -30,9 +30,11 @@ export class WebhookService {
     const host = {
       agents: this.agents,
       timeoutMs: emulator.options.webhookTimeoutMs,
-      chaos: () => this.chaosNow,
+      chaos: () => this.currentChaos(),
+      freshChaos: () => this.freshChaos(),
       tally: this.sinceDrain,
       owner: randomUUID(),
+      shared: emulator.storage.kind !== 'sqlite',
     };
     this.dispatchers = Object.fromEntries(
       Object.values(emulator.envs).map((env) => [env.name, new EnvDispatcher(env, host)]),
@@ -87,6 +89,26 @@ export class WebhookService {
   async setChaos(chaos: WebhookChaos | null): Promise<void> {
     await this.emulator.storage.coordination.chaos.set(chaos);
     await this.refreshChaos();
+  }
+
+  /**
+   * The chaos setting as the storage holds it now: on a shared database another process may have
+   * changed it (each request reads it again; a change's notice makes the next read ask the database).
+   */
+  private freshChaos(): MaybePromise<WebhookChaos> {
+    return whenReady(this.emulator.storage.coordination.chaos.get(), (chaos) => (this.chaosNow = chaos));
+  }
+
+  /**
+   * The same at once (the outbox runs inside a transaction, which must not wait for another
+   * connection): the setting last read — by this request at its start — while a read that must ask
+   * the database goes on for the next call.
+   */
+  private currentChaos(): WebhookChaos {
+    const fresh = this.freshChaos();
+    if (!isPromise(fresh)) return fresh;
+    void fresh.catch(() => undefined);
+    return (this.chaosNow = this.emulator.storage.coordination.chaos.current());
   }
 
   /** The shared chaos setting, read again (another process may have changed it). */

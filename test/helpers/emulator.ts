@@ -1,4 +1,4 @@
-import { startEmulator, type RunningEmulator } from '../../emulator/server.js';
+import { startEmulator, type ReadyInfo, type RunningEmulator } from '../../emulator/server.js';
 import type { EmulatorOptions } from '../../emulator/emulator.js';
 import type { SqliteStorage } from '../../emulator/store/sqlite/index.js';
 import type { Db } from '../../emulator/store/sqlite/open.js';
@@ -56,24 +56,26 @@ export async function request<T = any>(url: string, method: string, options: Cal
   return { status: res.status, headers: res.headers, body: parsed as T };
 }
 
-/** An in-process emulator on a free port, in memory, with the manual clock unless told otherwise. */
-export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
-  const running = await startEmulator({ port: 0, memory: true, clock: 'manual', ...options });
-  const test = running.stores.find((s) => s.environment === 'test')!;
-  const live = running.stores.find((s) => s.environment === 'live')!;
+/** The seeded stores of a ready line and calls to its API and control API with their credentials. */
+export function readyCalls(ready: ReadyInfo): Pick<TestEmulator, 'test' | 'live' | 'api' | 'liveApi' | 'control'> {
+  const test = ready.stores.find((s) => s.environment === 'test')!;
+  const live = ready.stores.find((s) => s.environment === 'live')!;
   const call = (base: string, fallback: string) => (method: string, path: string, o: CallOptions = {}) =>
     request(`${base}${path}`, method, { ...o, credential: o.credential === undefined ? fallback : o.credential });
   return {
-    running,
-    url: running.url,
     test,
     live,
-    api: call(running.sandbox_base_url, test.credential),
-    liveApi: call(running.live_base_url, live.credential),
+    api: call(ready.sandbox_base_url, test.credential),
+    liveApi: call(ready.live_base_url, live.credential),
     // The control API takes writes only as JSON, body or not (DESIGN, Safety of a local dev server).
-    control: (method, path, body) => request(`${running.admin_url}${path}`, method, { body, headers: { 'content-type': 'application/json' } }),
-    close: () => running.close(),
+    control: (method, path, body) => request(`${ready.admin_url}${path}`, method, { body, headers: { 'content-type': 'application/json' } }),
   };
+}
+
+/** An in-process emulator on a free port, in memory, with the manual clock unless told otherwise. */
+export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
+  const running = await startEmulator({ port: 0, memory: true, clock: 'manual', ...options });
+  return { running, url: running.url, ...readyCalls(running), close: () => running.close() };
 }
 
 /** The SQLite database of one environment: for tests of the SQLite adapter's own mechanisms (row watch, kept texts). */

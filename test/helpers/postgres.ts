@@ -22,8 +22,9 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: PG_URL });
+/** Runs `fn` on a connection to the test server's own database (`url`: another one). */
+export async function admin<T>(fn: (client: pg.Client) => Promise<T>, url = PG_URL): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     return await fn(client);

@@ -34,14 +34,18 @@ export class LocalFaults implements FaultStore {
 const NO_CHAOS: WebhookChaos = webhookChaos.parse({});
 
 export class LocalChaos implements ChaosStore {
-  private current: WebhookChaos = NO_CHAOS;
+  private now: WebhookChaos = NO_CHAOS;
 
   get(): WebhookChaos {
-    return this.current;
+    return this.now;
+  }
+
+  current(): WebhookChaos {
+    return this.now;
   }
 
   async set(chaos: WebhookChaos | null): Promise<void> {
-    this.current = chaos ?? NO_CHAOS;
+    this.now = chaos ?? NO_CHAOS;
   }
 }
 

@@ -10,7 +10,13 @@ const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'
 
 // SQLSTATEs of a server that cannot serve right now: class 08 (connection exception), the
 // administrator or a crash ending the session (57P01–57P03), too many connections, and a standby.
-const SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '25006']);
+// Also those that refuse a new session only (the pool opens one after a lost connection): the
+// database taken out of service (ALTER DATABASE … ALLOW_CONNECTIONS false, below), dropped or
+// renamed (3D000), or the role's password or pg_hba.conf changed (28P01, 28000).
+const SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '25006', '3D000', '28P01', '28000']);
+
+// 55000 (object not in prerequisite state) is mostly something else; this message is the session refused.
+const REFUSED_SESSION = /is not currently accepting connections/;
 
 // node-postgres's own words when a socket closed under a query or the pool could not connect in time.
 const DRIVER_MESSAGES = [
@@ -33,6 +39,7 @@ export function isDriverUnavailable(error: unknown): boolean {
   const e = error as { code?: unknown; message?: unknown; errors?: unknown };
   const code = typeof e.code === 'string' ? e.code : '';
   if (SOCKET_CODES.has(code) || SQLSTATES.has(code) || code.startsWith('08')) return true;
+  if (code === '55000' && typeof e.message === 'string' && REFUSED_SESSION.test(e.message)) return true;
   // A connection refused on every address of a host name arrives as an AggregateError.
   if (Array.isArray(e.errors) && e.errors.length > 0 && e.errors.every(isDriverUnavailable)) return true;
   const message = typeof e.message === 'string' ? e.message : '';

@@ -23,8 +23,8 @@ export function pgBatchGate(conn: Conn, names: SchemaNames, leases: LeaseKeeper)
       if (taken) leases.taken();
       return taken;
     },
-    async release(env, integrationId) {
-      if ((await conn.run(release, [env, integrationId, leases.owner])) > 0) leases.given();
+    release(env, integrationId) {
+      return leases.settle(`batch ${env} ${integrationId}`, () => conn.run(release, [env, integrationId, leases.owner]));
     },
   };
 }

@@ -63,13 +63,12 @@ export function pgIdempotency(conn: Conn, names: SchemaNames, leases: LeaseKeepe
       }
       return { kind: 'in_progress' };
     },
-    async finish(env, integrationId, key, response) {
-      await conn.run(statements[env].finish, [integrationId, key, response.status, JSON.stringify(response), owner]);
-      leases.given();
+    finish(env, integrationId, key, response) {
+      const write = () => conn.run(statements[env].finish, [integrationId, key, response.status, JSON.stringify(response), owner]);
+      return leases.settle(`key ${env} ${integrationId} ${key}`, write);
     },
-    async release(env, integrationId, key) {
-      await conn.run(statements[env].drop, [integrationId, key, owner]);
-      leases.given();
+    release(env, integrationId, key) {
+      return leases.settle(`key ${env} ${integrationId} ${key}`, () => conn.run(statements[env].drop, [integrationId, key, owner]));
     },
   };
 }

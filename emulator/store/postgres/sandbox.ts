@@ -71,9 +71,12 @@ export class SharedRow {
   chaosStore(onSave: () => void): ChaosStore {
     return {
       get: () => this.chaos ?? this.loadChaos(),
+      // The last setting read or written (a change's notice forgets `chaos`, not that).
+      current: () => this.chaosValue,
       set: async (chaos) => {
-        await this.conn.run(this.statements.saveChaos, [chaos ? JSON.stringify(chaos) : null]);
-        this.chaos = chaos ?? NO_CHAOS;
+        const text = chaos ? JSON.stringify(chaos) : null;
+        await this.conn.run(this.statements.saveChaos, [text]);
+        this.chaos = this.parseChaos(text);
         onSave();
       },
     };

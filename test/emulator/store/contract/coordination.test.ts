@@ -81,8 +81,10 @@ describeAdapters('coordination', (h) => {
     expect(await chaos.get()).toEqual({ duplicate_rate: 0, reorder: false, delay_ms: 0 });
     await chaos.set({ duplicate_rate: 0.5, reorder: true, delay_ms: 10 });
     expect(await chaos.get()).toEqual({ duplicate_rate: 0.5, reorder: true, delay_ms: 10 });
+    expect(chaos.current()).toEqual({ duplicate_rate: 0.5, reorder: true, delay_ms: 10 });
     await chaos.set(null);
     expect(await chaos.get()).toEqual({ duplicate_rate: 0, reorder: false, delay_ms: 0 });
+    expect(chaos.current()).toEqual({ duplicate_rate: 0, reorder: false, delay_ms: 0 });
   });
 
   it('keeps the observer\'s calls in order, its sessions and its armed faults', async () => {

@@ -46,6 +46,11 @@ describe('the server adapter without a server', () => {
     expect(isStorageUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
     expect(isStorageUnavailable(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toBe(true);
     expect(isStorageUnavailable(Object.assign(new Error('x'), { code: '08006' }))).toBe(true);
+    // A new session refused: the database out of service, dropped, or the role's password changed.
+    expect(isStorageUnavailable(Object.assign(new Error('database "sandbox" is not currently accepting connections'), { code: '55000' }))).toBe(true);
+    expect(isStorageUnavailable(Object.assign(new Error('database "sandbox" does not exist'), { code: '3D000' }))).toBe(true);
+    expect(isStorageUnavailable(Object.assign(new Error('password authentication failed for user "kit"'), { code: '28P01' }))).toBe(true);
+    expect(isStorageUnavailable(Object.assign(new Error('cannot drop the currently open database'), { code: '55000' }))).toBe(false);
     expect(isStorageUnavailable(new StorageUnavailableError('connection refused'))).toBe(true);
     expect(isStorageUnavailable(Object.assign(new Error('duplicate key value'), { code: '23505' }))).toBe(false);
     expect(isStorageUnavailable(new TypeError('x is undefined'))).toBe(false);
