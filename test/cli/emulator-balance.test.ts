@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import { createServer as createHttpServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpstreamPool, type Upstream } from '../../src/cli/commands/emulator/balance-upstreams.js';
@@ -175,6 +175,37 @@ describe('merchant-kit emulator balance', () => {
     // Rewritten to the upstream's own address, this name would pass; kept, both processes refuse it.
     expect(await get(`attacker.example:${port}`)).toBe(403);
     expect(await get(`attacker.example:${port}`)).toBe(403);
+  });
+
+  it('forwards the headers as sent (Host, Authorization) but the hop-by-hop ones, and adds the client to X-Forwarded-For', async () => {
+    let seen: IncomingHttpHeaders = {};
+    const echo = createHttpServer((req, res) => {
+      seen = req.headers;
+      res.writeHead(200, { 'content-type': 'text/plain', 'x-upstream': 'echo', connection: 'keep-alive' }).end('ok');
+    });
+    await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
+    try {
+      const { url } = await balance([`http://127.0.0.1:${(echo.address() as AddressInfo).port}`]);
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = httpRequest(`${url}/sandbox/v1/me`, {
+          headers: { host: 'sandbox.example:4010', authorization: 'Bearer svk_test_a.svs_test_b', connection: 'keep-alive, x-hop', 'x-hop': 'drop me', 'x-forwarded-for': '203.0.113.7' },
+        }, (res) => {
+          expect(res.headers['x-upstream']).toBe('echo');
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(status).toBe(200);
+      expect(seen.host).toBe('sandbox.example:4010');
+      expect(seen.authorization).toBe('Bearer svk_test_a.svs_test_b');
+      expect(seen['x-hop']).toBeUndefined();
+      expect(seen['x-forwarded-for']).toBe('203.0.113.7, 127.0.0.1');
+    } finally {
+      echo.closeAllConnections();
+      await new Promise((r) => echo.close(r));
+    }
   });
 
   it('never logs the Authorization header or a query string, even with --verbose', async () => {

@@ -36,12 +36,21 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'tra
 /** Failures that happen before a connection exists: nothing reached that emulator. */
 const NOT_CONNECTED = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNECT_TIMEOUT']);
 
-/** The headers as forwarded: Host kept as the client sent it, hop-by-hop ones dropped. */
-function forwardHeaders(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
+/**
+ * The headers as forwarded: Host kept as the client sent it, hop-by-hop ones dropped, and the
+ * client's address appended to X-Forwarded-For as every reverse proxy does (the emulators see the
+ * balancer's address as the peer).
+ */
+function forwardHeaders(req: IncomingMessage): OutgoingHttpHeaders {
+  const headers = req.headers;
   const out: OutgoingHttpHeaders = {};
+  // Headers named by Connection are hop-by-hop too.
+  const named = new Set(String(headers.connection ?? '').toLowerCase().split(',').map((h) => h.trim()));
   for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
+    if (value !== undefined && !HOP_BY_HOP.has(name) && !named.has(name)) out[name] = value;
   }
+  const client = req.socket.remoteAddress;
+  if (client) out['x-forwarded-for'] = headers['x-forwarded-for'] ? `${headers['x-forwarded-for']}, ${client}` : client;
   // A body of unknown length is passed on in chunks as it comes.
   if (headers['transfer-encoding'] !== undefined && headers['content-length'] === undefined) out['transfer-encoding'] = 'chunked';
   return out;
@@ -81,7 +90,7 @@ function attempt(upstream: Upstream, req: IncomingMessage, res: ServerResponse, 
       port: upstream.port,
       method: req.method,
       path: req.url,
-      headers: forwardHeaders(req.headers),
+      headers: forwardHeaders(req),
       agent: upstream.agent,
     });
     let connected = false;
