@@ -26,22 +26,28 @@ export function processCpuMicros(pid) {
   }
 }
 
-/** CPU time (µs) of every process whose name is `name` (PostgreSQL's server and backends), or null. */
-export function namedProcessesCpuMicros(name) {
-  let total = null;
+/** The pids of the processes named `name` (`/proc/PID/comm`), or null without /proc. */
+function processesNamed(name) {
   let entries;
   try {
     entries = readdirSync('/proc');
   } catch {
     return null;
   }
-  for (const pid of entries) {
-    if (!/^\d+$/.test(pid)) continue;
+  return entries.filter((pid) => {
+    if (!/^\d+$/.test(pid)) return false;
     try {
-      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== name) continue;
+      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === name;
     } catch {
-      continue; // gone meanwhile
+      return false; // gone meanwhile
     }
+  });
+}
+
+/** CPU time (µs) of every process whose name is `name` (PostgreSQL's server and backends), or null. */
+export function namedProcessesCpuMicros(name) {
+  let total = null;
+  for (const pid of processesNamed(name) ?? []) {
     const micros = processCpuMicros(pid);
     if (micros !== null) total = (total ?? 0) + micros;
   }
@@ -55,21 +61,15 @@ export function namedProcessesCpuMicros(name) {
  * checkpointer), which serve every database.
  */
 export function databaseBackendsCpuMicros(database) {
+  const pids = processesNamed('postgres');
+  if (pids === null) return null;
   const out = new Map();
-  let entries;
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return null;
-  }
-  for (const pid of entries) {
-    if (!/^\d+$/.test(pid)) continue;
+  for (const pid of pids) {
     try {
-      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') continue;
       const title = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').split(/\s+/);
       if (title[0] !== 'postgres:' || title[2] !== database) continue;
     } catch {
-      continue; // gone meanwhile
+      continue;
     }
     const micros = processCpuMicros(pid);
     if (micros !== null) out.set(pid, micros);

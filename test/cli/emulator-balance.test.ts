@@ -5,6 +5,7 @@ import { UpstreamPool, type Upstream } from '../../src/cli/commands/emulator/bal
 import { ensureBuilt, runCli, type CliProcess } from '../helpers/cli.js';
 import { request, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { seedMenu, simulate } from '../helpers/orders.js';
+import { until } from '../helpers/proxy.js';
 
 // issue 17, item 4: `merchant-kit emulator balance`, the round-robin balancer of docs/team-sandbox.md,
 // over real HTTP in front of two emulators (each in memory: the mechanics do not need a shared database).
@@ -42,16 +43,6 @@ async function deadPort(): Promise<string> {
 async function pathsSeenBy(emu: TestEmulator): Promise<string[]> {
   const res = await request(`${emu.running.admin_url}/logs?limit=1000&wait_ms=0`, 'GET');
   return res.body.data.entries.map((e: { path: string }) => e.path);
-}
-
-async function until<T>(probe: () => T | undefined, what: () => string, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting: ${what()}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 beforeAll(async () => {
@@ -97,11 +88,11 @@ describe('merchant-kit emulator balance', () => {
     });
     stream.end();
     try {
-      await until(() => (received.join('').includes('event: hello') ? true : undefined), () => `the hello event; got ${JSON.stringify(received)}`);
+      await until(() => (received.join('').includes('event: hello') ? true : undefined), () => `the hello event; got ${JSON.stringify(received)}`, 20_000);
       expect(status).toBe(200);
       expect(type).toContain('text/event-stream');
       const order = await simulate(a);
-      const change = await until(() => /event: change\ndata: (.*)\n/.exec(received.join(''))?.[1], () => `a change event; got ${JSON.stringify(received)}`);
+      const change = await until(() => /event: change\ndata: (.*)\n/.exec(received.join(''))?.[1], () => `a change event; got ${JSON.stringify(received)}`, 20_000);
       expect(JSON.parse(change)).toMatchObject({ store_id: a.test.store_id, kinds: expect.arrayContaining(['orders']) });
       expect(order.id).toMatch(/^ord_/);
     } finally {
@@ -119,7 +110,7 @@ describe('merchant-kit emulator balance', () => {
     for (let i = 0; i < 4; i++) expect((await request(`${url}/_emulator/health`, 'GET')).status).toBe(200);
     const after = (await a.control('GET', `/panel/stores/${a.test.store_id}/orders?limit=500`)).body.data.length;
     expect(after).toBe(before + 1);
-    await until(() => (cli.stderr().includes(`${dead} is down (ECONNREFUSED)`) ? true : undefined), () => cli.stderr());
+    await until(() => (cli.stderr().includes(`${dead} is down (ECONNREFUSED)`) ? true : undefined), () => cli.stderr(), 20_000);
   });
 
   it('answers 502 upstream_unavailable in the spec\'s error body when no process answers', async () => {
@@ -211,7 +202,7 @@ describe('merchant-kit emulator balance', () => {
   it('never logs the Authorization header or a query string, even with --verbose', async () => {
     const { url, cli } = await balance([a.url, b.url], ['--verbose']);
     await request(`${url}/sandbox/v1/me?key=${encodeURIComponent(a.test.credential)}`, 'GET', { credential: a.test.credential });
-    await until(() => (cli.stderr().includes('GET /sandbox/v1/me →') ? true : undefined), () => cli.stderr());
+    await until(() => (cli.stderr().includes('GET /sandbox/v1/me →') ? true : undefined), () => cli.stderr(), 20_000);
     const secret = a.test.credential.split('.')[1]!;
     expect(cli.stderr()).not.toContain(secret);
     expect(cli.stderr()).not.toContain('key=');

@@ -1,6 +1,6 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ulid } from '../../../contract/ids.js';
+import { listenOn } from '../../../server/listen.js';
 import { serverTimeouts } from '../../../server/timeouts.js';
 import { UpstreamPool, upstreamOf, type Upstream } from './balance-upstreams.js';
 
@@ -174,21 +174,13 @@ export async function startBalancer(options: BalancerOptions): Promise<RunningBa
   const server = createServer(serverTimeouts(), (req, res) => {
     handle(pool, options, req, res).catch(() => sendUnavailable(res));
   });
-  // Longer than an emulator's: a client's idle kept-alive connection is closed here first.
-  server.keepAliveTimeout = 75_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  // A client's kept-alive connection may stay idle 30 s, as with `merchant-kit proxy`.
+  server.keepAliveTimeout = 30_000;
+  const listening = await listenOn(server, options.port, options.host);
   return {
-    url: `http://${host}:${address.port}`,
+    url: listening.origin,
     async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await listening.close();
       pool.close();
     },
   };
