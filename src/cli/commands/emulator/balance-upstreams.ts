@@ -21,7 +21,9 @@ export function upstreamOf(origin: string): Upstream {
     // `[::1]` as a URL writes it; a socket wants the bare address.
     hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
     port: Number(url.port || 80),
-    agent: new Agent({ keepAlive: true }),
+    // An idle connection is closed before the emulator would close it (its Keep-Alive hint, or 60 s):
+    // a request is rarely sent on a connection the emulator is closing.
+    agent: new Agent({ keepAlive: true, timeout: 60_000 }),
   };
 }
 
