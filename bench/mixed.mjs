@@ -14,6 +14,9 @@
 //   --start-args "…"     more `emulator start` flags, after `--port 0 --json --limits off`; without
 //                        --data, --memory or --database-url each process gets a fresh SQLite data
 //                        folder, removed at the end; an --admin-token here is used by the bench too
+//   --database-url URL   a PostgreSQL server where the bench may create databases: each process
+//                        count (and each build of --compare) runs on a fresh database of its own,
+//                        dropped when it is done; PostgreSQL's CPU is then that database's backends'
 //   --root DIR           the checkout whose bin/merchant-kit.js is run (default: this one; --cwd
 //                        is the same)
 //   --url URL            target running emulators (repeatable: one sandbox's processes, spread
@@ -42,6 +45,7 @@ import { cpuReading, cpuSpan } from './lib/proc-cpu.mjs';
 import { backendName, builtCli, describeRoot, sharesDatabase, splitArgs, startEmulators, UsageError } from './lib/emulators.mjs';
 import { describeExit, stop, stopAll, stopChildrenOnExit } from './lib/processes.mjs';
 import { startReceiver } from './lib/webhook-receiver.mjs';
+import { freshDatabase } from './lib/databases.mjs';
 import { setUp } from './lib/mixed-setup.mjs';
 import { DEFAULT_MIX, parseMix, prime, runMix, settle, Target } from './lib/mixed-workload.mjs';
 import { captureBodies, startBare } from './lib/bare-mixed.mjs';
@@ -66,6 +70,7 @@ function options() {
     options: {
       processes: { type: 'string', default: '1' },
       'start-args': { type: 'string', default: '' },
+      'database-url': { type: 'string' },
       root: { type: 'string' },
       cwd: { type: 'string' },
       url: { type: 'string', multiple: true, default: [] },
@@ -94,6 +99,7 @@ function options() {
   const o = {
     processes: counts(values.processes),
     startArgs: splitArgs(values['start-args']),
+    databaseUrl: values['database-url'] ?? null,
     root: resolve(values.root ?? values.cwd ?? HERE),
     urls: values.url.map((u) => u.replace(/\/+$/, '')),
     pids: values.pid.map((p) => {
@@ -124,10 +130,14 @@ function options() {
   if (o.pids.length && !o.urls.length) throw new UsageError('--pid names the processes of running emulators given with --url (the ones this benchmark starts are known)');
   if (o.urls.some((u) => !/^https?:\/\/[^/]+$/.test(u))) throw new UsageError('--url takes an emulator\'s base URL, e.g. http://127.0.0.1:4010');
   if (!o.urls.length) for (const root of o.compare ?? [o.root]) builtCli(root);
-  if (o.processes.some((n) => n > 1) && !sharesDatabase(o.startArgs)) {
+  if (o.databaseUrl && !/^postgres(ql)?:\/\//.test(o.databaseUrl)) throw new UsageError('--database-url takes a postgres:// URL of a server where the bench may create databases');
+  if (o.databaseUrl && (o.urls.length || ['--data', '--memory', '--database-url'].some((f) => o.startArgs.some((a) => a === f || a.startsWith(`${f}=`))))) {
+    throw new UsageError('--database-url gives each configuration a fresh database: leave out --url and the storage flags of --start-args');
+  }
+  if (o.processes.some((n) => n > 1) && !o.databaseUrl && !sharesDatabase(o.startArgs)) {
     throw new UsageError(
       `--processes ${o.processes.join(',')} needs one shared database: N SQLite processes are N separate sandboxes. ` +
-        'Give --start-args "--database-url postgres://…" (or MERCHANT_KIT_DATABASE_URL).',
+        'Give --database-url SERVER_URL (a fresh database per configuration), or --start-args "--database-url postgres://…" (or MERCHANT_KIT_DATABASE_URL).',
     );
   }
   return o;
@@ -155,21 +165,23 @@ function usage(parse) {
   }
 }
 
-const USAGE = `Usage: node bench/mixed.mjs [--processes N] [--start-args "…"] [--root DIR] | --url URL… | --compare BEFORE,AFTER
+const USAGE = `Usage: node bench/mixed.mjs [--processes N] [--database-url SERVER_URL] [--start-args "…"] [--root DIR] | --url URL… | --compare BEFORE,AFTER
   [--connections 32] [--duration 10] [--warmup 2] [--repeat R] [--products 200] [--orders 300]
   [--drain 15] [--mix ${Object.entries(DEFAULT_MIX).map(([k, w]) => `${k}=${w}`).join(',')}] [--bare] [--admin-token T] [--pid P] [--json]
 See the top of bench/mixed.mjs or bench/README.md ("mixed").`;
 
 /** The checkouts (two with --compare) or running URLs of one stage, started and set up. */
 async function startStage(o, processes, receiver, adminHeaders, log) {
-  const backend = o.urls.length ? 'running' : backendName(o.startArgs);
+  const backend = o.urls.length ? 'running' : o.databaseUrl ? 'postgres' : backendName(o.startArgs);
   const configs = [];
   if (o.urls.length) configs.push({ label: `${o.urls.length} running emulator(s)`, backend, processes: o.urls.length, urls: o.urls, pids: o.pids, children: [] });
   for (const root of o.urls.length ? [] : (o.compare ?? [o.root])) {
     const commit = describeRoot(root);
-    log(`starting ${processes} emulator process(es) of ${commit} (${root === HERE ? 'this checkout' : root})…`);
-    const started = await startEmulators({ root, processes, startArgs: o.startArgs });
-    configs.push({ label: `${backend} ×${processes} @${commit}`, backend, processes, commit, ...started });
+    const database = o.databaseUrl ? await freshDatabase(o.databaseUrl) : null;
+    const startArgs = database ? [...o.startArgs, '--database-url', database.url] : o.startArgs;
+    log(`starting ${processes} emulator process(es) of ${commit} (${root === HERE ? 'this checkout' : root})${database ? ` on a fresh database ${database.name}` : ''}…`);
+    const started = await startEmulators({ root, processes, startArgs });
+    configs.push({ label: `${backend} ×${processes} @${commit}`, backend, processes, commit, database, ...started });
   }
   const targets = [];
   for (const config of configs) {
@@ -206,7 +218,7 @@ async function main() {
   stopChildrenOnExit();
   const receiver = await startReceiver({ verify });
   const adminHeaders = o.adminToken ? { authorization: `Bearer ${o.adminToken}` } : {};
-  const postgres = backendName(o.startArgs) === 'postgres';
+  const postgres = Boolean(o.databaseUrl) || backendName(o.startArgs) === 'postgres';
   const all = [];
   let baseline = null;
   log(`mix per ${Object.values(o.mix).reduce((a, b) => a + b, 0)} requests: ${Object.entries(o.mix).filter(([, w]) => w).map(([k, w]) => `${k} ${w}`).join(', ')}; ` +
@@ -224,6 +236,7 @@ async function main() {
     await runRounds(targets, baseline, o, postgres, log);
     await Promise.all(targets.map((x) => x.t.close()));
     await stop(targets.flatMap((x) => x.config.children));
+    await Promise.all(targets.map((x) => x.config.database?.drop()));
   }
   const results = summarize(all, o);
   if (o.json) console.log(JSON.stringify(results, null, 2));
@@ -257,6 +270,9 @@ async function measure(x, o, postgres, round) {
   return run;
 }
 
+/** The database a target's processes share, when this benchmark made it (its backends' CPU is PostgreSQL's share). */
+const databasesOf = (x) => (x.config.database ? [x.config.database.name] : []);
+
 /** One measured run of one target, with its CPU readings and (for an emulator) the deliveries' check. */
 async function runOnce(x, o, postgres) {
   const gone = () => x.config.children.find((c) => c.exitCode !== null || c.signalCode !== null);
@@ -272,8 +288,8 @@ async function runOnce(x, o, postgres) {
     warmup: o.warmup,
     failed: () => Boolean(gone()),
     onWindow: {
-      start: () => cpuReading(x.config.pids, { postgres }),
-      end: (before) => cpuSpan(before, cpuReading(x.config.pids, { postgres })),
+      start: () => cpuReading(x.config.pids, { postgres, databases: databasesOf(x) }),
+      end: (before) => cpuSpan(before, cpuReading(x.config.pids, { postgres, databases: databasesOf(x) })),
     },
   });
   alive();

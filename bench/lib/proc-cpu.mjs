@@ -26,26 +26,55 @@ export function processCpuMicros(pid) {
   }
 }
 
-/** CPU time (µs) of every process whose name is `name` (PostgreSQL's server and backends), or null. */
-export function namedProcessesCpuMicros(name) {
-  let total = null;
+/** The pids of the processes named `name` (`/proc/PID/comm`), or null without /proc. */
+function processesNamed(name) {
   let entries;
   try {
     entries = readdirSync('/proc');
   } catch {
     return null;
   }
-  for (const pid of entries) {
-    if (!/^\d+$/.test(pid)) continue;
+  return entries.filter((pid) => {
+    if (!/^\d+$/.test(pid)) return false;
     try {
-      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== name) continue;
+      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === name;
     } catch {
-      continue; // gone meanwhile
+      return false; // gone meanwhile
     }
+  });
+}
+
+/** CPU time (µs) of every process whose name is `name` (PostgreSQL's server and backends), or null. */
+export function namedProcessesCpuMicros(name) {
+  let total = null;
+  for (const pid of processesNamed(name) ?? []) {
     const micros = processCpuMicros(pid);
     if (micros !== null) total = (total ?? 0) + micros;
   }
   return total;
+}
+
+/**
+ * CPU time (µs) per PostgreSQL backend serving `database`, by pid: a backend's process title (its
+ * command line) reads `postgres: USER DATABASE HOST(PORT) STATE`. Other databases of a shared server
+ * (another engineer's tests) are left out, and so are the server's own processes (WAL writer,
+ * checkpointer), which serve every database.
+ */
+export function databaseBackendsCpuMicros(database) {
+  const pids = processesNamed('postgres');
+  if (pids === null) return null;
+  const out = new Map();
+  for (const pid of pids) {
+    try {
+      const title = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').split(/\s+/);
+      if (title[0] !== 'postgres:' || title[2] !== database) continue;
+    } catch {
+      continue;
+    }
+    const micros = processCpuMicros(pid);
+    if (micros !== null) out.set(pid, micros);
+  }
+  return out;
 }
 
 /** The machine's busy and total CPU time (µs, all cores), or null. */
@@ -67,14 +96,30 @@ export function machineCpuMicros() {
  * A reading of everything at once; `cpuSpan(before, after, seconds)` turns two of them into shares:
  * each process's CPU as a share of one core, the machine's as a share of all its cores.
  */
-export function cpuReading(pids, { postgres = false } = {}) {
+export function cpuReading(pids, { postgres = false, databases = [] } = {}) {
   return {
     at: performance.now(),
     pids: pids.map((pid) => processCpuMicros(pid)),
     self: process.cpuUsage(),
-    postgres: postgres ? namedProcessesCpuMicros('postgres') : null,
+    // With the databases known, only their backends: the server may serve other work too.
+    postgres: !postgres ? null : databases.length ? backendsOf(databases) : namedProcessesCpuMicros('postgres'),
     machine: machineCpuMicros(),
   };
+}
+
+function backendsOf(databases) {
+  const all = new Map();
+  for (const db of databases) for (const [pid, micros] of databaseBackendsCpuMicros(db) ?? []) all.set(pid, micros);
+  return all;
+}
+
+/** CPU used between two readings of PostgreSQL: a total, or per backend (one that came meanwhile counts whole). */
+function postgresUsed(before, after) {
+  if (before === null || after === null) return null;
+  if (!(after instanceof Map)) return after - before;
+  let used = 0;
+  for (const [pid, micros] of after) used += micros - (before.get(pid) ?? 0);
+  return used;
 }
 
 export function cpuSpan(before, after) {
@@ -85,7 +130,7 @@ export function cpuSpan(before, after) {
     processes: before.pids.map((p, i) => share(p, after.pids[i])),
     processes_cpu_micros: before.pids.map((p, i) => (p === null || after.pids[i] === null ? null : after.pids[i] - p)),
     bench: selfUsed / micros,
-    postgres: share(before.postgres, after.postgres),
+    postgres: postgresUsed(before.postgres, after.postgres) === null ? null : postgresUsed(before.postgres, after.postgres) / micros,
     machine: before.machine && after.machine
       ? (after.machine.busy - before.machine.busy) / (after.machine.total - before.machine.total)
       : null,

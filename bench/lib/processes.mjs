@@ -5,7 +5,13 @@ import { rmSync } from 'node:fs';
 
 const children = new Set();
 const folders = new Set();
+const stopHooks = new Set();
 let stopping = null;
+
+/** Runs `hook` (async) when the benchmark stops, after its children: a database to drop. */
+export function onStop(hook) {
+  stopHooks.add(hook);
+}
 
 /** Removed when the benchmark ends (a SQLite data folder, a file of canned bodies). */
 export function removeOnExit(path) {
@@ -94,9 +100,11 @@ export function stop(list, graceMs = 5_000) {
   );
 }
 
-/** Stops every child and removes the temporary folders. */
+/** Stops every child, removes the temporary folders, then runs the stop hooks. */
 export function stopAll(graceMs = 5_000) {
-  stopping ??= stop([...children], graceMs).then(removeFolders);
+  stopping ??= stop([...children], graceMs)
+    .then(removeFolders)
+    .then(() => Promise.all([...stopHooks].map((hook) => Promise.resolve(hook()).catch(() => undefined))));
   return stopping;
 }
 

@@ -1,13 +1,17 @@
 import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT } from '../helpers/cli.js';
 import {
-  adaptBlock, BLOCK_MARK, credentialFiles, describeEnd, lastBlock, MarkerClock, sessionScript, shellBlocks, terminalText, type SessionMode, type Stop, type Target,
+  adaptBlock, BLOCK_MARK, credentialFiles, describeEnd, DOCUMENTED_PORTS, lastBlock, MarkerClock, needsPostgres, SESSION_ENV, sessionProcesses, sessionScript, shellBlocks,
+  terminalText, type SessionMode, type SessionProcess, type Stop, type Target,
 } from '../helpers/docs.js';
+import { createTestDatabase, PG_URL } from '../helpers/postgres.js';
 
 // issue 10, item 9: every command of the docs works when copy-pasted in order.
 //
@@ -26,6 +30,12 @@ import {
 //   pasted into a pseudo-terminal (test/helpers/terminal-session.py), where every command sees a
 //   terminal on stdin, stdout and stderr and the lines pasted after it wait on its stdin, as when a
 //   reader pastes a block. A command that reads them (a spinner that discards stdin) fails the file.
+// - (issue 17) a file marked `<!-- docs-runner: postgres -->` (docs/team-sandbox.md) starts its own
+//   team sandbox: no emulator is started for it; it gets a fresh database on the server of
+//   MERCHANT_KIT_TEST_DATABASE_URL in place of `postgres://merchant_kit@127.0.0.1:5432/merchant_kit`,
+//   and a free port for each of 4010–4013 (in an address or after `--port`). Whatever its blocks
+//   started must be stopped by its blocks (by the ready lines' pids): a process left running fails
+//   it. Without the variable it is skipped locally, with a line saying why; on CI it never is.
 
 const FILES = [
   'README.md',
@@ -34,6 +44,15 @@ const FILES = [
     .sort()
     .map((f) => `docs/${f}`),
 ].filter((f) => shellBlocks(readFileSync(join(ROOT, f), 'utf8')).length > 0);
+
+/** The files that start a team sandbox of their own on PostgreSQL. */
+const POSTGRES_FILES = FILES.filter((f) => needsPostgres(readFileSync(join(ROOT, f), 'utf8')));
+/** Without a test server they are skipped (locally only: on CI, helpers/postgres.ts fails the run). */
+const RUNNABLE = PG_URL ? FILES : FILES.filter((f) => !POSTGRES_FILES.includes(f));
+const SKIPPED = FILES.filter((f) => !RUNNABLE.includes(f));
+if (SKIPPED.length > 0) {
+  console.warn(`docs runner: ${SKIPPED.join(', ')} skipped: it starts a team sandbox on PostgreSQL; set MERCHANT_KIT_TEST_DATABASE_URL to a server where the tests may create databases`);
+}
 
 /**
  * Time limits (issue 18), sized from measured times with a wide margin: on a slow, busy 2-core
@@ -49,7 +68,31 @@ let BIN = '';
 
 interface Emulator {
   target: Target;
-  stop: () => void;
+  stop: () => void | Promise<void>;
+}
+
+/** A free loopback port (another process may take it before it is used: rare enough for a test). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * What a team sandbox doc runs against instead of an emulator: a fresh database (dropped at the end,
+ * whatever is still connected to it) and a free port for each documented one.
+ */
+async function teamSandbox(): Promise<Emulator> {
+  const database = await createTestDatabase();
+  const ports: Record<number, number> = {};
+  for (const documented of DOCUMENTED_PORTS) {
+    let port = await freePort();
+    while (Object.values(ports).includes(port)) port = await freePort();
+    ports[documented] = port;
+  }
+  return { target: { hostPort: `127.0.0.1:${ports[4010]}`, ports, databaseUrl: database.url }, stop: () => database.drop() };
 }
 
 /** The built CLI's emulator on a free port, in memory; resolves with its ready line's data. */
@@ -66,7 +109,7 @@ function startEmulator(cwd: string): Promise<Emulator> {
       const credential = (env: string) => ready.stores.find((s: { environment: string }) => s.environment === env).credential as string;
       resolve({
         target: { hostPort: new URL(ready.url).host, testCredential: credential('test'), liveCredential: credential('live') },
-        stop: () => child.kill('SIGTERM'),
+        stop: () => void child.kill('SIGTERM'),
       });
     });
   });
@@ -109,15 +152,43 @@ interface Outcome {
   /** The markers seen: which blocks started, and whether the end was reached. */
   markers: MarkerClock;
   mode: SessionMode;
+  /** The processes of the session still running when it ended (then killed). */
+  leftovers: SessionProcess[];
 }
 
 const DEFAULT_LIMITS = { blockMs: BLOCK_TIMEOUT_MS, fileMs: FILE_TIMEOUT_MS };
 
+/** How long the processes a session stopped in its last block may take to exit before they count as left running. */
+const LEFTOVER_GRACE_MS = 5_000;
+
+/**
+ * The processes of the session (by the SESSION_ENV mark of `env`) still running once bash exited:
+ * with `grace`, those that do not exit within LEFTOVER_GRACE_MS. All are killed, the detached ones
+ * too (an `emulator start --detach` is out of reach of the process-group kill).
+ */
+async function reapSession(env: NodeJS.ProcessEnv, grace: boolean): Promise<SessionProcess[]> {
+  const mark = env[SESSION_ENV];
+  if (!mark) return [];
+  let left = sessionProcesses(mark);
+  for (const deadline = Date.now() + (grace ? LEFTOVER_GRACE_MS : 0); left.length > 0 && Date.now() < deadline; left = sessionProcesses(mark)) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  for (const p of left) {
+    try {
+      process.kill(p.pid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
+  return left;
+}
+
 /**
  * Runs a session script: as `bash -c` with stdin closed (`pipe`), or pasted into a pseudo-terminal
  * (`terminal`: terminal-session.py starts bash on it and writes the script in, then end-of-file).
+ * With `strict`, the processes its blocks left running are waited for a moment, then reported.
  */
-function runSession(script: string, cwd: string, env: NodeJS.ProcessEnv, limits = DEFAULT_LIMITS, mode: SessionMode = 'pipe'): Promise<Outcome> {
+function runSession(script: string, cwd: string, env: NodeJS.ProcessEnv, limits = DEFAULT_LIMITS, mode: SessionMode = 'pipe', strict = false): Promise<Outcome> {
   return new Promise((resolve) => {
     const child =
       mode === 'pipe'
@@ -152,16 +223,18 @@ function runSession(script: string, cwd: string, env: NodeJS.ProcessEnv, limits 
     child.stdout!.on('data', take);
     child.stderr!.on('data', take);
     let exit: { code: number | null; signal: NodeJS.Signals | null } = { code: null, signal: null };
+    let reaped: Promise<SessionProcess[]> = Promise.resolve([]);
     // When bash exits, whatever a block left running in the background (a receiver, a proxy) goes
     // with it; its end of the output pipes closes then, and the session's output is complete.
     child.on('exit', (code, signal) => {
       exit = { code, signal };
-      kill();
+      // A strict session's own stops are given time first: what is still there then was left running.
+      reaped = strict ? reapSession(env, true).finally(kill) : (kill(), reapSession(env, false));
     });
     child.on('close', () => {
       clearTimeout(blockTimer);
       clearTimeout(fileTimer);
-      resolve({ ...exit, output, stopped, times: markers.finish(Date.now()), markers, mode });
+      void reaped.then((leftovers) => resolve({ ...exit, output, stopped, times: markers.finish(Date.now()), markers, mode, leftovers }));
     });
   });
 }
@@ -186,7 +259,8 @@ async function runFile(file: string, mode: SessionMode = 'pipe'): Promise<{ fail
   const dir = mkdtempSync(join(tmpdir(), 'merchant-kit-docs-'));
   // What a reader has at hand in a clone of the repo.
   for (const name of ['fixtures', 'docs']) if (existsSync(join(ROOT, name))) symlinkSync(join(ROOT, name), join(dir, name), 'dir');
-  const emulator = await startEmulator(dir);
+  const team = needsPostgres(markdown);
+  const emulator = team ? await teamSandbox() : await startEmulator(dir);
   try {
     const adapted = blocks.map((b) => ({ ...b, code: adaptBlock(b.code, emulator.target) }));
     const env: NodeJS.ProcessEnv = {
@@ -198,17 +272,23 @@ async function runFile(file: string, mode: SessionMode = 'pipe'): Promise<{ fail
       LANG: 'C.UTF-8',
       // What a terminal emulator sets; spinners draw only on a terminal that is not `dumb`.
       ...(mode === 'terminal' ? { TERM: 'xterm-256color' } : {}),
+      // Marks every process the blocks start: what they leave running is found, and stopped.
+      [SESSION_ENV]: randomBytes(8).toString('hex'),
     };
-    const outcome = await runSession(sessionScript(adapted), dir, env, DEFAULT_LIMITS, mode);
+    const outcome = await runSession(sessionScript(adapted), dir, env, DEFAULT_LIMITS, mode, team);
     reportTimes(`${file}${mode === 'terminal' ? ' (terminal)' : ''}`, blocks.map((b) => ({ ...b, file })), outcome.times);
     let failure = sessionFailure(file, blocks, outcome);
     if (failure === null) {
       const leaked = credentialFiles(dir);
       if (leaked.length) failure = `${file}: the blocks left a credential in clear in the working directory: ${leaked.join(', ')}`;
     }
+    if (failure === null && team && outcome.leftovers.length > 0) {
+      const list = outcome.leftovers.map((p) => `  ${p.pid}: ${p.command}`).join('\n');
+      failure = `${file}: the blocks left processes running (stop each in the blocks, by the pid of its ready line):\n${list}`;
+    }
     return { failure, blocks: blocks.length, times: outcome.times };
   } finally {
-    emulator.stop();
+    await emulator.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -304,12 +384,14 @@ describe('the docs run as written (issue 10, item 9)', () => {
     }
   }, 60_000);
 
-  it.concurrent.each(FILES)('%s: every ```sh block exits 0, in order, against a fresh emulator', async (file) => {
+  if (SKIPPED.length > 0) it.skip.each(SKIPPED)('%s: needs PostgreSQL (MERCHANT_KIT_TEST_DATABASE_URL is not set)', () => undefined);
+
+  it.concurrent.each(RUNNABLE)('%s: every ```sh block exits 0, in order, against a fresh emulator', async (file) => {
     const { failure } = await runFile(file);
     expect(failure, failure ?? '').toBeNull();
   }, FILE_TIMEOUT_MS + 30_000);
 
-  it.concurrent.each(FILES)('%s: pasted into a terminal, every ```sh block runs to the end (no command eats the lines after it)', async (file) => {
+  it.concurrent.each(RUNNABLE)('%s: pasted into a terminal, every ```sh block runs to the end (no command eats the lines after it)', async (file) => {
     const { failure } = await runFile(file, 'terminal');
     expect(failure, failure ?? '').toBeNull();
   }, FILE_TIMEOUT_MS + 30_000);

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { adaptBlock, BLOCK_MARK, describeEnd, lastBlock, MarkerClock, sessionScript, shellBlocks, terminalText } from '../helpers/docs.js';
+import { spawn } from 'node:child_process';
+import {
+  adaptBlock, BLOCK_MARK, describeEnd, DOCUMENTED_DATABASE_URL, lastBlock, MarkerClock, needsPostgres, POSTGRES_MARK, SESSION_ENV, sessionProcesses, sessionScript, shellBlocks,
+  terminalText,
+} from '../helpers/docs.js';
 
 // The docs runner's pure parts (test/helpers/docs.ts): which blocks run and how they are adapted.
 
@@ -34,6 +38,44 @@ describe('adaptBlock', () => {
     ['npm run is kept', 'npm run build', 'npm run build'],
   ])('%s', (_name, code, expected) => {
     expect(adaptBlock(code, target)).toBe(expected);
+  });
+});
+
+// issue 17: docs/team-sandbox.md starts its own sandbox on a throwaway database and free ports.
+describe('adaptBlock for a team sandbox doc', () => {
+  const target = {
+    hostPort: '127.0.0.1:40000',
+    ports: { 4010: 40000, 4011: 4012, 4012: 40002, 4013: 40003 },
+    databaseUrl: 'postgres://postgres@127.0.0.1:4011/mk_test_1',
+  };
+  it.each([
+    ['the database URL', `export MERCHANT_KIT_DATABASE_URL=${DOCUMENTED_DATABASE_URL}`, 'export MERCHANT_KIT_DATABASE_URL=postgres://postgres@127.0.0.1:4011/mk_test_1'],
+    ['each documented port in an address', 'balance --to http://127.0.0.1:4011 --to http://localhost:4012', 'balance --to http://127.0.0.1:4012 --to http://127.0.0.1:40002'],
+    ['each documented port after --port', 'start --port 4013 && balance --port=4010', 'start --port 40003 && balance --port=40000'],
+    ['the balancer at 4010', 'curl http://127.0.0.1:4010/_emulator/health', 'curl http://127.0.0.1:40000/_emulator/health'],
+    ['a free port equal to a documented one is not replaced again', 'a 127.0.0.1:4011 b 127.0.0.1:4012', 'a 127.0.0.1:4012 b 127.0.0.1:40002'],
+    ['other ports and the credential placeholders stay', 'curl 127.0.0.1:4020 -H "Bearer svk_test_….svs_test_…"', 'curl 127.0.0.1:4020 -H "Bearer svk_test_….svs_test_…"'],
+  ])('%s', (_name, code, expected) => {
+    expect(adaptBlock(code, target)).toBe(expected);
+  });
+
+  it('knows such a doc by its mark', () => {
+    expect(needsPostgres(`# Title\n\n${POSTGRES_MARK}\n`)).toBe(true);
+    expect(needsPostgres('# Title\n')).toBe(false);
+  });
+});
+
+describe('sessionProcesses', () => {
+  it('finds a detached process by the session mark of its environment', async () => {
+    const mark = `test-${process.pid}-${Date.now()}`;
+    const child = spawn('sleep', ['30'], { detached: true, stdio: 'ignore', env: { ...process.env, [SESSION_ENV]: mark } });
+    try {
+      await new Promise((r) => child.once('spawn', r));
+      expect(sessionProcesses(mark)).toEqual([{ pid: child.pid, command: 'sleep 30' }]);
+      expect(sessionProcesses(`${mark}-other`)).toEqual([]);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 });
 

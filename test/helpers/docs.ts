@@ -51,24 +51,54 @@ function dropNpmLifecycle(line: string): string {
 }
 
 export interface Target {
-  /** `127.0.0.1:54321`: the emulator's real host and port. */
+  /** `127.0.0.1:54321`: the emulator's real host and port (or, for a team sandbox doc, the balancer's). */
   hostPort: string;
-  testCredential: string;
-  liveCredential: string;
+  /** The ready line's credentials; absent when the file starts its own emulators (the placeholders stay). */
+  testCredential?: string;
+  liveCredential?: string;
+  /** A team sandbox doc: each documented port (DOCUMENTED_PORTS) and the free port it becomes. */
+  ports?: Record<number, number>;
+  /** A team sandbox doc: the throwaway database that takes DOCUMENTED_DATABASE_URL's place. */
+  databaseUrl?: string;
+}
+
+/**
+ * The mark of a doc whose blocks start a team sandbox of their own on PostgreSQL (docs/team-sandbox.md):
+ * no emulator is started for it; it gets a throwaway database and free ports instead.
+ */
+export const POSTGRES_MARK = '<!-- docs-runner: postgres -->';
+
+/** The database such a doc writes; the runner puts the URL of a fresh, empty database in its place. */
+export const DOCUMENTED_DATABASE_URL = 'postgres://merchant_kit@127.0.0.1:5432/merchant_kit';
+
+/** The ports such a doc writes (the balancer, then up to three processes); each becomes a free port. */
+export const DOCUMENTED_PORTS = [4010, 4011, 4012, 4013] as const;
+
+/** True when the doc runs against PostgreSQL (it carries POSTGRES_MARK). */
+export function needsPostgres(markdown: string): boolean {
+  return markdown.includes(POSTGRES_MARK);
 }
 
 /**
  * A block as it runs against `target`: the documented address (`127.0.0.1:4010`, `localhost:4010`)
- * and the credential placeholders of the ready line replaced, npm lifecycle commands dropped.
+ * and the credential placeholders of the ready line replaced, npm lifecycle commands dropped. For a
+ * team sandbox doc, also the documented database URL, and every documented port in an address
+ * (`127.0.0.1:4011`) or after `--port`.
  */
 export function adaptBlock(code: string, target: Target): string {
-  return code
-    .split('\n')
-    .map(dropNpmLifecycle)
-    .join('\n')
-    .replace(/(?:127\.0\.0\.1|localhost):4010\b/g, target.hostPort)
-    .replaceAll('svk_test_….svs_test_…', target.testCredential)
-    .replaceAll('svk_live_….svs_live_…', target.liveCredential);
+  let out = code.split('\n').map(dropNpmLifecycle).join('\n');
+  if (!target.ports) out = out.replace(/(?:127\.0\.0\.1|localhost):4010\b/g, target.hostPort);
+  if (target.testCredential) out = out.replaceAll('svk_test_….svs_test_…', target.testCredential);
+  if (target.liveCredential) out = out.replaceAll('svk_live_….svs_live_…', target.liveCredential);
+  const ports = target.ports;
+  if (ports) {
+    // One pass: a free port that happens to be another documented one is never replaced again.
+    out = out.replace(/(?:(?:127\.0\.0\.1|localhost):|(--port[ =]))(\d{4,5})\b/g, (whole, flag: string | undefined, port: string) =>
+      ports[Number(port)] === undefined ? whole : `${flag ?? '127.0.0.1:'}${ports[Number(port)]}`);
+  }
+  // Last: the real URL's own port is never taken for a documented one.
+  if (target.databaseUrl) out = out.replaceAll(DOCUMENTED_DATABASE_URL, target.databaseUrl);
+  return out;
 }
 
 export const BLOCK_MARK = '__DOCS_BLOCK__';
@@ -219,4 +249,39 @@ export function terminalText(output: string): string {
       return last.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').trimEnd();
     })
     .join('\n');
+}
+
+/** The environment variable that marks every process of one docs session, detached ones included. */
+export const SESSION_ENV = 'MERCHANT_KIT_DOCS_SESSION';
+
+export interface SessionProcess {
+  pid: number;
+  /** Its command line, for a failure message. */
+  command: string;
+}
+
+/**
+ * The live processes whose environment carries the session's mark (read from /proc: Linux, where the
+ * docs run): what a session's blocks left running, an `emulator start --detach` (a session of its
+ * own, out of reach of the runner's process-group kill) included.
+ */
+export function sessionProcesses(mark: string): SessionProcess[] {
+  const found: SessionProcess[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return found;
+  }
+  const wanted = `${SESSION_ENV}=${mark}`;
+  for (const name of entries) {
+    try {
+      if (!readFileSync(`/proc/${name}/environ`, 'latin1').split('\0').includes(wanted)) continue;
+      const command = readFileSync(`/proc/${name}/cmdline`, 'latin1').split('\0').filter(Boolean).join(' ');
+      found.push({ pid: Number(name), command });
+    } catch {
+      // Gone meanwhile, or another user's.
+    }
+  }
+  return found;
 }

@@ -11,7 +11,8 @@ export interface ProxyCli {
   stop(): Promise<{ code: number | null }>;
 }
 
-async function until<T>(probe: () => T | undefined, what: () => string, ms = 15_000): Promise<T> {
+/** Polls `probe` every 20 ms until it gives a value; throws with `what()` after `ms`. */
+export async function until<T>(probe: () => T | undefined, what: () => string, ms = 15_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const value = probe();

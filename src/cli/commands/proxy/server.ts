@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { createServer, IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Agent, request as upstreamRequest, type Dispatcher } from 'undici';
 import { ERROR_CATALOGUE } from '../../../contract/errors.js';
 import { ulid } from '../../../contract/ids.js';
 import { LIMITS } from '../../../contract/limits.js';
 import { redactSecrets } from '../../../logging/redact.js';
+import { listenOn } from '../../../server/listen.js';
 import { serverTimeouts } from '../../../server/timeouts.js';
 import { ByteBudget } from './budget.js';
 import { createGate, type Refusal } from './gate.js';
@@ -168,19 +168,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     });
   });
   server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const listening = await listenOn(server, options.port, options.host);
   return {
-    url: `http://${host}:${address.port}${ctx.prefix}`,
+    url: `${listening.origin}${ctx.prefix}`,
     async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await listening.close();
       await ctx.agent.close();
       await ctx.recorder?.close();
     },
