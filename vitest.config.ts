@@ -1,12 +1,48 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+// Tests of the data folder, the SQLite adapter's own mechanisms and crashes of one process: they name
+// their SQLite storage, so a second run would repeat the first.
+const SQLITE_ONLY = [
+  'test/emulator/http/auth-cache.test.ts',
+  'test/emulator/catalog/batch-crash.test.ts',
+  'test/emulator/orders/crash.test.ts',
+  'test/emulator/webhooks/crash.test.ts',
+  'test/emulator/webhooks/recovery.test.ts',
+  'test/emulator/webhooks/restart.test.ts',
+];
+
+/**
+ * The HTTP-level emulator tests (every file that starts an emulator through test/helpers/emulator.ts)
+ * run a second time on PostgreSQL, each emulator on a fresh database (issue 17). The adapter's own
+ * suites (store/) and the team tests already choose their adapters.
+ */
+function emulatorSuite(dir = 'test/emulator'): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name).split('\\').join('/');
+    if (e.isDirectory()) return path === 'test/emulator/store' || path === 'test/emulator/team' ? [] : emulatorSuite(path);
+    if (!e.name.endsWith('.test.ts') || SQLITE_ONLY.includes(path)) return [];
+    return readFileSync(path, 'utf8').includes('startTestEmulator') ? [path] : [];
+  });
+}
+
+// PostgreSQL runs where a server is named (.ci/run starts one); locally without one it is left out
+// with the line test/helpers/postgres.ts prints. On CI it never is.
+const withPostgres = Boolean(process.env.MERCHANT_KIT_TEST_DATABASE_URL || process.env.CI);
 
 // Time limits bound a hang, never a healthy run: they are sized at three times the slowest time
 // measured on a slow, busy 2-core machine (a busy loop taking one core), as CI may be (issue 18).
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 180_000,
     pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
+      ...(withPostgres
+        ? [{ extends: true, test: { name: 'postgres', include: emulatorSuite(), env: { MERCHANT_KIT_TEST_STORE: 'postgres' } } }]
+        : []),
+    ],
   },
 });

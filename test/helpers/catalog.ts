@@ -25,7 +25,7 @@ export async function withCategory(emu: TestEmulator, code = 'CAT-1', credential
   return res.body.data.id;
 }
 
-/** Moves the emulator's clock. */
-export function advance(emu: TestEmulator, seconds: number): void {
-  emu.running.emulator.clock.advance(seconds * 1000);
+/** Moves the emulator's clock where the sandbox keeps it (on PostgreSQL every request reads it there). */
+export function advance(emu: TestEmulator, seconds: number): Promise<void> {
+  return emu.running.emulator.advanceClock(seconds * 1000);
 }

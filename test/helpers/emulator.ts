@@ -72,13 +72,38 @@ export function readyCalls(ready: ReadyInfo): Pick<TestEmulator, 'test' | 'live'
   };
 }
 
-/** An in-process emulator on a free port, in memory, with the manual clock unless told otherwise. */
+/**
+ * The storage the HTTP-level emulator tests run on: `sqlite` (in memory, the default) or `postgres`
+ * (a fresh database on MERCHANT_KIT_TEST_DATABASE_URL's server per emulator). vitest.config.ts runs
+ * test/emulator a second time with `postgres` (issue 17: the whole suite on both adapters).
+ */
+export const TEST_STORE: 'sqlite' | 'postgres' = process.env.MERCHANT_KIT_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
+
+/**
+ * An in-process emulator on a free port, with the manual clock unless told otherwise: in memory, or
+ * on a database of its own (dropped at close) when the run is the PostgreSQL one. A test that names
+ * its storage (a data folder, `memory`, a database URL) gets that storage on either run.
+ */
 export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
+  const namesStorage = options.data !== undefined || options.memory !== undefined || options.databaseUrl !== undefined;
+  if (TEST_STORE === 'postgres' && !namesStorage) {
+    const { createTestDatabase } = await import('./postgres.js');
+    const database = await createTestDatabase();
+    try {
+      const running = await startEmulator({ port: 0, clock: 'manual', ...options, databaseUrl: database.url });
+      const close = () => running.close().finally(() => database.drop());
+      return { running, url: running.url, ...readyCalls(running), close };
+    } catch (err) {
+      await database.drop();
+      throw err;
+    }
+  }
   const running = await startEmulator({ port: 0, memory: true, clock: 'manual', ...options });
   return { running, url: running.url, ...readyCalls(running), close: () => running.close() };
 }
 
 /** The SQLite database of one environment: for tests of the SQLite adapter's own mechanisms (row watch, kept texts). */
 export function sqliteDb(emu: TestEmulator, environment: Environment = 'test'): Db {
+  if (!('env' in emu.running.emulator.storage)) throw new Error('sqliteDb: this emulator runs on PostgreSQL (a SQLite-only test belongs in the sqlite project only: vitest.config.ts)');
   return (emu.running.emulator.storage as SqliteStorage).env(environment).db;
 }

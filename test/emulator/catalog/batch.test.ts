@@ -240,14 +240,12 @@ describe('POST /catalog/batch', () => {
     expect((await batch(emu, { operations: [upsertCategory('C-10')] })).status).toBe(200);
   });
 
-  it('applies a 500-operation product batch with options quickly', async () => {
+  // Its speed is bench/catalog-sync.mjs's and bench/foundation.mjs's to measure, never a timed test.
+  it('applies a 500-operation product batch with options', async () => {
     await batch(emu, productsBatch(500, 'WARM'));
-    const started = performance.now();
     const res = await batch(emu, productsBatch(500));
-    const ms = performance.now() - started;
+    expect(res.status).toBe(200);
     expect(res.body.data.summary.succeeded).toBe(500);
-    // The target is well under 150 ms on a developer machine; the bound leaves room for slow CI.
-    expect(ms).toBeLessThan(1500);
   });
 });
 

@@ -35,7 +35,7 @@ describe('PUT /catalog/categories/{external_id}', () => {
   it('moves updated_at only when something changed', async () => {
     await put('C-TOUCH', { name: 'Empanadas' });
     const before = (await listed('C-TOUCH')).updated_at;
-    advance(emu, 60);
+    await advance(emu, 60);
     await put('C-TOUCH', { name: 'Empanadas' });
     expect((await listed('C-TOUCH')).updated_at).toBe(before);
     await put('C-TOUCH', { name: 'Empanadas salteñas' });

@@ -80,7 +80,7 @@ describe('PATCH /catalog/options/{external_id}', () => {
   it('changes price and availability, answers the opt_ id, and moves the product updated_at', async () => {
     await emu.api('PUT', '/catalog/products/PO-1', { body: withOptions('PO-1') });
     const before = await get('PO-1');
-    advance(emu, 5);
+    await advance(emu, 5);
     const res = await emu.api('PATCH', '/catalog/options/PO-1-O', { body: { price: '2500.5', available: false } });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ id: before.option_groups[0].options[0].id, external_id: 'PO-1-O', result: 'updated' });

@@ -78,7 +78,7 @@ describe('PUT /catalog/products/{external_id}', () => {
   it('moves updated_at only when something changed', async () => {
     await put('P-TOUCH', product());
     const before = (await get('P-TOUCH')).updated_at;
-    advance(emu, 30);
+    await advance(emu, 30);
     await put('P-TOUCH', product());
     expect((await get('P-TOUCH')).updated_at).toBe(before);
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { createTestDatabase, PG_URL, type TestDatabase } from '../helpers/postgres.js';
-import { controlCall, freshAddress, furnishedStore, healthFromFreshAddress, type FurnishedStore } from '../helpers/tokens.js';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { createTestDatabase, PG_URL, type TestDatabase } from '../../helpers/postgres.js';
+import { controlCall, freshAddress, furnishedStore, healthFromFreshAddress, type FurnishedStore } from '../../helpers/tokens.js';
 
 // DESIGN, Storage and the team sandbox: the processes of one sandbox on PostgreSQL share the store
 // tokens (their digests are in the database): a token made on one process opens its store on the

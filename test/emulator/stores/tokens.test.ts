@@ -1,9 +1,9 @@
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { controlCall, freshAddress, furnishedStore, healthFromFreshAddress, NOBODY, type Answer, type FurnishedStore } from '../helpers/tokens.js';
-import { decodeBundle } from '../../emulator/bundle/envelope.js';
-import { restoreBundle } from '../../emulator/bundle/restore.js';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { controlCall, freshAddress, furnishedStore, healthFromFreshAddress, NOBODY, type Answer, type FurnishedStore } from '../../helpers/tokens.js';
+import { decodeBundle } from '../../../emulator/bundle/envelope.js';
+import { restoreBundle } from '../../../emulator/bundle/restore.js';
 
 // DESIGN, Storage and the team sandbox: with --admin-token the control API needs a token whatever
 // the bind address; the admin token opens everything, a store token only its own store's routes
