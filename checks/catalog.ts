@@ -5,6 +5,7 @@ import { describeError, EvidenceLog } from './internal/evidence.js';
 import type { RecordedCall } from './observation.js';
 import { gradeTasks } from './tasks.js';
 import { fail, pass, type Evidence } from './types.js';
+import { plural } from '../src/text/plural.js';
 
 export const catalog: Check = {
   id: 'catalog',
@@ -43,8 +44,8 @@ export const catalog: Check = {
     const failed = (part1.value.summary.failed ?? 0) + (part2.value.summary.failed ?? 0);
     const status = (part2.value as { snapshot?: { status?: string } }).snapshot?.status ?? 'completed';
     const ok = failed === 0 && status === 'completed';
-    log.judge(ok, 'every operation succeeded, snapshot completed', `${failed} failed operation(s), snapshot ${status}`);
-    if (!ok) return fail(`the snapshot did not complete cleanly: ${failed} failed operation(s), status ${status}`, log.items);
+    log.judge(ok, 'every operation succeeded, snapshot completed', `${plural(failed, 'failed operation')}, snapshot ${status}`);
+    if (!ok) return fail(`the snapshot did not complete cleanly: ${plural(failed, 'failed operation')}, status ${status}`, log.items);
     return pass('category, product with options, PATCH and a two-part full snapshot all succeeded', log.items);
   },
 

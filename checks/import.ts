@@ -4,6 +4,7 @@ import { callsTo, missingSteps, ok2xx, repeatedRefusal, stepEvidence } from './i
 import { describeError, EvidenceLog } from './internal/evidence.js';
 import { ensureOrders } from './internal/setup.js';
 import { fail, pass, type Evidence } from './types.js';
+import { plural } from '../src/text/plural.js';
 
 export const importCheck: Check = {
   id: 'import',
@@ -26,7 +27,7 @@ export const importCheck: Check = {
     if (!again.ok) return fail(`a repeated ack with the same code failed: ${describeError(again.error)}`, log.items);
     const conflict = await log.call('ack with another code', (o) => ctx.client.orders.ack(d, { external_id: code('B') }, o));
     const conflictOk = !conflict.ok && conflict.error.code === 'external_id_conflict' && conflict.answers.length === 1;
-    log.judge(conflictOk, '409 external_id_conflict, not retried', conflict.ok ? 'accepted' : `${describeError(conflict.error)} after ${conflict.answers.length} attempt(s)`);
+    log.judge(conflictOk, '409 external_id_conflict, not retried', conflict.ok ? 'accepted' : `${describeError(conflict.error)} after ${plural(conflict.answers.length, 'attempt')}`);
     if (!conflictOk) return fail('an ack with another code was not answered 409 external_id_conflict once', log.items);
     const u = orders.unmapped_product.id;
     const failure = await log.call('import-failure (unmapped product)', (o) =>

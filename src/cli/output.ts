@@ -32,14 +32,7 @@ export function errColors(): ChalkInstance {
   return stderrChalk;
 }
 
-/**
- * A count and its noun, singular for one: `plural(1, 'order')` is `1 order`, `plural(1200,
- * 'category', 'categories')` `1,200 categories`. Every count the CLI prints goes through it (never
- * `order(s)`).
- */
-export function plural(n: number, word: string, words = `${word}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? word : words}`;
-}
+export { plural } from '../text/plural.js';
 
 /** The API's `data` (or any value), indented, on stdout. */
 export function printJson(data: unknown): void {

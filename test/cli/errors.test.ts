@@ -1,4 +1,7 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPrivateCli, cli } from '../helpers/cli-core.js';
@@ -113,6 +116,30 @@ describe('a refused connection on this machine', () => {
     expect(r.stderr).toBe(`error: could not reach http://127.0.0.1:${port}/sandbox/v1 (ECONNREFUSED): is the emulator running? Start it with "merchant-kit emulator start", or point --base-url at the one you use\n`);
     expect(r.stderr).not.toMatch(/not an emulator|real environment/);
   }, 30_000);
+
+  it('simulate order and homologate --observe say no emulator answered and ask whether it is running, never "not an emulator"', async () => {
+    const port = await closedPort();
+    const down = { MERCHANT_KIT_BASE_URL: `http://127.0.0.1:${port}/sandbox/v1`, MERCHANT_KIT_CREDENTIAL: emu.test.credential };
+    for (const args of [['simulate', 'order'], ['homologate', '--observe', '--integration', emu.test.integration_id, '--format', 'terminal']]) {
+      const r = await cli(args, { env: down });
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr, args.join(' ')).toMatch(new RegExp(`no emulator answered at http://127\\.0\\.0\\.1:${port}/sandbox/v1; is it running\\?`));
+      expect(r.stderr, args.join(' ')).not.toMatch(/not a merchant-kit emulator|not an emulator|real environment/i);
+    }
+  }, 60_000);
+
+  it('homologate against a target that is down reports it as down, not as a real environment', async () => {
+    const port = await closedPort();
+    const reports = mkdtempSync(join(tmpdir(), 'mk-errors-'));
+    const r = await cli(['homologate', '--non-interactive', '--report-dir', reports, '--format', 'json'], {
+      env: { MERCHANT_KIT_BASE_URL: `http://127.0.0.1:${port}/sandbox/v1`, MERCHANT_KIT_CREDENTIAL: emu.test.credential, CI: '1' },
+    });
+    expect(r.code).toBe(1);
+    const report = JSON.parse(readFileSync(join(reports, 'homologation.json'), 'utf8'));
+    expect(report.notes.join('\n')).toMatch(/Nothing answered at .*: is the emulator running\?/);
+    expect(report.notes.join('\n')).not.toMatch(/Real environment/);
+    rmSync(reports, { recursive: true, force: true });
+  }, 60_000);
 
   it('with --json is one network_error object naming the URL', async () => {
     const port = await closedPort();

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -104,10 +106,22 @@ describe('homologate --observe', () => {
     expect(filesIn(scratch.reports)).toHaveLength(4);
   }, 60_000);
 
-  it('refuses --observe against something that is not an emulator (exit 2)', async () => {
+  it('refuses --observe against something that is not an emulator (exit 2), and where nothing answers (exit 1, is it running?)', async () => {
     const scratch = homologationScratch();
-    const r = await runToEnd(['homologate', '--observe', '--integration', 'int_01M85J7YBV45TYWZK3J7P64J6X'], { ...scratch.env, MERCHANT_KIT_BASE_URL: 'http://127.0.0.1:9/sandbox/v1', MERCHANT_KIT_CREDENTIAL: 'svk_test_abcdefghijklmnopqrstuvwx.svs_test_abcdefghijklmnopqrstuvwxyz0123456789abcd' });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--observe needs an emulator/);
+    const credential = 'svk_test_abcdefghijklmnopqrstuvwx.svs_test_abcdefghijklmnopqrstuvwxyz0123456789abcd';
+    const args = ['homologate', '--observe', '--integration', 'int_01M85J7YBV45TYWZK3J7P64J6X'];
+    const other = http.createServer((_req, res) => res.writeHead(404, { 'content-type': 'text/plain' }).end('not here'));
+    await new Promise<void>((r) => other.listen(0, '127.0.0.1', () => r()));
+    try {
+      const { port } = other.address() as AddressInfo;
+      const r = await runToEnd(args, { ...scratch.env, MERCHANT_KIT_BASE_URL: `http://127.0.0.1:${port}/sandbox/v1`, MERCHANT_KIT_CREDENTIAL: credential });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/--observe needs an emulator/);
+    } finally {
+      await new Promise<void>((r) => other.close(() => r()));
+    }
+    const down = await runToEnd(args, { ...scratch.env, MERCHANT_KIT_BASE_URL: 'http://127.0.0.1:9/sandbox/v1', MERCHANT_KIT_CREDENTIAL: credential });
+    expect(down.code).toBe(1);
+    expect(down.stderr).toMatch(/no emulator answered at http:\/\/127\.0\.0\.1:9\/sandbox\/v1; is it running\?/);
   });
 });

@@ -3,6 +3,7 @@ import { ExitError } from '../../errors.js';
 import { controlUrl, hasErrorBody, networkCause, openControl } from './control-url.js';
 import type { ReadyInfo } from '../../../../emulator/server.js';
 import type { Bundle } from '../../../../emulator/bundle/format.js';
+import { plural } from '../../output.js';
 
 export interface ExportOptions {
   out: string;
@@ -65,7 +66,7 @@ async function exportAction(options: ExportOptions): Promise<void> {
     writeBundleFile(options.out, bytes);
     const summary = bundleSummary(bundle, options.out, bytes.length);
     if (options.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
-    else process.stdout.write(`Wrote ${options.out} (${summary.bytes} bytes, sha256 ${summary.sha256.slice(0, 16)}…) from ${source}: ${summary.environments.map((e) => `${e.environment} ${e.stores} store(s), ${e.orders} order(s), ${e.products} product(s)`).join('; ')}; clock ${summary.clock}\n`);
+    else process.stdout.write(`Wrote ${options.out} (${summary.bytes} bytes, sha256 ${summary.sha256.slice(0, 16)}…) from ${source}: ${summary.environments.map((e) => `${e.environment} ${plural(e.stores, 'store')}, ${plural(e.orders, 'order')}, ${plural(e.products, 'product')}`).join('; ')}; clock ${summary.clock}\n`);
   } catch (error) {
     if (error instanceof BundleError) throw new ExitError(`error: ${error.message}`);
     throw error;

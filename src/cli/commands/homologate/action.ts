@@ -10,7 +10,7 @@ import { writeReports } from '../../../../checks/writers/index.js';
 import { terminalReport } from '../../../../checks/writers/terminal.js';
 import { parseOptions, type HomologateOptions } from './options.js';
 import { Progress } from './progress.js';
-import { runActive } from './active.js';
+import { runActive, type TargetKind } from './active.js';
 import { RunTimeout } from '../../../../checks/runner.js';
 import { CHECK_IDS } from '../../../../checks/types.js';
 import { runObserver } from './observe.js';
@@ -46,13 +46,17 @@ export async function homologateAction(command: Command): Promise<void> {
   let report: HomologationReport;
   let progress: Progress;
   try {
-    const isEmulator = await detectEmulator(cli.adminUrl, command);
+    const target = await detectTarget(cli, command);
+    const isEmulator = target === 'emulator';
+    if (options.observe && target === 'unreachable') {
+      throw new ExitError(`error: no emulator answered at ${cli.baseUrl}; is it running? Start one with "merchant-kit emulator start", or point --base-url at it`, 1);
+    }
     if (options.observe && !isEmulator) throw usageError('error: --observe needs an emulator at the base URL (no /_emulator/health answered)');
     progress = await Progress.create(options.json, options.formats.includes('terminal'));
     if (options.observe) {
       const observed = await runObserver(cli, options, progress, stop.signal);
       report = observed.interrupted ? markInterrupted(observed.report) : observed.report;
-    } else report = await activeReport(cli, options, isEmulator, progress, stop.signal);
+    } else report = await activeReport(cli, options, target, progress, stop.signal);
   } finally {
     stop.dispose();
   }
@@ -68,9 +72,9 @@ export async function homologateAction(command: Command): Promise<void> {
 }
 
 /** The CLI as the reference integrator, and its report (interrupted, timed out or complete). */
-async function activeReport(cli: CliContext, options: HomologateOptions, isEmulator: boolean, progress: Progress, signal: AbortSignal): Promise<HomologationReport> {
+async function activeReport(cli: CliContext, options: HomologateOptions, target: TargetKind, progress: Progress, signal: AbortSignal): Promise<HomologationReport> {
   const started = new Date();
-  const run = await runActive(cli, options, isEmulator, progress, signal);
+  const run = await runActive(cli, options, target, progress, signal);
   const interrupted = signal.aborted && !(signal.reason instanceof RunTimeout);
   const notes = interrupted
     ? [...run.notes, INTERRUPTED_NOTE]
@@ -83,7 +87,7 @@ async function activeReport(cli: CliContext, options: HomologateOptions, isEmula
     startedAt: started,
     complete: !interrupted && run.results.every((r) => r.status !== 'pending'),
     interrupted,
-    target: { base_url: cli.baseUrl, environment: cli.environment, emulator: isEmulator },
+    target: { base_url: cli.baseUrl, environment: cli.environment, emulator: target === 'emulator' },
     integration: run.integration,
     checks: run.results,
     notes,
@@ -104,14 +108,19 @@ async function prepareReportDir(options: HomologateOptions): Promise<void> {
 
 /**
  * DESIGN: an emulator is recognised by /_emulator/health. A short timeout of its own: a target that
- * never answers must not hold the run (nor its exit) for the client's 30 s.
+ * never answers must not hold the run (nor its exit) for the client's 30 s. An emulator behind a
+ * token it was not given is refused here: run as a real environment it would ask a person for steps.
  */
-async function detectEmulator(adminUrl: string, command: Command): Promise<boolean> {
+async function detectTarget(cli: CliContext, command: Command): Promise<TargetKind> {
   const { EmulatorControl } = await import('../../../client/index.js');
   const opts = command.optsWithGlobals() as { adminToken?: string };
-  const probe = new EmulatorControl(adminUrl.replace(/\/_emulator\/?$/, ''), { adminToken: opts.adminToken ?? process.env.MERCHANT_KIT_ADMIN_TOKEN, timeoutMs: 3000 });
+  const probe = new EmulatorControl(cli.adminUrl.replace(/\/_emulator\/?$/, ''), { adminToken: opts.adminToken ?? process.env.MERCHANT_KIT_ADMIN_TOKEN, timeoutMs: 3000 });
   try {
-    return await probe.isEmulator();
+    const answer = await probe.probe();
+    if (answer === 'needs_token') {
+      throw new ExitError(`error: the emulator's control API at ${cli.adminUrl} refused access; pass --admin-token or set MERCHANT_KIT_ADMIN_TOKEN (its admin token, or your store's token)`, 1);
+    }
+    return answer === 'emulator' ? 'emulator' : answer === 'unreachable' ? 'unreachable' : 'real';
   } finally {
     await probe.close().catch(() => undefined);
   }

@@ -16,17 +16,23 @@ export interface ActiveRun {
   notes: string[];
 }
 
+/** What answers at the base URL: an emulator, a real environment, or nothing at all. */
+export type TargetKind = 'emulator' | 'real' | 'unreachable';
+
 /**
  * The CLI as the reference integrator: runs the selected checks against the target. On an emulator
  * it works on a store and integration of its own (reference-store.ts) and drives the simulator and
  * faults itself; against a real environment it asks a person (or, with --non-interactive, skips what
  * needs one), and the webhook it points at its own receiver is put back.
  */
-export async function runActive(cli: CliContext, options: HomologateOptions, isEmulator: boolean, progress: Progress, signal: AbortSignal): Promise<ActiveRun> {
+export async function runActive(cli: CliContext, options: HomologateOptions, target: TargetKind, progress: Progress, signal: AbortSignal): Promise<ActiveRun> {
+  const isEmulator = target === 'emulator';
   const mode: ReportMode = isEmulator ? 'automatic' : options.nonInteractive ? 'non_interactive' : 'interactive';
   const notes: string[] = [];
   if (mode === 'non_interactive') notes.push('--non-interactive: the steps that need a person in the panel (creating the simulated orders) were skipped; the checks that depend on them are skipped or failed, so no certificate can be issued.');
-  if (!isEmulator) notes.push('Real environment: fault injection is only available on the emulator, so the retries check is skipped.');
+  if (target === 'real') notes.push('Real environment: fault injection is only available on the emulator, so the retries check is skipped.');
+  // A target that does not answer is not a real environment: most often an emulator that is not running.
+  if (target === 'unreachable') notes.push(`Nothing answered at ${cli.baseUrl}: is the emulator running? Start it with "merchant-kit emulator start", or point --base-url at it.`);
   const runId = randomBytes(3).toString('hex');
   const state: SharedState = {};
   const control = isEmulator ? cli.control() : null;

@@ -2,20 +2,22 @@ import type { Command } from 'commander';
 import type { Order } from '../../../contract/orders.js';
 import { resolveContext, type CliContext } from '../../context.js';
 import { ExitError } from '../../errors.js';
-import { emit, withSpinner } from '../../output.js';
+import { emit, plural, withSpinner } from '../../output.js';
 import { printOrders } from '../orders/show.js';
 import type { SimulateOptions } from './index.js';
 
-/** Refuses a target that is not an emulator (no control API at `…/_emulator/health`) with one clear line. */
+/**
+ * Refuses with one clear line a target where nothing answers (an emulator that is not running), an
+ * emulator behind a token, and a server that is not an emulator (no control API at `…/_emulator/health`).
+ */
 async function requireEmulator(ctx: CliContext): Promise<void> {
-  try {
-    const health = await ctx.control().health();
-    if (health?.ok === true) return;
-  } catch (error) {
-    const status = (error as { status?: number }).status;
-    if (status === 401 || status === 403) {
-      throw new ExitError(`error: the emulator's control API at ${ctx.adminUrl} refused access; pass --admin-token or set MERCHANT_KIT_ADMIN_TOKEN (its admin token, or your store's token)`, 1);
-    }
+  const answer = await ctx.control().probe();
+  if (answer === 'emulator') return;
+  if (answer === 'unreachable') {
+    throw new ExitError(`error: no emulator answered at ${ctx.baseUrl}; is it running? Start one with "merchant-kit emulator start", or point --base-url at it`, 1);
+  }
+  if (answer === 'needs_token') {
+    throw new ExitError(`error: the emulator's control API at ${ctx.adminUrl} refused access; pass --admin-token or set MERCHANT_KIT_ADMIN_TOKEN (its admin token, or your store's token)`, 1);
   }
   throw new ExitError(`error: ${ctx.baseUrl} is not a merchant-kit emulator (no control API at ${ctx.adminUrl}); simulate works only against an emulator`, 1);
 }
@@ -27,7 +29,7 @@ export async function simulateOrderAction(options: SimulateOptions, command: Com
   const me = await ctx.client().me();
   const orders: Order[] = [];
   await withSpinner(
-    `Simulating ${options.count} order(s)`,
+    `Simulating ${plural(options.count, 'order')}`,
     async () => {
       for (let i = 0; i < options.count; i++) {
         orders.push(await ctx.control().simulateOrder({ store_id: me.store.id, scenario: options.scenario }));
