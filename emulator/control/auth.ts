@@ -45,8 +45,10 @@ async function authenticate(emulator: Emulator, adminToken: string, request: Fas
     grantAccess(request, access);
     return null;
   }
-  await windows.hit('admin_failures', request.ip, now);
-  return new ApiError('unauthenticated', REFUSED);
+  // The hit's own count decides: of failures racing past the check above (several processes, or
+  // requests in flight together), only the first 30 of the minute answer 401, the rest 429.
+  const hit = await windows.hit('admin_failures', request.ip, now);
+  return hit.allowed ? new ApiError('unauthenticated', REFUSED) : rateLimited(hit.retryAfterSeconds);
 }
 
 /**

@@ -81,7 +81,9 @@ function admit(emulator: Emulator, env: EnvContext, request: FastifyRequest, rep
   };
   const refused = (error: unknown) => {
     if (!(error instanceof ApiError)) return fail(error);
-    then(windows.hit('auth_failures', request.ip, now), () => sendError(request, reply, error), fail);
+    // The hit's own count decides: of failures racing past the check below (several processes, or
+    // requests in flight together), only the first 30 of the minute answer 401, the rest 429.
+    then(windows.hit('auth_failures', request.ip, now), (hit) => sendError(request, reply, emulator.options.limits && !hit.allowed ? rateLimited(hit.retryAfterSeconds) : error), fail);
   };
   const authenticateNow = () => {
     let auth: MaybePromise<AuthContext>;
