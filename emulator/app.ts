@@ -40,6 +40,8 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
     // docs/emulator.md, Decisions. Node checks the deadlines every `connectionsCheckingInterval`.
     requestTimeout,
     http: serverTimeouts(requestTimeout),
+    // request.ip is the client's behind a trusted balancer (--trust-proxy), else the peer's.
+    trustProxy: resolved.trustProxy.length > 0 ? resolved.trustProxy : false,
     clientErrorHandler: (error, socket) => answerClientError(error, socket, () => requestIds.next('request')),
     logger: resolved.logger
       ? {

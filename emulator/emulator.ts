@@ -12,6 +12,7 @@ import type { ClockState } from './store/coordination.js';
 import { whenReady, type MaybePromise } from './store/maybe.js';
 import { SqliteStorage } from './store/sqlite/index.js';
 import { REQUEST_TIMEOUT_MS } from '../src/server/timeouts.js';
+import { parseTrustedProxies } from './net/trusted-proxies.js';
 
 export interface EmulatorOptions {
   port?: number;
@@ -38,6 +39,8 @@ export interface EmulatorOptions {
   webhookTimeoutMs?: number;
   /** More names the emulator answers to (`--allowed-host`); see emulator/http/host-check.ts. */
   allowedHosts?: string[];
+  /** Load balancers whose X-Forwarded-For names the client (`--trust-proxy`); emulator/net/trusted-proxies.ts. */
+  trustProxy?: string[];
   /**
    * TEST-ONLY: the time to receive a whole request (headers and body), 30 s by default; headers get
    * at most the same. Lets tests of stalled bodies run fast.
@@ -59,6 +62,7 @@ export interface ResolvedOptions {
   logStream: NodeJS.WritableStream | null;
   webhookTimeoutMs: number;
   allowedHosts: string[];
+  trustProxy: string[];
   requestTimeoutMs: number;
 }
 
@@ -78,6 +82,7 @@ export function resolveOptions(o: EmulatorOptions = {}): ResolvedOptions {
     logStream: o.logStream ?? null,
     webhookTimeoutMs: o.webhookTimeoutMs ?? LIMITS.webhookTimeoutMs,
     allowedHosts: o.allowedHosts ?? [],
+    trustProxy: parseTrustedProxies(o.trustProxy ?? []),
     requestTimeoutMs: o.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
   };
 }

@@ -151,4 +151,20 @@ describe('a newcomer’s first minutes', () => {
     expect((await rawRequest(`${ready.admin_url}/health`, 'GET', { host: 'other.test' })).status).toBe(200);
     expect((await rawRequest(`${ready.admin_url}/health`, 'GET', { host: 'evil.test' })).status).toBe(403);
   });
+
+  it('emulator start --trust-proxy believes the named balancers\' X-Forwarded-For for the per-IP limits', async () => {
+    const { ready } = await start(['--memory', '--trust-proxy', '127.0.0.1,::1']);
+    const wrong = { credential: 'svk_test_wrong.svs_test_wrong', headers: { 'x-forwarded-for': '203.0.113.7' } };
+    for (let i = 0; i < 30; i++) expect((await request(`${ready.sandbox_base_url}/me`, 'GET', wrong)).status).toBe(401);
+    expect((await request(`${ready.sandbox_base_url}/me`, 'GET', wrong)).status).toBe(429);
+    const other = { credential: ready.stores[0]!.credential, headers: { 'x-forwarded-for': '203.0.113.8' } };
+    expect((await request(`${ready.sandbox_base_url}/me`, 'GET', other)).status).toBe(200);
+  });
+
+  it('emulator start --trust-proxy with something that is not an address or range: exit 2, naming it', async () => {
+    const cli = runCli(['emulator', 'start', '--memory', '--port', '0', '--trust-proxy', '127.0.0.1,balancer.internal']);
+    const { code, stderr } = await finished(cli);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/"balancer\.internal" is not an IP address or a CIDR range/);
+  });
 });

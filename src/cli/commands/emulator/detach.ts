@@ -40,6 +40,7 @@ function childArgs(options: StartOptions, dataDir: string | null, databaseUrl: s
   if (!databaseUrl) args.push(...(dataDir ? ['--data', dataDir] : ['--memory']));
   if (options.seed !== undefined) args.push('--seed', String(options.seed));
   for (const host of options.allowedHost) args.push('--allowed-host', host);
+  if (options.trustProxy.length > 0) args.push('--trust-proxy', options.trustProxy.join(','));
   if (options.from) args.push('--from', resolve(options.from));
   if (options.catalog) args.push('--catalog', resolve(options.catalog));
   return args;

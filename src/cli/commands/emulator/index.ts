@@ -1,4 +1,5 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
+import { parseTrustedProxies } from '../../../../emulator/net/trusted-proxies.js';
 import { choiceOption, intOption } from '../../options.js';
 import { registerExport } from './export.js';
 import { registerClock } from './clock/index.js';
@@ -26,6 +27,8 @@ export interface StartOptions {
   seed?: number;
   adminToken?: string;
   allowedHost: string[];
+  /** Load balancers whose X-Forwarded-For names the client for the per-IP limits. */
+  trustProxy: string[];
   json?: boolean;
   /** A state bundle to restore (`emulator export`). */
   from?: string;
@@ -37,6 +40,15 @@ export interface StartOptions {
   logFile?: string;
   /** Request log on stderr. */
   verbose?: boolean;
+}
+
+/** `--trust-proxy`: IPs or CIDR ranges, comma-separated and repeatable; anything else is a usage error (exit 2). */
+function trustedProxies(value: string, previous: string[]): string[] {
+  try {
+    return [...previous, ...parseTrustedProxies([value])];
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message.replace(/^--trust-proxy: /, ''));
+  }
 }
 
 export function registerEmulatorCommands(program: Command): void {
@@ -100,6 +112,7 @@ function registerStart(emulator: Command): void {
     .option('--seed <n>', 'seed for reproducible ids and simulated data', intOption('--seed', 0, 2 ** 31 - 1))
     .option('--admin-token <token>', "protects the control API and panel whatever the address (required off loopback); each store made by POST /_emulator/stores gets a store token of its own (env MERCHANT_KIT_ADMIN_TOKEN)")
     .option('--allowed-host <host>', 'another host name the emulator answers to (repeatable)', collect, [])
+    .option('--trust-proxy <addresses>', "the load balancers in front (IPs or CIDR ranges, comma-separated, repeatable): the per-IP limits count the client their X-Forwarded-For names", trustedProxies, [])
     .option('--json', 'print one JSON "ready" line on stdout once listening')
     .option('--from <file>', 'restore a state bundle (from `emulator export`); prints fresh credentials for its integrations')
     .option('--catalog <file>', 'load a menu into the test store at start (the JSON or CSV that `catalog sync` reads)')

@@ -34,6 +34,7 @@ export async function startAction(options: StartOptions): Promise<void> {
       seed: options.seed,
       adminToken: options.adminToken ?? process.env.MERCHANT_KIT_ADMIN_TOKEN,
       allowedHosts: options.allowedHost,
+      trustProxy: options.trustProxy,
       logger: options.verbose ?? false,
     });
   } catch (error) {
