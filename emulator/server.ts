@@ -1,9 +1,10 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildEmulator } from './app.js';
 import { baseUrl, resolveOptions, type Emulator, type EmulatorOptions } from './emulator.js';
 import type { Bundle } from './bundle/format.js';
 import type { RestoredIntegration } from './bundle/restore.js';
+import { otherEmulatorServing, PID_FILE, readPidFile } from './pid-file.js';
 
 export interface ReadyInfo {
   event: 'ready';
@@ -34,16 +35,7 @@ export interface StartEmulatorOptions extends EmulatorOptions {
   from?: string | { bundle: Bundle; file: string };
 }
 
-/** The file in the data folder that names the process serving it (`merchant-kit emulator stop`). */
-export const PID_FILE = 'emulator.pid';
-
-/** The pid written in `dataDir`, or null when there is none (or it is not a pid). */
-export function readPidFile(dataDir: string): number | null {
-  const file = join(dataDir, PID_FILE);
-  if (!existsSync(file)) return null;
-  const pid = Number(readFileSync(file, 'utf8').trim());
-  return Number.isInteger(pid) && pid > 0 ? pid : null;
-}
+export { PID_FILE, readPidFile } from './pid-file.js';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
 
@@ -67,6 +59,10 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   const notices: string[] = [];
   let restored: RestoredIntegration[] | undefined;
   if (folder) {
+    const owner = otherEmulatorServing(folder);
+    if (owner !== null) {
+      throw new Error(`the data folder ${folder} is served by another emulator (pid ${owner}): stop it first (merchant-kit emulator stop --data ${folder}) or use another --data folder`);
+    }
     const { recoverInterruptedRestore, restoreIntoDataDir } = await import('./store/sqlite/stage.js');
     const notice = recoverInterruptedRestore(folder);
     if (notice) notices.push(notice);

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCli, type CliProcess } from '../helpers/cli.js';
@@ -103,6 +103,35 @@ describe('a newcomer’s first minutes', () => {
     const again = await finished(runCli(['emulator', 'stop', '--data', data]));
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('No running emulator found');
+  });
+
+  it('emulator start refuses a data folder another emulator serves, --from included, and leaves its state alone', async () => {
+    const data = tempDir();
+    const { ready } = await start(['--data', data]);
+    const credential = ready.stores.find((s) => s.environment === 'test')!.credential;
+    const put = await request(`${ready.sandbox_base_url}/catalog/categories/KEEP`, 'PUT', { credential, body: { name: 'Kept' } });
+    expect(put.status).toBe(201);
+    const bundle = join(tempDir(), 'other.json.gz');
+    const exported = await finished(runCli(['--base-url', ready.url, 'emulator', 'export', '--out', bundle]));
+    expect(exported.code, exported.stderr).toBe(0);
+    for (const args of [['--data', data], ['--data', data, '--from', bundle]]) {
+      const second = await finished(runCli(['emulator', 'start', '--port', '0', ...args]));
+      expect(second.code, args.join(' ')).toBe(1);
+      expect(second.stderr).toContain(`is served by another emulator (pid ${ready.pid}): stop it first (merchant-kit emulator stop --data`);
+    }
+    expect(readFileSync(join(data, 'emulator.pid'), 'utf8').trim()).toBe(String(ready.pid));
+    const categories = await request(`${ready.sandbox_base_url}/catalog/categories`, 'GET', { credential });
+    expect(categories.body.data.map((c: { external_id: string }) => c.external_id)).toContain('KEEP');
+  });
+
+  it('emulator start takes over a data folder whose pid file names a process that is gone', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const { spawnSync } = await import('node:child_process');
+    const data = tempDir();
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
+    writeFileSync(join(data, 'emulator.pid'), `${gone}\n`);
+    const { ready } = await start(['--data', data]);
+    expect(readFileSync(join(data, 'emulator.pid'), 'utf8').trim()).toBe(String(ready.pid));
   });
 
   it('emulator stop refuses to signal a pid that is not a merchant-kit process', async () => {

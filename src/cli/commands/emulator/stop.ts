@@ -1,32 +1,7 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { PID_FILE, readPidFile } from '../../../../emulator/server.js';
+import { looksLikeEmulator, PID_FILE, processAlive as alive, readPidFile } from '../../../../emulator/pid-file.js';
 import { ExitError } from '../../errors.js';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * After a reboot a pid may belong to another program: where /proc tells the command line (Linux),
- * only a process whose command names merchant-kit and the emulator is signalled. Elsewhere the pid file is trusted.
- */
-function notAnEmulator(pid: number): boolean {
-  const file = `/proc/${pid}/cmdline`;
-  if (!existsSync(file)) return false;
-  try {
-    const command = readFileSync(file, 'utf8');
-    return !(command.includes('merchant-kit') && command.includes('emulator'));
-  } catch {
-    return false;
-  }
-}
 
 const STOP_WAIT_MS = 15_000;
 
@@ -42,7 +17,7 @@ export async function stopAction(options: { data: string; json?: boolean }): Pro
     rmSync(join(dir, PID_FILE), { force: true });
     throw new ExitError(`The emulator of ${dir} is not running (pid ${pid} is gone); removed its stale pid file.`);
   }
-  if (notAnEmulator(pid)) {
+  if (!looksLikeEmulator(pid)) {
     throw new ExitError(`pid ${pid} of ${join(dir, PID_FILE)} is not a merchant-kit process (a stale pid file?); nothing was stopped. Delete the file if the emulator is not running.`);
   }
   try {
