@@ -38,7 +38,7 @@ describe('merchant-kit emulator export', () => {
     const { code, stdout, stderr } = await run(['emulator', 'export', '--out', out, '--base-url', source.running.sandbox_base_url]);
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^Wrote .*state\.json\.gz \(\d+ bytes, sha256 [0-9a-f]{16}…\) from http:\/\/127\.0\.0\.1:\d+: .*test 1 store\(s\), 3 order\(s\)/);
+    expect(stdout).toMatch(/^Wrote .*state\.json\.gz \(\d+ bytes, sha256 [0-9a-f]{16}…\) from http:\/\/127\.0\.0\.1:\d+: .*test 1 store, 3 orders/);
     expect(statSync(out).mode & 0o777).toBe(0o600);
     const text = bundleText(readFileSync(out));
     expect(text).not.toMatch(/svs_|whsec_/);
