@@ -1,6 +1,7 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ExitError } from '../../errors.js';
+import { writeFileAtomic } from '../../../files/atomic.js';
 
 /**
  * What `feed tail` and `listen --backfill` keep between runs. The feed's cursor is opaque and
@@ -58,29 +59,15 @@ export function readCursorFile(file: string): CursorState {
 }
 
 /**
- * Writes the whole state to a temporary file beside `file`, flushes it and renames it over `file`,
- * so a crash leaves either the old state or the new one, never half of either. Synchronous on
- * purpose: two writes can never interleave, and the caller knows the state is on disk when it
+ * Writes the whole state atomically (src/files/atomic.ts: a temporary file beside `file`, flushed,
+ * renamed over it), so a crash leaves either the old state or the new one. Synchronous on purpose: two writes can never interleave, and the caller knows the state is on disk when it
  * returns. A failure exits 1 with one line; the previous file is left as it was.
  */
 export function writeCursorFile(file: string, state: CursorState): void {
-  const temp = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(file), { recursive: true });
-    const fd = openSync(temp, 'w', 0o600);
-    try {
-      writeSync(fd, `${JSON.stringify(state)}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, file);
+    writeFileAtomic(file, `${JSON.stringify(state)}\n`);
   } catch (error) {
-    try {
-      rmSync(temp, { force: true });
-    } catch {
-      // The folder itself is unusable; there is no temporary file to remove.
-    }
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     throw new ExitError(`Cannot write the cursor file ${file} (${code}): stopped at the last position saved there.`);
   }
