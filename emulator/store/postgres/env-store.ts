@@ -10,6 +10,7 @@ import { DEADLOCK, isDriverUnavailable, SERIALIZATION_FAILURE, sqlState, transla
 import { StorageUnavailableError } from '../errors.js';
 import type { PgChangeFeed } from './changes.js';
 import { environmentSql, LazyRepositories, type EnvironmentSql } from './repositories.js';
+import { runAfterCommit } from '../after-commit.js';
 
 export interface PgEnvOptions {
   environment: Environment;
@@ -140,13 +141,6 @@ class PgTx extends LazyRepositories implements Tx {
 
   /** Runs the after-commit hooks; one that throws does not keep the others from running. */
   committed(): void {
-    if (!this.hooks) return;
-    for (const hook of this.hooks) {
-      try {
-        hook();
-      } catch (error) {
-        process.emitWarning(`an after-commit step failed: ${(error as Error).message}`);
-      }
-    }
+    runAfterCommit(this.hooks);
   }
 }

@@ -15,6 +15,7 @@ import { sqliteOrders } from './orders.js';
 import { sqliteEvents } from './events.js';
 import { sqliteWebhooks } from './webhooks.js';
 import { sqliteEntregas } from './entregas.js';
+import { runAfterCommit } from '../after-commit.js';
 
 export interface SqliteEnvOptions {
   environment: Environment;
@@ -151,15 +152,7 @@ class SqliteTx implements Tx {
 
   /** Runs the after-commit hooks; one that throws does not keep the others from running. */
   committed(): void {
-    if (!this.hooks) return;
-    for (const hook of this.hooks) {
-      try {
-        hook();
-      } catch (error) {
-        // The change is committed whatever a follower did with it; a defect there is told, not thrown at the caller.
-        process.emitWarning(`an after-commit step failed: ${(error as Error).message}`);
-      }
-    }
+    runAfterCommit(this.hooks);
   }
 }
 
