@@ -14,6 +14,20 @@ afterAll(async () => {
   await rx.close();
 });
 
+/**
+ * Until the emulator has recorded the first attempt's failure (and so its retry's time): a clock
+ * moved while the receiver's 500 is still on its way back would move the retry with it.
+ */
+async function failureRecorded(deliveryId: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const list = await emu.api('GET', '/webhook/deliveries?limit=200');
+    const d = list.body.data.find((x: { id: string }) => x.id === deliveryId);
+    if (d?.attempt_count === 1 && d.next_attempt_at) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`delivery ${deliveryId}: the failed first attempt was never recorded`);
+}
+
 describe('dispatcher with the system clock', () => {
   it('attempts a new delivery promptly without any drain', async () => {
     const sent = Date.now();
@@ -26,8 +40,8 @@ describe('dispatcher with the system clock', () => {
     rx.received.length = 0;
     rx.behave = (_r, n) => (n === 0 ? { status: 500 } : { status: 200 });
     await emu.api('POST', '/webhook/test');
-    await rx.waitFor(1, 2000);
-    await new Promise((r) => setTimeout(r, 100));
+    const [first] = await rx.waitFor(1, 2000);
+    await failureRecorded(first!.headers['x-service-delivery-id'] as string);
     expect(rx.received).toHaveLength(1);
     await emu.control('POST', '/clock/advance', { seconds: 60 });
     const got = await rx.waitFor(2, 2000);
@@ -38,7 +52,8 @@ describe('dispatcher with the system clock', () => {
     rx.received.length = 0;
     rx.behave = (_r, n) => (n === 0 ? { status: 500 } : { status: 200 });
     await emu.api('POST', '/webhook/test');
-    await rx.waitFor(1, 2000);
+    const [first] = await rx.waitFor(1, 2000);
+    await failureRecorded(first!.headers['x-service-delivery-id'] as string);
     // 59 of the 60 s by the clock; the last second passes in real time.
     await emu.control('POST', '/clock/advance', { seconds: 59 });
     await new Promise((r) => setTimeout(r, 300));
