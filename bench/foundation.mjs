@@ -49,7 +49,8 @@ async function serve() {
   // leaves alone stays: the credential's records and each product's text (emulator/db/row-watch.ts).
   // With `{ tick: true, kind: 'product' }` the write touches one product of the page instead (its
   // text is written again), cycling through the page: a sync that writes and reads in turns.
-  const db = emu.emulator.envs.live.db;
+  // The embedded storage's live database (the SQLite adapter's; the bench measures that one).
+  const db = emu.emulator.storage.env('live').db;
   db.exec('CREATE TEMP TABLE bench_tick (n INTEGER); INSERT INTO bench_tick VALUES (0)');
   const tick = db.prepare('UPDATE bench_tick SET n = n + 1');
   const touch = db.prepare('UPDATE products SET price = price WHERE rowid = ?');
