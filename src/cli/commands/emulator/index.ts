@@ -6,6 +6,7 @@ import { registerClock } from './clock/index.js';
 import { registerFaults } from './faults/index.js';
 import { registerChaos } from './chaos/index.js';
 import { registerLogs } from './logs/index.js';
+import { registerStores } from './stores/index.js';
 import { registerBalance } from './balance.js';
 import { ADMIN_TOKEN_HELP } from './control-url.js';
 import { durationOption } from './duration.js';
@@ -95,6 +96,7 @@ export function registerEmulatorCommands(program: Command): void {
   registerFaults(emulator);
   registerChaos(emulator);
   registerLogs(emulator);
+  registerStores(emulator);
   registerBalance(emulator);
 }
 
