@@ -151,6 +151,8 @@ export class Emulator implements Lifecycle {
 
   /** The reset generation of the sandbox this process last applied (another process may reset it). */
   private generation = 0;
+  /** Moves before and after each change of the clock made here (`changeClock`); `sync` compares it. */
+  private clockEpoch = 0;
 
   private constructor(
     readonly options: ResolvedOptions,
@@ -171,8 +173,23 @@ export class Emulator implements Lifecycle {
    * error (never an unhandled rejection that ends the process).
    */
   async advanceClock(ms: number): Promise<void> {
-    this.clock.advance(ms);
-    await this.saveClock();
+    await this.changeClock(() => this.clock.advance(ms));
+  }
+
+  /**
+   * A change of this process's clock, then its save. Shared state read before the save committed
+   * (a `sync` under way: another request's, or one woken by an earlier change) must not put the
+   * clock back where it stood: each change moves `clockEpoch` before and after the save, and `sync`
+   * applies only what it read within one epoch.
+   */
+  private async changeClock(change: () => void): Promise<void> {
+    this.clockEpoch += 1;
+    change();
+    try {
+      await this.saveClock();
+    } finally {
+      this.clockEpoch += 1;
+    }
   }
 
   private saveClock(): Promise<void> {
@@ -195,10 +212,13 @@ export class Emulator implements Lifecycle {
    * is the whole sandbox, and this answers at once).
    */
   sync(): MaybePromise<void> {
+    const epoch = this.clockEpoch;
     const state = this.storage.coordination.sharedState();
     if (state === null) return;
     return whenReady(state, (s) => {
-      if (s === null) return;
+      // Read across a change of this process's own (an advance, a reset): stale, and the change's
+      // own notification brings the next read.
+      if (s === null || epoch !== this.clockEpoch) return;
       if (s.clock) this.clock.adopt(s.clock);
       if (s.generation !== this.generation) {
         this.generation = s.generation;
@@ -248,8 +268,7 @@ export class Emulator implements Lifecycle {
    * tables.
    */
   async resetAround(): Promise<void> {
-    this.clock.reset();
-    await this.saveClock();
+    await this.changeClock(() => this.clock.reset());
     await this.storage.coordination.reset();
     const state = await this.storage.coordination.sharedState();
     if (state) this.generation = state.generation;

@@ -78,4 +78,31 @@ describe('POST /_emulator/reset', () => {
     const ids = state.body.data.environments.flatMap((e: { stores: { id: string }[] }) => e.stores.map((s) => s.id)).sort();
     expect(ids).toEqual([emu.live.store_id, emu.test.store_id].sort());
   });
+
+  // On PostgreSQL every request, and every change another process announces, reads the sandbox's
+  // shared state; one read that started before the reset and answers after it must not put the
+  // clock back where the reset took it from (on SQLite there is no shared state to read).
+  it('keeps the clock a reset moved when a read of the shared state from before the reset answers after it', async () => {
+    const emulator = emu.running.emulator;
+    await emu.control('POST', '/clock/advance', { seconds: 3600 });
+    const coordination = emulator.storage.coordination as { sharedState: () => unknown };
+    const real = coordination.sharedState.bind(coordination);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    coordination.sharedState = () => {
+      coordination.sharedState = real;
+      return Promise.resolve(real()).then(async (state) => {
+        await gate;
+        return state;
+      });
+    };
+    const stale = emulator.sync();
+    const reset = await emu.control('POST', '/reset');
+    expect(reset.body.data.clock.offset_seconds).toBeLessThan(5);
+    release();
+    await stale;
+    // The process's own clock, before any other request reads the shared state again.
+    expect(emulator.clock.offsetMs()).toBeLessThan(5_000);
+    expect((await emu.control('GET', '/clock')).body.data.offset_seconds).toBeLessThan(5);
+  });
 });
