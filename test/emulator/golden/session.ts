@@ -194,32 +194,19 @@ async function script(run: Run, emu: TestEmulator, receiver: Receiver, startedAt
   // Catalog: batch and snapshots
   await api('batch without key', 'POST', '/catalog/batch', { body: { operations: [] } });
   await api('batch empty', 'POST', '/catalog/batch', { key: 'batch-empty-1', body: { operations: [] } });
-  await api('batch', 'POST', '/catalog/batch', {
-    key: 'batch-0001',
-    body: {
-      operations: [
-        { op: 'upsert_category', external_id: 'SIDES', data: { name: 'Acompañamientos' } },
-        { op: 'upsert_product', external_id: 'FRIES', data: { name: 'Papas', category_external_id: 'SIDES', price: '12000' } },
-        { op: 'patch_product', external_id: 'WATER', data: { price: '5500' } },
-        { op: 'patch_option', external_id: 'O-M', data: { available: false } },
-        { op: 'explode', external_id: 'X' },
-        { op: 'upsert_product', external_id: 'BAD', data: { name: 'x' } },
-      ],
-    },
-  });
-  await api('batch replay', 'POST', '/catalog/batch', {
-    key: 'batch-0001',
-    body: {
-      operations: [
-        { op: 'upsert_category', external_id: 'SIDES', data: { name: 'Acompañamientos' } },
-        { op: 'upsert_product', external_id: 'FRIES', data: { name: 'Papas', category_external_id: 'SIDES', price: '12000' } },
-        { op: 'patch_product', external_id: 'WATER', data: { price: '5500' } },
-        { op: 'patch_option', external_id: 'O-M', data: { available: false } },
-        { op: 'explode', external_id: 'X' },
-        { op: 'upsert_product', external_id: 'BAD', data: { name: 'x' } },
-      ],
-    },
-  });
+  // The same key and body twice: the second answer is the first one replayed.
+  const batchBody = {
+    operations: [
+      { op: 'upsert_category', external_id: 'SIDES', data: { name: 'Acompañamientos' } },
+      { op: 'upsert_product', external_id: 'FRIES', data: { name: 'Papas', category_external_id: 'SIDES', price: '12000' } },
+      { op: 'patch_product', external_id: 'WATER', data: { price: '5500' } },
+      { op: 'patch_option', external_id: 'O-M', data: { available: false } },
+      { op: 'explode', external_id: 'X' },
+      { op: 'upsert_product', external_id: 'BAD', data: { name: 'x' } },
+    ],
+  };
+  await api('batch', 'POST', '/catalog/batch', { key: 'batch-0001', body: batchBody });
+  await api('batch replay', 'POST', '/catalog/batch', { key: 'batch-0001', body: batchBody });
   await api('batch conflict', 'POST', '/catalog/batch', { key: 'batch-0001', body: { operations: [{ op: 'deactivate_product', external_id: 'FRIES' }] } });
   await api('snapshot part 2 first', 'POST', '/catalog/batch', {
     key: 'snap-a-2', body: { full_snapshot: true, snapshot_id: 'SNAP-A', snapshot_part: 2, snapshot_last: true, operations: [{ op: 'deactivate_product', external_id: 'FRIES' }] },
