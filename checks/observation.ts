@@ -1,5 +1,6 @@
 // What the emulator's observer saw of one integration: the input of each check's `grade`.
 // Pure data, so graders are pure functions with table tests.
+import { SIMULATOR_SCENARIOS } from '../src/contract/enums.js';
 
 /** Small, non-secret facts read from a request body (never the body). */
 export type Facts = Record<string, string | number | boolean | null>;
@@ -46,7 +47,7 @@ export interface ProbeRecord {
 export type SessionScenario = 'delivery' | 'pickup_invoice' | 'unmapped_product' | 'probe' | 'customer_cancels' | 'panel_accepts' | 'task';
 
 /** The three simulator scenarios order reception is about. */
-export const RECEPTION_SCENARIOS: readonly SessionScenario[] = ['delivery', 'pickup_invoice', 'unmapped_product'];
+export const RECEPTION_SCENARIOS: readonly SessionScenario[] = SIMULATOR_SCENARIOS;
 
 export interface SessionOrder {
   scenario: SessionScenario;

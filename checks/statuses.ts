@@ -6,6 +6,7 @@ import { ensureOrders } from './internal/setup.js';
 import type { Observation, RecordedCall } from './observation.js';
 import { gradeTasks, taskEvidence, taskName } from './tasks.js';
 import { fail, pass, type CheckOutcome, type Evidence } from './types.js';
+import { FINAL_ORDER_STATUSES } from '../src/contract/enums.js';
 
 /** spec: States and transitions — the forward stage order. */
 const STAGES = ['pending', 'accepted', 'preparing', 'ready', 'out_for_delivery', 'completed'] as const;
@@ -17,7 +18,7 @@ export function movesForward(from: string | null | undefined, to: string | null 
   return a >= 1 && b > a;
 }
 
-const FINAL: readonly unknown[] = ['completed', 'rejected', 'cancelled'];
+const FINAL: readonly unknown[] = FINAL_ORDER_STATUSES;
 
 /**
  * How long a receiver's 2xx must precede a move for the move to count as made knowingly: a call the

@@ -21,14 +21,6 @@ export interface Task {
   reason: string | null;
 }
 
-/** The check each action is graded in. */
-export const TASK_CHECK: Record<TaskAction, string> = {
-  reject_order: 'statuses',
-  cancel_order: 'statuses',
-  mark_unavailable: 'catalog',
-  import_after_failure: 'import_recovery',
-};
-
 const order = (t: OpenedTask) => `order #${t.order_number ?? '?'} (${t.order_id})`;
 
 /** The instruction of a task, in English. */

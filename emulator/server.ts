@@ -35,8 +35,6 @@ export interface StartEmulatorOptions extends EmulatorOptions {
   from?: string | { bundle: Bundle; file: string };
 }
 
-export { PID_FILE, readPidFile } from './pid-file.js';
-
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
 
 /**
@@ -91,14 +89,13 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   const url = baseUrl(host, port);
   emulator.publicUrl = url;
   emulator.outbound.listening(host, port);
-  const dataDir = emulator.options.data;
-  const pidFile = dataDir ? join(dataDir, PID_FILE) : null;
+  const pidFile = folder ? join(folder, PID_FILE) : null;
   if (pidFile) writeFileSync(pidFile, `${process.pid}\n`, { mode: 0o600 });
   let closing: Promise<void> | undefined;
   const close = async () => {
     await app.close();
     // Only our own: another emulator may have started on the same folder since.
-    if (pidFile && dataDir && readPidFile(dataDir) === process.pid) rmSync(pidFile, { force: true });
+    if (pidFile && folder && readPidFile(folder) === process.pid) rmSync(pidFile, { force: true });
   };
   return {
     event: 'ready',

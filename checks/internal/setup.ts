@@ -4,6 +4,7 @@ import type { RunContext, Scenario } from '../context.js';
 import { randomSecret } from './probes.js';
 import { ReferenceReceiver } from './receiver.js';
 import { describeError, type EvidenceLog } from './evidence.js';
+import { SIMULATOR_SCENARIOS } from '../../src/contract/enums.js';
 
 /** GET /me once per run (the connection check usually did it already). */
 export async function ensureMe(ctx: RunContext, log: EvidenceLog): Promise<MeContext | string> {
@@ -57,7 +58,7 @@ export function scenarioOf(o: Order): Scenario | null {
   return null;
 }
 
-export const SCENARIOS: Scenario[] = ['delivery', 'pickup_invoice', 'unmapped_product'];
+export const SCENARIOS: readonly Scenario[] = SIMULATOR_SCENARIOS;
 
 /** The three scenario orders: those received earlier in the run, or new ones from the emulator's simulator. */
 export async function ensureOrders(ctx: RunContext, log: EvidenceLog): Promise<Record<Scenario, Order> | string> {

@@ -7,6 +7,7 @@ import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
 import type { IntegrationRecord } from '../stores/repository.js';
 import { canonicalJson } from '../http/idempotency.js';
+import { requireBody } from '../http/route.js';
 import { rateLimited } from '../http/env-plugin.js';
 import { runOperations, summarize } from './batch.js';
 import { assertCatalogManaged } from './service.js';
@@ -38,8 +39,7 @@ function assertSomeOperation(operations: unknown[]): void {
  * the operations, each in its own transaction.
  */
 export async function runBatch(env: EnvContext, emulator: Emulator, integration: IntegrationRecord, rawBody: unknown): Promise<BatchResponse> {
-  if (rawBody === undefined) throw ApiError.of('malformed_json', undefined, 'Esta operación requiere un cuerpo JSON.');
-  assertOperationCount(rawBody);
+  assertOperationCount(requireBody(rawBody));
   assertCatalogManaged(integration);
   const body = parseOrThrow(batchRequest, rawBody);
   assertSomeOperation(body.operations);

@@ -5,6 +5,7 @@ import type { Emulator } from '../emulator.js';
 import { createPanelProduct, patchPanelProduct } from './panel.js';
 import { drainImages } from '../images/service.js';
 import { ownedBy, storeParam } from '../control/access.js';
+import { requireBody } from '../http/route.js';
 
 const NO_STORE = 'No existe ese comercio.';
 const NO_PRODUCT = 'No existe ese producto.';
@@ -17,7 +18,7 @@ export function catalogControl(app: FastifyInstance, emulator: Emulator): void {
     const storeId = request.params.store_id;
     const env = await emulator.envOf((e) => e.store.stores.byId(storeId));
     if (!env) throw ApiError.of('not_found', undefined, NO_STORE);
-    const product = await createPanelProduct(env, storeId, bodyOf(request.body) as PanelProductInput);
+    const product = await createPanelProduct(env, storeId, requireBody(request.body) as PanelProductInput);
     return reply.code(201).send({ data: product });
   });
 
@@ -25,7 +26,7 @@ export function catalogControl(app: FastifyInstance, emulator: Emulator): void {
     const productId = request.params.product_id;
     const env = await emulator.envOf((e) => e.store.catalog.productById(productId));
     if (!env) throw ApiError.of('not_found', undefined, NO_PRODUCT);
-    return { data: await patchPanelProduct(env, productId, bodyOf(request.body) as PanelProductPatch) };
+    return { data: await patchPanelProduct(env, productId, requireBody(request.body) as PanelProductPatch) };
   });
 
   // Resolves once every pending image download has finished (tests await it instead of sleeping); the
@@ -33,7 +34,3 @@ export function catalogControl(app: FastifyInstance, emulator: Emulator): void {
   app.post('/images/drain', async () => ({ data: { drained: await drainImages(emulator) } }));
 }
 
-function bodyOf(body: unknown): unknown {
-  if (body === undefined) throw ApiError.of('malformed_json', undefined, 'Esta operación requiere un cuerpo JSON.');
-  return body;
-}

@@ -14,7 +14,6 @@ export const ENTREGA_TRANSITIONS: Record<EntregaAction | 'deliver', { from: Entr
   deliver: { from: ['picked_up'], to: 'delivered' },
 };
 
-export const FINAL_ENTREGA_STATUSES: EntregaStatus[] = ['delivered', 'returned', 'cancelled'];
 
 /** The state an action leads to from `current`, or null when the action is not allowed there. */
 export function entregaTransition(current: EntregaStatus, action: EntregaAction | 'deliver'): EntregaStatus | null {

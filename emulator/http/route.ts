@@ -7,10 +7,10 @@ import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
 import { assertNotSuspended, type AuthContext } from './auth.js';
 import { checkIdempotency, settleIdempotency, type IdempotencyDecision } from './idempotency.js';
-
-const NO_KEY: IdempotencyDecision = { kind: 'none' };
 import type { StoredResponse } from '../store/coordination.js';
 import { JsonText } from './json-text.js';
+
+const NO_KEY: IdempotencyDecision = { kind: 'none' };
 
 export interface CallContext<E extends Endpoint> {
   env: EnvContext;
@@ -119,7 +119,7 @@ function parseBody(schema: z.ZodType, body: unknown) {
 }
 
 /** A write that takes a body and got none is not a JSON object: 400 (spec: Errors, malformed_json). */
-function requireBody(body: unknown): unknown {
+export function requireBody(body: unknown): unknown {
   if (body === undefined) throw ApiError.of('malformed_json', undefined, 'Esta operación requiere un cuerpo JSON.');
   return body;
 }

@@ -8,6 +8,7 @@ import { simulateOrder } from './simulator.js';
 import { changeStatus, markPaid } from './service.js';
 import { presentOrder } from './present.js';
 import { ownedBy, storeInBody } from '../control/access.js';
+import { requireBody } from '../http/route.js';
 
 const NO_ORDER = 'El pedido no existe.';
 const NO_STORE = 'No existe ese comercio.';
@@ -16,10 +17,6 @@ const orderOwner = ownedBy(async (store, request) => (await store.orders.byId((r
 
 type OrderParams = { Params: { order_id: string } };
 
-function bodyOf(body: unknown): unknown {
-  if (body === undefined) throw ApiError.of('malformed_json', undefined, 'Esta operación requiere un cuerpo JSON.');
-  return body;
-}
 
 /** The environment holding an order (ids are looked up in both); 404 when neither has it. */
 async function orderEnv(emulator: Emulator, orderId: string): Promise<EnvContext> {
@@ -31,7 +28,7 @@ async function orderEnv(emulator: Emulator, orderId: string): Promise<EnvContext
 /** DESIGN: control API — the sandbox's order simulator and the panel's and customer's order actions. */
 export function ordersControl(app: FastifyInstance, emulator: Emulator): void {
   app.post('/orders', storeInBody(NO_STORE), async (request, reply) => {
-    const body = parseOrThrow(simulateOrderRequest, bodyOf(request.body));
+    const body = parseOrThrow(simulateOrderRequest, requireBody(request.body));
     const env = await emulator.envOf((e) => e.store.stores.byId(body.store_id));
     if (!env) throw ApiError.of('not_found', undefined, NO_STORE);
     const order = await simulateOrder(env, body);
@@ -45,14 +42,14 @@ export function ordersControl(app: FastifyInstance, emulator: Emulator): void {
 
   // Same machine as the API, with `by` customer, store_user or system (DESIGN: order_status_authority).
   app.post<OrderParams>('/orders/:order_id/status', orderOwner, async (request) => {
-    const { by, ...change } = parseOrThrow(panelStatusChangeBody, bodyOf(request.body));
+    const { by, ...change } = parseOrThrow(panelStatusChangeBody, requireBody(request.body));
     const env = await orderEnv(emulator, request.params.order_id);
     const order = await changeStatus(env, request.params.order_id, null, { type: by, integrationId: null }, change);
     return { data: await presentOrder(env.store.orders, order) };
   });
 
   app.patch<OrderParams>('/orders/:order_id', orderOwner, async (request) => {
-    parseOrThrow(panelOrderPatch, bodyOf(request.body));
+    parseOrThrow(panelOrderPatch, requireBody(request.body));
     const env = await orderEnv(emulator, request.params.order_id);
     return { data: await presentOrder(env.store.orders, await markPaid(env, request.params.order_id)) };
   });

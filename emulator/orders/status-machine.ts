@@ -3,7 +3,6 @@ import { FINAL_ORDER_STATUSES } from '../../src/contract/enums.js';
 
 /** spec: Order status — forward stage order; rejected and cancelled sit outside it. */
 const STAGES: readonly OrderStatus[] = ['pending', 'accepted', 'preparing', 'ready', 'out_for_delivery', 'completed'];
-export const FINAL_STATUSES: readonly OrderStatus[] = FINAL_ORDER_STATUSES;
 
 export type Fulfillment = 'delivery' | 'pickup';
 export type StatusAuthority = 'both' | 'erp' | 'service';
@@ -16,7 +15,7 @@ export type TransitionResult = 'same' | 'allowed' | 'invalid';
  */
 export function transition(current: OrderStatus, target: OrderStatus, fulfillment: Fulfillment): TransitionResult {
   if (current === target) return 'same';
-  if (FINAL_STATUSES.includes(current)) return 'invalid'; // rule 2: final states do not move
+  if ((FINAL_ORDER_STATUSES as readonly OrderStatus[]).includes(current)) return 'invalid'; // rule 2: final states do not move
   if (target === 'out_for_delivery' && fulfillment !== 'delivery') return 'invalid'; // rule 3
   if (target === 'cancelled') return 'allowed'; // rule 4: from any non-final state
   if (target === 'rejected') return current === 'pending' ? 'allowed' : 'invalid'; // rule 4

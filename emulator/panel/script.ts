@@ -1,5 +1,5 @@
 import { ORDER_STATUSES } from '../../src/contract/orders.js';
-import { FINAL_STATUSES } from '../orders/status-machine.js';
+import { FINAL_ORDER_STATUSES } from '../../src/contract/enums.js';
 import { integrationSettings, SCOPES } from '../../src/contract/store.js';
 import { PANEL_LIVE } from './script-live.js';
 import { PANEL_RENDER } from './script-render.js';
@@ -12,7 +12,7 @@ const SETTING_CHOICES = Object.fromEntries(ENUM_SETTINGS.map((k) => [k, integrat
 const PANEL_CORE = String.raw`  var ADMIN = '/_emulator';
   var STAGES = ${JSON.stringify(ORDER_STATUSES.slice(1, 6))};
   var COLUMNS = ${JSON.stringify(ORDER_STATUSES)};
-  var FINAL = ${JSON.stringify(FINAL_STATUSES)};
+  var FINAL = ${JSON.stringify(FINAL_ORDER_STATUSES)};
   var SCOPES = ${JSON.stringify(SCOPES)};
   var SETTINGS = ${JSON.stringify(SETTING_CHOICES)};
   var token = sessionStorage.getItem('merchant-kit-admin-token');

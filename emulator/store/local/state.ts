@@ -24,14 +24,10 @@ export class LocalFaults implements FaultStore {
   take(method: string, path: string): FaultView | undefined {
     return this.faults.take(method, path);
   }
-
-  /** Whether any fault is armed (the request path skips matching when none is). */
-  get any(): boolean {
-    return this.faults.active.length > 0;
-  }
 }
 
-const NO_CHAOS: WebhookChaos = webhookChaos.parse({});
+/** Delivery chaos off: what a sandbox starts with and a reset returns to (both storages). */
+export const NO_CHAOS: WebhookChaos = webhookChaos.parse({});
 
 export class LocalChaos implements ChaosStore {
   private now: WebhookChaos = NO_CHAOS;

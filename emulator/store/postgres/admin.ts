@@ -2,7 +2,7 @@ import { ENVIRONMENTS, type Environment } from '../../../src/contract/store.js';
 import type { Admin } from '../admin.js';
 import type { Change } from '../changes.js';
 import type { EnvironmentDump } from '../../bundle/format.js';
-import { checkout, type Pool, type PoolClient } from './connect.js';
+import { checkoutOrUnavailable, type Pool, type PoolClient } from './connect.js';
 import { translate } from './errors.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { dumpEnvironment } from './dump.js';
@@ -63,12 +63,7 @@ export class PgAdmin implements Admin {
   }
 
   private async withClient<T>(fn: (client: PoolClient) => Promise<T>): Promise<T> {
-    let client: PoolClient;
-    try {
-      client = await checkout(this.pool);
-    } catch (error) {
-      throw translate(error);
-    }
+    const client = await checkoutOrUnavailable(this.pool);
     try {
       const out = await fn(client);
       client.release();

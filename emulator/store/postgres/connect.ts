@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { reasonOf } from './errors.js';
+import { reasonOf, translate } from './errors.js';
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
@@ -78,12 +78,18 @@ export async function checkout(pool: pg.Pool): Promise<pg.PoolClient> {
   return client;
 }
 
+/** `checkout` for a request's work: a server that cannot be reached is the storage's unavailability (503). */
+export function checkoutOrUnavailable(pool: pg.Pool): Promise<pg.PoolClient> {
+  return checkout(pool).catch((error) => {
+    throw translate(error);
+  });
+}
+
 export function createClient(url: string, options: ConnectOptions = {}): pg.Client {
   return new pg.Client(clientConfig(url, options));
 }
 
 export const escapeLiteral = pg.escapeLiteral;
-export const escapeIdentifier = pg.escapeIdentifier;
 
 /** The oldest server this adapter runs on (DESIGN: PostgreSQL 14 or newer). */
 export const MIN_SERVER_VERSION = 140000;

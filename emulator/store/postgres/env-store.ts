@@ -5,9 +5,8 @@ import type { Change } from '../changes.js';
 import type { EmitContext } from '../emit-context.js';
 import type { EnvStore, Tx } from '../port.js';
 import { QueryConn } from './conn.js';
-import { checkout, type Pool, type PoolClient } from './connect.js';
+import { checkoutOrUnavailable, type Pool, type PoolClient } from './connect.js';
 import { DEADLOCK, isDriverUnavailable, SERIALIZATION_FAILURE, sqlState, translate, UNIQUE_VIOLATION } from './errors.js';
-import { StorageUnavailableError } from '../errors.js';
 import type { PgChangeFeed } from './changes.js';
 import { environmentSql, LazyRepositories, type EnvironmentSql } from './repositories.js';
 import { runAfterCommit } from '../after-commit.js';
@@ -48,12 +47,7 @@ export class PgEnvStore extends LazyRepositories implements EnvStore {
 
   async tx<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     for (let run = 1; ; run++) {
-      let client: PoolClient;
-      try {
-        client = await checkout(this.options.pool);
-      } catch (error) {
-        throw translate(error);
-      }
+      const client = await checkoutOrUnavailable(this.options.pool);
       const tx = new PgTx(this.options, client, this.sql);
       let out: T;
       try {
@@ -64,7 +58,7 @@ export class PgEnvStore extends LazyRepositories implements EnvStore {
         if (tx.failure !== undefined) throw tx.failure;
         await client.query(`${this.options.feed.notifyText(tx.changes)}COMMIT`);
       } catch (error) {
-        const broken = error instanceof StorageUnavailableError || isDriverUnavailable(error);
+        const broken = isDriverUnavailable(error);
         if (!broken) await client.query('ROLLBACK').catch(() => undefined);
         // A connection that broke is dropped from the pool (the next one is opened anew).
         client.release(broken ? true : undefined);

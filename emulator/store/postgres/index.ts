@@ -12,7 +12,7 @@ import { LeaseKeeper } from './leases.js';
 import { checkServer, migrate, SchemaError } from './migrate.js';
 import { schemaNames, type SchemaNames } from './schema.js';
 
-export { isDriverUnavailable as isStorageUnavailable, StorageUnavailableError } from './errors.js';
+export { isDriverUnavailable, StorageUnavailableError } from './errors.js';
 
 export interface PostgresOptions extends ConnectOptions {
   /** The sandbox's schemas are `<prefix>_live`, `<prefix>_test` and `<prefix>_shared` (default `merchant_kit`). */
@@ -79,11 +79,6 @@ export class PostgresStorage implements StoragePort {
       throw error instanceof SchemaError ? error : openError(url, error);
     }
     return new PostgresStorage(pool, names, feed, context, options);
-  }
-
-  /** This process, as the owner of its claims and the origin of its notices. */
-  get processId(): string {
-    return this.changes.origin;
   }
 
   env(name: Environment): PgEnvStore {

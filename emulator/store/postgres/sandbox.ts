@@ -2,6 +2,7 @@ import { webhookChaos, type WebhookChaos } from '../../../src/contract/webhooks.
 import type { ChaosStore, ClockState, ClockStore, SharedState } from '../coordination.js';
 import { statement, tableIn, type Conn } from './conn.js';
 import type { SchemaNames } from './schema.js';
+import { NO_CHAOS } from '../local/state.js';
 
 /**
  * The sandbox's one shared row (clock, reset generation, chaos) and what this process last read of
@@ -101,7 +102,6 @@ interface Row extends ClockRow {
   armed: boolean;
 }
 
-const NO_CHAOS: WebhookChaos = webhookChaos.parse({});
 
 
 const clockOf = (r: ClockRow): ClockState | null =>

@@ -1,6 +1,6 @@
 import type { SeededStore, SeedStore } from '../coordination.js';
 import { statement, tableIn, type Conn } from './conn.js';
-import { checkout, type Pool } from './connect.js';
+import { checkoutOrUnavailable, type Pool } from './connect.js';
 import { translate } from './errors.js';
 import { LOCK_CLASS } from './migrate.js';
 import type { SchemaNames } from './schema.js';
@@ -24,9 +24,7 @@ export function pgSeeds(conn: Conn, pool: Pool, names: SchemaNames): SeedStore {
       await conn.run(save, [JSON.stringify(seeds)]);
     },
     async once(make) {
-      const client = await checkout(pool).catch((error) => {
-        throw translate(error);
-      });
+      const client = await checkoutOrUnavailable(pool);
       const lock = [LOCK_CLASS.seeds, names.prefix];
       try {
         await client.query('SELECT pg_advisory_lock($1, hashtext($2))', lock);

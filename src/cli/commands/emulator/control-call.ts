@@ -49,10 +49,10 @@ export async function withControl<T>(target: ControlTarget, work: (control: Emul
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     if (error.status === 0) {
-      throw new ExitError(`error: no emulator answered at ${target.root} (${networkCause(error)}); is it running? Start one with "merchant-kit emulator start", or point --base-url at it`);
+      throw new ExitError(noEmulatorLine(target.root, networkCause(error)));
     }
     if (error.status === 401) {
-      throw new ExitError(`error: the emulator at ${target.root} refused the control call (401 ${error.code}); pass --admin-token or set MERCHANT_KIT_ADMIN_TOKEN (its admin token, or your store's token)`);
+      throw new ExitError(`error: the emulator at ${target.root} refused the control call (401 ${error.code}); ${TOKEN_ADVICE}`);
     }
     if (error.status === 403 && error.code === 'insufficient_scope') throw new ExitError(storeTokenRefusal(target));
     if (error.status === 404 && (await control.probe()) === 'not_emulator') {
@@ -63,6 +63,14 @@ export async function withControl<T>(target: ControlTarget, work: (control: Emul
     await control.close();
   }
 }
+
+/** The line for a target where nothing answered (`cause`: the socket's error, when known). */
+export function noEmulatorLine(where: string, cause?: string): string {
+  return `error: no emulator answered at ${where}${cause ? ` (${cause})` : ''}; is it running? Start one with "merchant-kit emulator start", or point --base-url at it`;
+}
+
+/** What to do when the control API refused the token, or got none. */
+export const TOKEN_ADVICE = "pass --admin-token or set MERCHANT_KIT_ADMIN_TOKEN (its admin token, or your store's token)";
 
 /** A store token on a route of the whole sandbox (reset, the clock's moves, faults, chaos, export). */
 export function storeTokenRefusal(target: ControlTarget): string {
@@ -75,13 +83,10 @@ export type EmulatorAnswer = 'emulator' | 'needs_token' | 'not_emulator' | 'noth
 /** One GET /_emulator/health within `timeoutMs`. */
 export async function probeEmulator(target: ControlTarget, timeoutMs: number): Promise<EmulatorAnswer> {
   const { EmulatorControl } = await import('../../../client/emulator-control.js');
-  const { ApiError } = await import('../../../client/errors.js');
   const control = new EmulatorControl(target.root, { adminToken: target.adminToken, timeoutMs });
   try {
-    return (await control.health())?.ok === true ? 'emulator' : 'not_emulator';
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return error.status === 0 ? 'nothing' : error.status === 401 ? 'needs_token' : 'not_emulator';
+    const answer = await control.probe();
+    return answer === 'unreachable' ? 'nothing' : answer;
   } finally {
     await control.close();
   }

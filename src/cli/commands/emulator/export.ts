@@ -3,7 +3,8 @@ import { ExitError } from '../../errors.js';
 import { controlUrl, hasErrorBody, networkCause, openControl } from './control-url.js';
 import type { ReadyInfo } from '../../../../emulator/server.js';
 import type { Bundle } from '../../../../emulator/bundle/format.js';
-import { plural } from '../../output.js';
+// The zod- and chalk-free plural: this module loads when the CLI registers its commands.
+import { plural } from '../../../text/plural.js';
 
 export interface ExportOptions {
   out: string;

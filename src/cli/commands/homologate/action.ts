@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import pkg from '../../../../package.json' with { type: 'json' };
 import { resolveContext, type CliContext } from '../../context.js';
 import { ExitError, usageError } from '../../errors.js';
+import { noEmulatorLine, TOKEN_ADVICE } from '../emulator/control-call.js';
 import { colors, printJson, printLine } from '../../output.js';
 import { buildReport, exitCodeOf, selectedOnly, summarize, type HomologationReport } from '../../../../checks/report.js';
 import { writeReports } from '../../../../checks/writers/index.js';
@@ -49,7 +50,7 @@ export async function homologateAction(command: Command): Promise<void> {
     const target = await detectTarget(cli, command);
     const isEmulator = target === 'emulator';
     if (options.observe && target === 'unreachable') {
-      throw new ExitError(`error: no emulator answered at ${cli.baseUrl}; is it running? Start one with "merchant-kit emulator start", or point --base-url at it`, 1);
+      throw new ExitError(noEmulatorLine(cli.baseUrl), 1);
     }
     if (options.observe && !isEmulator) throw usageError('error: --observe needs an emulator at the base URL (no /_emulator/health answered)');
     progress = await Progress.create(options.json, options.formats.includes('terminal'));
@@ -118,7 +119,7 @@ async function detectTarget(cli: CliContext, command: Command): Promise<TargetKi
   try {
     const answer = await probe.probe();
     if (answer === 'needs_token') {
-      throw new ExitError(`error: the emulator's control API at ${cli.adminUrl} refused access; pass --admin-token or set MERCHANT_KIT_ADMIN_TOKEN (its admin token, or your store's token)`, 1);
+      throw new ExitError(`error: the emulator's control API at ${cli.adminUrl} refused access; ${TOKEN_ADVICE}`, 1);
     }
     return answer === 'emulator' ? 'emulator' : answer === 'unreachable' ? 'unreachable' : 'real';
   } finally {

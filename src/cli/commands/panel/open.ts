@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import type { Command } from 'commander';
 import { ExitError } from '../../errors.js';
 import { note, printJson, printLine } from '../../output.js';
-import { controlTarget, probeEmulator } from '../emulator/control-call.js';
+import { controlTarget, noEmulatorLine, probeEmulator } from '../emulator/control-call.js';
 
 const PROBE_TIMEOUT_MS = 5_000;
 
@@ -34,7 +34,7 @@ export async function panelAction(options: { open: boolean }, command: Command):
   const target = await controlTarget(command);
   const url = `${target.admin}/panel`;
   const answer = await probeEmulator(target, PROBE_TIMEOUT_MS);
-  if (answer === 'nothing') throw new ExitError(`error: no emulator answered at ${target.root}; is it running? Start one with "merchant-kit emulator start", or point --base-url at it`);
+  if (answer === 'nothing') throw new ExitError(noEmulatorLine(target.root));
   if (answer === 'not_emulator') throw new ExitError(`error: ${target.root} is not a merchant-kit emulator (no control API at ${target.admin})`);
   const open = options.open && Boolean(process.stdout.isTTY) && !target.json;
   const opened = open ? await openInBrowser(url) : false;

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Order } from '../../../contract/orders.js';
 import { resolveContext, type CliContext } from '../../context.js';
 import { ExitError } from '../../errors.js';
+import { noEmulatorLine, TOKEN_ADVICE } from '../emulator/control-call.js';
 import { emit, plural, withSpinner } from '../../output.js';
 import { printOrders } from '../orders/show.js';
 import type { SimulateOptions } from './index.js';
@@ -14,10 +15,10 @@ async function requireEmulator(ctx: CliContext): Promise<void> {
   const answer = await ctx.control().probe();
   if (answer === 'emulator') return;
   if (answer === 'unreachable') {
-    throw new ExitError(`error: no emulator answered at ${ctx.baseUrl}; is it running? Start one with "merchant-kit emulator start", or point --base-url at it`, 1);
+    throw new ExitError(noEmulatorLine(ctx.baseUrl), 1);
   }
   if (answer === 'needs_token') {
-    throw new ExitError(`error: the emulator's control API at ${ctx.adminUrl} refused access; pass --admin-token or set MERCHANT_KIT_ADMIN_TOKEN (its admin token, or your store's token)`, 1);
+    throw new ExitError(`error: the emulator's control API at ${ctx.adminUrl} refused access; ${TOKEN_ADVICE}`, 1);
   }
   throw new ExitError(`error: ${ctx.baseUrl} is not a merchant-kit emulator (no control API at ${ctx.adminUrl}); simulate works only against an emulator`, 1);
 }

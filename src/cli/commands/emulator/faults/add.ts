@@ -4,8 +4,8 @@ import type { FaultView } from '../../../../../emulator/faults.js';
 import { emit, printLine } from '../../../output.js';
 import { controlTarget, withControl } from '../control-call.js';
 import type { FaultAddOptions } from './index.js';
+import { plural } from '../../../../text/plural.js';
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** `GET /sandbox/v1/orders → 503 maintenance (Retry-After 5), next 2 calls` */
 export function describeFault(f: FaultView): string {

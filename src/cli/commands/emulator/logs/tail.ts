@@ -5,6 +5,7 @@ import { REQUEST_LOG_SIZE } from '../../../../contract/limits.js';
 import { colors, note, printLine, printNdjson } from '../../../output.js';
 import { controlTarget, withControl, type ControlTarget } from '../control-call.js';
 import type { LogsTailOptions } from './index.js';
+import { plural } from '../../../../text/plural.js';
 
 /** How long one long poll waits for a matching request (under the control client's 30 s timeout). */
 const WAIT_MS = 20_000;
@@ -79,7 +80,7 @@ async function follow(target: ControlTarget, after: number, filters: { status?: 
         if (stopped) return;
         throw error;
       }
-      if (page.missed > 0 && !target.json) note(`note: ${page.missed} request${page.missed === 1 ? '' : 's'} left the log before they were read (it keeps the last ${REQUEST_LOG_SIZE})`);
+      if (page.missed > 0 && !target.json) note(`note: ${plural(page.missed, 'request')} left the log before they were read (it keeps the last ${REQUEST_LOG_SIZE})`);
       page.entries.forEach(print);
       after = page.next_after;
     }
