@@ -149,6 +149,7 @@ describe("the CLI with a store token", () => {
   }, 90_000);
 
   it('never printed the store token', () => {
+    expect(printed.length).toBeGreaterThan(0);
     for (const text of printed) {
       expect(text).not.toContain(mine.token);
       expect(text).not.toContain(mine.token.slice(4));

@@ -37,6 +37,15 @@ export async function healthFromFreshAddress(emu: TestEmulator, tokens: (string 
 }
 
 /** A control call (`/_emulator` + path) with `token` as the bearer (none when null). Writes always carry the JSON type. */
+/**
+ * Waits out the last `marginMs` of a real minute: the control API's wrong-token budget counts real
+ * minutes, and a run that straddles two would see two budgets.
+ */
+export async function freshMinute(marginMs = 15_000): Promise<void> {
+  const into = Date.now() % 60_000;
+  if (into > 60_000 - marginMs) await new Promise((r) => setTimeout(r, 60_000 - into + 50));
+}
+
 export async function controlCall(emu: TestEmulator, method: string, path: string, token: string | null, body?: unknown, agent: Agent = shared): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (token !== null) headers.authorization = `Bearer ${token}`;

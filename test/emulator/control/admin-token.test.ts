@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { request, startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { freshMinute } from '../../helpers/tokens.js';
 
 // issue 15: wrong admin tokens were not rate-limited (300 tries in 0.81 s). The spec's 30
 // authentication failures per minute per IP (Authentication 5) apply to the control API too.
@@ -11,11 +12,6 @@ afterEach(async () => {
   emu = undefined;
 });
 
-/** The windows are fixed real minutes: a test that counts starts well inside one. */
-async function freshMinute(): Promise<void> {
-  const into = Date.now() % 60_000;
-  if (into > 45_000) await new Promise((r) => setTimeout(r, 60_000 - into + 50));
-}
 
 const health = (e: TestEmulator, token: string) => request(`${e.running.admin_url}/health`, 'GET', { headers: { authorization: `Bearer ${token}` } });
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseTrustedProxies } from '../../../emulator/net/trusted-proxies.js';
 import { request, startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { freshMinute } from '../../helpers/tokens.js';
 
 // --trust-proxy: behind a team sandbox's load balancer every request comes from the balancer's
 // address, so one integrator's 30 wrong credentials would block every other for the minute. The
@@ -24,11 +25,6 @@ async function failThirty(e: TestEmulator, ip: string | ((i: number) => string))
   }
 }
 
-/** The control API's deadline counts real minutes: a run never starts in the last 15 s of one. */
-async function freshMinute(): Promise<void> {
-  const into = Date.now() % 60_000;
-  if (into > 45_000) await new Promise((r) => setTimeout(r, 60_000 - into + 50));
-}
 
 describe('the per-IP limits behind a load balancer (--trust-proxy)', () => {
   it('counts the client that a trusted balancer names: one client blocked, another served', async () => {

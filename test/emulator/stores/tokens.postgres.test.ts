@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { createTestDatabase, PG_URL, type TestDatabase } from '../../helpers/postgres.js';
-import { controlCall, freshAddress, furnishedStore, healthFromFreshAddress, type FurnishedStore } from '../../helpers/tokens.js';
+import { controlCall, freshAddress, freshMinute, furnishedStore, healthFromFreshAddress, type FurnishedStore } from '../../helpers/tokens.js';
 
 // DESIGN, Storage and the team sandbox: the processes of one sandbox on PostgreSQL share the store
 // tokens (their digests are in the database): a token made on one process opens its store on the
@@ -47,8 +47,7 @@ describe.skipIf(!PG_URL)('store tokens on two processes of one PostgreSQL sandbo
 
   it('counts wrong tokens on both processes in one budget per IP: the 31st, on either, is 429', async () => {
     // The window is a real minute: start well inside one.
-    const into = Date.now() % 60_000;
-    if (into > 40_000) await new Promise((r) => setTimeout(r, 60_000 - into + 50));
+    await freshMinute(20_000);
     const agent = freshAddress();
     try {
       for (let i = 0; i < 30; i++) {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createClock } from '../../../../emulator/clock.js';
 import { IdFactory } from '../../../../src/contract/ids.js';
-import { PostgresStorage, isStorageUnavailable, StorageUnavailableError } from '../../../../emulator/store/postgres/index.js';
+import { PostgresStorage, isDriverUnavailable, StorageUnavailableError } from '../../../../emulator/store/postgres/index.js';
 import { serverProblem, displayUrl } from '../../../../emulator/store/postgres/connect.js';
 import { MIGRATIONS as PG_MIGRATIONS } from '../../../../emulator/store/postgres/migrations/index.js';
 import { ENV_TABLES } from '../../../../emulator/store/postgres/schema.js';
@@ -42,19 +42,19 @@ describe('the server adapter without a server', () => {
   });
 
   it('knows a lost connection from other errors', () => {
-    expect(isStorageUnavailable(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))).toBe(true);
-    expect(isStorageUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
-    expect(isStorageUnavailable(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toBe(true);
-    expect(isStorageUnavailable(Object.assign(new Error('x'), { code: '08006' }))).toBe(true);
+    expect(isDriverUnavailable(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))).toBe(true);
+    expect(isDriverUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
+    expect(isDriverUnavailable(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toBe(true);
+    expect(isDriverUnavailable(Object.assign(new Error('x'), { code: '08006' }))).toBe(true);
     // A new session refused: the database out of service, dropped, or the role's password changed.
-    expect(isStorageUnavailable(Object.assign(new Error('database "sandbox" is not currently accepting connections'), { code: '55000' }))).toBe(true);
-    expect(isStorageUnavailable(Object.assign(new Error('database "sandbox" does not exist'), { code: '3D000' }))).toBe(true);
-    expect(isStorageUnavailable(Object.assign(new Error('password authentication failed for user "kit"'), { code: '28P01' }))).toBe(true);
-    expect(isStorageUnavailable(Object.assign(new Error('cannot drop the currently open database'), { code: '55000' }))).toBe(false);
-    expect(isStorageUnavailable(new StorageUnavailableError('connection refused'))).toBe(true);
-    expect(isStorageUnavailable(Object.assign(new Error('duplicate key value'), { code: '23505' }))).toBe(false);
-    expect(isStorageUnavailable(new TypeError('x is undefined'))).toBe(false);
-    expect(isStorageUnavailable(null)).toBe(false);
+    expect(isDriverUnavailable(Object.assign(new Error('database "sandbox" is not currently accepting connections'), { code: '55000' }))).toBe(true);
+    expect(isDriverUnavailable(Object.assign(new Error('database "sandbox" does not exist'), { code: '3D000' }))).toBe(true);
+    expect(isDriverUnavailable(Object.assign(new Error('password authentication failed for user "kit"'), { code: '28P01' }))).toBe(true);
+    expect(isDriverUnavailable(Object.assign(new Error('cannot drop the currently open database'), { code: '55000' }))).toBe(false);
+    expect(isDriverUnavailable(new StorageUnavailableError('connection refused'))).toBe(true);
+    expect(isDriverUnavailable(Object.assign(new Error('duplicate key value'), { code: '23505' }))).toBe(false);
+    expect(isDriverUnavailable(new TypeError('x is undefined'))).toBe(false);
+    expect(isDriverUnavailable(null)).toBe(false);
   });
 });
 
@@ -118,7 +118,7 @@ describe.skipIf(!PG_URL)('the server adapter on a server', () => {
         await tx.stores.update({ ...(await tx.stores.byId(storeId))!, name: 'never' } as never, 1);
       });
       const error = await pending.catch((e: unknown) => e);
-      expect(isStorageUnavailable(error)).toBe(true);
+      expect(isDriverUnavailable(error)).toBe(true);
       expect(error).toBeInstanceOf(StorageUnavailableError);
       expect((error as Error).message).toMatch(/^the database is unavailable \(/);
       // Nothing half applied; the next operations reconnect by themselves.
