@@ -13,15 +13,17 @@ const SQLITE_ONLY = [
   'test/emulator/webhooks/restart.test.ts',
 ];
 
+// The port's contract suite, the adapters' own suites and the team tests choose their adapters.
+const ADAPTERS_OWN = ['test/emulator/store', 'test/emulator/adapters', 'test/emulator/team'];
+
 /**
  * The HTTP-level emulator tests (every file that starts an emulator through test/helpers/emulator.ts)
- * run a second time on PostgreSQL, each emulator on a fresh database (issue 17). The adapter's own
- * suites (store/) and the team tests already choose their adapters.
+ * run a second time on PostgreSQL, each emulator on a fresh database (issue 17).
  */
 function emulatorSuite(dir = 'test/emulator'): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name).split('\\').join('/');
-    if (e.isDirectory()) return path === 'test/emulator/store' || path === 'test/emulator/team' ? [] : emulatorSuite(path);
+    if (e.isDirectory()) return ADAPTERS_OWN.includes(path) ? [] : emulatorSuite(path);
     // A `.postgres.test.ts` names its databases itself: the sqlite project already runs it as written.
     if (!e.name.endsWith('.test.ts') || e.name.endsWith('.postgres.test.ts') || SQLITE_ONLY.includes(path)) return [];
     return readFileSync(path, 'utf8').includes('startTestEmulator') ? [path] : [];

@@ -10,7 +10,7 @@ import type { StoragePort, Outbox } from './store/port.js';
 import type { EmitContext } from './store/emit-context.js';
 import type { ClockState } from './store/coordination.js';
 import { whenReady, type MaybePromise } from './store/maybe.js';
-import { SqliteStorage } from './store/sqlite/index.js';
+import { SqliteStorage } from './adapters/sqlite/index.js';
 import { REQUEST_TIMEOUT_MS } from '../src/server/timeouts.js';
 import { parseTrustedProxies } from './net/trusted-proxies.js';
 
@@ -122,7 +122,7 @@ export class Emulator implements Lifecycle {
     if (options.databaseUrl !== null && (options.data !== null)) throw new Error('a database URL and a data folder are two storages: give one');
     const url = options.databaseUrl;
     if (url !== null) {
-      const { PostgresStorage } = await import('./store/postgres/index.js');
+      const { PostgresStorage } = await import('./adapters/postgres/index.js');
       return Emulator.openWith(options, (context) => PostgresStorage.open(url, context, { schemaPrefix: options.databaseSchema ?? undefined }));
     }
     return Emulator.openWith(options, (context) => new SqliteStorage({ dataDir: options.data }, context));

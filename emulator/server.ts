@@ -61,7 +61,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     if (owner !== null) {
       throw new Error(`the data folder ${folder} is served by another emulator (pid ${owner}): stop it first (merchant-kit emulator stop --data ${folder}) or use another --data folder`);
     }
-    const { recoverInterruptedRestore, restoreIntoDataDir } = await import('./store/sqlite/stage.js');
+    const { recoverInterruptedRestore, restoreIntoDataDir } = await import('./adapters/sqlite/stage.js');
     const notice = recoverInterruptedRestore(folder);
     if (notice) notices.push(notice);
     if (from) restored = await restoreIntoDataDir(folder, from.bundle, from.file, emulatorOptions);

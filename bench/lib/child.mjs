@@ -80,7 +80,7 @@ export function median(values) {
  * admitted (at 120 a minute it would measure 429s). The same code runs: counting, headers, checks.
  */
 export function raiseRequestAllowance(emulator, allowance = 1_000_000_000) {
-  // The embedded storage's per-integration counter (emulator/store/local/windows.ts); a bench on
+  // The embedded storage's per-integration counter (emulator/adapters/sqlite/local/windows.ts); a bench on
   // another storage has no such counter to raise and says so rather than measuring 429s.
   const counter = emulator.storage.coordination.windows.counters?.requests;
   if (!counter) throw new Error('raiseRequestAllowance: this storage keeps its rate windows elsewhere (the bench raises the embedded one only)');

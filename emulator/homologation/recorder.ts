@@ -4,8 +4,8 @@ import type { Facts, RecordedCall } from '../../checks/observation.js';
 
 export type { Facts, RecordedCall };
 
-// The calls themselves are kept by the storage's coordination (store/local/homologation.ts on one
-// process): this module says what of a request is kept — never its body, never the Authorization header.
+// The calls themselves are kept by the storage's coordination (adapters/sqlite/local/homologation.ts
+// on one process): this module says what of a request is kept — never its body, never the Authorization header.
 
 /**
  * The body's digest over JSON with sorted keys (the idempotency layer's `canonicalJson`, safe on a

@@ -1,6 +1,7 @@
 import type { Environment } from '../../src/contract/store.js';
 import type { ControlFault } from '../../src/contract/control.js';
-import type { WebhookChaos } from '../../src/contract/webhooks.js';
+import { webhookChaos, type WebhookChaos } from '../../src/contract/webhooks.js';
+import { LIMITS } from '../../src/contract/limits.js';
 import type { ClockMode } from '../clock.js';
 import type { FaultView } from '../faults.js';
 import type { RecordedCall, SessionView, InjectedFault } from '../../checks/observation.js';
@@ -65,6 +66,14 @@ export interface SeedStore {
 }
 
 export type WindowKind = 'requests' | 'auth_failures' | 'batches' | 'admin_failures';
+
+/** spec: Limits — the per-minute allowances of each kind of window (every adapter counts to these). */
+export const WINDOW_LIMITS: Record<WindowKind, number> = {
+  requests: LIMITS.requestsPerMinute,
+  auth_failures: LIMITS.authFailuresPerMinute,
+  batches: LIMITS.batchesPerMinute,
+  admin_failures: LIMITS.authFailuresPerMinute,
+};
 
 export interface WindowHit {
   allowed: boolean;
@@ -135,6 +144,9 @@ export interface FaultStore {
   take(method: string, path: string): MaybePromise<FaultView | undefined>;
 }
 
+/** Delivery chaos off: what a sandbox starts with and a reset returns to (every adapter). */
+export const NO_CHAOS: WebhookChaos = webhookChaos.parse({});
+
 export interface ChaosStore {
   get(): MaybePromise<WebhookChaos>;
   /**
@@ -144,6 +156,9 @@ export interface ChaosStore {
   current(): WebhookChaos;
   set(chaos: WebhookChaos | null): Promise<void>;
 }
+
+/** Calls kept per integration: enough for a long session, bounded so an endless loop cannot eat memory. */
+export const RING_SIZE = 5000;
 
 /** The observer's recordings and sessions (DESIGN: Homologation), shared by every process. */
 export interface HomologationStore {

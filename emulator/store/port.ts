@@ -11,7 +11,7 @@ import type { Admin } from './admin.js';
 
 /**
  * The storage port: everything the emulator keeps, behind one interface. The embedded adapter
- * (store/sqlite) keeps it in two SQLite files or in memory; the server adapter (store/postgres) in a
+ * (adapters/sqlite) keeps it in two SQLite files or in memory; the server adapter (adapters/postgres) in a
  * PostgreSQL database that several emulator processes share. Only the adapters import a driver or
  * hold SQL; the aggregates (orders, catalog, webhooks, entregas, stores) see records.
  */

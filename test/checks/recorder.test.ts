@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { homologationService } from '../../emulator/homologation/service.js';
-import { RING_SIZE, LocalHomologation } from '../../emulator/store/local/homologation.js';
+import { LocalHomologation } from '../../emulator/adapters/sqlite/local/homologation.js';
+import { RING_SIZE } from '../../emulator/store/coordination.js';
 import { factsOf } from '../../emulator/homologation/facts.js';
 
 let emu: TestEmulator | undefined;

@@ -1,7 +1,7 @@
 import { startEmulator, type ReadyInfo, type RunningEmulator } from '../../emulator/server.js';
 import type { EmulatorOptions } from '../../emulator/emulator.js';
-import type { SqliteStorage } from '../../emulator/store/sqlite/index.js';
-import type { Db } from '../../emulator/store/sqlite/open.js';
+import type { SqliteStorage } from '../../emulator/adapters/sqlite/index.js';
+import type { Db } from '../../emulator/adapters/sqlite/open.js';
 import type { Environment } from '../../src/contract/store.js';
 
 export interface Response<T = any> {

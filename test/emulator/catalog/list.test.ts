@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestEmulator, TEST_STORE, type TestEmulator } from '../../helpers/emulator.js';
 import { advance, makeStore, product, withCategory } from '../../helpers/catalog.js';
-import type { SqliteStorage } from '../../../emulator/store/sqlite/index.js';
+import type { SqliteStorage } from '../../../emulator/adapters/sqlite/index.js';
 
 let emu: TestEmulator;
 let midpoint: string;

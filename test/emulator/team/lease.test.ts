@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEASE_EXPIRED } from '../../../emulator/store/postgres/webhook-claims.js';
+import { LEASE_EXPIRED } from '../../../emulator/adapters/postgres/webhook-claims.js';
 import { admin, PG_URL } from '../../helpers/postgres.js';
 import { startReceiver, type Receiver } from '../../helpers/receiver.js';
 import { byEventId, hook, simulate, startTeam, stock, useTeams, type Member, type Team } from '../../helpers/team.js';

@@ -50,7 +50,7 @@ async function fetchBundle(admin: string, adminToken: string | undefined): Promi
 async function exportAction(options: ExportOptions): Promise<void> {
   const { decodeBundle } = await import('../../../../emulator/bundle/envelope.js');
   const { writeBundleFile } = await import('../../../../emulator/bundle/file.js');
-  const { exportDataDir } = await import('../../../../emulator/store/sqlite/export-dir.js');
+  const { exportDataDir } = await import('../../../../emulator/adapters/sqlite/export-dir.js');
   const { BundleError } = await import('../../../../emulator/bundle/format.js');
   try {
     let bytes: Buffer;

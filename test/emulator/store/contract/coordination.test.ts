@@ -1,11 +1,11 @@
 import { expect, it } from 'vitest';
 import pg from 'pg';
 import { describeAdapters } from './harness.js';
-import type { PostgresStorage } from '../../../../emulator/store/postgres/index.js';
+import type { PostgresStorage } from '../../../../emulator/adapters/postgres/index.js';
 import { LIMITS } from '../../../../src/contract/limits.js';
 import type { RecordedCall } from '../../../../checks/observation.js';
 import { T0 } from './fixtures.js';
-import { RING_SIZE } from '../../../../emulator/store/local/homologation.js';
+import { RING_SIZE } from '../../../../emulator/store/coordination.js';
 
 // The adapter contract for what processes share: idempotency claims, rate windows, the one-batch
 // rule, faults, chaos, the observer's recordings and sessions, the demo stores, and reset.

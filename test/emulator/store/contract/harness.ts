@@ -4,8 +4,8 @@ import { IdFactory } from '../../../../src/contract/ids.js';
 import type { Environment } from '../../../../src/contract/store.js';
 import type { EmitContext } from '../../../../emulator/store/emit-context.js';
 import type { Outbox, StoragePort } from '../../../../emulator/store/port.js';
-import { SqliteStorage } from '../../../../emulator/store/sqlite/index.js';
-import { PostgresStorage, type PostgresOptions } from '../../../../emulator/store/postgres/index.js';
+import { SqliteStorage } from '../../../../emulator/adapters/sqlite/index.js';
+import { PostgresStorage, type PostgresOptions } from '../../../../emulator/adapters/postgres/index.js';
 import { createTestDatabase, PG_URL, type TestDatabase } from '../../../helpers/postgres.js';
 
 export type AdapterKind = 'sqlite' | 'postgres';

@@ -1,0 +1,187 @@
+import { ENVIRONMENTS } from '../../../src/contract/store.js';
+import { LocalChangeFeed, type Change, type ChangeFeed, type ChangeListener, type Topic } from '../../store/changes.js';
+import { createClient, escapeLiteral, type Client, type ConnectOptions, type Pool } from './connect.js';
+import { quote } from './schema.js';
+
+/**
+ * The change feed of a sandbox that several processes share. A transaction collects what it changed
+ * and sends it with one NOTIFY just before COMMIT: PostgreSQL delivers it at commit, never for a
+ * transaction that rolled back. The process that committed publishes its own changes at once (its
+ * next request sees its caches already emptied); every process LISTENs on a connection of its own
+ * and publishes the others' as they arrive. They arrive some time after the commit, so the feed is
+ * not exact: caches of presented data are not used on this adapter.
+ */
+export class PgChangeFeed implements ChangeFeed {
+  readonly exact = false;
+  private readonly local = new LocalChangeFeed(false);
+  private listener: Listener | null = null;
+  /** Told when another process changed what every request reads (faults, chaos, armed faults). */
+  onSharedChange: () => void = () => undefined;
+
+  constructor(
+    private readonly channel: string,
+    /** This process: its own notifications are not published twice. */
+    readonly origin: string,
+  ) {}
+
+  on<T extends Topic>(topic: T, listener: ChangeListener<T>): () => void {
+    return this.local.on(topic, listener);
+  }
+
+  version(topic: Topic): number {
+    return this.local.version(topic);
+  }
+
+  /** Publishes committed changes here, each once. */
+  publish(changes: readonly Change[]): void {
+    for (const change of unique(changes)) this.local.publish(change);
+  }
+
+  /** The statements (before COMMIT, in the same simple query) that tell the other processes. */
+  notifyText(changes: readonly Change[], shared = false): string {
+    if (changes.length === 0 && !shared) return '';
+    return payloads(this.origin, unique(changes), shared)
+      .map((p) => `SELECT pg_notify(${escapeLiteral(this.channel)}, ${escapeLiteral(p)});`)
+      .join('');
+  }
+
+  /** Tells the other processes of changes already committed (a write outside a transaction). */
+  async notify(pool: Pool, changes: readonly Change[], shared = false): Promise<void> {
+    const text = this.notifyText(changes, shared);
+    if (text) await pool.query(text).catch(() => undefined); // the write stands; a lost notice only delays others' caches
+  }
+
+  async listen(url: string, options: ConnectOptions): Promise<void> {
+    this.listener = new Listener(url, options, this.channel, (text) => this.received(text), () => this.resync());
+    await this.listener.start();
+  }
+
+  async close(): Promise<void> {
+    await this.listener?.stop();
+  }
+
+  private received(text: string): void {
+    let message: Message;
+    try {
+      message = JSON.parse(text) as Message;
+    } catch {
+      return; // not ours
+    }
+    if (message.o === this.origin) return;
+    if (message.s) this.onSharedChange();
+    for (const change of message.c ?? []) this.local.publish(change);
+  }
+
+  /**
+   * After the listening connection was lost, notices sent meanwhile are gone: everything another
+   * process may have changed is published as changed.
+   */
+  private resync(): void {
+    for (const environment of ENVIRONMENTS) {
+      this.local.publish({ topic: 'auth', environment });
+      this.local.publish({ topic: 'catalog', environment, storeId: null });
+      this.local.publish({ topic: 'webhooks', environment, storeId: null, config: true });
+    }
+    this.local.publish({ topic: 'clock', environment: null });
+    this.onSharedChange();
+  }
+}
+
+interface Message {
+  o: string;
+  c?: Change[];
+  /** The shared state changed. */
+  s?: 1;
+}
+
+function unique(changes: readonly Change[]): Change[] {
+  if (changes.length < 2) return [...changes];
+  const seen = new Map<string, Change>();
+  for (const change of changes) seen.set(JSON.stringify(change), change);
+  return [...seen.values()];
+}
+
+/** A NOTIFY payload holds less than 8000 bytes: many changes go in several, delivered together in order. */
+const MAX_PAYLOAD = 7000;
+
+function payloads(origin: string, changes: Change[], shared: boolean): string[] {
+  const out: string[] = [];
+  let batch: Change[] = [];
+  let size = 0;
+  const flush = (last: boolean) => {
+    const message: Message = { o: origin };
+    if (batch.length) message.c = batch;
+    if (last && shared) message.s = 1;
+    if (message.c || message.s) out.push(JSON.stringify(message));
+    batch = [];
+    size = 0;
+  };
+  for (const change of changes) {
+    const length = Buffer.byteLength(JSON.stringify(change));
+    if (size + length > MAX_PAYLOAD && batch.length) flush(false);
+    batch.push(change);
+    size += length + 1;
+  }
+  flush(true);
+  return out;
+}
+
+/** One connection that LISTENs, and connects again (with a growing pause) whenever it is lost. */
+class Listener {
+  private client: Client | null = null;
+  private stopped = false;
+  private pauseMs = 100;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly url: string,
+    private readonly options: ConnectOptions,
+    private readonly channel: string,
+    private readonly deliver: (payload: string) => void,
+    private readonly reconnected: () => void,
+  ) {}
+
+  async start(): Promise<void> {
+    const client = createClient(this.url, this.options);
+    client.on('error', () => this.lost(client));
+    client.on('end', () => this.lost(client));
+    client.on('notification', (n) => {
+      if (n.channel === this.channel && n.payload) this.deliver(n.payload);
+    });
+    await client.connect();
+    await client.query(`LISTEN ${quote(this.channel)}`);
+    this.client = client;
+    this.pauseMs = 100;
+  }
+
+  private lost(client: Client): void {
+    if (this.client !== client && this.client !== null) return;
+    this.client = null;
+    client.end().catch(() => undefined);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.stopped || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (this.stopped) return;
+      this.start().then(
+        () => this.reconnected(),
+        () => {
+          this.pauseMs = Math.min(this.pauseMs * 2, 5000);
+          this.schedule();
+        },
+      );
+    }, this.pauseMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => undefined);
+  }
+}

@@ -1,0 +1,70 @@
+import type { Change } from '../../store/changes.js';
+import { translate } from './errors.js';
+import { quote } from './schema.js';
+
+/**
+ * One SQL text, prepared once per connection under its name (node-postgres keeps the prepared
+ * statements of each pooled connection): a repository call costs one round trip with no parsing.
+ */
+export interface Statement {
+  readonly name: string;
+  readonly text: string;
+}
+
+let named = 0;
+
+export function statement(text: string): Statement {
+  return { name: `mk_${++named}`, text };
+}
+
+/** `table('orders')` → `"merchant_kit_test".orders`: every statement names its schema. */
+export const tableIn = (schema: string) => (table: string) => `${quote(schema)}.${table}`;
+
+export interface Queryable {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[]; rowCount: number | null }>;
+}
+
+/**
+ * What a repository runs its statements on: the pool (each call on its own, committed at once) or
+ * a transaction's connection. `changed` tells the change feed what a write touched: at once for the
+ * pool, at commit for a transaction.
+ */
+export interface Conn {
+  rows<R>(statement: Statement, values?: unknown[]): Promise<R[]>;
+  /** Rows written. */
+  run(statement: Statement, values?: unknown[]): Promise<number>;
+  changed(change: Change): void;
+}
+
+export class QueryConn implements Conn {
+  constructor(
+    private readonly db: Queryable,
+    private readonly sink: (change: Change) => void,
+    /** Told of every failed statement (a transaction then rolls back, whatever its work does with the error). */
+    private readonly onFailure?: (error: unknown) => void,
+  ) {}
+
+  async rows<R>(s: Statement, values: unknown[] = []): Promise<R[]> {
+    try {
+      return (await this.db.query({ name: s.name, text: s.text, values })).rows as R[];
+    } catch (error) {
+      this.onFailure?.(error);
+      throw translate(error);
+    }
+  }
+
+  async run(s: Statement, values: unknown[] = []): Promise<number> {
+    try {
+      return (await this.db.query({ name: s.name, text: s.text, values })).rowCount ?? 0;
+    } catch (error) {
+      this.onFailure?.(error);
+      throw translate(error);
+    }
+  }
+
+  changed(change: Change): void {
+    this.sink(change);
+  }
+}
+
+export const first = <R>(rows: R[]): R | undefined => rows[0];

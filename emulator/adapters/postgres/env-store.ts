@@ -1,0 +1,140 @@
+import type { Environment } from '../../../src/contract/store.js';
+import type { EventType } from '../../../src/contract/events.js';
+import type { EventData, EventRecord } from '../../orders/repository.js';
+import type { Change } from '../../store/changes.js';
+import type { EmitContext } from '../../store/emit-context.js';
+import type { EnvStore, Tx } from '../../store/port.js';
+import { QueryConn } from './conn.js';
+import { checkoutOrUnavailable, type Pool, type PoolClient } from './connect.js';
+import { DEADLOCK, isDriverUnavailable, SERIALIZATION_FAILURE, sqlState, translate, UNIQUE_VIOLATION } from './errors.js';
+import type { PgChangeFeed } from './changes.js';
+import { environmentSql, LazyRepositories, type EnvironmentSql } from './repositories.js';
+import { runAfterCommit } from '../../store/after-commit.js';
+
+export interface PgEnvOptions {
+  environment: Environment;
+  schema: string;
+  pool: Pool;
+  feed: PgChangeFeed;
+  context: EmitContext;
+}
+
+/**
+ * How many times a unit of work runs at most. It is run again, from the start on a new transaction,
+ * after an error that only says another transaction got in the way; each is safe to retry because a
+ * unit of work has no effect outside its transaction (no network inside one, `afterCommit` hooks of a
+ * failed run are dropped, an id it drew and threw away is just unused):
+ * - 40001 serialization failure and 40P01 deadlock: PostgreSQL rolled this transaction back so the
+ *   other could go on; run again, it sees the other's committed writes and decides anew.
+ * - 23505 unique violation: a concurrent transaction inserted the same key first (two processes
+ *   creating the same category code, entrega request key, order history step). Run again, the work
+ *   reads the row that now exists and takes its "already there" path (update, replay, conflict). A
+ *   duplicate that is not a race fails the same way each time, and that error is thrown at the end.
+ */
+export const MAX_RUNS = 5;
+const RETRIED = new Set([SERIALIZATION_FAILURE, DEADLOCK, UNIQUE_VIOLATION]);
+
+/** One environment in its schema: repositories on the pool, and transactions on one pooled connection. */
+export class PgEnvStore extends LazyRepositories implements EnvStore {
+  constructor(private readonly options: PgEnvOptions) {
+    // Outside a transaction each write commits at once: its change is published and told then.
+    const committed = (change: Change) => {
+      options.feed.publish([change]);
+      void options.feed.notify(options.pool, [change]);
+    };
+    super(options.environment, new QueryConn(options.pool as never, committed), environmentSql(options.schema));
+  }
+
+  async tx<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    for (let run = 1; ; run++) {
+      const client = await checkoutOrUnavailable(this.options.pool);
+      const tx = new PgTx(this.options, client, this.sql);
+      let out: T;
+      try {
+        await client.query('BEGIN');
+        out = await work(tx);
+        // A statement failed and the work went on (it caught the error): PostgreSQL has aborted the
+        // transaction, and COMMIT would quietly roll back. The failure is the outcome.
+        if (tx.failure !== undefined) throw tx.failure;
+        await client.query(`${this.options.feed.notifyText(tx.changes)}COMMIT`);
+      } catch (error) {
+        const broken = isDriverUnavailable(error);
+        if (!broken) await client.query('ROLLBACK').catch(() => undefined);
+        // A connection that broke is dropped from the pool (the next one is opened anew).
+        client.release(broken ? true : undefined);
+        const cause = tx.failure ?? error;
+        if (run < MAX_RUNS && RETRIED.has(sqlState(cause) ?? '')) {
+          await pause(run);
+          continue;
+        }
+        throw translate(error);
+      }
+      client.release();
+      this.options.feed.publish(tx.changes);
+      tx.committed();
+      return out;
+    }
+  }
+}
+
+/** A short random pause before running again, growing with each run: two colliding transactions part ways. */
+const pause = (run: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * run));
+
+/** What a transaction gathers while it runs: its changes (told at commit) and its first failed statement. */
+interface TxState {
+  changes: Change[];
+  failure: unknown;
+}
+
+class PgTx extends LazyRepositories implements Tx {
+  private hooks: (() => void)[] | null = null;
+
+  constructor(
+    private readonly options: PgEnvOptions,
+    client: PoolClient,
+    sql: EnvironmentSql,
+    private readonly state: TxState = { changes: [], failure: undefined },
+  ) {
+    super(
+      options.environment,
+      new QueryConn(client as never, (change) => state.changes.push(change), (error) => {
+        state.failure ??= error;
+      }),
+      sql,
+    );
+  }
+
+  get changes(): Change[] {
+    return this.state.changes;
+  }
+
+  get failure(): unknown {
+    return this.state.failure;
+  }
+
+  afterCommit(fn: () => void): void {
+    (this.hooks ??= []).push(fn);
+  }
+
+  /** As the embedded adapter's: an event per integration of the store, each through the outbox; told after commit. */
+  async emit<T extends EventType>(type: T, storeId: string, data: EventData<T>, integrationId?: string): Promise<EventRecord[]> {
+    const targets = integrationId ? [integrationId] : (await this.integrations.byStore(storeId)).map((i) => i.id);
+    const { context, environment } = this.options;
+    const ids = context.ids(environment);
+    const outbox = context.outbox();
+    const now = context.clock().now();
+    const written: EventRecord[] = [];
+    for (const target of targets) {
+      const event = await this.events.insert({ id: ids.next('event'), type, storeId, integrationId: target, createdAt: now, data });
+      if (outbox) await outbox(this, event);
+      written.push(event);
+    }
+    if (written.length > 0) this.changes.push({ topic: 'events', environment, storeId, type });
+    return written;
+  }
+
+  /** Runs the after-commit hooks; one that throws does not keep the others from running. */
+  committed(): void {
+    runAfterCommit(this.hooks);
+  }
+}

@@ -1,0 +1,85 @@
+// How the PostgreSQL adapter tells a database it cannot reach from everything else, so the HTTP layer
+// can answer 503 `maintenance` with Retry-After (never a 500 and a stack) while the pool reconnects.
+
+import { StorageUnavailableError } from '../../store/errors.js';
+
+export { StorageUnavailableError };
+
+// Node's socket errors: the server is down, restarting, or the network between is cut.
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED']);
+
+// SQLSTATEs of a server that cannot serve right now: class 08 (connection exception), the
+// administrator or a crash ending the session (57P01–57P03), too many connections, and a standby.
+// Also those that refuse a new session only (the pool opens one after a lost connection): the
+// database taken out of service (ALTER DATABASE … ALLOW_CONNECTIONS false, below), dropped or
+// renamed (3D000), or the role's password or pg_hba.conf changed (28P01, 28000).
+const SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '25006', '3D000', '28P01', '28000']);
+
+// 55000 (object not in prerequisite state) is mostly something else; this message is the session refused.
+const REFUSED_SESSION = /is not currently accepting connections/;
+
+// node-postgres's own words when a socket closed under a query or the pool could not connect in time.
+const DRIVER_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error and is not queryable',
+  'Client was closed and is not queryable',
+  'Connection terminated unexpectedly',
+];
+
+/**
+ * True for an error that means "the database is not reachable now": the HTTP layer maps it to 503
+ * `maintenance` with Retry-After. The operation did not take effect (a transaction cut off before
+ * COMMIT rolls back), and the next one reconnects by itself (the pool drops broken connections).
+ * Everything else (a constraint, a bug) is false and stays a 500.
+ */
+export function isDriverUnavailable(error: unknown): boolean {
+  if (error instanceof StorageUnavailableError) return true;
+  if (!error || typeof error !== 'object') return false;
+  const e = error as { code?: unknown; message?: unknown; errors?: unknown };
+  const code = typeof e.code === 'string' ? e.code : '';
+  if (SOCKET_CODES.has(code) || SQLSTATES.has(code) || code.startsWith('08')) return true;
+  if (code === '55000' && typeof e.message === 'string' && REFUSED_SESSION.test(e.message)) return true;
+  // A connection refused on every address of a host name arrives as an AggregateError.
+  if (Array.isArray(e.errors) && e.errors.length > 0 && e.errors.every(isDriverUnavailable)) return true;
+  const message = typeof e.message === 'string' ? e.message : '';
+  return DRIVER_MESSAGES.some((m) => message.startsWith(m));
+}
+
+/** The error as this adapter throws it: unavailability as StorageUnavailableError, the rest unchanged. */
+export function translate(error: unknown): unknown {
+  if (error instanceof StorageUnavailableError || !isDriverUnavailable(error)) return error;
+  return new StorageUnavailableError(reasonOf(error), { cause: error });
+}
+
+/** A short reason for one line: the socket code or the server's message. */
+export function reasonOf(error: unknown): string {
+  const e = error as { code?: unknown; message?: unknown; errors?: { code?: unknown }[] };
+  if (Array.isArray(e.errors) && e.errors[0]?.code) return describeCode(String(e.errors[0].code));
+  if (typeof e.code === 'string' && SOCKET_CODES.has(e.code)) return describeCode(e.code);
+  return String(e.message ?? error).split('\n')[0]!;
+}
+
+function describeCode(code: string): string {
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'unknown host';
+    case 'ETIMEDOUT':
+      return 'timed out';
+    default:
+      return code;
+  }
+}
+
+/** SQLSTATEs after which the whole unit of work is run again (env-store.ts says why each is safe). */
+export const SERIALIZATION_FAILURE = '40001';
+export const DEADLOCK = '40P01';
+export const UNIQUE_VIOLATION = '23505';
+
+export function sqlState(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
