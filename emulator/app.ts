@@ -1,7 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { ApiError } from '../src/contract/errors.js';
 import { LIMITS } from '../src/contract/limits.js';
-import { Emulator, resolveOptions, type EmulatorOptions } from './emulator.js';
+import { resolveOptions, type Emulator, type EmulatorOptions } from './emulator.js';
+import { openEmulator } from './open.js';
 import { registerBodyParsers } from './http/body.js';
 import { envPlugin } from './http/env-plugin.js';
 import { sendError, toApiError } from './http/reply.js';
@@ -29,7 +30,7 @@ export interface BuiltEmulator {
 /** The emulator's fastify app, built but not listening (tests may `inject` or `listen({port: 0})`). */
 export async function buildEmulator(options: EmulatorOptions = {}): Promise<BuiltEmulator> {
   const resolved = resolveOptions(options);
-  const emulator = await Emulator.open(resolved);
+  const emulator = await openEmulator(resolved);
   // Request ids never draw from the seeded generator: a seeded run must not depend on how many calls it got.
   const requestIds = new IdFactory(() => emulator.clock.now());
   const hosts = createHostPolicy(resolved.host, resolved.allowedHosts);

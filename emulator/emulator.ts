@@ -4,13 +4,10 @@ import { createClock, type Clock, type ClockMode } from './clock.js';
 import { createEnvContext, type EnvContext } from './context.js';
 import { cryptoRandom, seededRandom } from '../src/contract/random.js';
 import { ENVIRONMENTS, type Environment } from '../src/contract/store.js';
-import { loadOrCreateSeeds, applySeeds, type SeededStore } from './stores/seed.js';
 import { OutboundGuard } from './net/outbound.js';
 import type { StoragePort, Outbox } from './store/port.js';
-import type { EmitContext } from './store/emit-context.js';
-import type { ClockState } from './store/coordination.js';
+import type { ClockState, SeededStore } from './store/coordination.js';
 import { whenReady, type MaybePromise } from './store/maybe.js';
-import { SqliteStorage } from './adapters/sqlite/index.js';
 import { REQUEST_TIMEOUT_MS } from '../src/server/timeouts.js';
 import { parseTrustedProxies } from './net/trusted-proxies.js';
 
@@ -117,44 +114,13 @@ export class Emulator implements Lifecycle {
   private readonly resetHooks: (() => void | Promise<void>)[] = [];
   private readonly closeHooks: (() => void | Promise<void>)[] = [];
 
-  /** Opens the storage (SQLite, or PostgreSQL with `databaseUrl`), the clock where it was left, and the demo stores. */
-  static async open(options: ResolvedOptions): Promise<Emulator> {
-    if (options.databaseUrl !== null && (options.data !== null)) throw new Error('a database URL and a data folder are two storages: give one');
-    const url = options.databaseUrl;
-    if (url !== null) {
-      const { PostgresStorage } = await import('./adapters/postgres/index.js');
-      return Emulator.openWith(options, (context) => PostgresStorage.open(url, context, { schemaPrefix: options.databaseSchema ?? undefined }));
-    }
-    return Emulator.openWith(options, (context) => new SqliteStorage({ dataDir: options.data }, context));
-  }
-
-  /** The same on a storage of the caller's making (a restore's staging folder, another adapter). */
-  static async openWith(options: ResolvedOptions, openStorage: (context: EmitContext) => StoragePort | Promise<StoragePort>): Promise<Emulator> {
-    let emulator: Emulator | undefined;
-    const context: EmitContext = {
-      clock: () => emulator!.clock,
-      ids: (env) => emulator!.envs[env].ids,
-      outbox: () => emulator?.outbox ?? null,
-    };
-    const storage = await openStorage(context);
-    try {
-      const saved = await sandboxClock(storage, options);
-      emulator = new Emulator(options, storage, saved);
-      emulator.seeds = await storage.coordination.seeds.once(() => loadOrCreateSeeds(emulator!));
-      emulator.followSandbox();
-    } catch (error) {
-      await storage.close();
-      throw error;
-    }
-    return emulator;
-  }
-
   /** The reset generation of the sandbox this process last applied (another process may reset it). */
   private generation = 0;
   /** Moves before and after each change of the clock made here (`changeClock`); `sync` compares it. */
   private clockEpoch = 0;
 
-  private constructor(
+  /** Made by emulator/open.ts, the composition root, over the storage it opened and the clock where the sandbox left it. */
+  constructor(
     readonly options: ResolvedOptions,
     readonly storage: StoragePort,
     clock: ClockState,
@@ -255,17 +221,10 @@ export class Emulator implements Lifecycle {
     this.closeHooks.push(fn);
   }
 
-  /** DESIGN: back to the seeded state; the ready line's credentials stay valid. */
-  async reset(): Promise<void> {
-    await this.storage.admin.reset();
-    await this.resetAround();
-    await applySeeds(this, this.seeds);
-  }
-
   /**
    * Everything but the tables back to the start (the clock, faults, chaos, rate windows,
-   * homologation, what the services keep in memory): after a reset, or a restore that replaced the
-   * tables.
+   * homologation, what the services keep in memory): after a reset (stores/seed.ts, resetToSeeds),
+   * or a restore that replaced the tables.
    */
   async resetAround(): Promise<void> {
     await this.changeClock(() => this.clock.reset());
@@ -279,23 +238,4 @@ export class Emulator implements Lifecycle {
     for (const hook of this.closeHooks) await hook();
     await this.storage.close();
   }
-}
-
-/**
- * Where the sandbox's clock stands: the saved state, or a new one (this process's `--clock`, no
- * advance, a manual clock standing at the real time now) saved for the processes that follow. A
- * process whose `--clock` is not the sandbox's is refused: every process of a sandbox keeps one time line.
- */
-async function sandboxClock(storage: StoragePort, options: ResolvedOptions): Promise<ClockState> {
-  const saved = await storage.coordination.clock.load();
-  const fresh: ClockState = { mode: options.clock, offsetMs: 0, frozenAt: Date.now() };
-  if (storage.kind === 'sqlite') return saved ? { ...fresh, offsetMs: saved.offsetMs } : fresh;
-  if (!saved) {
-    await storage.coordination.clock.save(fresh);
-    return fresh;
-  }
-  if (saved.mode !== options.clock) {
-    throw new Error(`this sandbox runs a ${saved.mode} clock: start every process of it with --clock ${saved.mode}`);
-  }
-  return saved;
 }

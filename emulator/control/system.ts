@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Emulator } from '../emulator.js';
 import { formatDate } from '../../src/contract/dates.js';
 import { controlClockAdvance, controlFault } from '../../src/contract/control.js';
+import { resetToSeeds } from '../stores/seed.js';
 import { controlBody } from './parse.js';
 import { describeState } from './state.js';
 import { accessOf, ANY_TOKEN, FILTERED } from './access.js';
@@ -15,7 +16,7 @@ export function systemRoutes(app: FastifyInstance, emulator: Emulator): void {
   app.get('/health', ANY_TOKEN, async () => ({ data: { ok: true } }));
 
   app.post('/reset', async () => {
-    await emulator.reset();
+    await resetToSeeds(emulator);
     return { data: { reset: true, clock: clockView(emulator) } };
   });
 

@@ -16,7 +16,12 @@ import type { Admin } from './admin.js';
  * hold SQL; the aggregates (orders, catalog, webhooks, entregas, stores) see records.
  */
 export interface StoragePort {
-  readonly kind: 'sqlite' | 'postgres';
+  /**
+   * True when several processes may share this storage (a server database): the sandbox's clock,
+   * resets and due work are then read from it, never assumed to be this process's alone. False for
+   * one process's own storage (the embedded database).
+   */
+  readonly shared: boolean;
   /** One environment's state (each environment has its own database or schema). */
   env(name: Environment): EnvStore;
   /** What changed, for caches, the panel's live updates and resets. */

@@ -29,6 +29,13 @@ export async function applySeeds(emulator: Emulator, seeds: SeededStore[]): Prom
   }
 }
 
+/** DESIGN: back to the seeded state; the ready line's credentials stay valid. */
+export async function resetToSeeds(emulator: Emulator): Promise<void> {
+  await emulator.storage.admin.reset();
+  await emulator.resetAround();
+  await applySeeds(emulator, emulator.seeds);
+}
+
 /** The environment's demo store: the one with the demo slug, else its oldest store with an integration. */
 async function demoStoreOf(env: EnvContext): Promise<{ storeId: string; integrationId: string } | undefined> {
   const stores = await env.store.stores.all();

@@ -34,7 +34,7 @@ export class WebhookService {
       freshChaos: () => this.freshChaos(),
       tally: this.sinceDrain,
       owner: randomUUID(),
-      shared: emulator.storage.kind !== 'sqlite',
+      shared: emulator.storage.shared,
     };
     this.dispatchers = Object.fromEntries(
       Object.values(emulator.envs).map((env) => [env.name, new EnvDispatcher(env, host)]),

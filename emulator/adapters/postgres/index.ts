@@ -30,7 +30,7 @@ export interface PostgresOptions extends ConnectOptions {
  * on lives in a shared schema; changes travel by LISTEN/NOTIFY.
  */
 export class PostgresStorage implements StoragePort {
-  readonly kind = 'postgres' as const;
+  readonly shared = true;
   readonly envs: Record<Environment, PgEnvStore>;
   readonly coordination: ReturnType<typeof pgCoordination>;
   readonly admin: PgAdmin;

@@ -22,7 +22,7 @@ export interface SqliteOptions {
 
 /** The embedded adapter: each environment in its own SQLite file (or in memory), one process. */
 export class SqliteStorage implements StoragePort {
-  readonly kind = 'sqlite' as const;
+  readonly shared = false;
   readonly changes = new LocalChangeFeed(true);
   readonly coordination: Coordination & { readonly faults: LocalFaults; readonly homologation: LocalHomologation };
   readonly admin: SqliteAdmin;

@@ -1,6 +1,7 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Emulator, resolveOptions, type EmulatorOptions } from '../../emulator.js';
+import { resolveOptions, type EmulatorOptions } from '../../emulator.js';
+import { openEmulatorWith } from '../../open.js';
 import { CLOCK_FILE } from './clock-file.js';
 import { SEED_FILE } from './seed-file.js';
 import { SqliteStorage } from './index.js';
@@ -90,7 +91,7 @@ export async function restoreIntoDataDir(dataDir: string, bundle: Bundle, from: 
   let restored: RestoredIntegration[];
   try {
     let storage: SqliteStorage | undefined;
-    const emulator = await Emulator.openWith(resolveOptions({ clock: options.clock, seed: options.seed, data: staging }), (context) => {
+    const emulator = await openEmulatorWith(resolveOptions({ clock: options.clock, seed: options.seed, data: staging }), (context) => {
       storage = new SqliteStorage({ dataDir: staging }, context);
       return storage;
     });
