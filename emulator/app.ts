@@ -10,6 +10,7 @@ import { IdFactory } from '../src/contract/ids.js';
 import { redactError, redactSecrets } from '../src/logging/redact.js';
 import { controlPlugin } from './control/index.js';
 import { SERVICES } from './services.js';
+import { API_ROUTES, CONTROL_ROUTES } from './routes.js';
 import { registerHomologation } from './homologation/index.js';
 import { createHostPolicy } from './http/host-check.js';
 import { answerClientError } from './http/client-error.js';
@@ -100,9 +101,9 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
   // Homologation observer (emulator/homologation): records every API call per integration; before the API routes so its hooks apply to them.
   registerHomologation(app, emulator);
   for (const env of Object.values(emulator.envs)) {
-    await app.register(envPlugin(emulator, env), { prefix: env.basePath });
+    await app.register(envPlugin(emulator, env, API_ROUTES), { prefix: env.basePath });
   }
-  await app.register(controlPlugin(emulator, hosts), { prefix: '/_emulator' });
+  await app.register(controlPlugin(emulator, hosts, CONTROL_ROUTES), { prefix: '/_emulator' });
   try {
     for (const start of SERVICES) await start(emulator);
   } catch (error) {

@@ -4,7 +4,6 @@ import type { Emulator } from '../emulator.js';
 import { isJsonContentType } from '../http/body.js';
 import type { HostPolicy } from '../http/host-check.js';
 import { sendError } from '../http/reply.js';
-import { CONTROL_ROUTES } from './routes.js';
 import { controlAuthentication } from './auth.js';
 import { authorize } from './access.js';
 
@@ -40,8 +39,14 @@ function refuseWebPageWrites(request: FastifyRequest, hosts: HostPolicy): ApiErr
   return null;
 }
 
-/** The control API under /_emulator: the merchant panel, the customer and the sandbox tools. */
-export function controlPlugin(emulator: Emulator, hosts: HostPolicy) {
+/** One group of control routes (an aggregate's own, or the sandbox's cross-cutting ones). */
+export type ControlRegistrar = (app: FastifyInstance, emulator: Emulator) => void;
+
+/**
+ * The control API under /_emulator: the merchant panel, the customer and the sandbox tools, with the
+ * routes the root hands in (emulator/routes.ts).
+ */
+export function controlPlugin(emulator: Emulator, hosts: HostPolicy, routes: readonly ControlRegistrar[]) {
   return async function plugin(app: FastifyInstance): Promise<void> {
     // Callback hooks: no promise per request on an emulator without --admin-token.
     app.addHook('onRequest', controlAuthentication(emulator));
@@ -52,6 +57,6 @@ export function controlPlugin(emulator: Emulator, hosts: HostPolicy) {
     });
     // After the body is parsed: the simulator names its store there.
     app.addHook('preHandler', authorize(emulator));
-    for (const register of CONTROL_ROUTES) register(app, emulator);
+    for (const register of routes) register(app, emulator);
   };
 }

@@ -6,7 +6,6 @@ import { authenticate, type AuthContext } from './auth.js';
 import { sendError } from './reply.js';
 import { takenFault, type FaultView } from '../faults.js';
 import { isPromise, type MaybePromise } from '../store/maybe.js';
-import { API_ROUTES } from '../api-routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -18,15 +17,18 @@ declare module 'fastify' {
   }
 }
 
+/** One group of routes of the API (an aggregate's), registered under each environment's base path. */
+export type RouteRegistrar = (app: FastifyInstance, env: EnvContext, emulator: Emulator) => void;
+
 /**
- * One environment's API under its base path. Its onRequest hook runs, in order: injected faults
+ * One environment's API under its base path, with the routes the root hands in (emulator/routes.ts). Its onRequest hook runs, in order: injected faults
  * (they answer before the request runs), the per-IP block after 30 authentication failures, the
  * credential, and the per-integration rate limit (spec: Authentication 5, Limits).
  */
-export function envPlugin(emulator: Emulator, env: EnvContext) {
+export function envPlugin(emulator: Emulator, env: EnvContext, routes: readonly RouteRegistrar[]) {
   return async function plugin(app: FastifyInstance): Promise<void> {
     addEnvHooks(app, emulator, env);
-    for (const register of API_ROUTES) register(app, env, emulator);
+    for (const register of routes) register(app, env, emulator);
   };
 }
 
