@@ -4,7 +4,7 @@ import { buildEmulator } from './app.js';
 import { baseUrl, resolveOptions, type Emulator, type EmulatorOptions } from './emulator.js';
 import type { Bundle } from './bundle/format.js';
 import type { RestoredIntegration } from './bundle/restore.js';
-import { otherEmulatorServing, PID_FILE, readPidFile } from './pid-file.js';
+import { otherEmulatorServing, PID_FILE, readPidFile, recoverInterruptedRestore, restoreIntoDataDir } from './data-folder.js';
 
 export interface ReadyInfo {
   event: 'ready';
@@ -61,7 +61,6 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     if (owner !== null) {
       throw new Error(`the data folder ${folder} is served by another emulator (pid ${owner}): stop it first (merchant-kit emulator stop --data ${folder}) or use another --data folder`);
     }
-    const { recoverInterruptedRestore, restoreIntoDataDir } = await import('./adapters/sqlite/stage.js');
     const notice = recoverInterruptedRestore(folder);
     if (notice) notices.push(notice);
     if (from) restored = await restoreIntoDataDir(folder, from.bundle, from.file, emulatorOptions);

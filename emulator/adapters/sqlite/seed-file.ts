@@ -5,7 +5,7 @@ import type { Environment } from '../../../src/contract/store.js';
 import { writeFileAtomic } from '../../../src/files/atomic.js';
 import { parseAuthorization } from '../../stores/credentials.js';
 import type { SeededStore, SeedStore } from '../../store/coordination.js';
-import { secureDataDir } from './open.js';
+import { secureDataDir } from './data-dir.js';
 
 /** The file beside the databases that keeps the demo credentials (its absence means a new data folder). */
 export const SEED_FILE = 'seed-credentials.json';

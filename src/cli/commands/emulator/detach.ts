@@ -134,7 +134,7 @@ export async function startDetached(options: StartOptions): Promise<void> {
   const { dataDir, databaseUrl } = startStorage(options);
   const logFile = logFileOf(options, dataDir);
   if (dataDir) {
-    const { secureDataDir } = await import('../../../../emulator/adapters/sqlite/open.js');
+    const { secureDataDir } = await import('../../../../emulator/data-folder.js');
     secureDataDir(dataDir);
   }
   const guard = interruptGuard();

@@ -50,13 +50,13 @@ async function fetchBundle(admin: string, adminToken: string | undefined): Promi
 async function exportAction(options: ExportOptions): Promise<void> {
   const { decodeBundle } = await import('../../../../emulator/bundle/envelope.js');
   const { writeBundleFile } = await import('../../../../emulator/bundle/file.js');
-  const { exportDataDir } = await import('../../../../emulator/adapters/sqlite/export-dir.js');
+  const { exportDataDir } = await import('../../../../emulator/data-folder.js');
   const { BundleError } = await import('../../../../emulator/bundle/format.js');
   try {
     let bytes: Buffer;
     let source: string;
     if (options.data) {
-      bytes = exportDataDir(options.data).bytes;
+      bytes = (await exportDataDir(options.data)).bytes;
       source = options.data;
     } else {
       source = controlUrl(options.baseUrl).replace(/\/_emulator$/, '');

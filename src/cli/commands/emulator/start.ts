@@ -1,7 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { readyLine, startEmulator, type ReadyInfo, type RunningEmulator } from '../../../../emulator/server.js';
-import { SEED_FILE } from '../../../../emulator/adapters/sqlite/seed-file.js';
+import { SEED_FILE } from '../../../../emulator/data-folder.js';
 import { redactSecrets } from '../../../logging/redact.js';
 import { ExitError } from '../../errors.js';
 import type { StartOptions } from './index.js';

@@ -1,14 +1,9 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveOptions, type EmulatorOptions } from '../../emulator.js';
-import { openEmulatorWith } from '../../open.js';
-import { CLOCK_FILE } from './clock-file.js';
-import { SEED_FILE } from './seed-file.js';
-import { SqliteStorage } from './index.js';
-import { ENVIRONMENTS } from '../../../src/contract/store.js';
-import { syncDir, writeFileAtomic } from '../../../src/files/atomic.js';
-import { restoreState, type RestoredIntegration } from '../../bundle/restore.js';
-import type { Bundle } from '../../bundle/format.js';
+import { syncDir, writeFileAtomic } from '../../src/files/atomic.js';
+import type { Emulator } from '../emulator.js';
+import type { RestoredIntegration } from './restore.js';
+import type { Bundle } from './format.js';
 
 /**
  * `start --from FILE --data DIR` is all or nothing, whatever moment a crash or a SIGKILL picks:
@@ -25,8 +20,23 @@ const STAGING = '.restore-staging';
 const SWAP = '.restore-swap';
 /** Inside the staging folder: which bundle it holds, for the next start's note. */
 const ABOUT = 'restore.json';
-const DATABASES = ENVIRONMENTS.map((name) => `${name}.sqlite`);
-const SWAPPED = [...DATABASES, CLOCK_FILE, SEED_FILE];
+
+/** The files of a data folder, as the storage that keeps it names them (the embedded adapter's). */
+export interface FolderFiles {
+  /** What a restore replaces, by name: the databases, the clock, the demo stores. */
+  readonly files: readonly string[];
+  /** Removes what beside the live file `name` of `dir` must not meet the new one (a database's log would be replayed into it). */
+  clearBeside(dir: string, name: string): void;
+}
+
+/** What a restore into a data folder needs of the storage that keeps it. */
+export interface FolderStorage extends FolderFiles {
+  /**
+   * An emulator over the folder `dir` (its options' clock and seed), and `seal`: each of the
+   * storage's files whole on its own (nothing beside it to replay), before the emulator closes.
+   */
+  open(dir: string): Promise<{ emulator: Emulator; seal(): void }>;
+}
 
 function bundleOf(dir: string): string {
   try {
@@ -46,13 +56,12 @@ function fsyncFile(path: string): void {
 }
 
 /** Step 3: moves every staged file still in the swap folder over the live one, then removes the folder. */
-function finishSwap(dataDir: string): void {
+function finishSwap(dataDir: string, folder: FolderFiles): void {
   const swap = join(dataDir, SWAP);
-  for (const name of SWAPPED) {
+  for (const name of folder.files) {
     const staged = join(swap, name);
     if (!existsSync(staged)) continue; // moved before the crash
-    // The old database's log would be replayed into the new file: it goes first.
-    if (DATABASES.includes(name)) for (const suffix of ['-wal', '-shm', '-journal']) rmSync(join(dataDir, name + suffix), { force: true });
+    folder.clearBeside(dataDir, name);
     renameSync(staged, join(dataDir, name));
   }
   syncDir(dataDir);
@@ -63,10 +72,10 @@ function finishSwap(dataDir: string): void {
  * Before a start on `dataDir`: finishes a restore that was committed, discards one that was not.
  * Returns what happened, in a line for stderr, or null when there was nothing to do.
  */
-export function recoverInterruptedRestore(dataDir: string): string | null {
+export function recoverInterruptedRestore(dataDir: string, folder: FolderFiles): string | null {
   if (existsSync(join(dataDir, SWAP))) {
     const from = bundleOf(join(dataDir, SWAP));
-    finishSwap(dataDir);
+    finishSwap(dataDir, folder);
     rmSync(join(dataDir, STAGING), { recursive: true, force: true });
     return `note: finished the restore from ${from} in ${dataDir}, interrupted once it was complete; the ready line shows the demo stores' credentials, start again with --from for the other restored integrations'`;
   }
@@ -82,7 +91,9 @@ export function recoverInterruptedRestore(dataDir: string): string | null {
  * Restores `bundle` into the data folder `dataDir` (steps 1–3 above) before an emulator opens it.
  * Returns the restored integrations with the credentials handed out (shown once).
  */
-export async function restoreIntoDataDir(dataDir: string, bundle: Bundle, from: string, options: EmulatorOptions): Promise<RestoredIntegration[]> {
+export async function restoreIntoDataDir(dataDir: string, bundle: Bundle, from: string, folder: FolderStorage): Promise<RestoredIntegration[]> {
+  // Loaded here: a start without --from, and `emulator stop`, never need the aggregates' restore.
+  const { restoreState } = await import('./restore.js');
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const staging = join(dataDir, STAGING);
   rmSync(staging, { recursive: true, force: true });
@@ -90,15 +101,10 @@ export async function restoreIntoDataDir(dataDir: string, bundle: Bundle, from: 
   writeFileAtomic(join(staging, ABOUT), JSON.stringify({ from }));
   let restored: RestoredIntegration[];
   try {
-    let storage: SqliteStorage | undefined;
-    const emulator = await openEmulatorWith(resolveOptions({ clock: options.clock, seed: options.seed, data: staging }), (context) => {
-      storage = new SqliteStorage({ dataDir: staging }, context);
-      return storage;
-    });
+    const { emulator, seal } = await folder.open(staging);
     try {
       restored = await restoreState(emulator, bundle);
-      // A database file without a -wal beside it: the whole restore is in the one file that is moved.
-      for (const env of Object.values(storage!.envs)) env.db.pragma('journal_mode = DELETE');
+      seal();
     } finally {
       await emulator.close();
     }
@@ -110,6 +116,6 @@ export async function restoreIntoDataDir(dataDir: string, bundle: Bundle, from: 
   }
   renameSync(staging, join(dataDir, SWAP));
   syncDir(dataDir);
-  finishSwap(dataDir);
+  finishSwap(dataDir, folder);
   return restored;
 }

@@ -3,11 +3,11 @@ import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../../../emulator/server.js';
-import { decodeBundle } from '../../../../emulator/bundle/envelope.js';
-import { rewriteBundle } from '../../../helpers/bundle.js';
-import type { Bundle } from '../../../../emulator/bundle/format.js';
-import { request } from '../../../helpers/emulator.js';
+import { startEmulator, type RunningEmulator } from '../../../emulator/server.js';
+import { decodeBundle } from '../../../emulator/bundle/envelope.js';
+import { rewriteBundle } from '../../helpers/bundle.js';
+import type { Bundle } from '../../../emulator/bundle/format.js';
+import { request } from '../../helpers/emulator.js';
 
 // issue 15, item 2: `start --from FILE --data DIR` is all or nothing. The restored folder is built
 // beside the data (.restore-staging), committed by one rename (.restore-swap), then swapped in; the
