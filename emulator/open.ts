@@ -3,7 +3,7 @@
 // (test/architecture/layers.test.ts), but the data folder's entry (data-folder.ts).
 import { Emulator, type ResolvedOptions } from './emulator.js';
 import type { StoragePort } from './store/port.js';
-import type { EmitContext } from './store/emit-context.js';
+import type { EmitContext } from './store/emit.js';
 import type { ClockState } from './store/coordination.js';
 import { SqliteStorage } from './adapters/sqlite/index.js';
 import { loadOrCreateSeeds } from './stores/seed.js';

@@ -2,7 +2,7 @@ import type { Environment } from '../../../src/contract/store.js';
 import type { EventType } from '../../../src/contract/events.js';
 import type { EventData, EventRecord } from '../../orders/repository.js';
 import type { Change } from '../../store/changes.js';
-import type { EmitContext } from '../../store/emit-context.js';
+import { emitEvents, type EmitContext } from '../../store/emit.js';
 import type { EnvStore, Tx } from '../../store/port.js';
 import { QueryConn } from './conn.js';
 import { checkoutOrUnavailable, type Pool, type PoolClient } from './connect.js';
@@ -116,21 +116,8 @@ class PgTx extends LazyRepositories implements Tx {
     (this.hooks ??= []).push(fn);
   }
 
-  /** As the embedded adapter's: an event per integration of the store, each through the outbox; told after commit. */
-  async emit<T extends EventType>(type: T, storeId: string, data: EventData<T>, integrationId?: string): Promise<EventRecord[]> {
-    const targets = integrationId ? [integrationId] : (await this.integrations.byStore(storeId)).map((i) => i.id);
-    const { context, environment } = this.options;
-    const ids = context.ids(environment);
-    const outbox = context.outbox();
-    const now = context.clock().now();
-    const written: EventRecord[] = [];
-    for (const target of targets) {
-      const event = await this.events.insert({ id: ids.next('event'), type, storeId, integrationId: target, createdAt: now, data });
-      if (outbox) await outbox(this, event);
-      written.push(event);
-    }
-    if (written.length > 0) this.changes.push({ topic: 'events', environment, storeId, type });
-    return written;
+  emit<T extends EventType>(type: T, storeId: string, data: EventData<T>, integrationId?: string): Promise<EventRecord[]> {
+    return emitEvents(this, this.options.context, (change) => this.changes.push(change), { type, storeId, data, integrationId });
   }
 
   /** Runs the after-commit hooks; one that throws does not keep the others from running. */

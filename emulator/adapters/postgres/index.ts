@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ENVIRONMENTS, type Environment } from '../../../src/contract/store.js';
 import type { StoragePort } from '../../store/port.js';
-import type { EmitContext } from '../../store/emit-context.js';
+import type { EmitContext } from '../../store/emit.js';
 import { QueryConn } from './conn.js';
 import { checkout, createPool, openError, type ConnectOptions, type Pool } from './connect.js';
 import { PgChangeFeed } from './changes.js';

@@ -1,10 +1,9 @@
 import type { Statement } from 'better-sqlite3';
 import type { Environment } from '../../../src/contract/store.js';
 import type { EventType } from '../../../src/contract/events.js';
-import type { IdFactory } from '../../../src/contract/ids.js';
-import type { Clock } from '../../clock.js';
 import type { EventData, EventRecord } from '../../orders/repository.js';
-import type { EnvStore, Outbox, Repositories, Tx } from '../../store/port.js';
+import type { EnvStore, Repositories, Tx } from '../../store/port.js';
+import { emitEvents, type EmitContext } from '../../store/emit.js';
 import type { LocalChangeFeed } from '../../store/changes.js';
 import { Mutex } from './mutex.js';
 import type { Db } from './open.js';
@@ -20,11 +19,9 @@ import { runAfterCommit } from '../../store/after-commit.js';
 export interface SqliteEnvOptions {
   environment: Environment;
   db: Db;
-  clock(): Clock;
-  ids(): IdFactory;
   changes: LocalChangeFeed;
-  /** The webhooks aggregate's outbox, once its service runs (emit calls it for every event). */
-  outbox: () => Outbox | null;
+  /** The clock, ids and outbox `emit` takes. */
+  context: EmitContext;
 }
 
 /**
@@ -133,21 +130,9 @@ class SqliteTx implements Tx {
     (this.hooks ??= []).push(fn);
   }
 
-  async emit<T extends EventType>(type: T, storeId: string, data: EventData<T>, integrationId?: string): Promise<EventRecord[]> {
-    const targets = integrationId ? [integrationId] : (await this.integrations.byStore(storeId)).map((i) => i.id);
+  emit<T extends EventType>(type: T, storeId: string, data: EventData<T>, integrationId?: string): Promise<EventRecord[]> {
     const { changes } = this.options;
-    const ids = this.options.ids();
-    const outbox = this.options.outbox();
-    const now = this.options.clock().now();
-    const written: EventRecord[] = [];
-    for (const target of targets) {
-      const event = await this.events.insert({ id: ids.next('event'), type, storeId, integrationId: target, createdAt: now, data });
-      if (outbox) await outbox(this, event);
-      written.push(event);
-    }
-    const environment = this.environment;
-    if (written.length > 0) this.afterCommit(() => changes.publish({ topic: 'events', environment, storeId, type }));
-    return written;
+    return emitEvents(this, this.options.context, (change) => this.afterCommit(() => changes.publish(change)), { type, storeId, data, integrationId });
   }
 
   /** Runs the after-commit hooks; one that throws does not keep the others from running. */

@@ -3,7 +3,7 @@ import { ENVIRONMENTS, type Environment } from '../../../src/contract/store.js';
 import type { StoragePort } from '../../store/port.js';
 import { LocalChangeFeed } from '../../store/changes.js';
 import type { Coordination } from '../../store/coordination.js';
-import type { EmitContext } from '../../store/emit-context.js';
+import type { EmitContext } from '../../store/emit.js';
 import { LocalWindows } from './local/windows.js';
 import { LocalBatchGate, LocalChaos, LocalFaults } from './local/state.js';
 import { LocalHomologation } from './local/homologation.js';
@@ -44,7 +44,7 @@ export class SqliteStorage implements StoragePort {
         const db = dbs[name]!;
         this.publishRowChanges(name, db);
         const store = new SqliteEnvStore({
-          environment: name, db, changes: this.changes, clock: context.clock, ids: () => context.ids(name), outbox: context.outbox,
+          environment: name, db, changes: this.changes, context,
         });
         return [name, store];
       }),

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';
 import { createClock, type Clock } from '../../../../emulator/clock.js';
 import { IdFactory } from '../../../../src/contract/ids.js';
 import type { Environment } from '../../../../src/contract/store.js';
-import type { EmitContext } from '../../../../emulator/store/emit-context.js';
+import type { EmitContext } from '../../../../emulator/store/emit.js';
 import type { Outbox, StoragePort } from '../../../../emulator/store/port.js';
 import { SqliteStorage } from '../../../../emulator/adapters/sqlite/index.js';
 import { PostgresStorage, type PostgresOptions } from '../../../../emulator/adapters/postgres/index.js';
