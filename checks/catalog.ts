@@ -2,7 +2,7 @@ import type { Check } from './check.js';
 import { missingSteps, repeatedRefusal, stepEvidence } from './internal/calls.js';
 import { availabilityChanged, categoryUpserted, completedSnapshot, priceChanged, productWithOptions, snapshotParts } from './internal/catalog-steps.js';
 import { describeError, EvidenceLog } from './internal/evidence.js';
-import type { RecordedCall } from './observation.js';
+import type { RecordedCall } from '../src/contract/observation.js';
 import { gradeTasks } from './tasks.js';
 import { fail, pass, type Evidence } from './types.js';
 import { plural } from '../src/text/plural.js';

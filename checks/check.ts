@@ -1,5 +1,5 @@
 import type { RunContext } from './context.js';
-import type { Observation } from './observation.js';
+import type { Observation } from '../src/contract/observation.js';
 import type { CheckMeta, CheckOutcome } from './types.js';
 
 /**

@@ -3,7 +3,7 @@ import type { MeContext } from '../src/contract/store.js';
 import { callEvidence, callsTo, expired, ok2xx } from './internal/calls.js';
 import { describeError, EvidenceLog } from './internal/evidence.js';
 import { INVALID_RESPONSE } from '../src/client/errors.js';
-import { environmentOfPath } from '../src/cli/errors.js';
+import { environmentOfPath } from '../src/contract/base-paths.js';
 import { fail, pass, pending } from './types.js';
 
 /** The scopes the other checks need (spec: Authentication, permissions table). */

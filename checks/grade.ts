@@ -1,5 +1,5 @@
 import type { Check } from './check.js';
-import type { Observation } from './observation.js';
+import type { Observation } from '../src/contract/observation.js';
 import { CHECKS } from './registry.js';
 import { resultOf } from './runner.js';
 import type { CheckOutcome, CheckResult } from './types.js';

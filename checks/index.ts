@@ -16,7 +16,7 @@ export { runChecks, type RunOptions } from './runner.js';
 export { gradeObservation } from './grade.js';
 export type { Check } from './check.js';
 export type { RunContext, SharedState } from './context.js';
-export type { Observation, RecordedCall, ProbeRecord, SessionView, OpenedTask, TaskAction } from './observation.js';
+export type { Observation, RecordedCall, ProbeRecord, SessionView, OpenedTask, TaskAction } from '../src/contract/observation.js';
 export { gradeTasks, instructionOf, type Task, type TaskStatus } from './tasks.js';
 export { ReferenceReceiver, type ReceivedEvent, type ReceiverOptions } from './internal/receiver.js';
 

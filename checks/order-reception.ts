@@ -4,7 +4,7 @@ import type { RunContext, Scenario } from './context.js';
 import { callsTo, missingSteps, ok2xx, stepEvidence } from './internal/calls.js';
 import { describeError, EvidenceLog } from './internal/evidence.js';
 import { ensureMe, ensureReceiver, SCENARIOS, scenarioOf } from './internal/setup.js';
-import { RECEPTION_SCENARIOS } from './observation.js';
+import { RECEPTION_SCENARIOS } from '../src/contract/observation.js';
 import { fail, pass, skip, type CheckOutcome, type Evidence } from './types.js';
 
 /** Reads the feed from `after` to its end: the order.created events' orders and the cursor to go on from. */

@@ -3,7 +3,7 @@ import type { Order } from '../src/contract/orders.js';
 import { callEvidence, expired, ok2xx, seconds } from './internal/calls.js';
 import { describeError, EvidenceLog, type Answer } from './internal/evidence.js';
 import { ensureMe } from './internal/setup.js';
-import type { InjectedFault, Observation } from './observation.js';
+import type { InjectedFault, Observation } from '../src/contract/observation.js';
 import { fail, pass, pending, skip, type CheckOutcome, type Evidence } from './types.js';
 
 /** Clock slack allowed when comparing a retry's wait with Retry-After (timer and network jitter). */

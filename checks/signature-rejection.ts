@@ -5,7 +5,7 @@ import { expired, orderOf } from './internal/calls.js';
 import { EvidenceLog } from './internal/evidence.js';
 import { postLocalProbe, reformatted, STALE_SECONDS, randomSecret, type LocalProbe } from './internal/probes.js';
 import { ensureReceiver } from './internal/setup.js';
-import type { Observation, ProbeKind, ProbeRecord } from './observation.js';
+import type { Observation, ProbeKind, ProbeRecord } from '../src/contract/observation.js';
 import { fail, pass, pending, type Evidence } from './types.js';
 
 /** How long after the duplicate and the out-of-order probes the observer watches the integration's writes. */

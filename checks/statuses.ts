@@ -3,7 +3,7 @@ import type { Order } from '../src/contract/orders.js';
 import { callEvidence, callName, callsTo, expired, missingSteps, ok2xx, orderOf, repeatedRefusal, stepEvidence } from './internal/calls.js';
 import { describeError, EvidenceLog } from './internal/evidence.js';
 import { ensureOrders } from './internal/setup.js';
-import type { Observation, RecordedCall } from './observation.js';
+import type { Observation, RecordedCall } from '../src/contract/observation.js';
 import { gradeTasks, taskEvidence, taskName } from './tasks.js';
 import { fail, pass, type CheckOutcome, type Evidence } from './types.js';
 import { FINAL_ORDER_STATUSES } from '../src/contract/enums.js';

@@ -1,6 +1,6 @@
 import { callName, ok2xx } from './internal/calls.js';
 import { availabilityChanged, markedSoldOut, removedFromMenu } from './internal/catalog-steps.js';
-import type { Observation, OpenedTask, RecordedCall, TaskAction } from './observation.js';
+import type { Observation, OpenedTask, RecordedCall, TaskAction } from '../src/contract/observation.js';
 import type { Evidence } from './types.js';
 
 // DESIGN: Tasks — what a person does. The session opens them (and makes their orders); whether each

@@ -5,6 +5,7 @@ import type { Environment } from '../src/contract/store.js';
 import type { OutboundGuard } from './net/outbound.js';
 import type { EnvStore } from './store/port.js';
 import type { ChangeFeed } from './store/changes.js';
+import { BASE_PATHS } from '../src/contract/base-paths.js';
 
 /**
  * One environment (live or test) as the aggregates see it: its storage (repositories that read
@@ -23,8 +24,6 @@ export interface EnvContext {
   /** Checks every outbound connection (webhooks, images); shared by the emulator's environments. */
   outbound: OutboundGuard;
 }
-
-export const BASE_PATHS: Record<Environment, string> = { live: '/v1', test: '/sandbox/v1' };
 
 export function createEnvContext(
   name: Environment, store: EnvStore, clock: Clock, random: RandomSource, changes: ChangeFeed, outbound: OutboundGuard,

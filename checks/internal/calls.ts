@@ -1,4 +1,4 @@
-import type { Observation, RecordedCall } from '../observation.js';
+import type { Observation, RecordedCall } from '../../src/contract/observation.js';
 import { fail, pending, type CheckOutcome, type Evidence } from '../types.js';
 
 export const ok2xx = (c: RecordedCall) => c.status >= 200 && c.status < 300;

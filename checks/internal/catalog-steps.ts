@@ -1,4 +1,4 @@
-import type { Observation, RecordedCall } from '../observation.js';
+import type { Observation, RecordedCall } from '../../src/contract/observation.js';
 
 /** The calls to grade (the session also asks before it opens a task). */
 type Calls = Pick<Observation, 'calls'>;

@@ -6,7 +6,7 @@ import { parseOrThrow } from '../../src/contract/validation.js';
 import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
 import type { IntegrationRecord } from '../stores/repository.js';
-import { canonicalJson } from '../http/idempotency.js';
+import { canonicalJson } from '../../src/contract/canonical-json.js';
 import { requireBody } from '../http/route.js';
 import { rateLimited } from '../http/env-plugin.js';
 import { runOperations, summarize } from './batch.js';

@@ -3,7 +3,7 @@ import type { EntregaCreate } from '../../src/contract/entregas.js';
 import type { EnvContext } from '../context.js';
 import type { Tx } from '../store/port.js';
 import type { EntregaRecord } from './repository.js';
-import { canonicalJson } from '../http/idempotency.js';
+import { canonicalJson } from '../../src/contract/canonical-json.js';
 import { courierQuote, ORDER_STATES_FOR_ENTREGA, toGuaranies, type EntregaPayment } from './rules.js';
 
 const MANUAL_FIELDS = ['customer', 'address', 'payment_method', 'customer_total', 'customer_fee', 'courier_fee'] as const;

@@ -1,4 +1,4 @@
-import type { SessionDelivery } from '../../checks/observation.js';
+import type { SessionDelivery } from '../../src/contract/observation.js';
 import type { Clock } from '../clock.js';
 import type { OrderDelivery } from '../webhooks/repository.js';
 

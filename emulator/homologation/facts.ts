@@ -1,4 +1,4 @@
-import type { Facts } from '../../checks/observation.js';
+import type { Facts } from '../../src/contract/observation.js';
 
 // What the observer keeps of a request (and, for a batch, of its answer): whitelisted counts,
 // flags, codes and statuses, none of them secret. Anything else keeps only its digest.

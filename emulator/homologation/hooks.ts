@@ -5,7 +5,7 @@ import type { Emulator } from '../emulator.js';
 import { sendError } from '../http/reply.js';
 import { bodyDigest } from './recorder.js';
 import { batchAnswerFacts, batchOpsOf, factsOf, type BatchOp } from './facts.js';
-import type { Facts, RecordedCall } from '../../checks/observation.js';
+import type { Facts, RecordedCall } from '../../src/contract/observation.js';
 import { isPromise } from '../store/maybe.js';
 import { homologationService, type HomologationService } from './service.js';
 

@@ -5,7 +5,7 @@ import type { EnvContext } from '../context.js';
 import { gradeObservation } from '../../checks/grade.js';
 import { gradeTasks } from '../../checks/tasks.js';
 import { buildReport, type HomologationReport } from '../../checks/report.js';
-import type { InjectedFault, Observation, RecordedCall, SessionView } from '../../checks/observation.js';
+import type { InjectedFault, Observation, RecordedCall, SessionView } from '../../src/contract/observation.js';
 import { toSessionDelivery } from './data.js';
 import { homologationService } from './service.js';
 import { HOMOLOGATION_TIMEOUT } from '../../src/contract/control.js';

@@ -4,7 +4,7 @@ import type { EnvContext } from '../context.js';
 import type { WebhookRecord } from '../webhooks/repository.js';
 import { signingSecrets } from '../webhooks/config.js';
 import { postWebhook, type Agents } from '../webhooks/sender.js';
-import type { ProbeKind, ProbeRecord } from '../../checks/observation.js';
+import type { ProbeKind, ProbeRecord } from '../../src/contract/observation.js';
 import { probeHeaders, type LocalProbe } from '../../checks/internal/probes.js';
 
 export { reformatted, STALE_SECONDS, randomSecret } from '../../checks/internal/probes.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../http/idempotency.js';
-import type { Facts, RecordedCall } from '../../checks/observation.js';
+import { canonicalJson } from '../../src/contract/canonical-json.js';
+import type { Facts, RecordedCall } from '../../src/contract/observation.js';
 
 export type { Facts, RecordedCall };
 
@@ -8,7 +8,7 @@ export type { Facts, RecordedCall };
 // on one process): this module says what of a request is kept — never its body, never the Authorization header.
 
 /**
- * The body's digest over JSON with sorted keys (the idempotency layer's `canonicalJson`, safe on a
+ * The body's digest over JSON with sorted keys (the contract's `canonicalJson`, safe on a
  * body nested thousands of levels deep), so two JSON-equal bodies have the same digest.
  */
 export function bodyDigest(body: unknown): string | null {

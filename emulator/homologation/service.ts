@@ -1,5 +1,5 @@
 import type { Emulator } from '../emulator.js';
-import type { InjectedFault } from '../../checks/observation.js';
+import type { InjectedFault } from '../../src/contract/observation.js';
 import type { HomologationStore } from '../store/coordination.js';
 import type { ObserverSession } from './session.js';
 import { closeAgents, createAgents } from '../webhooks/sender.js';

@@ -2,7 +2,7 @@ import type { EnvContext } from '../context.js';
 import { simulateOrder } from '../orders/simulator.js';
 import { changeStatus } from '../orders/service.js';
 import type { SimulateOrderRequest } from '../../src/contract/orders.js';
-import type { OpenedTask, SessionOrder, SessionScenario, SessionView } from '../../checks/observation.js';
+import type { OpenedTask, SessionOrder, SessionScenario, SessionView } from '../../src/contract/observation.js';
 
 /** What the simulator makes for each kind of session order, and the notes it carries. */
 interface Kind {

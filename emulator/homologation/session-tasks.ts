@@ -1,5 +1,5 @@
 import type { EnvContext } from '../context.js';
-import type { RecordedCall, SessionView } from '../../checks/observation.js';
+import type { RecordedCall, SessionView } from '../../src/contract/observation.js';
 import { availabilityChanged } from '../../checks/internal/catalog-steps.js';
 
 /** What opening the conditional tasks needs to know of one session. */

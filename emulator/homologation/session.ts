@@ -1,7 +1,7 @@
 import type { Emulator } from '../emulator.js';
 import type { EnvContext } from '../context.js';
 import { changeStatus } from '../orders/service.js';
-import type { InjectedFault, ProbeRecord, SessionView } from '../../checks/observation.js';
+import type { InjectedFault, ProbeRecord, SessionView } from '../../src/contract/observation.js';
 import { toSessionDelivery } from './data.js';
 import { createSessionOrders } from './session-orders.js';
 import { openConditionalTasks } from './session-tasks.js';

@@ -3,7 +3,7 @@ import { REQUEST_LOG_SIZE, type ControlLogsQuery, type RequestLogEntry, type Req
 import { formatDate } from '../../src/contract/dates.js';
 import { ENVIRONMENTS, type Environment } from '../../src/contract/store.js';
 import { redactSecrets } from '../../src/logging/redact.js';
-import { BASE_PATHS } from '../context.js';
+import { BASE_PATHS } from '../../src/contract/base-paths.js';
 import type { Emulator } from '../emulator.js';
 import { globMatcher } from '../faults.js';
 

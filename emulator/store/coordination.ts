@@ -4,7 +4,7 @@ import { webhookChaos, type WebhookChaos } from '../../src/contract/webhooks.js'
 import { LIMITS } from '../../src/contract/limits.js';
 import type { ClockMode } from '../clock.js';
 import type { FaultView } from '../faults.js';
-import type { RecordedCall, SessionView, InjectedFault } from '../../checks/observation.js';
+import type { RecordedCall, SessionView, InjectedFault } from '../../src/contract/observation.js';
 import type { MaybePromise } from './maybe.js';
 
 /**

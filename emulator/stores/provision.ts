@@ -1,16 +1,8 @@
 import type { EnvContext } from '../context.js';
 import type { Tx } from '../store/port.js';
 import { issueCredential, type IssuedCredential } from './credentials.js';
-import { integrationSettings, SCOPES, type IntegrationSettings, type PaymentMethod, type Scope } from '../../src/contract/store.js';
-
-export const DEFAULT_PAYMENT_METHODS: PaymentMethod[] = [
-  { code: 'cash', name: 'Efectivo' },
-  { code: 'bank_transfer', name: 'Transferencia bancaria' },
-  { code: 'card_on_delivery', name: 'Tarjeta en la entrega' },
-  { code: 'qr', name: 'Pago con QR' },
-  { code: 'other', name: 'Otro' },
-  { code: 'custom_vale', name: 'Vale de la casa' },
-];
+import { integrationSettings, SCOPES, type IntegrationSettings, type Scope } from '../../src/contract/store.js';
+import { DEFAULT_PAYMENT_METHODS } from '../../src/contract/payment-methods.js';
 
 export interface NewStore {
   name?: string;

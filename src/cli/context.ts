@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { isLoopbackHost } from '../contract/webhooks.js';
 import type { EmulatorControl, MerchantClient, RetryInfo } from '../client/index.js';
-import { baseUrlFor, environmentOfPath, rememberTarget, usageError } from './errors.js';
+import { rememberTarget, usageError } from './errors.js';
+import { baseUrlFor, environmentOfPath } from '../contract/base-paths.js';
 import { CREDENTIAL_PATTERN, activeProfileName, loadProfile } from './config/profiles.js';
 import { onCleanup } from './cleanup.js';
 import { redactSecrets } from '../logging/redact.js';

@@ -1,5 +1,6 @@
 import { redactSecrets } from '../logging/redact.js';
 import { isLoopbackHost } from '../contract/hosts.js';
+import { baseUrlFor, environmentOfPath } from '../contract/base-paths.js';
 
 /** What an ExitError adds for `--json`: a code for scripts (`usage_error` by default for exit 2) and details. */
 export interface ExitInfo {
@@ -53,23 +54,6 @@ let activeTarget: TargetInfo | undefined;
 /** Called by context.ts once the target is resolved. */
 export function rememberTarget(target: TargetInfo | undefined): void {
   activeTarget = target;
-}
-
-/** `/v1` is live, `/sandbox/v1` test; anything else is not known from the path. */
-export function environmentOfPath(pathname: string): 'live' | 'test' | null {
-  const path = pathname.replace(/\/+$/, '');
-  if (path.endsWith('/sandbox/v1')) return 'test';
-  if (path.endsWith('/v1')) return 'live';
-  return null;
-}
-
-/** The base URL of `environment` on the same host: `…/v1` ⇄ `…/sandbox/v1`, or the origin plus the right path. */
-export function baseUrlFor(baseUrl: string, environment: 'live' | 'test'): string {
-  const url = new URL(baseUrl);
-  let path = url.pathname.replace(/\/+$/, '');
-  if (path.endsWith('/sandbox/v1')) path = path.slice(0, -'/sandbox/v1'.length);
-  else if (path.endsWith('/v1')) path = path.slice(0, -'/v1'.length);
-  return `${url.origin}${path}${environment === 'test' ? '/sandbox/v1' : '/v1'}`;
 }
 
 interface ApiErrorLike {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { catalog } from '../../checks/catalog.js';
 import { importCheck } from '../../checks/import.js';
 import { statuses, TOLD_SLACK_MS } from '../../checks/statuses.js';
-import type { RecordedCall, SessionDelivery } from '../../checks/observation.js';
+import type { RecordedCall, SessionDelivery } from '../../src/contract/observation.js';
 import { batch, call, LATE, move, observation, STATUS_TASKS } from './observation-fixture.js';
 
 // DESIGN: the observer grades a correct ERP as correct. Each table lists call sequences that are

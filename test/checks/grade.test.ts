@@ -5,7 +5,7 @@ import { retries } from '../../checks/retries.js';
 import { signatureRejection, SETTLE_MS } from '../../checks/signature-rejection.js';
 import { movesForward, statuses } from '../../checks/statuses.js';
 import { connection } from '../../checks/connection.js';
-import type { ProbeRecord, RecordedCall } from '../../checks/observation.js';
+import type { ProbeRecord, RecordedCall } from '../../src/contract/observation.js';
 import { call, LATE, observation, T0 } from './observation-fixture.js';
 
 describe('statuses: a forward move of an accepted order', () => {

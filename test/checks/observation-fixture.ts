@@ -1,4 +1,4 @@
-import type { Facts, Observation, OpenedTask, RecordedCall } from '../../checks/observation.js';
+import type { Facts, Observation, OpenedTask, RecordedCall } from '../../src/contract/observation.js';
 
 // Observations written by hand for the graders' table tests: calls in sequence, a session view.
 

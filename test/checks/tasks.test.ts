@@ -3,7 +3,7 @@ import { gradeTasks, instructionOf } from '../../checks/tasks.js';
 import { importRecovery } from '../../checks/import-recovery.js';
 import { catalog } from '../../checks/catalog.js';
 import { statuses } from '../../checks/statuses.js';
-import type { OpenedTask, RecordedCall } from '../../checks/observation.js';
+import type { OpenedTask, RecordedCall } from '../../src/contract/observation.js';
 import { batch, call, LATE, move, observation, STATUS_TASKS, T0 } from './observation-fixture.js';
 
 const [REJECT, CANCEL] = STATUS_TASKS as [OpenedTask, OpenedTask];

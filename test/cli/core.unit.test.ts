@@ -7,7 +7,8 @@ import { ENTREGA_ACTIONS, ENTREGA_PAYMENT_METHODS } from '../../src/contract/ent
 import * as cliLists from '../../src/cli/options.js';
 import { ApiError } from '../../src/client/index.js';
 import { adminUrlFor, checkEnvironmentMatch, credentialEnvironment, parseBaseUrl, readStdinLine, retryReporter } from '../../src/cli/context.js';
-import { ExitError, baseUrlFor, describeError, environmentOfPath, rememberTarget } from '../../src/cli/errors.js';
+import { ExitError, describeError, rememberTarget } from '../../src/cli/errors.js';
+import { baseUrlFor, environmentOfPath } from '../../src/contract/base-paths.js';
 import { keyFromText, open, seal } from '../../src/cli/config/crypto.js';
 import { formatTable } from '../../src/cli/output.js';
 

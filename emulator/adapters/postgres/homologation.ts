@@ -1,4 +1,4 @@
-import type { InjectedFault, RecordedCall, SessionView } from '../../../checks/observation.js';
+import type { InjectedFault, RecordedCall, SessionView } from '../../../src/contract/observation.js';
 import { RING_SIZE, type HomologationStore } from '../../store/coordination.js';
 import type { MaybePromise } from '../../store/maybe.js';
 import { statement, tableIn, type Conn } from './conn.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { rawRequest, stalledRequest } from '../../helpers/security.js';
-import { canonicalJson } from '../../../emulator/http/idempotency.js';
+import { canonicalJson } from '../../../src/contract/canonical-json.js';
 
 let emu: TestEmulator;
 let port: string;

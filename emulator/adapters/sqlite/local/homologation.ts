@@ -1,4 +1,4 @@
-import type { InjectedFault, RecordedCall, SessionView } from '../../../../checks/observation.js';
+import type { InjectedFault, RecordedCall, SessionView } from '../../../../src/contract/observation.js';
 import { RING_SIZE, type HomologationStore } from '../../../store/coordination.js';
 
 class Ring {

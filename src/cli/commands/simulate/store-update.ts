@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { ControlStore, EmulatorControl } from '../../../client/emulator-control.js';
 import type { PaymentMethod } from '../../../contract/store.js';
+import { DEFAULT_PAYMENT_METHODS } from '../../../contract/payment-methods.js';
 import { resolveContext } from '../../context.js';
 import { usageError } from '../../errors.js';
 import { emit, printSummary } from '../../output.js';
@@ -15,7 +16,6 @@ type StorePatch = Parameters<EmulatorControl['patchStore']>[1];
  * store's current method of that code, else the emulator's default name for a base code.
  */
 async function paymentMethods(items: string[], current: PaymentMethod[]): Promise<PaymentMethod[]> {
-  const { DEFAULT_PAYMENT_METHODS } = await import('../../../../emulator/stores/provision.js');
   return items.map((item) => {
     const eq = item.indexOf('=');
     const code = (eq === -1 ? item : item.slice(0, eq)).trim();

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { describeAdapters } from './harness.js';
 import type { PostgresStorage } from '../../../../emulator/adapters/postgres/index.js';
 import { LIMITS } from '../../../../src/contract/limits.js';
-import type { RecordedCall } from '../../../../checks/observation.js';
+import type { RecordedCall } from '../../../../src/contract/observation.js';
 import { T0 } from './fixtures.js';
 import { RING_SIZE } from '../../../../emulator/store/coordination.js';
 

@@ -1,6 +1,7 @@
-// What the emulator's observer saw of one integration: the input of each check's `grade`.
-// Pure data, so graders are pure functions with table tests.
-import { SIMULATOR_SCENARIOS } from '../src/contract/enums.js';
+// What the emulator's observer saw of one integration: the input of each check's `grade` (checks/),
+// and what the storage port keeps of it (emulator/store/coordination.ts). Pure data, so graders are
+// pure functions with table tests.
+import { SIMULATOR_SCENARIOS } from './enums.js';
 
 /** Small, non-secret facts read from a request body (never the body). */
 export type Facts = Record<string, string | number | boolean | null>;
