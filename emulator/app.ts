@@ -11,7 +11,7 @@ import { redactError, redactSecrets } from '../src/logging/redact.js';
 import { controlPlugin } from './control/index.js';
 import { SERVICES } from './services.js';
 import { API_ROUTES, CONTROL_ROUTES } from './routes.js';
-import { registerHomologation } from './homologation/index.js';
+import { registerHomologation } from './homologation/hooks.js';
 import { createHostPolicy } from './http/host-check.js';
 import { answerClientError } from './http/client-error.js';
 import { isPromise } from './store/maybe.js';

@@ -1,6 +1,6 @@
 import type { Emulator } from './emulator.js';
-import { imageService } from './images/service.js';
-import { startWebhookService } from './webhooks/service.js';
+import { imageService } from './images/background.js';
+import { startWebhookService } from './webhooks/background.js';
 import { eventRetentionService } from './orders/retention.js';
 
 /**

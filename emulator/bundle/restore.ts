@@ -3,7 +3,7 @@ import type { EnvContext } from '../context.js';
 import type { Environment } from '../../src/contract/store.js';
 import { issueCredential } from '../stores/credentials.js';
 import { newSigningSecret } from '../webhooks/config.js';
-import { webhookService } from '../webhooks/service.js';
+import { webhookService } from '../webhooks/background.js';
 import { seedsAfterRestore } from '../stores/seed.js';
 import type { Bundle } from './format.js';
 

@@ -10,7 +10,7 @@ import { canonicalJson } from '../../src/contract/canonical-json.js';
 import { requireBody } from '../http/route.js';
 import { rateLimited } from '../http/env-plugin.js';
 import { runOperations, summarize } from './batch.js';
-import { assertCatalogManaged } from './service.js';
+import { assertCatalogManaged } from './guard.js';
 import { readSnapshotRequest } from './snapshot.js';
 import { finishPart, startPart } from './snapshot-run.js';
 

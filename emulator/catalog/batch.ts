@@ -5,7 +5,9 @@ import { parseOrThrow } from '../../src/contract/validation.js';
 import type { EnvContext } from '../context.js';
 import type { Tx } from '../store/port.js';
 import type { IntegrationRecord } from '../stores/repository.js';
-import * as catalog from './service.js';
+import { deactivateCategory, upsertCategory } from './categories.js';
+import { deactivateProduct, patchProduct, upsertProduct } from './products.js';
+import { patchOption } from './options.js';
 
 type BatchOp = (typeof BATCH_OPS)[number];
 type Operation = z.output<typeof batchOperationTyped>;
@@ -47,17 +49,17 @@ async function apply(env: EnvContext, tx: Tx, integration: IntegrationRecord, op
   const code = op.external_id;
   switch (op.op) {
     case 'upsert_category':
-      return (await catalog.upsertCategory(env, tx, integration, code, op.data)).result;
+      return (await upsertCategory(env, tx, integration, code, op.data)).result;
     case 'deactivate_category':
-      return catalog.deactivateCategory(env, tx, integration, code);
+      return deactivateCategory(env, tx, integration, code);
     case 'upsert_product':
-      return (await catalog.upsertProduct(env, tx, integration, code, op.data, op.link_to_id)).result;
+      return (await upsertProduct(env, tx, integration, code, op.data, op.link_to_id)).result;
     case 'patch_product':
-      return catalog.patchProduct(env, tx, integration, code, op.data);
+      return patchProduct(env, tx, integration, code, op.data);
     case 'deactivate_product':
-      return catalog.deactivateProduct(env, tx, integration, code);
+      return deactivateProduct(env, tx, integration, code);
     case 'patch_option':
-      return catalog.patchOption(env, tx, integration, code, op.data);
+      return patchOption(env, tx, integration, code, op.data);
   }
 }
 

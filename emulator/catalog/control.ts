@@ -3,7 +3,7 @@ import { ApiError } from '../../src/contract/errors.js';
 import type { PanelProductInput, PanelProductPatch } from '../../src/contract/panel-catalog.js';
 import type { Emulator } from '../emulator.js';
 import { createPanelProduct, patchPanelProduct } from './panel.js';
-import { drainImages } from '../images/service.js';
+import { drainImages } from '../images/background.js';
 import { ownedBy, storeParam } from '../control/access.js';
 import { requireBody } from '../http/route.js';
 

@@ -7,12 +7,15 @@ import type { Emulator } from '../emulator.js';
 import { apiRoute, ok } from '../http/route.js';
 import type { AuthContext } from '../http/auth.js';
 import { JsonText } from '../http/json-text.js';
-import * as catalog from './service.js';
+import { assertCatalogManaged } from './guard.js';
+import { deactivateCategory, upsertCategory } from './categories.js';
+import { deactivateProduct, patchProduct, upsertProduct } from './products.js';
+import { patchOption } from './options.js';
 import { decodeCursor, page } from './cursor.js';
 import { presentCategory } from './present.js';
 import { runBatch } from './batch-run.js';
 
-const managed = { guard: (auth: AuthContext) => catalog.assertCatalogManaged(auth.integration) };
+const managed = { guard: (auth: AuthContext) => assertCatalogManaged(auth.integration) };
 // The catalog service validates bodies with the same contract schemas (the batch calls it too).
 const managedWrite = { ...managed, parsesBodyItself: true };
 
@@ -30,12 +33,12 @@ export function catalogRoutes(app: FastifyInstance, env: EnvContext, emulator: E
   });
 
   apiRoute(app, env, emulator, api.putCategory, async ({ auth, params, rawBody }) => {
-    const { status, result } = await store.tx((tx) => catalog.upsertCategory(env, tx, auth.integration, params.external_id, rawBody));
+    const { status, result } = await store.tx((tx) => upsertCategory(env, tx, auth.integration, params.external_id, rawBody));
     return ok(result, status);
   }, managedWrite);
 
   apiRoute(app, env, emulator, api.deleteCategory, async ({ auth, params }) =>
-    ok(await store.tx((tx) => catalog.deactivateCategory(env, tx, auth.integration, params.external_id))), managed);
+    ok(await store.tx((tx) => deactivateCategory(env, tx, auth.integration, params.external_id))), managed);
 
   // The body comes whole from the storage (an adapter may keep it between writes).
   apiRoute(app, env, emulator, api.listProducts, async ({ auth, query }) => {
@@ -52,18 +55,18 @@ export function catalogRoutes(app: FastifyInstance, env: EnvContext, emulator: E
   });
 
   apiRoute(app, env, emulator, api.putProduct, async ({ auth, params, query, rawBody }) => {
-    const { status, result } = await store.tx((tx) => catalog.upsertProduct(env, tx, auth.integration, params.external_id, rawBody, query.link_to_id));
+    const { status, result } = await store.tx((tx) => upsertProduct(env, tx, auth.integration, params.external_id, rawBody, query.link_to_id));
     return ok(result, status);
   }, managedWrite);
 
   apiRoute(app, env, emulator, api.patchProduct, async ({ auth, params, rawBody }) =>
-    ok(await store.tx((tx) => catalog.patchProduct(env, tx, auth.integration, params.external_id, rawBody))), managedWrite);
+    ok(await store.tx((tx) => patchProduct(env, tx, auth.integration, params.external_id, rawBody))), managedWrite);
 
   apiRoute(app, env, emulator, api.deleteProduct, async ({ auth, params }) =>
-    ok(await store.tx((tx) => catalog.deactivateProduct(env, tx, auth.integration, params.external_id))), managed);
+    ok(await store.tx((tx) => deactivateProduct(env, tx, auth.integration, params.external_id))), managed);
 
   apiRoute(app, env, emulator, api.patchOption, async ({ auth, params, rawBody }) =>
-    ok(await store.tx((tx) => catalog.patchOption(env, tx, auth.integration, params.external_id, rawBody))), managedWrite);
+    ok(await store.tx((tx) => patchOption(env, tx, auth.integration, params.external_id, rawBody))), managedWrite);
 
   // runBatch parses the envelope itself: the operation count (413) comes before any 422 (spec: Limits).
   apiRoute(app, env, emulator, api.postBatch, async ({ auth, rawBody }) => ok(await runBatch(env, emulator, auth.integration, rawBody)), {

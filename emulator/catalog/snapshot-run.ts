@@ -5,7 +5,8 @@ import type { EnvContext } from '../context.js';
 import type { Tx } from '../store/port.js';
 import type { IntegrationRecord } from '../stores/repository.js';
 import type { SnapshotKey, SnapshotRecord } from './repository.js';
-import * as catalog from './service.js';
+import { deactivateCategory } from './categories.js';
+import { deactivateProduct } from './products.js';
 import {
   decidePart,
   effectiveStatus,
@@ -135,11 +136,11 @@ async function applyPolicy(env: EnvContext, tx: Tx, integration: IntegrationReco
   });
   let deactivated = 0;
   for (const product of plan.products) {
-    if ((await catalog.deactivateProduct(env, tx, current, product.externalId)).result === 'updated') deactivated += 1;
+    if ((await deactivateProduct(env, tx, current, product.externalId)).result === 'updated') deactivated += 1;
   }
   for (const category of plan.categories) {
     try {
-      if ((await catalog.deactivateCategory(env, tx, current, category.externalId)).result === 'updated') deactivated += 1;
+      if ((await deactivateCategory(env, tx, current, category.externalId)).result === 'updated') deactivated += 1;
     } catch (error) {
       if (!(error instanceof ApiError) || error.code !== 'category_not_empty') throw error;
     }

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Emulator } from '../emulator.js';
 import { controlHomologationRecorder, controlHomologationStart } from '../../src/contract/control.js';
 import { parseOrThrow } from '../../src/contract/validation.js';
-import { homologationService, observerReport, startSession } from '../homologation/index.js';
+import { homologationService } from '../homologation/observer-state.js';
+import { observerReport, startSession } from '../homologation/observe.js';
 import { integrationParam } from './access.js';
 
 type Params = { Params: { integration_id: string } };

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../../src/contract/errors.js';
 import type { Emulator } from '../emulator.js';
 import { presentOrder } from '../orders/present.js';
-import { presentDelivery } from '../webhooks/view.js';
+import { presentDelivery } from '../webhooks/present.js';
 import { panelBus, type PanelChange } from '../panel/bus.js';
 import { panelPage } from '../panel/page.js';
 import { PANEL_SCRIPT } from '../panel/script.js';

@@ -5,7 +5,7 @@ import { presentStore } from '../stores/present.js';
 import { clockView } from './system.js';
 import type { ControlAccess } from './access.js';
 import { storeAlerts } from '../orders/alerts.js';
-import { webhookView } from '../webhooks/view.js';
+import { webhookView } from '../webhooks/present.js';
 import { formatDate, formatNullableDate } from '../../src/contract/dates.js';
 
 /** A store as the panel sees it: the API's Store plus the switch, suspension and environment. */

@@ -7,7 +7,7 @@ import { bodyDigest } from './recorder.js';
 import { batchAnswerFacts, batchOpsOf, factsOf, type BatchOp } from './facts.js';
 import type { Facts, RecordedCall } from '../../src/contract/observation.js';
 import { isPromise } from '../store/maybe.js';
-import { homologationService, type HomologationService } from './service.js';
+import { homologationService, type HomologationService } from './observer-state.js';
 
 /** What the pre-handler learnt of a request, for the response hook. */
 interface Seen {

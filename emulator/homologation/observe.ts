@@ -7,7 +7,7 @@ import { gradeTasks } from '../../checks/tasks.js';
 import { buildReport, type HomologationReport } from '../../checks/report.js';
 import type { InjectedFault, Observation, RecordedCall, SessionView } from '../../src/contract/observation.js';
 import { toSessionDelivery } from './data.js';
-import { homologationService } from './service.js';
+import { homologationService } from './observer-state.js';
 import { HOMOLOGATION_TIMEOUT } from '../../src/contract/control.js';
 import { ObserverSession } from './session.js';
 

@@ -1,6 +1,6 @@
 import type { EnvContext } from '../context.js';
 import { simulateOrder } from '../orders/simulator.js';
-import { changeStatus } from '../orders/service.js';
+import { changeStatus } from '../orders/commands.js';
 import type { SimulateOrderRequest } from '../../src/contract/orders.js';
 import type { OpenedTask, SessionOrder, SessionScenario, SessionView } from '../../src/contract/observation.js';
 

@@ -1,12 +1,12 @@
 import type { Emulator } from '../emulator.js';
 import type { EnvContext } from '../context.js';
-import { changeStatus } from '../orders/service.js';
+import { changeStatus } from '../orders/commands.js';
 import type { InjectedFault, ProbeRecord, SessionView } from '../../src/contract/observation.js';
 import { toSessionDelivery } from './data.js';
 import { createSessionOrders } from './session-orders.js';
 import { openConditionalTasks } from './session-tasks.js';
 import { reformatted, sendProbe, STALE_SECONDS, testEventBody, randomSecret, validSecrets, type ProbeDelivery } from './probes.js';
-import type { HomologationService } from './service.js';
+import type { HomologationService } from './observer-state.js';
 
 /** How often a running session looks for the tasks the ERP's calls open. */
 const WATCH_MS = 250;

@@ -5,7 +5,7 @@ import { parseOrThrow } from '../../src/contract/validation.js';
 import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
 import { simulateOrder } from './simulator.js';
-import { changeStatus, markPaid } from './service.js';
+import { changeStatus, markPaid } from './commands.js';
 import { presentOrder } from './present.js';
 import { ownedBy, storeInBody } from '../control/access.js';
 import { requireBody } from '../http/route.js';

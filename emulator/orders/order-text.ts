@@ -1,7 +1,7 @@
 import type { EnvContext } from '../context.js';
 import { JsonText } from '../http/json-text.js';
 import { presentOrder } from './present.js';
-import { loadOrder } from './service.js';
+import { loadOrder } from './commands.js';
 
 interface OrderText {
   storeId: string;

@@ -6,7 +6,7 @@ import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
 import { apiRoute, ok, type Outcome } from '../http/route.js';
 import { isPromise } from '../store/maybe.js';
-import { acknowledge, changeStatus, reportImportFailure } from './service.js';
+import { acknowledge, changeStatus, reportImportFailure } from './commands.js';
 import { presentOrder } from './present.js';
 import { orderBodyText } from './order-text.js';
 import { decodeOrderCursor, encodeOrderCursor } from './cursors.js';

@@ -4,8 +4,8 @@ import { ApiError } from '../../src/contract/errors.js';
 import { webhookChaos, webhookPanelInput } from '../../src/contract/webhooks.js';
 import { controlBody } from '../control/parse.js';
 import { setWebhook } from './config.js';
-import { presentDelivery, presentWebhook } from './view.js';
-import { webhookService } from './service.js';
+import { presentDelivery, presentWebhook } from './present.js';
+import { webhookService } from './background.js';
 import { integrationParam, ownedBy } from '../control/access.js';
 
 /** A delivery's store, through its integration (a store token retries its own deliveries only). */

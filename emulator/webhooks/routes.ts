@@ -6,8 +6,8 @@ import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
 import { apiRoute, ok } from '../http/route.js';
 import { rotateSecret, setWebhook } from './config.js';
-import { presentDelivery, presentWebhook } from './view.js';
-import { webhookService } from './service.js';
+import { presentDelivery, presentWebhook } from './present.js';
+import { webhookService } from './background.js';
 
 // spec: Endpoints — GET/PUT /webhook, rotate-secret, test, deliveries, retry.
 export function webhooksRoutes(app: FastifyInstance, env: EnvContext, emulator: Emulator): void {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { homologationService } from '../../emulator/homologation/service.js';
+import { homologationService } from '../../emulator/homologation/observer-state.js';
 import { LocalHomologation } from '../../emulator/adapters/sqlite/local/homologation.js';
 import { RING_SIZE } from '../../emulator/store/coordination.js';
 import { factsOf } from '../../emulator/homologation/facts.js';

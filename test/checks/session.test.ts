@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { homologationService } from '../../emulator/homologation/service.js';
+import { homologationService } from '../../emulator/homologation/observer-state.js';
 import type { HomologationReport } from '../../checks/report.js';
 
 // The observed session over HTTP: the orders it makes, the situations it arranges, the tasks it opens.

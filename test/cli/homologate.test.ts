@@ -9,7 +9,7 @@ import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { filesIn, homologationScratch, runToEnd, type CliResult } from '../helpers/homologation.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { verify } from '../../src/webhooks/sign.js';
-import { homologationService } from '../../emulator/homologation/service.js';
+import { homologationService } from '../../emulator/homologation/observer-state.js';
 
 const IDS = ['connection', 'catalog', 'order_reception', 'signature_rejection', 'import', 'import_recovery', 'statuses', 'retries'];
 

@@ -24,7 +24,8 @@ export async function readStartCatalog(file: string): Promise<CatalogItems> {
  * (a restart with `--data`) are updated; items the file lacks stay as they are, as with `catalog sync`.
  */
 export async function loadStartCatalog(running: RunningEmulator, stores: RunningEmulator['stores'], items: CatalogItems): Promise<CatalogLoaded> {
-  const { upsertCategory, upsertProduct } = await import('../../../../emulator/catalog/service.js');
+  const { upsertCategory } = await import('../../../../emulator/catalog/categories.js');
+  const { upsertProduct } = await import('../../../../emulator/catalog/products.js');
   const { ApiError } = await import('../../../contract/errors.js');
   const seed = stores.find((s) => s.environment === 'test')!;
   const env = running.emulator.env('test');

@@ -7,6 +7,9 @@ import { parseDate } from '../../src/contract/dates.js';
 import { mayChange, transition, type StatusAuthority } from './status-machine.js';
 import { presentOrder } from './present.js';
 
+// The orders aggregate's commands (import confirmation, import failures, status changes, payment): one
+// per spec section, each one unit of work that loads the order locked and emits its events in it.
+
 /** Who made a change: `integration_id` is set only when an integration did (spec: Events, changed_by). */
 export interface Actor {
   type: ChangeActor;
