@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 // Tests of the data folder, the SQLite adapter's own mechanisms and crashes of one process: they name
 // their SQLite storage, so a second run would repeat the first.
 const SQLITE_ONLY = [
-  'test/emulator/http/auth-cache.test.ts',
+  'test/emulator/api/auth-cache.test.ts',
   'test/emulator/catalog/batch-crash.test.ts',
   'test/emulator/orders/crash.test.ts',
   'test/emulator/webhooks/crash.test.ts',

@@ -4,7 +4,7 @@ import { LIMITS } from '../src/contract/limits.js';
 import { resolveOptions, type Emulator, type EmulatorOptions } from './emulator.js';
 import { openEmulator } from './open.js';
 import { registerBodyParsers } from './http/body.js';
-import { envPlugin } from './http/env-plugin.js';
+import { envPlugin } from './api/env-plugin.js';
 import { sendError, toApiError } from './http/reply.js';
 import { IdFactory } from '../src/contract/ids.js';
 import { redactError, redactSecrets } from '../src/logging/redact.js';

@@ -4,7 +4,7 @@ import { ordersRoutes } from './orders/routes.js';
 import { webhooksRoutes } from './webhooks/routes.js';
 import { entregasRoutes } from './entregas/routes.js';
 import { openapiRoutes } from './http/openapi-route.js';
-import type { RouteRegistrar } from './http/env-plugin.js';
+import type { RouteRegistrar } from './api/env-plugin.js';
 import { systemRoutes } from './control/system.js';
 import { storesControl } from './stores/control.js';
 import { catalogControl } from './catalog/control.js';

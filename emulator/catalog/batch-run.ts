@@ -8,7 +8,7 @@ import type { Emulator } from '../emulator.js';
 import type { IntegrationRecord } from '../stores/repository.js';
 import { canonicalJson } from '../../src/contract/canonical-json.js';
 import { requireBody } from '../http/route.js';
-import { rateLimited } from '../http/env-plugin.js';
+import { rateLimited } from '../http/reply.js';
 import { runOperations, summarize } from './batch.js';
 import { assertCatalogManaged } from './guard.js';
 import { readSnapshotRequest } from './snapshot.js';

@@ -4,7 +4,7 @@ import type { PanelProductInput, PanelProductPatch } from '../../src/contract/pa
 import type { Emulator } from '../emulator.js';
 import { createPanelProduct, patchPanelProduct } from './panel.js';
 import { drainImages } from '../images/background.js';
-import { ownedBy, storeParam } from '../control/access.js';
+import { ownedBy, storeParam } from '../http/control-access.js';
 import { requireBody } from '../http/route.js';
 
 const NO_STORE = 'No existe ese comercio.';

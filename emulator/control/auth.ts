@@ -2,10 +2,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../../src/contract/errors.js';
 import type { Emulator } from '../emulator.js';
-import { rateLimited } from '../http/env-plugin.js';
-import { sendError } from '../http/reply.js';
+import { rateLimited, sendError } from '../http/reply.js';
 import { storeOfToken } from '../stores/store-token.js';
-import { grantAccess, type ControlAccess } from './access.js';
+import { grantAccess, type ControlAccess } from '../http/control-access.js';
 
 function tokenMatches(header: string | undefined, token: string): boolean {
   const given = Buffer.from(header ?? '');

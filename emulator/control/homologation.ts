@@ -4,7 +4,7 @@ import { controlHomologationRecorder, controlHomologationStart } from '../../src
 import { parseOrThrow } from '../../src/contract/validation.js';
 import { homologationService } from '../homologation/observer-state.js';
 import { observerReport, startSession } from '../homologation/observe.js';
-import { integrationParam } from './access.js';
+import { integrationParam } from '../http/control-access.js';
 
 type Params = { Params: { integration_id: string } };
 

@@ -5,7 +5,7 @@ import { isJsonContentType } from '../http/body.js';
 import type { HostPolicy } from '../http/host-check.js';
 import { sendError } from '../http/reply.js';
 import { controlAuthentication } from './auth.js';
-import { authorize } from './access.js';
+import { authorize } from '../http/control-access.js';
 
 const READS = new Set(['GET', 'HEAD']);
 

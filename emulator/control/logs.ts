@@ -3,7 +3,7 @@ import { controlLogsQuery, type RequestLogPage } from '../../src/contract/contro
 import { parseOrThrow } from '../../src/contract/validation.js';
 import type { Emulator } from '../emulator.js';
 import { requestLogOf } from '../http/request-log.js';
-import { accessOf, FILTERED } from './access.js';
+import { accessOf, FILTERED } from '../http/control-access.js';
 
 /**
  * GET /_emulator/logs — the request log (`emulator logs tail`). With `wait_ms`, a page that found

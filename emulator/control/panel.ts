@@ -7,7 +7,7 @@ import { panelBus, type PanelChange } from '../panel/bus.js';
 import { panelPage } from '../panel/page.js';
 import { PANEL_SCRIPT } from '../panel/script.js';
 import { PANEL_ICON, PANEL_STYLES } from '../panel/styles.js';
-import { accessOf, FILTERED, integrationParam, storeParam, type ControlAccess } from './access.js';
+import { accessOf, FILTERED, integrationParam, storeParam, type ControlAccess } from '../http/control-access.js';
 
 type IdParams = { Params: Record<string, string>; Querystring: Record<string, string | undefined> };
 

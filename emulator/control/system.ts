@@ -3,9 +3,9 @@ import type { Emulator } from '../emulator.js';
 import { formatDate } from '../../src/contract/dates.js';
 import { controlClockAdvance, controlFault } from '../../src/contract/control.js';
 import { resetToSeeds } from '../stores/seed.js';
-import { controlBody } from './parse.js';
+import { controlBody } from '../http/control-body.js';
 import { describeState } from './state.js';
-import { accessOf, ANY_TOKEN, FILTERED } from './access.js';
+import { accessOf, ANY_TOKEN, FILTERED } from '../http/control-access.js';
 
 /**
  * DESIGN: control API — health, reset, state, the clock and injected faults. A store token reads the

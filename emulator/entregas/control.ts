@@ -2,11 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Emulator } from '../emulator.js';
 import { ApiError } from '../../src/contract/errors.js';
-import { controlBody } from '../control/parse.js';
+import { controlBody } from '../http/control-body.js';
 import { deliverEntrega, entregaOfStore } from './actions.js';
 import { courierView } from './present.js';
 import { formatDate } from '../../src/contract/dates.js';
-import { ownedBy } from '../control/access.js';
+import { ownedBy } from '../http/control-access.js';
 
 /** The delivery's store (a store token reaches its own store's deliveries only). */
 const entregaOwner = ownedBy(async (store, request) => (await store.entregas.byId((request.params as { id: string }).id))?.storeId);

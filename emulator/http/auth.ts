@@ -1,62 +1,23 @@
-import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../src/contract/errors.js';
-import type { EnvContext } from '../context.js';
 import type { CredentialRecord, IntegrationRecord, StoreRecord } from '../stores/repository.js';
-import { parseAuthorization, secretMatches } from '../stores/credentials.js';
-import { AuthCache } from './auth-cache.js';
-import type { MaybePromise } from '../store/maybe.js';
 
+/** Who calls an API route: the credential's records, as the environment's pipeline found them (api/authenticate.ts). */
 export interface AuthContext {
   integration: IntegrationRecord;
   store: StoreRecord;
   credential: CredentialRecord;
 }
 
-const caches = new WeakMap<EnvContext, AuthCache>();
-
-function cacheOf(env: EnvContext): AuthCache {
-  let cache = caches.get(env);
-  if (!cache) caches.set(env, (cache = new AuthCache(env.changes, env.name)));
-  return cache;
-}
-
-/**
- * spec: Authentication 1–4 — `Bearer key.secret` of this environment, secret checked against its
- * SHA-256 digest, not expired nor revoked. Anything else is 401 `unauthenticated`, with no hint of why.
- * The records come from a cache that a write to their rows empties (see auth-cache.ts); they are
- * frozen. A cache hit answers at once (no promise): this runs on every request.
- */
-export function authenticate(env: EnvContext, request: FastifyRequest): MaybePromise<AuthContext> {
-  const parsed = parseAuthorization(request.headers.authorization);
-  if (!parsed || parsed.env !== env.name) throw ApiError.of('unauthenticated');
-  const cache = cacheOf(env);
-  const kept = cache.get(parsed.keyId);
-  if (kept) return check(env, kept, parsed.secret);
-  const found = lookup(env, parsed.keyId, cache);
-  return found.then((f) => check(env, f, parsed.secret));
-}
-
-async function lookup(env: EnvContext, keyId: string, cache: AuthCache): Promise<AuthContext | undefined> {
-  const ticket = cache.ticket();
-  const credential = await env.store.credentials.byKey(keyId);
-  const integration = credential && (await env.store.integrations.byId(credential.integrationId));
-  const store = integration && (await env.store.stores.byId(integration.storeId));
-  if (!credential || !integration || !store) return undefined;
-  return cache.set(keyId, { credential, integration, store }, ticket);
-}
-
-function check(env: EnvContext, found: AuthContext | undefined, secret: string): MaybePromise<AuthContext> {
-  if (!found || !secretMatches(secret, found.credential.secretSha256)) throw ApiError.of('unauthenticated');
-  const { credential, integration, store } = found;
-  const now = env.clock.now();
-  if (credential.revokedAt !== null || (credential.expiresAt !== null && credential.expiresAt <= now)) {
-    throw ApiError.of('unauthenticated');
+// What a route reads of its request: the caller (set by the environment's pipeline), and whether the
+// route answers without a credential.
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthContext | null;
   }
-  // spec: Authentication 7 — the first valid call activates the integration (a write: the cache is renewed).
-  if (integration.status !== 'inactive') return found;
-  return env.store.integrations.activate(integration.id, now).then((activated) =>
-    activated ? { credential, store, integration: { ...integration, status: 'active' as const } } : found,
-  );
+  interface FastifyContextConfig {
+    /** Routes that answer without a credential (the OpenAPI document). */
+    public?: boolean;
+  }
 }
 
 /** spec: Authentication 6 — suspension answers 403 everywhere but GET /me. */

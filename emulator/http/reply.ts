@@ -29,3 +29,8 @@ export function toApiError(error: unknown): ApiError {
     }
   }
 }
+
+/** spec: Limits — 429 `rate_limited`, with when to try again. */
+export function rateLimited(retryAfterSeconds: number): ApiError {
+  return ApiError.of('rate_limited').withHeaders({ 'Retry-After': String(retryAfterSeconds) });
+}

@@ -7,7 +7,7 @@ import type { Emulator } from '../emulator.js';
 import { simulateOrder } from './simulator.js';
 import { changeStatus, markPaid } from './commands.js';
 import { presentOrder } from './present.js';
-import { ownedBy, storeInBody } from '../control/access.js';
+import { ownedBy, storeInBody } from '../http/control-access.js';
 import { requireBody } from '../http/route.js';
 
 const NO_ORDER = 'El pedido no existe.';

@@ -13,9 +13,9 @@ import { changeStore, type StoreChange } from './change-store.js';
 import { changeIntegration } from './change-integration.js';
 import { rotateCredential } from './rotate.js';
 import { formatNullableDate } from '../../src/contract/dates.js';
-import { controlBody } from '../control/parse.js';
-import { integrationView, storeView } from '../control/state.js';
-import { integrationParam, storeParam } from '../control/access.js';
+import { controlBody } from '../http/control-body.js';
+import { integrationView, storeView } from './present.js';
+import { integrationParam, storeParam } from '../http/control-access.js';
 import { issueStoreToken, newStoreToken } from './store-token.js';
 
 type IdParams = { Params: Record<string, string> };

@@ -2,11 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { Emulator } from '../emulator.js';
 import { ApiError } from '../../src/contract/errors.js';
 import { webhookChaos, webhookPanelInput } from '../../src/contract/webhooks.js';
-import { controlBody } from '../control/parse.js';
+import { controlBody } from '../http/control-body.js';
 import { setWebhook } from './config.js';
 import { presentDelivery, presentWebhook } from './present.js';
 import { webhookService } from './background.js';
-import { integrationParam, ownedBy } from '../control/access.js';
+import { integrationParam, ownedBy } from '../http/control-access.js';
 
 /** A delivery's store, through its integration (a store token retries its own deliveries only). */
 const deliveryOwner = ownedBy(async (store, request) => {

@@ -1,7 +1,8 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { ControlIntegration, ControlStore, EmulatorClock, EmulatorState, RotatedCredential } from '../../src/client/emulator-control.js';
 import type { clockView } from '../../emulator/control/system.js';
-import type { describeState, integrationView, storeView } from '../../emulator/control/state.js';
+import type { describeState } from '../../emulator/control/state.js';
+import type { integrationView, storeView } from '../../emulator/stores/present.js';
 import type { rotateCredential } from '../../emulator/stores/rotate.js';
 
 // The client writes the control API's answers out (src/client/emulator-control.ts) so that its

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import { buildEmulator } from '../../../emulator/app.js';
-import { addEnvHooks } from '../../../emulator/http/env-plugin.js';
+import { addEnvHooks } from '../../../emulator/api/env-plugin.js';
 import { apiRoute, ok } from '../../../emulator/http/route.js';
 import { endpoint } from '../../../src/contract/endpoint.js';
 import { ApiError } from '../../../src/contract/errors.js';

@@ -2,28 +2,20 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import { ApiError } from '../../src/contract/errors.js';
 import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
-import { authenticate, type AuthContext } from './auth.js';
-import { sendError } from './reply.js';
+import type { AuthContext } from '../http/auth.js';
+import { authenticate } from './authenticate.js';
+import { rateLimited, sendError } from '../http/reply.js';
 import { takenFault, type FaultView } from '../faults.js';
 import { isPromise, type MaybePromise } from '../store/maybe.js';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    auth: AuthContext | null;
-  }
-  interface FastifyContextConfig {
-    /** Routes that answer without a credential (the OpenAPI document). */
-    public?: boolean;
-  }
-}
 
 /** One group of routes of the API (an aggregate's), registered under each environment's base path. */
 export type RouteRegistrar = (app: FastifyInstance, env: EnvContext, emulator: Emulator) => void;
 
 /**
- * One environment's API under its base path, with the routes the root hands in (emulator/routes.ts). Its onRequest hook runs, in order: injected faults
- * (they answer before the request runs), the per-IP block after 30 authentication failures, the
- * credential, and the per-integration rate limit (spec: Authentication 5, Limits).
+ * One environment's API under its base path, with the routes the root hands in (emulator/routes.ts).
+ * Its onRequest hook runs, in order: injected faults (they answer before the request runs), the
+ * per-IP block after 30 authentication failures, the credential, and the per-integration rate limit
+ * (spec: Authentication 5, Limits).
  */
 export function envPlugin(emulator: Emulator, env: EnvContext, routes: readonly RouteRegistrar[]) {
   return async function plugin(app: FastifyInstance): Promise<void> {
@@ -114,8 +106,4 @@ function then<T>(value: MaybePromise<T>, next: (value: T) => void, fail: (error:
     return;
   }
   value.then(next, fail).catch(fail);
-}
-
-export function rateLimited(retryAfterSeconds: number): ApiError {
-  return ApiError.of('rate_limited').withHeaders({ 'Retry-After': String(retryAfterSeconds) });
 }

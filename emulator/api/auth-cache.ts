@@ -1,6 +1,6 @@
 import type { ChangeFeed } from '../store/changes.js';
 import type { Environment } from '../../src/contract/store.js';
-import type { AuthContext } from './auth.js';
+import type { AuthContext } from '../http/auth.js';
 
 /**
  * The credential → integration → store records of recent keys, kept until the storage reports a

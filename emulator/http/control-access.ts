@@ -3,7 +3,7 @@ import { ApiError } from '../../src/contract/errors.js';
 import type { Environment } from '../../src/contract/store.js';
 import type { Emulator } from '../emulator.js';
 import type { EnvStore } from '../store/port.js';
-import { sendError } from '../http/reply.js';
+import { sendError } from './reply.js';
 
 // DESIGN, Storage and the team sandbox: with --admin-token, the admin token opens every control
 // route; a store token opens only the routes about its own store. Each route says in its

@@ -3,7 +3,7 @@ import { sqliteDb, startTestEmulator, type TestEmulator } from '../../helpers/em
 import { asStore, newStore } from '../../helpers/stores.js';
 
 // Authentication reads its records through a cache that a write to a store, integration or
-// credential row empties, however it is written (emulator/http/auth-cache.ts, emulator/adapters/sqlite/row-watch.ts): a
+// credential row empties, however it is written (emulator/api/auth-cache.ts, emulator/adapters/sqlite/row-watch.ts): a
 // change must show on the very next call, never a call later.
 let emu: TestEmulator;
 beforeAll(async () => {
