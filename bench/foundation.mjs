@@ -46,7 +46,7 @@ async function serve() {
   // A write between reads: one row changed in a table of the bench's own, which moves the
   // database's change counter as any API write does, so no page is served from the page cache (each
   // request runs the page's query and joins its products' texts). What a write to other rows
-  // leaves alone stays: the credential's records and each product's text (emulator/db/row-watch.ts).
+  // leaves alone stays: the credential's records and each product's text (emulator/adapters/sqlite/row-watch.ts).
   // With `{ tick: true, kind: 'product' }` the write touches one product of the page instead (its
   // text is written again), cycling through the page: a sync that writes and reads in turns.
   // The embedded storage's live database (the SQLite adapter's; the bench measures that one).

@@ -104,7 +104,7 @@ export class Emulator implements Lifecycle {
   seeds: SeededStore[] = [];
   /** Where webhook deliveries and image downloads may connect (never the emulator itself). */
   readonly outbound = new OutboundGuard();
-  /** The webhooks aggregate's outbox, set when its service starts (every emitted event passes through it). */
+  /** The webhooks aggregate's outbox, set when its background service starts (webhooks/background.ts; every emitted event passes through it). */
   outbox: Outbox | null = null;
   /**
    * The emulator's own base URL (links it hands out, such as `tracking_url`, never come from the

@@ -15,7 +15,7 @@ type Operation = z.output<typeof batchOperationTyped>;
 /** Operations run between two yields to the event loop (so that a second batch meets the first). */
 export const BATCH_CHUNK = 50;
 
-// spec: Batch request — `data` is the same body as the single endpoint (the service validates it);
+// spec: Batch request — `data` is the same body as the single endpoint (its command validates it);
 // absent for deactivations.
 const TAKES_DATA: Record<BatchOp, boolean> = {
   upsert_category: true,
@@ -63,13 +63,13 @@ async function apply(env: EnvContext, tx: Tx, integration: IntegrationRecord, op
   }
 }
 
-// The service's own arguments: the code in the path and link_to_id. Any other field it reports is
+// The command's own arguments: the code in the path and link_to_id. Any other field it reports is
 // one of `data` (an unknown field too, even one called `external_id`: the operation's own fields
-// were read before the service ran).
+// were read before the command ran).
 const OPERATION_FIELDS = new Set(['external_id', 'link_to_id']);
 
 /**
- * The service's validation fields are relative to `data`; the batch reports them relative to the
+ * A command's validation fields are relative to `data`; the batch reports them relative to the
  * operation (`option_groups.0.name` → `data.option_groups.0.name`).
  */
 export function serviceDetails(details: ApiError['details']): ApiError['details'] {

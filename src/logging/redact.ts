@@ -5,7 +5,7 @@
  * The characters after `svs_<env>_`, `whsec_` or `mks_` that are masked: the whole alphabet the CLI accepts
  * in a secret (letters, digits, `_`, `-`: src/cli/config/profiles.ts, listen's --secret), plus `%`
  * and `+`, which an encoded secret shows. A secret is masked to its end, never up to its first `-`.
- * Shared with the bundle's scrubber (emulator/bundle/dump.ts).
+ * Shared with the bundle's scrubber (emulator/bundle/scrub.ts).
  */
 export const SECRET_CHARS = 'A-Za-z0-9_%+-';
 

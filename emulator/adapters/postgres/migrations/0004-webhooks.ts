@@ -2,7 +2,7 @@ import { ROWID, TEXT } from './columns.js';
 import type { PgMigration } from './index.js';
 
 // The claim columns are this adapter's (left out of bundles): which process holds a delivery for one
-// attempt, under which token, until when (real time), and what the attempt was (webhooks-claims.ts).
+// attempt, under which token, until when (real time), and what the attempt was (webhook-claims.ts).
 export const webhooks: PgMigration = {
   version: 4,
   name: 'webhooks',

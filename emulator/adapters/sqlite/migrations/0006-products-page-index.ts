@@ -2,7 +2,7 @@ import type { Migration } from './index.js';
 
 // GET /catalog/products reads a page of product rowids in id order, filtered by update time,
 // category and active: this index holds every column it reads, so the page never touches the table
-// (present/catalog.ts). It replaces products_store(store_id, id), which it extends.
+// (product-page.ts). It replaces products_store(store_id, id), which it extends.
 export const productsPageIndex: Migration = {
   version: 6,
   name: 'products-page-index',
