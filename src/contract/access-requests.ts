@@ -57,6 +57,9 @@ export const accessRequestDeny = z.strictObject({
   reason: z.string().trim().min(ACCESS_LIMITS.reasonMin).max(ACCESS_LIMITS.reasonMax),
 });
 
+/** POST /_emulator/access-requests/{id}/approve — no fields: the store is named after the request. */
+export const accessRequestApprove = z.strictObject({});
+
 /** GET /_emulator/access-requests — the operator's list, newest first. */
 export const accessRequestListQuery = z.strictObject({
   status: z.enum(ACCESS_REQUEST_STATUSES).optional(),
