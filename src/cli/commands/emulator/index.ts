@@ -8,6 +8,8 @@ import { registerChaos } from './chaos/index.js';
 import { registerLogs } from './logs/index.js';
 import { registerStores } from './stores/index.js';
 import { registerBalance } from './balance.js';
+import { registerAccess } from './access/index.js';
+import { registerCertificates } from './certificates/index.js';
 import { ADMIN_TOKEN_HELP } from './control-url.js';
 import { durationOption } from './duration.js';
 
@@ -97,6 +99,8 @@ export function registerEmulatorCommands(program: Command): void {
   registerChaos(emulator);
   registerLogs(emulator);
   registerStores(emulator);
+  registerAccess(emulator);
+  registerCertificates(emulator);
   registerBalance(emulator);
 }
 
