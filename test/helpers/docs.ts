@@ -299,7 +299,7 @@ export const DOCUMENTED_PUBLIC_URL = 'https://sandbox.example.com';
 export function nginxBlock(markdown: string): string | null {
   const at = markdown.indexOf(NGINX_MARK);
   if (at < 0) return null;
-  const open = /^(\s*)(`{3,}|~{3,})[^\n]*\n/m.exec(markdown.slice(at + NGINX_MARK.length));
+  const open = /^([ \t]*)(`{3,}|~{3,})[^\n]*\n/m.exec(markdown.slice(at + NGINX_MARK.length));
   if (!open) return null;
   const start = at + NGINX_MARK.length + open.index + open[0].length;
   const end = markdown.indexOf(`\n${open[1]}${open[2]}`, start - 1);
