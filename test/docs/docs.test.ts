@@ -196,6 +196,64 @@ function startEmulator(cwd: string): Promise<Emulator> {
   });
 }
 
+/**
+ * A team sandbox doc's stand-in for the reader's ERP connector (as in docs/homologation.md's CI recipe):
+ * `./start-connector.sh`, run with MERCHANT_KIT_BASE_URL, MERCHANT_KIT_CREDENTIAL and the store token in
+ * MERCHANT_KIT_ADMIN_TOKEN, hands them to the runner (a file it removes at once: no credential stays in
+ * the folder), which starts merchant-kit's reference ERP on them (test/helpers/reference-erp.ts) with
+ * a person doing the session's tasks, and returns once its webhook is configured.
+ */
+const START_CONNECTOR = `#!/bin/sh
+# The docs runner's stand-in for your ERP's connector: it starts merchant-kit's reference ERP.
+umask 077
+printf '%s\\n%s\\n%s\\n' "$MERCHANT_KIT_BASE_URL" "$MERCHANT_KIT_CREDENTIAL" "$MERCHANT_KIT_ADMIN_TOKEN" > .connector.request.tmp
+mv .connector.request.tmp .connector.request
+while [ ! -f .connector.ready ]; do sleep 0.1; done
+cat .connector.ready
+rm -f .connector.ready
+`;
+
+interface Connector {
+  stop(): Promise<void>;
+}
+
+/** Watches `dir` for the stand-in's request and runs the reference ERP and its person until stopped. */
+function connectorStandIn(dir: string, certificate: string | undefined, processUrl: string): Connector {
+  writeFileSync(join(dir, 'start-connector.sh'), START_CONNECTOR, { mode: 0o755 });
+  const running: { close(): Promise<void> }[] = [];
+  let busy = false;
+  const timer = setInterval(() => {
+    const file = join(dir, '.connector.request');
+    if (busy || !existsSync(file)) return;
+    busy = true;
+    const [baseUrl, credential, token] = readFileSync(file, 'utf8').split('\n');
+    rmSync(file);
+    void (async () => {
+      const { Agent } = await import('undici');
+      const { startReferenceErp, driveTasks } = await import('../helpers/reference-erp.js');
+      const dispatcher = new Agent(certificate ? { connect: { ca: readFileSync(certificate) } } : {});
+      try {
+        const erp = await startReferenceErp(baseUrl!, credential!, { dispatcher });
+        const me = await erp.client.me();
+        // The person reads the tasks from a process directly (its own address: no certificate to trust).
+        const driver = driveTasks(`${processUrl}/_emulator`, me.integration.id, erp.operator, 200, token || undefined);
+        running.push({ close: async () => { await driver.stop(); await erp.close(); await dispatcher.close(); } });
+        writeFileSync(join(dir, '.connector.ready'), `connector started: integration ${me.integration.id}, webhook ${erp.receiver.url}\n`);
+      } catch (error) {
+        writeFileSync(join(dir, '.connector.ready'), `the stand-in connector could not start: ${(error as Error).message}\n`);
+      } finally {
+        busy = false;
+      }
+    })();
+  }, 100);
+  return {
+    async stop() {
+      clearInterval(timer);
+      for (const r of running.splice(0)) await r.close();
+    },
+  };
+}
+
 const CURL = execFileSync('sh', ['-c', 'command -v curl'], { encoding: 'utf8' }).trim();
 const TERMINAL_SESSION = join(ROOT, 'test', 'helpers', 'terminal-session.py');
 
@@ -358,7 +416,8 @@ async function runFile(file: string, mode: SessionMode = 'pipe'): Promise<{ fail
       // Marks every process the blocks start: what they leave running is found, and stopped.
       [SESSION_ENV]: randomBytes(8).toString('hex'),
     };
-    const outcome = await runSession(sessionScript(adapted), dir, env, DEFAULT_LIMITS, mode, team);
+    const connector = team && emulator.target.ports ? connectorStandIn(dir, emulator.nginx?.certificate, `http://127.0.0.1:${emulator.target.ports[4011]}`) : null;
+    const outcome = await runSession(sessionScript(adapted), dir, env, DEFAULT_LIMITS, mode, team).finally(() => connector?.stop());
     reportTimes(`${file}${mode === 'terminal' ? ' (terminal)' : ''}`, blocks.map((b) => ({ ...b, file })), outcome.times);
     let failure = sessionFailure(file, blocks, outcome);
     if (failure === null) {
