@@ -1,11 +1,9 @@
-import { CERTIFICATE_TYP, type CertificatePayload, type ReportCertificate } from '../../src/contract/certificates.js';
+import { CERTIFICATE_TYP, type CertificatePayload, type GradedSettings, type Intake, type ReportCertificate } from '../../src/contract/certificates.js';
 import { reportSha256 } from '../../src/certificates/canonical-json.js';
 import { signCompact } from '../../src/certificates/jws.js';
 import type { HomologationReport } from '../../checks/report.js';
-import type { RecordedCall } from '../../checks/observation.js';
 import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
-import { intakeAndSettings } from '../homologation/intake.js';
 import { newSigningKey, privateKeyOf } from './keys.js';
 
 /** A report and the certificate it earned. */
@@ -27,7 +25,9 @@ export interface Certification {
   integrationId: string;
   storeId: string;
   sessionStartedAt: number;
-  calls: readonly RecordedCall[];
+  /** How the ERP was graded (the observer says: emulator/homologation/intake.ts). */
+  intake: Intake;
+  settings: GradedSettings;
   /** The observer's report, certified (every mandatory check passed, complete). */
   report: HomologationReport;
 }
@@ -43,8 +43,6 @@ export async function certify(emulator: Emulator, c: Certification): Promise<Cer
   const already = await certifiedSession(emulator, c.integrationId, c.sessionStartedAt);
   if (already) return already;
   const integration = (await c.env.store.integrations.byId(c.integrationId))!;
-  const webhook = await c.env.store.webhooks.get(c.integrationId);
-  const graded = intakeAndSettings({ webhookActive: Boolean(webhook?.active), calls: c.calls, sessionStartedAt: c.sessionStartedAt, settings: integration.settings });
   const key = await ledger.currentKey(() => newSigningKey());
   const id = c.env.ids.next('certificate');
   const digest = reportSha256(c.report);
@@ -55,8 +53,8 @@ export async function certify(emulator: Emulator, c: Certification): Promise<Cer
     store_id: c.storeId,
     system: integration.system,
     environment: c.env.name,
-    intake: graded.intake,
-    settings: graded.settings,
+    intake: c.intake,
+    settings: c.settings,
     checks: c.report.checks.filter((check) => check.status === 'pass').map((check) => check.id),
     report_sha256: digest,
     iat: Math.floor(now / 1000),

@@ -19,6 +19,7 @@ export async function issueForTest(emu: TestEmulator, overrides: Partial<Homolog
     ...overrides,
   } as unknown as HomologationReport;
   return certify(emu.running.emulator, {
-    env, integrationId: emu.test.integration_id, storeId: emu.test.store_id, sessionStartedAt: Date.UTC(2026, 0, 1) + ++sessions, calls: [], report,
+    env, integrationId: emu.test.integration_id, storeId: emu.test.store_id, sessionStartedAt: Date.UTC(2026, 0, 1) + ++sessions, report,
+    intake: 'webhook', settings: { order_status_authority: 'both', ack_expected: 'on_receipt' },
   });
 }
