@@ -1,7 +1,7 @@
 import type { AccessRequestStatusView } from '../../src/contract/access-requests.js';
 import { ApiError } from '../../src/contract/errors.js';
 import type { Emulator } from '../emulator.js';
-import { rateLimited } from '../http/env-plugin.js';
+import { rateLimited } from '../http/reply.js';
 import { claimPrivateKey, claimSecretMatches } from './claim-secret.js';
 import { accessRequestStatusView } from './present.js';
 import { open } from './seal.js';

@@ -3,7 +3,7 @@ import { ACCESS_LIMITS, accessRequestApprove, accessRequestCreate, accessRequest
 import { ApiError } from '../../src/contract/errors.js';
 import { parseOrThrow } from '../../src/contract/validation.js';
 import type { Emulator } from '../emulator.js';
-import { controlBody } from '../control/parse.js';
+import { controlBody } from '../http/control-body.js';
 import { readAccessRequest } from './claim.js';
 import { claimSecretOf } from './claim-secret.js';
 import { approveAccessRequest, denyAccessRequest } from './decide.js';

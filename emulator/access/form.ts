@@ -17,7 +17,9 @@ function htmlReply(reply: FastifyReply, status: number, html: string): FastifyRe
     .header('content-type', 'text/html; charset=utf-8')
     .header('content-security-policy', ACCESS_CSP)
     .header('x-content-type-options', 'nosniff')
-    .header('referrer-policy', 'no-referrer')
+    // Same-origin: a browser without Sec-Fetch-Site then sends the page's real Origin with the form
+    // (under no-referrer it sends `Origin: null`, which tells nothing).
+    .header('referrer-policy', 'same-origin')
     .header('x-frame-options', 'DENY')
     .header('cache-control', 'no-store')
     .send(html);
@@ -27,13 +29,13 @@ const language = (request: FastifyRequest): Language => languageOf(request.query
 
 /**
  * A form may be sent by the page itself only: a browser says where a form came from (`Sec-Fetch-Site`,
- * `Origin`), and another site's page that posts here is refused, so that no site makes its visitors
- * send requests in their name. A client that is not a browser sends neither, and is let through
- * (it could send the JSON request as well).
+ * which no page can set, decides where it is sent; else `Origin`), and another site's page that posts
+ * here is refused, so that no site makes its visitors send requests in their name. A client that is
+ * not a browser sends neither, and is let through (it could send the JSON request as well).
  */
 function crossSite(request: FastifyRequest, hosts: HostPolicy): boolean {
   const site = request.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') return true;
+  if (site !== undefined) return site !== 'same-origin' && site !== 'none';
   const origin = request.headers.origin;
   return origin !== undefined && !hosts.originAllowed(origin, request.headers.host);
 }

@@ -96,7 +96,7 @@ function layout(language: Language, title: string, body: string): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${h(title)}</title>
 <style>${STYLE}</style>
 </head>

@@ -1,7 +1,7 @@
 import { ACCESS_LIMITS, type AccessRequestCreate, type AccessRequestCreated } from '../../src/contract/access-requests.js';
 import { ApiError } from '../../src/contract/errors.js';
 import type { Emulator } from '../emulator.js';
-import { rateLimited } from '../http/env-plugin.js';
+import { rateLimited } from '../http/reply.js';
 import { newClaimSecret } from './claim-secret.js';
 
 /** Where access requests live: the sandbox's own environment, where their stores are made. */

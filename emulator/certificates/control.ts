@@ -4,7 +4,7 @@ import { ApiError } from '../../src/contract/errors.js';
 import { formatDate } from '../../src/contract/dates.js';
 import { parseOrThrow } from '../../src/contract/validation.js';
 import type { Emulator } from '../emulator.js';
-import { controlBody } from '../control/parse.js';
+import { controlBody } from '../http/control-body.js';
 import { keySet, newSigningKey } from './keys.js';
 import { certificateView } from './present.js';
 

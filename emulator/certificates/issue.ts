@@ -1,5 +1,5 @@
 import { CERTIFICATE_TYP, type CertificatePayload, type GradedSettings, type Intake, type ReportCertificate } from '../../src/contract/certificates.js';
-import { reportSha256 } from '../../src/certificates/canonical-json.js';
+import { reportSha256 } from '../../src/certificates/report-digest.js';
 import { signCompact } from '../../src/certificates/jws.js';
 import type { HomologationReport } from '../../checks/report.js';
 import type { EnvContext } from '../context.js';

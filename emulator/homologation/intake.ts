@@ -1,6 +1,6 @@
 import type { GradedSettings, Intake } from '../../src/contract/certificates.js';
 import type { IntegrationSettings } from '../../src/contract/store.js';
-import type { RecordedCall } from '../../checks/observation.js';
+import type { RecordedCall } from '../../src/contract/observation.js';
 
 /**
  * DESIGN: Grading the ERPs the spec allows — what a report and a certificate say of how the ERP was

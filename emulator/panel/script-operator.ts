@@ -13,8 +13,9 @@ export const PANEL_OPERATOR = String.raw`  // ---- the operator: access requests
     ui.operator = { requests: requests, certificates: certificates };
     renderOperator();
   }
+  // An approval makes a store: after an action everything is read again, the stores' list included.
   function operatorAction(method, path, body) {
-    return act(function () { return api(method, path, body).then(function () { return loadOperator(); }); }, 'operator');
+    return act(function () { return api(method, path, body); }, 'operator').then(reloadIfDone);
   }
   function requestRow(r) {
     var reason = el('input', { type: 'text', placeholder: 'reason the integrator reads (3 to 500 characters)', 'aria-label': 'Deny reason ' + r.id });

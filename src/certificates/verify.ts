@@ -1,7 +1,7 @@
 import {
   certificateHeader, certificatePayload, ed25519PublicJwk, type CertificateHeader, type CertificatePayload, type Ed25519PublicJwk, type RevokedCertificate,
 } from '../contract/certificates.js';
-import { reportSha256 } from './canonical-json.js';
+import { reportSha256 } from './report-digest.js';
 import { publicKeyOf } from './jwk.js';
 import { parseCompact, signatureValid } from './jws.js';
 

@@ -35,8 +35,8 @@ afterAll(async () => {
 const run = (args: string[], input?: string): Promise<CliResult> => cli(['--base-url', emu.url, ...args], { env: config.env, input, timeoutMs: 60_000 });
 
 /** A certified report written as `homologate` writes homologation.json. */
-async function reportFile(name: string): Promise<{ path: string; jws: string; id: string; text: string }> {
-  const certified = await issueForTest(emu);
+async function reportFile(name: string, notes = ['Ñandutí']): Promise<{ path: string; jws: string; id: string; text: string }> {
+  const certified = await issueForTest(emu, { notes });
   const path = join(dir, name);
   const text = jsonReport(certified);
   writeFileSync(path, text);
@@ -87,7 +87,7 @@ describe('merchant-kit certificate verify', () => {
     const r = await run(['certificate', 'verify', edited, '--keys', keysUrl]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/not valid: report digest differs/);
-    const other = await reportFile('another.json');
+    const other = await reportFile('another.json', ['another run']);
     const mixed = await run(['certificate', 'verify', path, '--keys', keysUrl, '--report', other.path, '--json']);
     expect(mixed.code).toBe(1);
     // The report re-indented by another tool is the same report.

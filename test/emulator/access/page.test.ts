@@ -75,6 +75,7 @@ describe('the access page', () => {
     ['another site\'s Origin', { origin: 'https://evil.example' }],
     ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }],
     ['Sec-Fetch-Site: same-site (a sibling subdomain)', { 'sec-fetch-site': 'same-site' }],
+    ['Origin: null (a sandboxed frame) and no Sec-Fetch-Site', { origin: 'null' }],
   ])('refuses a form posted with %s: 403 page, nothing kept', async (_name, headers) => {
     const before = await count();
     const answer = await post(form(good), headers);
