@@ -68,7 +68,7 @@ describe('homologate against a fresh emulator', () => {
     const validate = ajv.compile(schema);
     const r = report();
     expect(validate(r), JSON.stringify(validate.errors)).toBe(true);
-    expect(r.schema_version).toBe('1.1');
+    expect(r.schema_version).toBe('1.2');
     expect(r.mode).toBe('automatic');
     expect(r.summary).toMatchObject({ total: 8, passed: 8, certified: true });
     expect(r.checks.map((c: { id: string }) => c.id)).toEqual(IDS);

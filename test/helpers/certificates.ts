@@ -11,7 +11,7 @@ let sessions = 0;
 export async function issueForTest(emu: TestEmulator, overrides: Partial<HomologationReport> = {}): Promise<CertifiedReport> {
   const env = emu.running.emulator.env('test');
   const report = {
-    schema_version: '1.1', tool: { name: 'merchant-kit', version: 'test' }, mode: 'observer', generated_at: '2026-01-15T12:00:00.000Z', started_at: '2026-01-15T11:58:00.000Z',
+    schema_version: '1.2', tool: { name: 'merchant-kit', version: 'test' }, mode: 'observer', generated_at: '2026-01-15T12:00:00.000Z', started_at: '2026-01-15T11:58:00.000Z',
     complete: true, interrupted: false, target: { base_url: emu.running.sandbox_base_url, environment: 'test', emulator: true },
     integration: { id: emu.test.integration_id, store_id: emu.test.store_id, store_name: 'Demo' },
     summary: { total: 1, passed: 1, failed: 0, skipped: 0, pending: 0, certified: true },

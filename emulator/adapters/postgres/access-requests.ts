@@ -6,7 +6,7 @@ import { LOCK_CLASS } from './migrate.js';
 // of the sandbox: the count and the write run under a transaction-scoped advisory lock of the schema.
 
 const RECORD = `id, status, company, contact_email AS "contactEmail", system, claim_sha256 AS "claimSha256", seal_key AS "sealKey", reason,
-  store_id AS "storeId", integration_id AS "integrationId", sealed, created_at AS "createdAt", decided_at AS "decidedAt", claimed_at AS "claimedAt"`;
+  store_id AS "storeId", integration_id AS "integrationId", sealed, created_at AS "createdAt", decided_at AS "decidedAt", handed_over_at AS "claimedAt"`;
 
 export function accessRequestsSql(schema: string) {
   const t = tableIn(schema);
@@ -28,7 +28,7 @@ export function accessRequestsSql(schema: string) {
     // on the row as the first left it) and takes nothing.
     take: statement(
       `WITH taken AS (SELECT id, sealed FROM ${t('access_requests')} WHERE id = $1 AND sealed IS NOT NULL FOR UPDATE)
-       UPDATE ${t('access_requests')} a SET sealed = NULL, claimed_at = $2 FROM taken WHERE a.id = taken.id RETURNING taken.sealed AS sealed`,
+       UPDATE ${t('access_requests')} a SET sealed = NULL, handed_over_at = $2 FROM taken WHERE a.id = taken.id RETURNING taken.sealed AS sealed`,
     ),
   };
 }

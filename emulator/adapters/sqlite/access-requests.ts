@@ -16,12 +16,12 @@ interface Row {
   sealed: Buffer | null;
   created_at: number;
   decided_at: number | null;
-  claimed_at: number | null;
+  handed_over_at: number | null;
 }
 
 const toRecord = (r: Row): AccessRequestRecord => ({
   id: r.id, status: r.status, company: r.company, contactEmail: r.contact_email, system: r.system, claimSha256: r.claim_sha256, sealKey: r.seal_key,
-  reason: r.reason, storeId: r.store_id, integrationId: r.integration_id, sealed: r.sealed, createdAt: r.created_at, decidedAt: r.decided_at, claimedAt: r.claimed_at,
+  reason: r.reason, storeId: r.store_id, integrationId: r.integration_id, sealed: r.sealed, createdAt: r.created_at, decidedAt: r.decided_at, claimedAt: r.handed_over_at,
 });
 
 /** The access requests' table; one process owns the database, so a count and the write after it are one step. */
@@ -41,7 +41,7 @@ export function sqliteAccessRequests(db: Db): AccessRequestsRepository {
   );
   const deny = db.prepare(`UPDATE access_requests SET status = 'denied', reason = @reason, decided_at = @now WHERE id = @id AND status = 'pending'`);
   const sealedOf = db.prepare<[string], { sealed: Buffer }>('SELECT sealed FROM access_requests WHERE id = ? AND sealed IS NOT NULL');
-  const take = db.prepare('UPDATE access_requests SET sealed = NULL, claimed_at = ? WHERE id = ?');
+  const take = db.prepare('UPDATE access_requests SET sealed = NULL, handed_over_at = ? WHERE id = ?');
   const takeSealed = db.transaction((id: string, now: number): Buffer | null => {
     const row = sealedOf.get(id);
     if (!row) return null;

@@ -23,7 +23,7 @@ export const accessRequests: PgMigration = {
       sealed bytea,
       created_at bigint NOT NULL,
       decided_at bigint,
-      claimed_at bigint,
+      handed_over_at bigint,
       ${ROWID}
     );
     CREATE INDEX access_requests_status ON access_requests(status, created_at);

@@ -22,7 +22,7 @@ export const accessRequests: Migration = {
       sealed BLOB,
       created_at INTEGER NOT NULL,
       decided_at INTEGER,
-      claimed_at INTEGER
+      handed_over_at INTEGER
     ) STRICT;
     CREATE INDEX access_requests_status ON access_requests(status, created_at);
   `,
