@@ -214,7 +214,7 @@ export function describeEnd(end: { code: number | null; signal: NodeJS.Signals |
 }
 
 /** A secret part of a credential, a webhook signing secret or a store token, in full. */
-const SECRET = /\b(?:svs_(?:test|live)_|whsec_|mks_)[A-Za-z0-9_-]{8,}/;
+const SECRET = /\b(?:svs_(?:test|live)_|whsec_|mks_|mkc_)[A-Za-z0-9_-]{8,}/;
 
 /**
  * The files a docs session left in its working directory that hold a secret in clear (issue 14: a
