@@ -1,12 +1,13 @@
 import { z } from 'zod';
+import { ACCESS_REQUEST_STATUSES } from './enums.js';
 
 // DESIGN: The operator's public test environment — an integrator asks for a test store
 // (`POST /_emulator/access-requests`, or the form at `/access`), the operator approves or denies it
 // with the admin token, and the integrator follows it with the request's id and claim secret.
 // Same rules as the API: unknown fields are 422, every problem is a `details` entry.
 
+export { ACCESS_REQUEST_STATUSES };
 /** The states of a request: decided once, by the operator. */
-export const ACCESS_REQUEST_STATUSES = ['pending', 'approved', 'denied'] as const;
 export type AccessRequestStatus = (typeof ACCESS_REQUEST_STATUSES)[number];
 
 /** `acr_` plus 26 characters, as every id of the service (spec: Conventions, Identifiers). */

@@ -11,7 +11,10 @@ export interface VerifyOptions {
  * public keys and its revocations, and optionally against the report it certifies.
  */
 export function register(program: Command): void {
-  const certificate = program.command('certificate').description("Check a test environment's homologation certificate");
+  const certificate = program
+    .command('certificate')
+    .description("Check a test environment's homologation certificate")
+    .addHelpText('after', '\nExamples:\n  $ merchant-kit certificate verify homologation-report/homologation.json --keys https://sandbox.example.com/_emulator/certificates/keys\n');
   certificate
     .command('verify')
     .argument('<file>', 'a file with the certificate (its JWS), or a report that carries one (homologation.json); - reads stdin')

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { ACCESS_REQUEST_STATUSES } from '../../../../contract/access-requests.js';
+import { ACCESS_REQUEST_STATUSES } from '../../../../contract/enums.js';
 import { choiceOption } from '../../../options.js';
 import { ADMIN_TOKEN_HELP } from '../control-url.js';
 
@@ -23,12 +23,14 @@ export function registerAccess(emulator: Command): void {
     .description('The access requests, newest first (GET /_emulator/access-requests; admin token)')
     .option('--status <status>', `only these: ${ACCESS_REQUEST_STATUSES.join(', ')}`, choiceOption(ACCESS_REQUEST_STATUSES))
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText('after', '\nExamples:\n  $ merchant-kit emulator access list --status pending\n  $ merchant-kit --base-url https://sandbox.example.com emulator access list --json\n')
     .action(async (options: { status?: (typeof ACCESS_REQUEST_STATUSES)[number] }, command: Command) => (await import('./list.js')).accessListAction(options, command));
   access
     .command('approve')
     .argument('<id>', 'the request (acr_…)')
     .description("Approve a request: makes the integrator's test store and integration; they take its credential and store token with their claim secret (admin token)")
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText('after', '\nExamples:\n  $ merchant-kit emulator access approve acr_01J…\n')
     .action(async (id: string, _options: unknown, command: Command) => (await import('./decide.js')).accessApproveAction(id, command));
   access
     .command('deny')
@@ -36,6 +38,7 @@ export function registerAccess(emulator: Command): void {
     .description('Deny a request with a reason the integrator reads (admin token)')
     .requiredOption('--reason <reason>', 'why (3 to 500 characters), shown to the integrator')
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText('after', '\nExamples:\n  $ merchant-kit emulator access deny acr_01J… --reason "We do not know this company"\n')
     .action(async (id: string, options: { reason: string }, command: Command) => (await import('./decide.js')).accessDenyAction(id, options.reason, command));
   access
     .command('status')
