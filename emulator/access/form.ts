@@ -7,6 +7,7 @@ import type { HostPolicy } from '../http/host-check.js';
 import { sendError, toApiError } from '../http/reply.js';
 import { ACCESS_CSP, accessFormPage, accessReceivedPage, accessRefusedPage, languageOf, textsOf, type Language } from './page.js';
 import { submitAccessRequest } from './submit.js';
+import { issuerOf } from '../certificates/issue.js';
 
 /** The body of a form that is not url-encoded: refused with a page, never parsed. */
 const NOT_A_FORM = Symbol('not a url-encoded form');
@@ -85,7 +86,8 @@ export function accessPagePlugin(emulator: Emulator, hosts: HostPolicy) {
       if (!parsed.success) return htmlReply(reply, 422, accessFormPage(lang, { values, issues: issuesToDetails(parsed.error.issues) }));
       try {
         const created = await submitAccessRequest(emulator, parsed.data, request.ip);
-        return htmlReply(reply, 201, accessReceivedPage(lang, created, emulator.publicUrl));
+        // The address integrators use (--public-url), not this process's behind a balancer.
+        return htmlReply(reply, 201, accessReceivedPage(lang, created, issuerOf(emulator)));
       } catch (error) {
         if (!(error instanceof ApiError) || error.code !== 'rate_limited') throw error;
         for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);

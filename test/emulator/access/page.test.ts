@@ -15,7 +15,7 @@ let emu: TestEmulator;
 let browser: Browser;
 
 beforeAll(async () => {
-  emu = await startTestEmulator({ adminToken: ADMIN, accessRequests: true });
+  emu = await startTestEmulator({ adminToken: ADMIN, accessRequests: true, publicUrl: 'https://sandbox.example.com' });
   browser = await launchChromium();
 });
 afterAll(async () => {
@@ -66,6 +66,8 @@ describe('the access page', () => {
     const secret = /id="claim-secret">(mkc_[A-Za-z0-9]{40})</.exec(answer.html)?.[1];
     expect(id).toBeDefined();
     expect(secret).toBeDefined();
+    // How to follow it names the address integrators use (--public-url), not this process's.
+    expect(answer.html).toContain(`npx merchant-kit --base-url https://sandbox.example.com emulator access status ${id}`);
     expect(await count()).toBe(before + 1);
     const read = await undiciRequest(`${emu.url}/_emulator/access-requests/${id}`, { headers: { authorization: `Bearer ${secret}` } });
     expect(((await read.body.json()) as { data: { status: string } }).data.status).toBe('pending');
