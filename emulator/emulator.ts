@@ -43,6 +43,13 @@ export interface EmulatorOptions {
    * at most the same. Lets tests of stalled bodies run fast.
    */
   requestTimeoutMs?: number;
+  /**
+   * DESIGN: The operator's public test environment — integrators may ask for a test store (`--access-requests
+   * open`): the page at /access and POST /_emulator/access-requests. Needs `adminToken` (someone approves them).
+   */
+  accessRequests?: boolean;
+  /** The address integrators use (`--public-url https://sandbox.example.com`): the certificates' issuer. */
+  publicUrl?: string;
 }
 
 export interface ResolvedOptions {
@@ -61,6 +68,9 @@ export interface ResolvedOptions {
   allowedHosts: string[];
   trustProxy: string[];
   requestTimeoutMs: number;
+  accessRequests: boolean;
+  /** An origin (`https://sandbox.example.com`), or null: the process's own address stands for it. */
+  publicUrl: string | null;
 }
 
 
@@ -81,7 +91,23 @@ export function resolveOptions(o: EmulatorOptions = {}): ResolvedOptions {
     allowedHosts: o.allowedHosts ?? [],
     trustProxy: parseTrustedProxies(o.trustProxy ?? []),
     requestTimeoutMs: o.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+    accessRequests: o.accessRequests ?? false,
+    publicUrl: o.publicUrl === undefined ? null : publicOrigin(o.publicUrl),
   };
+}
+
+/** `--public-url`: an http(s) origin, without a path, query or user (a certificate's issuer is the sandbox's address). */
+export function publicOrigin(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`--public-url ${value} is not a URL`);
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) {
+    throw new Error(`--public-url ${value} must be an http(s) address without a path (https://sandbox.example.com)`);
+  }
+  return url.origin;
 }
 
 /** `http://host:port`, with an IPv6 host in brackets. */
