@@ -40,6 +40,10 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 180_000,
+    // expect.poll waits for a state that is sure to come; its limit (vitest's default is 1 s) only bounds a hang.
+    expect: { poll: { timeout: 30_000 } },
+    // The run's own folder, where the first file that needs the built CLI copies it for all (helpers/run-build.ts).
+    globalSetup: ['test/helpers/global-setup.ts'],
     pool: 'forks',
     // Two files at a time on CI's 2 cores (vitest's default there is one): most files wait on child
     // processes, browsers and sockets. Measured with a busy loop taking one core: 649 s, green.
