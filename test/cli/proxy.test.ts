@@ -31,15 +31,17 @@ const viaProxy = (method: string, path: string, o: Parameters<typeof request>[2]
   request(`${proxy.url}${path}`, method, { credential: emu.test.credential, ...o });
 
 /**
- * The record file's whole lines, once it holds every exchange printed so far: the proxy prints an
- * exchange, then appends it to the file (a write that lands a moment later).
+ * The record file's whole lines, once it holds the exchange printed last: the proxy prints an
+ * exchange, then appends it to the file (a write that lands a moment later, in pieces for a long
+ * line). The record names it by the answer's X-Request-Id.
  */
-async function recorded(): Promise<string[]> {
-  const printed = proxy.exchanges().length;
+async function recorded(): Promise<{ lines: string[]; exchange: string }> {
+  const requestId = proxy.exchanges().at(-1)!.request_id as string;
   return waitFor(() => {
     const lines = readFileSync(record, 'utf8').split('\n').slice(0, -1);
-    return lines.length >= printed ? lines : undefined;
-  }, () => `${printed} exchanges in ${record}`);
+    const exchange = lines.find((l) => JSON.parse(l).response.headers['x-request-id'] === requestId);
+    return exchange === undefined ? undefined : { lines, exchange };
+  }, () => `the exchange of ${requestId} in ${record}`);
 }
 
 describe('merchant-kit proxy', () => {
@@ -82,12 +84,13 @@ describe('merchant-kit proxy', () => {
   });
 
   it('records every exchange as one JSON line without a secret', async () => {
+    // Both calls' lines counted: a line still on its way would be taken for the next test's.
+    const before = proxy.exchanges().length;
     const put = await viaProxy('PUT', '/webhook', { body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } });
     expect(put.body.data.signing_secret).toMatch(/^whsec_/);
-    const before = proxy.exchanges().length;
     await viaProxy('GET', `/me?probe=${encodeURIComponent(emu.test.credential)}`);
-    await proxy.waitFor(before + 1);
-    const text = `${(await recorded()).join('\n')}\n`;
+    await proxy.waitFor(before + 2);
+    const text = `${(await recorded()).lines.join('\n')}\n`;
     const lines = text.trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.length).toBeGreaterThanOrEqual(6);
     expect(lines.every((l) => l.format === 'merchant-kit.exchange' && l.version === 1)).toBe(true);
@@ -103,7 +106,7 @@ describe('merchant-kit proxy', () => {
     const before = proxy.exchanges().length;
     await viaProxy('PUT', `/catalog/categories/CAT-REDACT?k=${secret}`, { body: { name: secret }, headers: { 'x-note': secret } });
     await proxy.waitFor(before + 1);
-    const last = (await recorded()).at(-1)!;
+    const last = (await recorded()).exchange;
     expect(last).toContain('svs_test_[redacted]');
     expect(last).not.toMatch(/TAIL|More|END/);
     expect(proxy.proc.lines.join('\n')).not.toMatch(/TAIL|More|END/);
@@ -132,7 +135,7 @@ describe('merchant-kit proxy', () => {
     });
     expect(res.status).toBe(422);
     await proxy.waitFor(before + 1);
-    const last = JSON.parse((await recorded()).at(-1)!);
+    const last = JSON.parse((await recorded()).exchange);
     expect(last.request.path).toBe('/sandbox/v1/catalog/batch');
     expect(last.request.headers['idempotency-key']).toBe('deep-body-1');
   });

@@ -5,7 +5,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 import { runBuild } from '../helpers/run-build.js';
 import { loadDeadline, loadFactor, loadTimer, withinPatience } from '../helpers/wait.js';
@@ -65,6 +65,8 @@ const SKIPPED = FILES.filter((f) => !RUNNABLE.includes(f));
  */
 const CONCURRENCY = Math.max(1, Math.min(2, availableParallelism()));
 vi.setConfig({ maxConcurrency: CONCURRENCY });
+// The worker runs other files after this one (vitest.config.ts: isolate false).
+afterAll(() => vi.resetConfig());
 if (SKIPPED.length > 0) {
   console.warn(`docs runner: ${SKIPPED.join(', ')} skipped: it starts a team sandbox on PostgreSQL; set MERCHANT_KIT_TEST_DATABASE_URL to a server where the tests may create databases`);
 }
