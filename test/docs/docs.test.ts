@@ -67,6 +67,10 @@ const CONCURRENCY = Math.max(1, Math.min(2, availableParallelism()));
 vi.setConfig({ maxConcurrency: CONCURRENCY });
 // The worker runs other files after this one (vitest.config.ts: isolate false).
 afterAll(() => vi.resetConfig());
+
+/** How long a file's sessions take, roughly: the lines of its blocks (most are commands). */
+const weight = (file: string) => shellBlocks(readFileSync(join(ROOT, file), 'utf8')).reduce((n, b) => n + b.code.split('\n').length, 0);
+const LONGEST_FIRST = [...RUNNABLE].sort((a, b) => weight(b) - weight(a));
 if (SKIPPED.length > 0) {
   console.warn(`docs runner: ${SKIPPED.join(', ')} skipped: it starts a team sandbox on PostgreSQL; set MERCHANT_KIT_TEST_DATABASE_URL to a server where the tests may create databases`);
 }
@@ -537,13 +541,17 @@ describe('the docs run as written (issue 10, item 9)', () => {
 
   if (SKIPPED.length > 0) it.skip.each(SKIPPED)('%s: needs PostgreSQL (MERCHANT_KIT_TEST_DATABASE_URL is not set)', () => undefined);
 
-  it.concurrent.each(RUNNABLE)('%s: every ```sh block exits 0, in order, against a fresh emulator', async (file) => {
-    const { failure } = await runFile(file);
-    expect(failure, failure ?? '').toBeNull();
-  }, FILE_TIMEOUT_MS + 30_000);
+  // The longest files first, each file's two runs together: the last sessions to start are short
+  // ones, and the docs end together instead of one long file running alone at the end.
+  for (const file of LONGEST_FIRST) {
+    it.concurrent(`${file}: every \`\`\`sh block exits 0, in order, against a fresh emulator`, async () => {
+      const { failure } = await runFile(file);
+      expect(failure, failure ?? '').toBeNull();
+    }, FILE_TIMEOUT_MS + 30_000);
 
-  it.concurrent.each(RUNNABLE)('%s: pasted into a terminal, every ```sh block runs to the end (no command eats the lines after it)', async (file) => {
-    const { failure } = await runFile(file, 'terminal');
-    expect(failure, failure ?? '').toBeNull();
-  }, FILE_TIMEOUT_MS + 30_000);
+    it.concurrent(`${file}: pasted into a terminal, every \`\`\`sh block runs to the end (no command eats the lines after it)`, async () => {
+      const { failure } = await runFile(file, 'terminal');
+      expect(failure, failure ?? '').toBeNull();
+    }, FILE_TIMEOUT_MS + 30_000);
+  }
 });
