@@ -108,8 +108,8 @@ function runTemplate(): Promise<string | null> {
       const partial = `${name}_partial`;
       await client.query(`DROP DATABASE IF EXISTS ${partial} WITH (FORCE)`);
       await createEmpty(client, partial);
-      const { checkServer, migrate } = await import('../../emulator/store/postgres/migrate.js');
-      const { schemaNames } = await import('../../emulator/store/postgres/schema.js');
+      const { checkServer, migrate } = await import('../../emulator/adapters/postgres/migrate.js');
+      const { schemaNames } = await import('../../emulator/adapters/postgres/schema.js');
       await admin(async (c) => {
         await checkServer(c);
         await migrate(c, schemaNames());
