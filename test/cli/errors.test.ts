@@ -80,6 +80,14 @@ describe('an API error', () => {
     expect(body.error.status).toBe(404);
     expect(body.error.hint).toMatch(/did you mean .*\/sandbox\/v1\?/);
   });
+
+  it('a 404 from a base URL that stops at /sandbox suggests …/sandbox/v1, not …/sandbox/sandbox/v1 (issue 27)', async () => {
+    const root = emu.running.url;
+    const r = await cli(['me', '--base-url', `${root}/sandbox`], { env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`hint: the base URL should end in /v1 (live) or /sandbox/v1 (test); did you mean ${root}/sandbox/v1?\n`);
+    expect(r.stderr).not.toContain('/sandbox/sandbox');
+  });
 });
 
 describe('a usage error', () => {
