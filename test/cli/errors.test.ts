@@ -106,6 +106,21 @@ describe('a usage error', () => {
     expect(body.error.message).not.toMatch(/^error:/);
   });
 
+  it.each(['rejected', 'cancelled'])('orders status <id> %s without --reason is a usage error before any call (exit 2; the order does not even exist)', async (status) => {
+    const r = await cli(['orders', 'status', 'ord_01M8ZZZZZZZZZZZZZZZZZZZZZZ', status], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`error: orders status ${status} needs --reason "…" (the customer reads it: 3 to 255 characters)\n`);
+    const json = await cli(['orders', 'status', 'ord_01M8ZZZZZZZZZZZZZZZZZZZZZZ', status, '--json'], { env });
+    expect(json.code).toBe(2);
+    expect(jsonError(json.stderr).error).toMatchObject({ status: null, code: 'usage_error', message: expect.stringMatching(/needs --reason/) });
+  });
+
+  it('orders status <id> preparing --minutes 5 is a usage error before any call: minutes go only with accepted', async () => {
+    const r = await cli(['orders', 'status', 'ord_01M8ZZZZZZZZZZZZZZZZZZZZZZ', 'preparing', '--minutes', '5'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('error: --minutes goes only with accepted, not preparing\n');
+  });
+
   it('without --json stays commander\'s line and the help hint', async () => {
     const r = await cli(['orders', 'list', '--bogus'], { env });
     expect(r.code).toBe(2);
