@@ -81,6 +81,9 @@ function reportUsage(message: string): void {
 }
 
 try {
+  // Bare `merchant-kit` asks what there is: the help on stdout, exit 0 (commander would print it on
+  // stderr as an error). A group without its subcommand (`merchant-kit orders`) stays a usage error.
+  if (process.argv.length <= 2) program.help();
   await program.parseAsync(process.argv);
   await runCleanups();
 } catch (error) {
