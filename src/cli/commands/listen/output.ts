@@ -53,10 +53,23 @@ function receivedAt(record: ListenRecord): string {
   return inOffsetOf(record.received_at, reference);
 }
 
-/** One human line: time (in the event's offset), type, event id, order id and status when present. */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T(\d{2}:\d{2}:\d{2})/;
+
+/**
+ * The time a human line shows (docs/webhooks.md): the event's own (`created_at`, a reconciled order's
+ * `updated_at`) as the API wrote it, which follows the emulator's clock when it was advanced; the
+ * arrival, in the event's offset, for what has no event to read (a refused request, a failed forward).
+ */
+function shownTime(record: ListenRecord): string {
+  const own = record.kind === 'event' ? record.event.created_at : record.kind === 'reconciled' ? record.event.data.order.updated_at : undefined;
+  const time = typeof own === 'string' ? DATE_TIME.exec(own)?.[1] : undefined;
+  return time ?? receivedAt(record).slice(11, 19);
+}
+
+/** One human line: the event's time, type, event id, order id and status when present. */
 function humanLine(record: ListenRecord): string {
   const c = colors();
-  const time = receivedAt(record).slice(11, 19);
+  const time = shownTime(record);
   if (record.kind === 'rejected') {
     const id = record.event_id ? `  ${record.event_id}` : '';
     return `${c.dim(time)}  ${c.red(`rejected ${record.status}`)}${id}  ${REASONS[record.reason] ?? record.reason} (${record.reason})`;
