@@ -51,6 +51,18 @@ export interface TargetInfo {
 
 let activeTarget: TargetInfo | undefined;
 
+/** Next steps a command attached to an API error it lets through (withHint). */
+const hints = new WeakMap<object, string>();
+
+/**
+ * Attaches the next step to an API error a command lets through: main.ts prints it as a `hint: …`
+ * line after the API's own (and as `hint` under --json). Returns the error, to rethrow it.
+ */
+export function withHint<E>(error: E, hint: string): E {
+  if (error !== null && typeof error === 'object') hints.set(error, hint);
+  return error;
+}
+
 /** Called by context.ts once the target is resolved. */
 export function rememberTarget(target: TargetInfo | undefined): void {
   activeTarget = target;
@@ -197,7 +209,8 @@ export function describeError(error: unknown, options: { verbose?: boolean } = {
   if (isApiError(error)) {
     const request = error.requestId ? `, request_id ${error.requestId}` : '';
     const lines = [`error: ${error.message}${fieldDetails(error.details)}${stateDetails(error.details)} (${error.status} ${error.code}${request})`];
-    const hint = environmentHint(error);
+    const given = hints.get(error);
+    const hint = given ? `hint: ${given}` : environmentHint(error);
     if (hint) lines.push(hint);
     return report(lines, 1, { status: error.status, code: error.code, message: error.message, details: error.details ?? null, request_id: error.requestId ?? null });
   }
