@@ -6,6 +6,8 @@ import { baseUrlFor, environmentOfPath } from '../contract/base-paths.js';
 export interface ExitInfo {
   code?: string;
   details?: unknown;
+  /** The next step, printed as a `hint: …` line after the message (`hint` under --json). */
+  hint?: string;
 }
 
 /**
@@ -18,6 +20,7 @@ export type ExitCode = 1 | 2 | 130 | 143;
 export class ExitError extends Error {
   readonly code: string;
   readonly details: unknown;
+  readonly hint: string | undefined;
 
   constructor(
     message: string,
@@ -28,6 +31,7 @@ export class ExitError extends Error {
     this.name = 'ExitError';
     this.code = info.code ?? (exitCode === 2 ? USAGE_ERROR : COMMAND_FAILED);
     this.details = info.details ?? null;
+    this.hint = info.hint;
   }
 }
 
@@ -200,7 +204,10 @@ function unreachable(detail: string, socket: ReturnType<typeof socketError>): Er
  * only under `--verbose`. `json` is the same error as one object, for `--json`.
  */
 export function describeError(error: unknown, options: { verbose?: boolean } = {}): ErrorReport {
-  if (error instanceof ExitError) return report([error.message], error.exitCode, { status: null, code: error.code, details: error.details, request_id: null });
+  if (error instanceof ExitError) {
+    const lines = error.hint ? [error.message, `hint: ${error.hint}`] : [error.message];
+    return report(lines, error.exitCode, { status: null, code: error.code, details: error.details, request_id: null });
+  }
   // The client's network failure: no HTTP answer at all.
   if (isApiError(error) && error.status === 0) {
     const socket = socketError(error);

@@ -96,14 +96,27 @@ describe('emulator start --detach', () => {
     expect(r.stdout).not.toContain('Ctrl+C');
   });
 
-  it('a start that fails in the background: exit 1 with the emulator\'s own error and where its log is', async () => {
-    const ready = await detachJson(['--memory']);
-    const port = new URL(ready.url).port;
-    const r = await cli(['emulator', 'start', '--detach', '--memory', '--port', port, '--log-file', join(tempDir(), 'failed.log')], { timeoutMs: 90_000 });
+  it('a start that fails in the background: exit 1 with the emulator\'s own error line (not its --json object) and where its log is', async () => {
+    const dir = tempDir();
+    const broken = join(dir, 'broken.json.gz');
+    writeFileSync(broken, 'not a bundle');
+    const log = join(dir, 'failed.log');
+    const r = await cli(['emulator', 'start', '--detach', '--memory', '--port', '0', '--from', broken, '--log-file', log], { timeoutMs: 90_000 });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/Could not start the emulator: .*EADDRINUSE/);
-    expect(r.stderr).toMatch(/the emulator did not start; its log: \//);
+    expect(r.stderr).toMatch(new RegExp(`^error: cannot start from ${broken}: .+ \\(the emulator did not start; its log: ${log}\\)\n$`));
+    expect(readFileSync(log, 'utf8')).toContain('"code":"command_failed"');
+  });
+
+  // issue 27: a failed start leaves nothing behind.
+  it('a start that fails in the background in a data folder it made takes the folder back, its log with it', async () => {
+    const parent = tempDir();
+    const broken = join(parent, 'broken.json.gz');
+    writeFileSync(broken, 'not a bundle');
+    const r = await cli(['emulator', 'start', '--detach', '--data', join(parent, 'data'), '--port', '0', '--from', broken], { timeoutMs: 90_000 });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: cannot start from .+ \(the emulator did not start\)\n$/);
+    expect(readdirSync(parent)).toEqual(['broken.json.gz']);
   });
 
   it('Ctrl+C while it starts stops the emulator too: exit 1, nothing left running', async () => {
