@@ -235,8 +235,14 @@ describe('the start-up banner', () => {
     expect(second.stdout).not.toMatch(SECRET_PATTERN);
     expect(second.stdout).toMatch(/their credentials were shown when this data folder was created/);
     expect(second.stdout).toMatch(/^ +key id svk_test_\w+$/m);
-    expect(second.stdout).toMatch(/To get a credential again, generate one in the panel \(Credentials\): http:\/\/127\.0\.0\.1:\d+\/_emulator\/panel/);
+    expect(second.stdout).toMatch(/^A new credential, shown once: merchant-kit emulator credentials issue \(--environment live for the live store\), or the panel's Credentials: http:\/\/127\.0\.0\.1:\d+\/_emulator\/panel$/m);
     expect(second.stdout).toMatch(/^ {2}clock: {8}manual, advanced 1h30m: stands still/m);
+    // issue 27, day two: the command the banner names gives a credential that works, shown once.
+    const secondUrl = /listening on (\S+)/.exec(second.stdout)![1];
+    const issued = await cli(['--base-url', secondUrl, 'emulator', 'credentials', 'issue']);
+    expect(issued.code, issued.stderr).toBe(0);
+    expect(issued.stdout).toMatch(/^svk_test_\w+\.svs_test_\w+\n$/);
+    expect((await request(`${secondUrl}/sandbox/v1/me`, 'GET', { credential: issued.stdout.trim() })).status).toBe(200);
     expect((await cli(['emulator', 'stop', '--data', data])).code).toBe(0);
 
     // The ready line carries the credentials by design, on every start.

@@ -71,6 +71,15 @@ describe("the CLI with a store token", () => {
     expect(paid.code, paid.stderr).toBe(0);
   });
 
+  it('issues a new credential for its own store (emulator credentials issue), and not for another store\'s integration', async () => {
+    const r = keep(await asA(['emulator', 'credentials', 'issue', '--json']));
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ integration_id: mine.integrationId, credential: expect.stringMatching(/^svk_test_/) });
+    const other = keep(await asA(['emulator', 'credentials', 'issue', '--integration', 'int_01M8ZZZZZZZZZZZZZZZZZZZZZZ']));
+    expect(other.code).toBe(1);
+    expect(other.stderr).toBe('error: no integration int_01M8ZZZZZZZZZZZZZZZZZZZZZZ in this emulator that your store token opens\n');
+  });
+
   it("answers another store's order as not found (exit 1), and changes nothing", async () => {
     const r = keep(await asA(['simulate', 'status', theirs.order, 'accepted']));
     expect(r.code).toBe(1);

@@ -7,6 +7,7 @@ import { registerFaults } from './faults/index.js';
 import { registerChaos } from './chaos/index.js';
 import { registerLogs } from './logs/index.js';
 import { registerStores } from './stores/index.js';
+import { registerCredentials } from './credentials/index.js';
 import { registerBalance } from './balance.js';
 import { ADMIN_TOKEN_HELP } from './control-url.js';
 import { durationOption } from './duration.js';
@@ -97,6 +98,7 @@ export function registerEmulatorCommands(program: Command): void {
   registerChaos(emulator);
   registerLogs(emulator);
   registerStores(emulator);
+  registerCredentials(emulator);
   registerBalance(emulator);
 }
 
