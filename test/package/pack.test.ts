@@ -160,6 +160,11 @@ describe('the packed package in new projects (issue 14)', () => {
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(files.filter((f) => /^fixtures\/catalog\/large-/.test(f))).toEqual([]);
     expect(files).toContain('fixtures/catalog/generate-large.mjs');
+    // issue 27: the guides a user reads, not the contributors' page nor the panel's 434 kB screenshot.
+    expect(files).toContain('docs/client.md');
+    expect(files.filter((f) => f === 'docs/contributing.md' || f.endsWith('.png'))).toEqual([]);
+    // No script of the clone's own: npm 11 would list `prepare` among the install scripts to review.
+    expect(readFileSync(join(projects.cjs.dir, 'node_modules', 'merchant-kit', 'package.json'), 'utf8')).not.toMatch(/"(prepare|prepack|postpack)"/);
     // Declarations: one bundle per entry (and shared chunks), none of a module of the emulator.
     const declarations = files.filter((f) => /\.d\.c?ts$/.test(f));
     expect(declarations.filter((f) => !/^dist\/(src|emulator|checks)\/index\.d\.c?ts$|^dist\/types\//.test(f))).toEqual([]);
