@@ -4,6 +4,7 @@ import { describeError, USAGE_ERROR, type JsonError } from './errors.js';
 import { redactSecrets } from '../logging/redact.js';
 import { runCleanups } from './cleanup.js';
 import { COMMAND_GROUPS } from './commands/index.js';
+import { stopWhenParentGoes } from './parent-watch.js';
 
 // The program: global flags, every command group, and the one place that maps errors to exit codes
 // (0 success, 1 API or check failure, 2 usage). Groups import their actions lazily, so `--help` and
@@ -60,6 +61,9 @@ program.hook('preAction', (_program, action) => {
   });
   if (empty >= 0) throw new InvalidArgumentError(`the argument <${action.registeredArguments[empty].name()}> of "${action.name()}" is empty.`);
 });
+
+// Under npx or npm start, a long-running command stops when npm goes away (parent-watch.ts).
+stopWhenParentGoes();
 
 // `merchant-kit … | head`: a closed pipe ends the command quietly, not with a stack trace.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

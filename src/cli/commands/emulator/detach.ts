@@ -11,7 +11,8 @@ import { startStorage } from './storage.js';
 import { assertPortFree, DataDirBefore } from './start-failure.js';
 
 /** Set in the environment of the emulator that `start --detach` spawns: it reports its start over IPC. */
-export const DETACHED_CHILD = 'MERCHANT_KIT_DETACHED_CHILD';
+export { DETACHED_CHILD } from '../../parent-watch.js';
+import { DETACHED_CHILD } from '../../parent-watch.js';
 
 /** Names the detached emulator's log when it is a temporary file of its own (`--memory`, no `--log-file`): removed on a clean stop. */
 export const DETACHED_TEMP_LOG = 'MERCHANT_KIT_DETACHED_TEMP_LOG';

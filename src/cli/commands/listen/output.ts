@@ -138,12 +138,13 @@ export function printReady(json: boolean, ready: { url: string; forwardTo: strin
       // DESIGN: a secret is shown once, when it is made.
       ...(c?.newSecret ? { signing_secret: c.newSecret } : {}),
       cursor_file: ready.cursorFile,
+      pid: process.pid,
     };
     process.stdout.write(`${JSON.stringify(line)}\n`);
     return;
   }
   const via = ready.forwardTo ? `, forwarding to ${ready.forwardTo}` : '';
-  process.stdout.write(`Listening for webhooks on ${ready.url}${via}. Ctrl+C to stop.\n`);
+  process.stdout.write(`Listening for webhooks on ${ready.url}${via} (pid ${process.pid}). Ctrl+C to stop.\n`);
   if (c) {
     process.stdout.write(`Webhook ${c.created ? 'created' : 'updated'} with the URL ${c.url} (events: ${c.events.join(', ')}); ${SECRET_NOTES[c.source]}\n`);
     if (c.newSecret) process.stdout.write(`Signing secret: ${c.newSecret} (new: shown once; the next listen --configure goes on with it, your app can verify with it)\n`);
