@@ -10,7 +10,8 @@
 export {
   MerchantClient, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, EmulatorControl, Paginator,
   ApiError, NETWORK_ERROR, INVALID_RESPONSE, INVALID_REQUEST, CLIENT_CLOSED, parseRetryAfter,
-  RETRYABLE_STATUSES, DEFAULT_BACKOFF, isRetryable, retryDelay, generateIdempotencyKey, isValidIdempotencyKey,
+  RETRYABLE_STATUSES, DEFAULT_BACKOFF, isRetryable, retryDelay, EMULATOR_CLOCK_HEADER, isManualClockLimit,
+  generateIdempotencyKey, isValidIdempotencyKey,
 } from './client/index.js';
 export type {
   MerchantClientOptions, FeedPage, EntregaActionBody, ApiErrorDetails, ApiFieldIssue, ApiErrorInit, Page, PageFetcher, BackoffOptions,

@@ -1,6 +1,7 @@
 import { redactSecrets } from '../logging/redact.js';
 import { isLoopbackHost } from '../contract/hosts.js';
 import { baseUrlFor, environmentOfPath } from '../contract/base-paths.js';
+import { isManualClockLimit } from '../client/retry.js';
 
 /** What an ExitError adds for `--json`: a code for scripts (`usage_error` by default for exit 2) and details. */
 export interface ExitInfo {
@@ -101,6 +102,15 @@ function isApiError(error: unknown): error is Error & ApiErrorLike {
     typeof (error as Partial<ApiErrorLike>).status === 'number' &&
     typeof (error as Partial<ApiErrorLike>).code === 'string'
   );
+}
+
+/**
+ * A 429 of an emulator whose clock is manual (`X-Emulator-Clock: manual`, see the client's
+ * isManualClockLimit): not retried, since its minute ends only when the clock moves; the way out.
+ */
+function manualClockHint(error: ApiErrorLike & { headers?: Record<string, string> }): string | null {
+  if (!isManualClockLimit({ status: error.status, headers: error.headers ?? {} })) return null;
+  return "hint: the emulator's clock is manual, so its rate-limit minute ends only when the clock moves: merchant-kit emulator clock advance 60s (or start it with --limits off)";
 }
 
 /** A hint for errors that usually mean the wrong base URL or environment. */
@@ -217,7 +227,7 @@ export function describeError(error: unknown, options: { verbose?: boolean } = {
     const request = error.requestId ? `, request_id ${error.requestId}` : '';
     const lines = [`error: ${error.message}${fieldDetails(error.details)}${stateDetails(error.details)} (${error.status} ${error.code}${request})`];
     const given = hints.get(error);
-    const hint = given ? `hint: ${given}` : environmentHint(error);
+    const hint = given ? `hint: ${given}` : manualClockHint(error) ?? environmentHint(error);
     if (hint) lines.push(hint);
     return report(lines, 1, { status: error.status, code: error.code, message: error.message, details: error.details ?? null, request_id: error.requestId ?? null });
   }

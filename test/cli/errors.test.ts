@@ -90,6 +90,31 @@ describe('an API error', () => {
   });
 });
 
+// issue 27: `merchant-kit me` after 125 requests under --clock manual waited 2 min 29 s, then failed.
+describe('a 429 of an emulator whose clock is manual', () => {
+  it('fails at once, without waiting for Retry-After, and names the way out: emulator clock advance 60s', async () => {
+    const server = http.createServer((_req, res) => {
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '41', 'x-emulator-clock': 'manual', 'x-request-id': 'req_manual' });
+      res.end(JSON.stringify({ error: { code: 'rate_limited', message: 'Demasiadas solicitudes.', request_id: 'req_manual' } }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/sandbox/v1`;
+    try {
+      // The default backoff: a retry would wait Retry-After's 41 s.
+      const r = await cli(['me'], { env: { MERCHANT_KIT_BASE_URL: base, MERCHANT_KIT_CREDENTIAL: emu.test.credential, MERCHANT_KIT_RETRY_BASE_MS: '' } });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(
+        'error: Demasiadas solicitudes. (429 rate_limited, request_id req_manual)\n' +
+          "hint: the emulator's clock is manual, so its rate-limit minute ends only when the clock moves: merchant-kit emulator clock advance 60s (or start it with --limits off)\n",
+      );
+      const json = await cli(['me', '--json'], { env: { MERCHANT_KIT_BASE_URL: base, MERCHANT_KIT_CREDENTIAL: emu.test.credential } });
+      expect(jsonError(json.stderr).error).toMatchObject({ status: 429, code: 'rate_limited', hint: expect.stringMatching(/emulator clock advance 60s/) });
+    } finally {
+      server.close();
+    }
+  });
+});
+
 describe('a usage error', () => {
   it.each([
     ['an unknown option', ['orders', 'list', '--bogus', '--json'], /unknown option '--bogus'/],

@@ -71,7 +71,7 @@ export async function referenceStore(cli: CliContext, control: EmulatorControl, 
     credential: created.credential,
     userAgent: 'merchant-kit-homologate',
     backoff: backoffFromEnv(process.env),
-    ...(manual ? clockAwareRetries(control, progress, state) : {}),
+    ...(manual ? { ...clockAwareRetries(control, progress, state), retryManualClockLimits: true } : {}),
   });
   const code = `mkh-base-${runId}`;
   await client.catalog.categories.put(code, { name: 'Homologation base', position: 100000 });
