@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPrivateCli, cli } from '../helpers/cli-core.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { request, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { seedMenu, simulate } from '../helpers/orders.js';
 
 // issue 14: with --json an error is one JSON object on stderr (the API's error body plus the HTTP
@@ -112,6 +112,19 @@ describe('a 429 of an emulator whose clock is manual', () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe('a 429 of the emulator itself under --clock manual (X-Emulator-Clock: manual)', () => {
+  it('after 120 calls of a minute, `me` fails at once with the hint, instead of waiting out Retry-After', async () => {
+    const made = await emu.control('POST', '/stores', { environment: 'test', name: 'Límite' });
+    const credential = made.body.data.credential as string;
+    for (let i = 0; i < 120; i++) expect((await request(`${emu.running.sandbox_base_url}/me`, 'GET', { credential })).status).toBe(200);
+    // The client's retries would wait the minute's Retry-After four times: far past cli()'s 30 s.
+    const r = await cli(['me'], { env: { MERCHANT_KIT_BASE_URL: emu.running.sandbox_base_url, MERCHANT_KIT_CREDENTIAL: credential, MERCHANT_KIT_RETRY_BASE_MS: '' } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/\(429 rate_limited, request_id req_\w+\)\nhint: the emulator's clock is manual, so its rate-limit minute ends only when the clock moves: merchant-kit emulator clock advance 60s \(or start it with --limits off\)\n$/);
+    expect(r.stderr).not.toContain('waiting');
   });
 });
 
