@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -209,6 +209,22 @@ describe('the packed package in new projects (issue 14)', () => {
     expect(out.status, out.output).toBe(0);
     expect(out.output.trim()).toBe(version);
   }, 120_000);
+
+  // issue 27: inside a clone, npx installs the clone into its cache as a link and runs its
+  // `prepare`, which built the whole package again (65 s behind a bare spinner).
+  it('inside a clone, npx --no-install merchant-kit runs it without building it again (prepare finds dist/ up to date)', () => {
+    const clone = join(dir, 'pkg');
+    const main = join(clone, 'dist', 'src', 'cli', 'main.js');
+    const built = statSync(main).mtimeMs;
+    // A cache of its own: npx's first run in this clone, as in a fresh one.
+    const out = spawnSync('npx', ['--no-install', 'merchant-kit', '--version'], {
+      cwd: clone, encoding: 'utf8', timeout: 240_000, env: { ...process.env, npm_config_cache: join(dir, 'npm-cache'), npm_config_update_notifier: 'false' },
+    });
+    expect(out.status, `${out.stdout}${out.stderr}`).toBe(0);
+    expect(out.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+    expect(`${out.stdout}${out.stderr}`).not.toMatch(/> merchant-kit@[\d.]+ build/);
+    expect(statSync(main).mtimeMs).toBe(built);
+  }, 240_000);
 
   it('runs in the ESM project: import of each entry', () => {
     const out = node(projects.esm.dir, ['run.js']);
