@@ -98,14 +98,27 @@ describe('emulator start --detach', () => {
     expect(r.stdout).not.toContain('Ctrl+C');
   });
 
-  it('a start that fails in the background: exit 1 with the emulator\'s own error and where its log is', async () => {
-    const ready = await detachJson(['--memory']);
-    const port = new URL(ready.url).port;
-    const r = await cli(['emulator', 'start', '--detach', '--memory', '--port', port, '--log-file', join(tempDir(), 'failed.log')], { timeoutMs: 90_000 });
+  it('a start that fails in the background: exit 1 with the emulator\'s own error line (not its --json object) and where its log is', async () => {
+    const dir = tempDir();
+    const broken = join(dir, 'broken.json.gz');
+    writeFileSync(broken, 'not a bundle');
+    const log = join(dir, 'failed.log');
+    const r = await cli(['emulator', 'start', '--detach', '--memory', '--port', '0', '--from', broken, '--log-file', log], { timeoutMs: 90_000 });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/Could not start the emulator: .*EADDRINUSE/);
-    expect(r.stderr).toMatch(/the emulator did not start; its log: \//);
+    expect(r.stderr).toMatch(new RegExp(`^error: cannot start from ${broken}: .+ \\(the emulator did not start; its log: ${log}\\)\n$`));
+    expect(readFileSync(log, 'utf8')).toContain('"code":"command_failed"');
+  });
+
+  // issue 27: a failed start leaves nothing behind.
+  it('a start that fails in the background in a data folder it made takes the folder back, its log with it', async () => {
+    const parent = tempDir();
+    const broken = join(parent, 'broken.json.gz');
+    writeFileSync(broken, 'not a bundle');
+    const r = await cli(['emulator', 'start', '--detach', '--data', join(parent, 'data'), '--port', '0', '--from', broken], { timeoutMs: 90_000 });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: cannot start from .+ \(the emulator did not start\)\n$/);
+    expect(readdirSync(parent)).toEqual(['broken.json.gz']);
   });
 
   it('Ctrl+C while it starts stops the emulator too: exit 1, nothing left running', async () => {
@@ -231,8 +244,14 @@ describe('the start-up banner', () => {
     expect(second.stdout).not.toMatch(SECRET_PATTERN);
     expect(second.stdout).toMatch(/their credentials were shown when this data folder was created/);
     expect(second.stdout).toMatch(/^ +key id svk_test_\w+$/m);
-    expect(second.stdout).toMatch(/To get a credential again, generate one in the panel \(Credentials\): http:\/\/127\.0\.0\.1:\d+\/_emulator\/panel/);
+    expect(second.stdout).toMatch(/^A new credential, shown once: merchant-kit emulator credentials issue \(--environment live for the live store\), or the panel's Credentials: http:\/\/127\.0\.0\.1:\d+\/_emulator\/panel$/m);
     expect(second.stdout).toMatch(/^ {2}clock: {8}manual, advanced 1h30m: stands still/m);
+    // issue 27, day two: the command the banner names gives a credential that works, shown once.
+    const secondUrl = /listening on (\S+)/.exec(second.stdout)![1];
+    const issued = await cli(['--base-url', secondUrl, 'emulator', 'credentials', 'issue']);
+    expect(issued.code, issued.stderr).toBe(0);
+    expect(issued.stdout).toMatch(/^svk_test_\w+\.svs_test_\w+\n$/);
+    expect((await request(`${secondUrl}/sandbox/v1/me`, 'GET', { credential: issued.stdout.trim() })).status).toBe(200);
     expect((await cli(['emulator', 'stop', '--data', data])).code).toBe(0);
 
     // The ready line carries the credentials by design, on every start.

@@ -162,8 +162,19 @@ describe('emulator logs tail', () => {
     const child = spawn(process.execPath, [cliEntry(), 'emulator', 'logs', 'tail', '--json', '--path', '/sandbox/v1/store'], {
       cwd: ROOT, env: { ...process.env, ...env, NO_COLOR: '1' },
     });
-    const lines = createInterface({ input: child.stdout });
-    const first = new Promise<string>((resolve) => lines.once('line', resolve));
+    // The first line is the ready line (with the pid, issue 27); the first entry comes after it.
+    const seen: string[] = [];
+    const waiters: (() => void)[] = [];
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      seen.push(line);
+      waiters.splice(0).forEach((wake) => wake());
+    });
+    const nth = async (n: number): Promise<string> => {
+      while (seen.length <= n) await new Promise<void>((resolve) => waiters.push(resolve));
+      return seen[n]!;
+    };
+    const ready = nth(0);
+    const first = nth(1);
     let stderr = '';
     const following = new Promise<void>((resolve) => child.stderr.on('data', (d) => {
       stderr += String(d);
@@ -176,6 +187,7 @@ describe('emulator logs tail', () => {
       await following;
       await emu.api('GET', '/me');
       const store = await emu.api('GET', '/store');
+      expect(JSON.parse(await ready)).toMatchObject({ event: 'ready', url: emu.running.url, pid: child.pid });
       const entry = JSON.parse(await first);
       expect(entry).toMatchObject({ path: '/sandbox/v1/store', status: 200, request_id: store.headers.get('x-request-id') });
     } finally {

@@ -125,6 +125,34 @@ describe('retries with emulator faults', () => {
   });
 });
 
+// issue 27: under a manual clock the rate-limit minute never ends by itself; retrying waited out
+// Retry-After four times (2 min 29 s) for nothing.
+describe('a 429 of an emulator with a manual clock (X-Emulator-Clock: manual)', () => {
+  const limited = { error: { code: 'rate_limited', message: 'Demasiadas solicitudes.', request_id: 'req_1' } };
+
+  it('rejects at once: no retry, no Retry-After wait', async () => {
+    const fake = await startFakeServer((_req, res) => sendJson(res, 429, limited, { 'retry-after': '37', 'x-emulator-clock': 'manual' }));
+    const retries: RetryInfo[] = [];
+    const client = new MerchantClient({ baseUrl: fake.url + '/sandbox/v1', credential: 'svk_test_a.svs_test_b', onRetry: (i) => retries.push(i) });
+    const error = await client.me().catch((e) => e);
+    expect(error).toMatchObject({ status: 429, code: 'rate_limited', retryAfter: 37 });
+    expect(fake.requests).toHaveLength(1);
+    expect(retries).toEqual([]);
+    await client.close();
+    await fake.close();
+  });
+
+  it('a 429 without the header (a real environment, a system clock) is still retried after Retry-After', async () => {
+    const fake = await startFakeServer((_req, res, n) => (n === 0 ? sendJson(res, 429, limited, { 'retry-after': '2' }) : sendJson(res, 200, { data: { id: 'str_1' } })));
+    const waits: number[] = [];
+    const client = new MerchantClient({ baseUrl: fake.url + '/sandbox/v1', credential: 'svk_test_a.svs_test_b', sleep: async (ms) => void waits.push(ms) });
+    expect((await client.store.get()).id).toBe('str_1');
+    expect(waits).toEqual([2000]);
+    await client.close();
+    await fake.close();
+  });
+});
+
 describe('network failures', () => {
   it('retries a dropped connection and then succeeds', async () => {
     const fake = await startFakeServer((req, res, n) => {

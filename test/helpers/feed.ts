@@ -34,12 +34,13 @@ export async function waitUntil(check: () => boolean, describe: () => string, ti
 
 /** The stdout lines of a CLI run parsed as JSON, skipping the first `skip` lines (a ready line). */
 export function jsonLines(cli: CliProcess, skip = 0): any[] {
-  return cli.lines.slice(skip).map((l) => JSON.parse(l));
+  // The ready line a following run prints first (`{"event":"ready",…,"pid"}`) is not one of its events.
+  return cli.lines.slice(skip).map((l) => JSON.parse(l)).filter((line) => line?.event !== 'ready');
 }
 
-/** Waits until the run printed `count` lines (after `skip`) and returns them parsed. */
+/** Waits until the run printed `count` lines (after `skip`, its ready line aside) and returns them parsed. */
 export async function waitForJsonLines(cli: CliProcess, count: number, skip = 0, timeoutMs = PATIENCE_MS): Promise<any[]> {
-  await waitUntil(() => cli.lines.length - skip >= count, () => `${count} lines wanted, got:\n${cli.lines.join('\n')}\nstderr: ${cli.stderr()}`, timeoutMs);
+  await waitUntil(() => jsonLines(cli, skip).length >= count, () => `${count} lines wanted, got:\n${cli.lines.join('\n')}\nstderr: ${cli.stderr()}`, timeoutMs);
   return jsonLines(cli, skip);
 }
 

@@ -24,12 +24,13 @@ export async function startProxyCli(to: string, args: string[] = [], env: NodeJS
     () => /Proxy listening on (\S+)/.exec(proc.stderr())?.[1],
     () => `proxy start; stderr: ${proc.stderr()}`,
   );
-  const exchanges = () => proc.lines.map((l) => JSON.parse(l));
+  // Its first line is the ready line (`{"event":"ready",…,"pid"}`), not an exchange.
+  const exchanges = () => proc.lines.map((l) => JSON.parse(l)).filter((line) => line?.event !== 'ready');
   return {
     proc,
     url,
     exchanges,
-    waitFor: (n) => until(() => (proc.lines.length >= n ? exchanges() : undefined), () => `${n} exchanges, got ${proc.lines.length}`),
+    waitFor: (n) => until(() => (exchanges().length >= n ? exchanges() : undefined), () => `${n} exchanges, got ${exchanges().length}`),
     async stop() {
       proc.child.kill('SIGTERM');
       return proc.exited;
