@@ -24,6 +24,7 @@ export type {
 // report digest they carry (RFC 8785 canonical JSON).
 export { verifyCertificate, certificateOf, reportSha256, jwkThumbprint } from './certificates/index.js';
 export type { CertificateProblem, CertificateVerification, VerifyCertificateOptions } from './certificates/index.js';
+export type { CertificateHeader, CertificatePayload, RevokedCertificate } from './contract/certificates.js';
 
 // Webhooks: verify (and sign) `X-Service-Signature`.
 export { SIGNATURE_TOLERANCE_SECONDS, SIGNATURE_VERSION, parseSignatureHeader, sign, signatureHeader, verify } from './webhooks/index.js';
