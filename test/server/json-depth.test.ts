@@ -19,6 +19,9 @@ describe('nestedDeeperThan', () => {
     ['"[[[[[[" ', 1, false],
     ['{"a":"\\"[[[[["}', 1, false],
     ['{"a":"\\\\","b":[[]]}', 2, true],
+    ['["\\\\\\"[[["]', 1, false],
+    ['["\\\\"[[["]', 1, true],
+    ['["abc [[[', 1, false],
     ['{"ñandú":"[[ü]]","b":["€"]}', 2, false],
     ['{"ñandú":"[[ü]]","b":[["€"]]}', 2, true],
   ])('%s with a bound of %i → %s', (text, max, deeper) => {
@@ -30,6 +33,12 @@ describe('nestedDeeperThan', () => {
     expect(nestedDeeperThan(bytes(arrays(MAX_JSON_DEPTH + 1)))).toBe(true);
     expect(nestedDeeperThan(bytes(`{"a":${'{"b":'.repeat(MAX_JSON_DEPTH - 1)}1${'}'.repeat(MAX_JSON_DEPTH)}`))).toBe(false);
     expect(nestedDeeperThan(bytes(`{"a":${'{"b":'.repeat(MAX_JSON_DEPTH)}1${'}'.repeat(MAX_JSON_DEPTH + 1)}`))).toBe(true);
+  });
+
+  it('reads a string the same as its UTF-8 bytes', () => {
+    for (const text of ['{"ñ":"[[ü"}', '[["€"]]', `{"a":"\\\\","b":[[]]}`]) {
+      for (const max of [1, 2, 3]) expect(nestedDeeperThan(text, max)).toBe(nestedDeeperThan(bytes(text), max));
+    }
   });
 
   it('counts levels, not brackets in all: a million siblings are one level deep', () => {
