@@ -161,7 +161,7 @@ describe('a newcomer’s first minutes', () => {
 
   it('emulator reset puts the emulator found from --base-url back to its seeded state, with the admin token', async () => {
     const { ready } = await start(['--memory', '--clock', 'manual', '--admin-token', 'tok-1234567890abcdef']);
-    const headers = { authorization: 'Bearer tok-123456' };
+    const headers = { authorization: 'Bearer tok-1234567890abcdef' };
     await request(`${ready.admin_url}/clock/advance`, 'POST', { headers, body: { seconds: 600 } });
     const refused = await finished(runCli(['--base-url', ready.sandbox_base_url, 'emulator', 'reset']));
     expect(refused.code).toBe(1);
