@@ -207,9 +207,15 @@ export class Emulator implements Lifecycle {
     return this.envs[name];
   }
 
-  /** The environment that holds a store, integration or order id (ids are looked up in both), if any. */
-  async envOf(find: (env: EnvContext) => Promise<unknown>): Promise<EnvContext | undefined> {
-    for (const env of Object.values(this.envs)) if (await find(env)) return env;
+  /**
+   * The environment that holds a store, integration or order id, if any: looked up only in `within`
+   * when authorization resolved an environment (a store token's: DESIGN, every handler acts in the
+   * environment that authorization resolved), else in both (the admin's calls; ids never repeat
+   * across the environments of one sandbox). Issue 24: "the first environment that has the id" let a
+   * test store's token act on a live store of the same id.
+   */
+  async envOf(within: Environment | null, find: (env: EnvContext) => Promise<unknown>): Promise<EnvContext | undefined> {
+    for (const env of within === null ? Object.values(this.envs) : [this.envs[within]]) if (await find(env)) return env;
     return undefined;
   }
 

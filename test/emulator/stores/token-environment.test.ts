@@ -68,7 +68,7 @@ describe('a store token whose ids the other environment also holds', () => {
 
   it('suspends and sets up its own integration only (PATCH /integrations/{id}, PUT …/webhook)', async () => {
     expect((await asStore('PATCH', `/integrations/${integrationId}`, { status: 'suspended', settings: { ack_alert_minutes: 7 } })).body.data.environment).toBe('test');
-    expect((await asStore('PUT', `/integrations/${integrationId}/webhook`, { url: 'https://erp.example.com/hook' })).status).toBe(200);
+    expect((await asStore('PUT', `/integrations/${integrationId}/webhook`, { url: 'https://erp.example.com/hook', events: ['*'] })).status).toBe(201);
     const integration = (await liveTwin()).integrations[0];
     expect(integration.status).not.toBe('suspended');
     expect(integration.settings.ack_alert_minutes).not.toBe(7);
