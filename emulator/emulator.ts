@@ -3,6 +3,7 @@ import { LIMITS } from '../src/contract/limits.js';
 import { createClock, type Clock, type ClockMode } from './clock.js';
 import { createEnvContext, type EnvContext } from './context.js';
 import { cryptoRandom, seededRandom } from '../src/contract/random.js';
+import { IdSource } from './id-source.js';
 import { ENVIRONMENTS, type Environment } from '../src/contract/store.js';
 import { OutboundGuard } from './net/outbound.js';
 import type { StoragePort, Outbox } from './store/port.js';
@@ -104,6 +105,11 @@ export class Emulator implements Lifecycle {
   seeds: SeededStore[] = [];
   /** Where webhook deliveries and image downloads may connect (never the emulator itself). */
   readonly outbound = new OutboundGuard();
+  /**
+   * The random bytes of every id this process makes (both environments): the `--seed` stream's,
+   * salted by `saltIds()` when this start did not make the sandbox (id-source.ts).
+   */
+  private readonly idSource: IdSource;
   /** The webhooks aggregate's outbox, set when its background service starts (webhooks/background.ts; every emitted event passes through it). */
   outbox: Outbox | null = null;
   /**
@@ -128,9 +134,20 @@ export class Emulator implements Lifecycle {
     this.publicUrl = baseUrl(options.host, options.port);
     this.clock = createClock(options.clock, Date.now, clock.offsetMs, clock.frozenAt);
     const random = options.seed === null ? cryptoRandom : seededRandom(options.seed);
+    this.idSource = new IdSource(random);
     this.envs = Object.fromEntries(
-      ENVIRONMENTS.map((name) => [name, createEnvContext(name, storage.env(name), this.clock, random, storage.changes, this.outbound)]),
+      ENVIRONMENTS.map((name) => [name, createEnvContext(name, storage.env(name), this.clock, random, this.idSource, storage.changes, this.outbound)]),
     ) as Record<Environment, EnvContext>;
+  }
+
+  /**
+   * DESIGN: ids never repeat across the processes or restarts of one sandbox, `--seed` included.
+   * Called when this start found the sandbox already made (another process's, or an earlier run's):
+   * its ids then mix in the cryptographic generator's bytes, so they differ from every other start's
+   * even at one frozen instant on one seed. A cryptographic stream (no seed) needs nothing more.
+   */
+  saltIds(): void {
+    if (this.options.seed !== null) this.idSource.salt();
   }
 
   /**
