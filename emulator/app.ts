@@ -19,6 +19,7 @@ import { isStorageUnavailable } from './store/errors.js';
 import { removeDotSegments } from './http/dot-segments.js';
 import { recordRequests } from './http/request-log.js';
 import { serverTimeouts } from '../src/server/timeouts.js';
+import { readRestOfBody } from '../src/server/drain.js';
 
 /** The methods of the API and the control API (HEAD comes with every GET); any other is an unknown route. */
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -83,11 +84,14 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
     if (isPromise(synced)) synced.then(() => done(), (error: Error) => done(error));
     else done();
   });
-  app.setErrorHandler((error, request, reply) => {
+  app.setErrorHandler(async (error, request, reply) => {
     // The database of a shared sandbox is away: try again shortly (spec: 503 maintenance, Retry-After).
     if (isStorageUnavailable(error)) return sendError(request, reply, ApiError.of('maintenance').withHeaders({ 'Retry-After': '5' }));
     const apiError = toApiError(error);
     if (apiError.code === 'internal_error' && !(error instanceof ApiError)) request.log.error({ err: error }, 'unexpected error');
+    // A body refused before it was read (over 5 MB): the rest is read first, so that a client still
+    // writing it reads this answer instead of a reset (DESIGN; src/server/drain.ts).
+    if (apiError.code === 'payload_too_large') await readRestOfBody(request.raw);
     return sendError(request, reply, apiError);
   });
   app.setNotFoundHandler((request, reply) => sendError(request, reply, ApiError.of('not_found')));
