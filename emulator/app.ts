@@ -7,7 +7,7 @@ import { registerBodyParsers } from './http/body.js';
 import { envPlugin } from './api/env-plugin.js';
 import { sendError, toApiError } from './http/reply.js';
 import { IdFactory } from '../src/contract/ids.js';
-import { redactError, redactSecrets } from '../src/logging/redact.js';
+import { redactError, redactKnownSecret, redactSecrets } from '../src/logging/redact.js';
 import { controlPlugin } from './control/index.js';
 import { SERVICES } from './services.js';
 import { API_ROUTES, CONTROL_ROUTES } from './routes.js';
@@ -36,6 +36,9 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
   // Request ids never draw from the seeded generator: a seeded run must not depend on how many calls it got.
   const requestIds = new IdFactory(() => emulator.clock.now());
   const hosts = createHostPolicy(resolved.host, resolved.allowedHosts);
+  // The admin token is any text (no prefix redactSecrets knows): the log masks it wherever a client put it.
+  const adminToken = resolved.adminToken;
+  const mask = (text: string) => (adminToken === null ? text : redactKnownSecret(text, adminToken));
   const requestTimeout = resolved.requestTimeoutMs;
   const app = Fastify({
     bodyLimit: LIMITS.bodyBytes,
@@ -50,7 +53,13 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
       ? {
           level: 'info',
           redact: ['req.headers.authorization', 'req.headers["idempotency-key"]'],
-          serializers: { err: redactError, req: (req) => ({ method: req.method, url: redactSecrets(req.url) }) },
+          serializers: {
+            err: (error) => {
+              const safe = redactError(error);
+              return { ...safe, message: mask(safe.message), stack: mask(safe.stack) };
+            },
+            req: (req) => ({ method: req.method, url: mask(redactSecrets(req.url)) }),
+          },
           stream: resolved.logStream ?? process.stderr,
         }
       : false,

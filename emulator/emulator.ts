@@ -10,6 +10,7 @@ import type { StoragePort, Outbox } from './store/port.js';
 import type { ClockState, SeededStore } from './store/coordination.js';
 import { whenReady, type MaybePromise } from './store/maybe.js';
 import { REQUEST_TIMEOUT_MS } from '../src/server/timeouts.js';
+import { adminTokenProblem } from '../src/server/admin-token.js';
 import { parseTrustedProxies } from './net/trusted-proxies.js';
 
 export interface EmulatorOptions {
@@ -28,6 +29,7 @@ export interface EmulatorOptions {
   clock?: ClockMode;
   limits?: boolean;
   seed?: number;
+  /** The control API's token (`--admin-token`): 16 characters or more, no spaces at either end (else start-up throws). */
   adminToken?: string;
   /** Log requests to stderr. */
   logger?: boolean;
@@ -66,6 +68,8 @@ export interface ResolvedOptions {
 
 
 export function resolveOptions(o: EmulatorOptions = {}): ResolvedOptions {
+  const tokenProblem = o.adminToken === undefined ? null : adminTokenProblem(o.adminToken);
+  if (tokenProblem) throw new Error(`adminToken ${tokenProblem}`);
   return {
     port: o.port ?? 4010,
     host: o.host ?? '127.0.0.1',
