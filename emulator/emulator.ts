@@ -10,6 +10,7 @@ import type { StoragePort, Outbox } from './store/port.js';
 import type { ClockState, SeededStore } from './store/coordination.js';
 import { whenReady, type MaybePromise } from './store/maybe.js';
 import { REQUEST_TIMEOUT_MS } from '../src/server/timeouts.js';
+import { isLoopbackHost } from '../src/contract/hosts.js';
 import { adminTokenProblem } from '../src/server/admin-token.js';
 import { parseTrustedProxies } from './net/trusted-proxies.js';
 
@@ -42,6 +43,12 @@ export interface EmulatorOptions {
   /** Load balancers whose X-Forwarded-For names the client (`--trust-proxy`); emulator/net/trusted-proxies.ts. */
   trustProxy?: string[];
   /**
+   * On a shared sandbox (bound beyond loopback, or with `adminToken` or `databaseUrl`), let webhook
+   * deliveries and image downloads reach loopback and this machine's own addresses
+   * (`--allow-loopback-targets`); refused there by default. A local emulator always may.
+   */
+  allowLoopbackTargets?: boolean;
+  /**
    * TEST-ONLY: the time to receive a whole request (headers and body), 30 s by default; headers get
    * at most the same. Lets tests of stalled bodies run fast.
    */
@@ -64,6 +71,8 @@ export interface ResolvedOptions {
   allowedHosts: string[];
   trustProxy: string[];
   requestTimeoutMs: number;
+  /** Whether outbound requests may reach loopback and this machine's own addresses (see `loopbackTargetsAllowed`). */
+  loopbackTargets: boolean;
 }
 
 
@@ -86,7 +95,18 @@ export function resolveOptions(o: EmulatorOptions = {}): ResolvedOptions {
     allowedHosts: o.allowedHosts ?? [],
     trustProxy: parseTrustedProxies(o.trustProxy ?? []),
     requestTimeoutMs: o.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+    loopbackTargets: loopbackTargetsAllowed(o),
   };
+}
+
+/**
+ * DESIGN, Storage and the team sandbox: a shared sandbox (bound beyond loopback, or started with
+ * --admin-token or --database-url) serves people who are not on its machine, and refuses loopback
+ * and its own addresses as targets unless the operator allows them; a local emulator reaches them.
+ */
+export function loopbackTargetsAllowed(o: EmulatorOptions): boolean {
+  const shared = !isLoopbackHost(o.host ?? '127.0.0.1') || o.adminToken !== undefined || o.databaseUrl !== undefined;
+  return !shared || o.allowLoopbackTargets === true;
 }
 
 /** `http://host:port`, with an IPv6 host in brackets. */
@@ -108,7 +128,7 @@ export class Emulator implements Lifecycle {
   /** The demo stores that reset brings back and the ready line shows (a restore replaces them). */
   seeds: SeededStore[] = [];
   /** Where webhook deliveries and image downloads may connect (never the emulator itself). */
-  readonly outbound = new OutboundGuard();
+  readonly outbound: OutboundGuard;
   /**
    * The random bytes of every id this process makes (both environments): the `--seed` stream's,
    * salted by `saltIds()` when this start did not make the sandbox (id-source.ts).
@@ -137,6 +157,7 @@ export class Emulator implements Lifecycle {
   ) {
     this.publicUrl = baseUrl(options.host, options.port);
     this.clock = createClock(options.clock, Date.now, clock.offsetMs, clock.frozenAt);
+    this.outbound = new OutboundGuard({ loopback: options.loopbackTargets });
     const random = options.seed === null ? cryptoRandom : seededRandom(options.seed);
     this.idSource = new IdSource(random);
     this.envs = Object.fromEntries(

@@ -87,10 +87,10 @@ const menu = async (emu: Awaited<ReturnType<typeof start>>, image?: string) => {
 };
 
 describe.each(STORAGES)('a shared sandbox ($name)', (storage) => {
-  it.each(['127.0.0.1', 'localhost', '[::1]', '127.1.2.3', 'api.localhost'])('refuses a webhook to http://%s with 422 not_public, on the API and the control API', async (host) => {
+  it.each(['http://127.0.0.1', 'http://localhost', 'http://[::1]', 'http://127.1.2.3', 'https://api.localhost', 'https://127.0.0.1'])('refuses a webhook to %s with 422 not_public, on the API and the control API', async (origin) => {
     const emu = await start(await storage.options());
     try {
-      const url = `http://${host}:${new URL(rx.url).port}/hook`;
+      const url = `${origin}:${new URL(rx.url).port}/hook`;
       const api = await emu.api('PUT', '/webhook', { body: { url, events: ['*'] } });
       expect(api.status).toBe(422);
       expect(api.body.error.details).toEqual([expect.objectContaining({ field: 'url', code: 'not_public' })]);

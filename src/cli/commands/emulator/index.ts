@@ -32,6 +32,8 @@ export interface StartOptions {
   allowedHost: string[];
   /** Load balancers whose X-Forwarded-For names the client for the per-IP limits. */
   trustProxy: string[];
+  /** On a shared sandbox, let deliveries and image downloads reach loopback and this machine's addresses. */
+  allowLoopbackTargets?: boolean;
   json?: boolean;
   /** A state bundle to restore (`emulator export`). */
   from?: string;
@@ -131,6 +133,7 @@ function registerStart(emulator: Command): void {
     .option('--admin-token <token>', "protects the control API and panel whatever the address (required off loopback; 16 characters or more); each store made by POST /_emulator/stores gets a store token of its own (env MERCHANT_KIT_ADMIN_TOKEN)")
     .option('--allowed-host <host>', 'another host name the emulator answers to (repeatable)', collect, [])
     .option('--trust-proxy <addresses>', "the load balancers in front (IPs or CIDR ranges, comma-separated, repeatable): the per-IP limits count the client their X-Forwarded-For names", trustedProxies, [])
+    .option('--allow-loopback-targets', 'on a shared sandbox (beyond loopback, --admin-token or --database-url), let webhooks and image downloads reach loopback and this machine\'s own addresses (refused there by default)')
     .option('--json', 'print one JSON "ready" line on stdout once listening')
     .option('--from <file>', 'restore a state bundle (from `emulator export`); prints fresh credentials for its integrations')
     .option('--catalog <file>', 'load a menu into the test store at start (the JSON or CSV that `catalog sync` reads)')

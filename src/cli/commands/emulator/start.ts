@@ -35,6 +35,7 @@ export async function startAction(options: StartOptions): Promise<void> {
       adminToken: options.adminToken ?? process.env.MERCHANT_KIT_ADMIN_TOKEN,
       allowedHosts: options.allowedHost,
       trustProxy: options.trustProxy,
+      allowLoopbackTargets: options.allowLoopbackTargets ?? false,
       logger: options.verbose ?? false,
     });
   } catch (error) {
