@@ -254,7 +254,7 @@ describe('emulator-only commands and their target', () => {
       expect(refused.stderr).toMatch(/401 unauthenticated\); pass --admin-token or set MERCHANT_KIT_ADMIN_TOKEN/);
       expect((await run(['emulator', 'clock', 'advance', '1m'], { ...base, MERCHANT_KIT_ADMIN_TOKEN: 'tok-sandbox-cli-long' })).code).toBe(0);
       expect((await run(['emulator', 'clock', 'advance', '1m', '--admin-token', 'tok-sandbox-cli-long'], base)).code).toBe(0);
-      const state = await request(`${guarded.url}/_emulator/clock`, 'GET', { headers: { authorization: 'Bearer tok-sandbox-cli' } });
+      const state = await request(`${guarded.url}/_emulator/clock`, 'GET', { headers: { authorization: 'Bearer tok-sandbox-cli-long' } });
       expect(state.body.data.offset_seconds).toBe(120);
     } finally {
       await guarded.close();
