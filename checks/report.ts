@@ -1,12 +1,13 @@
 import { redactSecrets } from '../src/logging/redact.js';
 import type { Task } from './tasks.js';
+import type { ReportCertificate } from '../src/contract/certificates.js';
 import { CHECK_IDS, type CheckResult, type Evidence } from './types.js';
 
 /**
  * The JSON report's version (docs/homologation-report.schema.json): the major number on an
- * incompatible change, the minor on an addition (1.1: `tasks` and optional checks).
+ * incompatible change, the minor on an addition (1.1: `tasks` and optional checks; 1.2: the sandbox's `certificate`).
  */
-export const REPORT_SCHEMA_VERSION = '1.1';
+export const REPORT_SCHEMA_VERSION = '1.2';
 
 /** How the report was filled. */
 export type ReportMode = 'automatic' | 'interactive' | 'non_interactive' | 'observer';
@@ -52,6 +53,11 @@ export interface HomologationReport {
   tasks: Task[];
   /** Plain sentences for the reader: steps skipped and why, how the run ended. */
   notes: string[];
+  /**
+   * The test environment's certificate of a certified observed session (1.2): a compact JWS over the
+   * report's SHA-256 without this member (docs/homologation.md, The certificate). Absent otherwise.
+   */
+  certificate?: ReportCertificate;
 }
 
 export interface ReportInput {

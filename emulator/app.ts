@@ -9,6 +9,7 @@ import { sendError, toApiError } from './http/reply.js';
 import { IdFactory } from '../src/contract/ids.js';
 import { redactError, redactKnownSecret, redactSecrets } from '../src/logging/redact.js';
 import { controlPlugin } from './control/index.js';
+import { accessPagePlugin } from './access/form.js';
 import { SERVICES } from './services.js';
 import { API_ROUTES, CONTROL_ROUTES } from './routes.js';
 import { registerHomologation } from './homologation/hooks.js';
@@ -117,6 +118,8 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
     await app.register(envPlugin(emulator, env, API_ROUTES), { prefix: env.basePath });
   }
   await app.register(controlPlugin(emulator, hosts, CONTROL_ROUTES), { prefix: '/_emulator' });
+  // The integrators' request form (DESIGN: GET /access), its own body parser and guards.
+  await app.register(accessPagePlugin(emulator, hosts));
   try {
     for (const start of SERVICES) await start(emulator);
   } catch (error) {

@@ -53,6 +53,13 @@ export interface EmulatorOptions {
    * at most the same. Lets tests of stalled bodies run fast.
    */
   requestTimeoutMs?: number;
+  /**
+   * DESIGN: The operator's public test environment — integrators may ask for a test store (`--access-requests
+   * open`): the page at /access and POST /_emulator/access-requests. Needs `adminToken` (someone approves them).
+   */
+  accessRequests?: boolean;
+  /** The address integrators use (`--public-url https://sandbox.example.com`): the certificates' issuer. */
+  publicUrl?: string;
 }
 
 export interface ResolvedOptions {
@@ -73,6 +80,9 @@ export interface ResolvedOptions {
   requestTimeoutMs: number;
   /** Whether outbound requests may reach loopback and this machine's own addresses (see `loopbackTargetsAllowed`). */
   loopbackTargets: boolean;
+  accessRequests: boolean;
+  /** An origin (`https://sandbox.example.com`), or null: the process's own address stands for it. */
+  publicUrl: string | null;
 }
 
 
@@ -96,6 +106,8 @@ export function resolveOptions(o: EmulatorOptions = {}): ResolvedOptions {
     trustProxy: parseTrustedProxies(o.trustProxy ?? []),
     requestTimeoutMs: o.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
     loopbackTargets: loopbackTargetsAllowed(o),
+    accessRequests: o.accessRequests ?? false,
+    publicUrl: o.publicUrl === undefined ? null : publicOrigin(o.publicUrl),
   };
 }
 
@@ -107,6 +119,20 @@ export function resolveOptions(o: EmulatorOptions = {}): ResolvedOptions {
 export function loopbackTargetsAllowed(o: EmulatorOptions): boolean {
   const shared = !isLoopbackHost(o.host ?? '127.0.0.1') || o.adminToken !== undefined || o.databaseUrl !== undefined;
   return !shared || o.allowLoopbackTargets === true;
+}
+
+/** `--public-url`: an http(s) origin, without a path, query or user (a certificate's issuer is the sandbox's address). */
+export function publicOrigin(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`--public-url ${value} is not a URL`);
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) {
+    throw new Error(`--public-url ${value} must be an http(s) address without a path (https://sandbox.example.com)`);
+  }
+  return url.origin;
 }
 
 /** `http://host:port`, with an IPv6 host in brackets. */

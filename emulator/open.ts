@@ -7,6 +7,7 @@ import type { EmitContext } from './store/emit.js';
 import type { ClockState } from './store/coordination.js';
 import { SqliteStorage } from './adapters/sqlite/index.js';
 import { loadOrCreateSeeds } from './stores/seed.js';
+import { newSigningKey } from './certificates/keys.js';
 
 /** Opens the storage (SQLite, or PostgreSQL with `databaseUrl`), the clock where it was left, and the demo stores. */
 export async function openEmulator(options: ResolvedOptions): Promise<Emulator> {
@@ -35,6 +36,8 @@ export async function openEmulatorWith(
     const saved = await sandboxClock(storage, options);
     emulator = new Emulator(options, storage, saved);
     emulator.seeds = await storage.coordination.seeds.once(() => loadOrCreateSeeds(emulator!));
+    // DESIGN: the certificates' signing key is made at the sandbox's first start (once for every process).
+    await storage.certificates.currentKey(() => newSigningKey());
     emulator.followSandbox();
   } catch (error) {
     await storage.close();

@@ -16,6 +16,8 @@ import { panelControl } from './control/panel.js';
 import { exportControl } from './control/export.js';
 import { logsControl } from './control/logs.js';
 import type { ControlRegistrar } from './control/index.js';
+import { accessControl } from './access/control.js';
+import { certificatesControl } from './certificates/control.js';
 
 // The lists of what the app mounts, kept at the root and handed to the plugins that mount them
 // (app.ts): a new aggregate is one line here, and http/ and control/ know none of them.
@@ -26,4 +28,5 @@ export const API_ROUTES: RouteRegistrar[] = [storesRoutes, catalogRoutes, orders
 /** Every group of control routes: the aggregates' own, then the sandbox's cross-cutting ones. */
 export const CONTROL_ROUTES: ControlRegistrar[] = [
   systemRoutes, storesControl, catalogControl, ordersControl, webhooksControl, entregasControl, homologationControl, panelControl, exportControl, logsControl,
+  accessControl, certificatesControl,
 ];

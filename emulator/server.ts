@@ -16,6 +16,8 @@ export interface ReadyInfo {
   stores: { environment: 'test' | 'live'; store_id: string; integration_id: string; credential: string; webhook_signing_secret?: string }[];
   /** The process that serves it (what `emulator stop` signals). */
   pid: number;
+  /** Whether integrators may ask for access here (`--access-requests open`). */
+  access_requests: 'open' | 'closed';
 }
 
 export interface RunningEmulator extends ReadyInfo {
@@ -51,6 +53,8 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   if (!LOOPBACK.test(host) && !options.adminToken) {
     throw new Error('a non-loopback --host requires --admin-token');
   }
+  // Nobody could approve a request on a sandbox without an admin token.
+  if (options.accessRequests && !options.adminToken) throw new Error('--access-requests open requires --admin-token');
   const { from: given, ...emulatorOptions } = options;
   const from = typeof given === 'string' ? { bundle: (await import('./bundle/file.js')).readBundleFile(given), file: given } : given;
   const folder = resolveOptions(emulatorOptions).data;
@@ -111,6 +115,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
         credential: s.credential,
       })),
     pid: process.pid,
+    access_requests: emulator.options.accessRequests ? 'open' : 'closed',
     emulator,
     notices,
     close: () => (closing ??= close()),
@@ -119,6 +124,6 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
 
 /** The ready line: exactly the DESIGN's JSON object, without the live handles. */
 export function readyLine(running: ReadyInfo): ReadyInfo {
-  const { event, url, live_base_url, sandbox_base_url, admin_url, stores, pid } = running;
-  return { event, url, live_base_url, sandbox_base_url, admin_url, stores, pid };
+  const { event, url, live_base_url, sandbox_base_url, admin_url, stores, pid, access_requests } = running;
+  return { event, url, live_base_url, sandbox_base_url, admin_url, stores, pid, access_requests };
 }

@@ -5,6 +5,10 @@ export * from './contract/index.js';
 // Webhooks: sign and verify `X-Service-Signature`.
 export * from './webhooks/index.js';
 
+// A test environment's homologation certificates: verification with node:crypto alone, and the
+// report digest they carry (RFC 8785 canonical JSON).
+export * from './certificates/index.js';
+
 // Typed client: MerchantClient (every endpoint, retries, idempotency keys, cursor iterators),
 // EmulatorControl (the emulator's control API) and ApiError.
 export * from './client/index.js';

@@ -53,3 +53,19 @@ export function verdictText(report: HomologationReport): string {
   if (exitCodeOf(report) === 0) return `Selected checks passed: ${s.passed}/${s.total}. A run of some checks (--only) never certifies.`;
   return `Not certified: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.pending} pending.${report.complete ? '' : ' Incomplete run.'}`;
 }
+
+/** The issuer a certificate names (its payload's `iss`), read without verifying: where its keys are published. */
+export function certificateIssuer(jws: string): string | null {
+  try {
+    const iss = (JSON.parse(Buffer.from(jws.split('.')[1] ?? '', 'base64url').toString('utf8')) as { iss?: unknown }).iss;
+    return typeof iss === 'string' ? iss : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The command that verifies a report's certificate against its issuer's published keys. */
+export function verifyCommand(jws: string): string {
+  const issuer = certificateIssuer(jws) ?? 'https://<the test environment>';
+  return `npx merchant-kit certificate verify homologation.json --keys ${issuer}/_emulator/certificates/keys`;
+}

@@ -1,11 +1,8 @@
 import { exitCodeOf, type HomologationReport } from '../report.js';
 import type { CheckResult } from '../types.js';
-import { AREA_TITLE, evidenceLine, STATUS_LABEL, TASK_LABEL, whoRan } from './common.js';
+import { AREA_TITLE, certificateIssuer, evidenceLine, STATUS_LABEL, TASK_LABEL, verifyCommand, whoRan } from './common.js';
 import type { Task } from '../tasks.js';
-
-function htmlEscape(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
+import { htmlEscape } from '../../src/text/html.js';
 
 // Inline styles only: the page is one file that opens anywhere, offline (no external assets).
 const STYLE = `
@@ -19,6 +16,7 @@ section.check ul{font-family:ui-monospace,Menlo,monospace;font-size:.85rem;paddi
 .certificate{border:3px double #1b5e2f;border-radius:.6rem;padding:1rem 1.5rem;margin:1.5rem 0;background:#f7fcf8}
 .tasks li{margin:.3rem 0}.open{color:#8a6d00}.done{color:#1b7f3b}.failed{color:#b3261e}
 .certificate dt{font-weight:600}.certificate dd{margin:0 0 .5rem 0}.hash{font-family:ui-monospace,Menlo,monospace;word-break:break-all}
+.certificate pre{background:#eef4f0;padding:.5rem;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
 `;
 
 function checkSection(c: CheckResult): string {
@@ -44,8 +42,29 @@ function certificate(report: HomologationReport, jsonSha256: string): string {
 <dt>Date</dt><dd id="cert-date">${htmlEscape(report.generated_at)}</dd>
 <dt>Checks passed</dt><dd id="cert-checks">${htmlEscape(passed)}</dd>
 <dt>SHA-256 of homologation.json</dt><dd class="hash" id="cert-sha256">${jsonSha256}</dd>
-</dl>
-</section>`;
+${report.certificate ? signed(report.certificate) : ''}</dl>
+${report.certificate ? howToVerify(report.certificate) : ''}</section>`;
+}
+
+/** The test environment's signed certificate (an observed session's). */
+function signed(c: { id: string; jws: string }): string {
+  return `<dt>Certificate</dt><dd id="cert-id">${htmlEscape(c.id)}</dd>
+<dt>Issued by</dt><dd id="cert-issuer">${htmlEscape(certificateIssuer(c.jws) ?? 'unknown')}</dd>
+<dt>Signed certificate (compact JWS, EdDSA)</dt><dd class="hash" id="cert-jws">${htmlEscape(c.jws)}</dd>
+`;
+}
+
+/** How anyone checks the certificate: the command, and what it checks, for any JOSE library. */
+function howToVerify(c: { id: string; jws: string }): string {
+  const issuer = certificateIssuer(c.jws) ?? 'the test environment';
+  return `<h3>How to verify this certificate</h3>
+<p id="cert-verify">The test environment signed it with Ed25519. Anyone can check that it issued it, that it has not revoked it,
+and that <code>homologation.json</code> is the report it certifies (its claim <code>report_sha256</code> is the SHA-256 of that report
+without its <code>certificate</code>, in RFC 8785 canonical JSON):</p>
+<pre>${htmlEscape(verifyCommand(c.jws))}</pre>
+<p>Any JOSE library verifies the signature with the public keys at <code>${htmlEscape(issuer)}/_emulator/certificates/keys</code> (a JWKS);
+the revoked certificates are listed at <code>${htmlEscape(issuer)}/_emulator/certificates/revoked</code>.</p>
+`;
 }
 
 /** The "Your steps" list of an observed session: each task, its state and why. */

@@ -1,5 +1,5 @@
 import { exitCodeOf, type HomologationReport } from '../report.js';
-import { evidenceLine, STATUS_LABEL, TASK_LABEL, whoRan } from './common.js';
+import { evidenceLine, STATUS_LABEL, TASK_LABEL, verifyCommand, whoRan } from './common.js';
 
 const ICON = { pass: '✅', fail: '❌', skip: '⏭️', pending: '⏳' } as const;
 const TASK_ICON = { done: '✅', failed: '❌', open: '⏳' } as const;
@@ -24,6 +24,9 @@ export function markdownReport(report: HomologationReport): string {
     '',
     `Run by ${whoRan(report)}.`,
     '',
+    ...(report.certificate
+      ? [`Certificate \`${report.certificate.id}\`, signed by the test environment. Verify it: \`${verifyCommand(report.certificate.jws)}\``, '']
+      : []),
     '| | Check | Mandatory | Result | Reason |',
     '|---|---|---|---|---|',
     ...report.checks.map((c) => `| ${ICON[c.status]} | \`${c.id}\` ${cell(c.title)} | ${c.mandatory ? 'yes' : 'no'} | ${STATUS_LABEL[c.status]} | ${cell(c.reason)} |`),

@@ -60,8 +60,9 @@ async function authenticate(emulator: Emulator, adminToken: string, request: Fas
 export function controlAuthentication(emulator: Emulator) {
   const adminToken = emulator.options.adminToken;
   return (request: FastifyRequest, reply: FastifyReply, next: (error?: Error) => void): void => {
-    const panelPage = request.routeOptions.config?.panelPublic === true;
-    if (!adminToken || panelPage) return next();
+    const config = request.routeOptions.config;
+    // The panel's page, and the routes of people outside the sandbox (access requests, public keys).
+    if (!adminToken || config?.panelPublic === true || config?.tokenless === true) return next();
     authenticate(emulator, adminToken, request).then((refused) => (refused ? void sendError(request, reply, refused) : next()), next);
   };
 }

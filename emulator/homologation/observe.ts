@@ -11,6 +11,8 @@ import { toSessionDelivery } from './data.js';
 import { homologationService } from './observer-state.js';
 import { HOMOLOGATION_TIMEOUT } from '../../src/contract/control.js';
 import { ObserverSession } from './session.js';
+import { certifiedSession, certify, issuerOf } from '../certificates/issue.js';
+import { intakeAndSettings } from './intake.js';
 
 /** The integration's environment: the one its caller's authorization resolved (null: the admin, either). */
 async function locate(emulator: Emulator, within: Environment | null, integrationId: string): Promise<{ env: EnvContext; storeId: string; scopes: string[] }> {
@@ -49,6 +51,12 @@ export async function observerReport(emulator: Emulator, within: Environment | n
   const session = service.sessions.get(integrationId);
   // Run here, or on another process of a shared sandbox (its view as it last saved it).
   const stored = session ? null : await service.store.session(integrationId);
+  // A certified session's report is the one its certificate digests: every later read answers it.
+  const startedAt = session?.view.started_at ?? stored?.started_at;
+  if (startedAt !== undefined) {
+    const certified = await certifiedSession(emulator, integrationId, startedAt);
+    if (certified) return certified;
+  }
   const view = session ? await session.snapshot() : stored ? await withDeliveries(env, integrationId, stored) : noSession(now);
   const calls = await service.store.calls(integrationId);
   bindFaults(view.faults, calls);
@@ -65,18 +73,24 @@ export async function observerReport(emulator: Emulator, within: Environment | n
   const store = await env.store.stores.byId(storeId);
   const notes = [...view.problems];
   if (!session && !stored) notes.push('No session started: POST /_emulator/homologation/{integration_id}/start sends the orders, probes and faults.');
-  return buildReport({
+  const report = buildReport({
     version: pkg.version,
     mode: 'observer',
     startedAt: new Date(view.started_at),
     now: new Date(now),
     complete: Boolean(session ?? stored) && decided,
-    target: { base_url: `${emulator.publicUrl}${env.basePath}`, environment: env.name, emulator: true },
+    target: { base_url: `${issuerOf(emulator)}${env.basePath}`, environment: env.name, emulator: true },
     integration: { id: integrationId, store_id: storeId, store_name: store?.name ?? null },
     checks,
     tasks: gradeTasks(observation),
     notes,
   });
+  // DESIGN: a certified observed session earns a certificate (the session's own, never an automatic run's).
+  if (!report.summary.certified || startedAt === undefined) return report;
+  const integration = (await env.store.integrations.byId(integrationId))!;
+  const webhook = await env.store.webhooks.get(integrationId);
+  const graded = intakeAndSettings({ webhookActive: Boolean(webhook?.active), calls, sessionStartedAt: startedAt, settings: integration.settings });
+  return certify(emulator, { env, integrationId, storeId, sessionStartedAt: startedAt, report, ...graded });
 }
 
 /** A saved view with the regular deliveries of its orders read now. */

@@ -56,6 +56,11 @@ declare module 'fastify' {
     storeScope?: StoreScope;
     /** The panel's page and assets: no data, served without a token (a browser cannot send one to open a page). */
     panelPublic?: boolean;
+    /**
+     * A route for people outside the sandbox, served without a token: an integrator asking for access
+     * (and following the request with its claim secret), anyone reading the certificates' public keys.
+     */
+    tokenless?: boolean;
   }
 }
 

@@ -52,6 +52,7 @@ export function panelPage(): string {
     <section id="homologation-section"><h2>Homologation</h2><div id="homologation"></div></section>
   </div>
   <section id="deliveries-section"><h2>Webhook deliveries</h2><div id="deliveries"></div></section>
+  <section id="operator-section" hidden><h2>Operator: access requests and certificates</h2><div id="operator"></div></section>
 </main>
 </body>
 </html>

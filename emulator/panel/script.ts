@@ -3,6 +3,7 @@ import { FINAL_ORDER_STATUSES } from '../../src/contract/enums.js';
 import { integrationSettings, SCOPES } from '../../src/contract/store.js';
 import { PANEL_LIVE } from './script-live.js';
 import { PANEL_RENDER } from './script-render.js';
+import { PANEL_OPERATOR } from './script-operator.js';
 
 const ENUM_SETTINGS = ['catalog_mode', 'order_status_authority', 'missing_items_policy', 'ack_expected'] as const;
 const SETTING_CHOICES = Object.fromEntries(ENUM_SETTINGS.map((k) => [k, integrationSettings.shape[k].removeDefault().options]));
@@ -191,6 +192,7 @@ const PANEL_CORE = String.raw`  var ADMIN = '/_emulator';
     refresh('orders', loadOrders);
     refresh('deliveries', loadDeliveries);
     refresh('homologation', loadHomologation);
+    refresh('operator', loadOperator);
   }
 
   // ---- actions ----
@@ -269,10 +271,10 @@ const PANEL_CORE = String.raw`  var ADMIN = '/_emulator';
  * when the emulator needs one, lives in sessionStorage and travels only in the Authorization header;
  * the live stream is read with fetch so that it can carry that header too.
  *
- * One closure over three parts: this file's (state, client, loading, actions), script-render.ts
- * and script-live.ts.
+ * One closure over four parts: this file's (state, client, loading, actions), script-render.ts,
+ * script-operator.ts (the admin's access requests and certificates) and script-live.ts.
  */
 export const PANEL_SCRIPT = `'use strict';
 (function () {
-${PANEL_CORE}${PANEL_RENDER}${PANEL_LIVE}})();
+${PANEL_CORE}${PANEL_RENDER}${PANEL_OPERATOR}${PANEL_LIVE}})();
 `;

@@ -2,6 +2,7 @@ import type { Environment } from '../../src/contract/store.js';
 import type { ControlFault } from '../../src/contract/control.js';
 import { webhookChaos, type WebhookChaos } from '../../src/contract/webhooks.js';
 import { LIMITS } from '../../src/contract/limits.js';
+import { ACCESS_LIMITS } from '../../src/contract/access-requests.js';
 import type { ClockMode } from '../clock.js';
 import type { FaultView } from '../faults.js';
 import type { RecordedCall, SessionView, InjectedFault } from '../../src/contract/observation.js';
@@ -65,7 +66,7 @@ export interface SeedStore {
   once<T>(make: () => Promise<T>): Promise<T>;
 }
 
-export type WindowKind = 'requests' | 'auth_failures' | 'batches' | 'admin_failures';
+export type WindowKind = 'requests' | 'auth_failures' | 'batches' | 'admin_failures' | 'access_requests';
 
 /** spec: Limits — the per-minute allowances of each kind of window (every adapter counts to these). */
 export const WINDOW_LIMITS: Record<WindowKind, number> = {
@@ -73,6 +74,8 @@ export const WINDOW_LIMITS: Record<WindowKind, number> = {
   auth_failures: LIMITS.authFailuresPerMinute,
   batches: LIMITS.batchesPerMinute,
   admin_failures: LIMITS.authFailuresPerMinute,
+  // DESIGN: The operator's public test environment — the access requests one IP may make a minute.
+  access_requests: ACCESS_LIMITS.perIpPerMinute,
 };
 
 export interface WindowHit {

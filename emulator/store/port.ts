@@ -5,6 +5,8 @@ import type { CatalogRepository, SnapshotsRepository } from '../catalog/reposito
 import type { OrdersRepository, EventsRepository, EventRecord, EventData } from '../orders/repository.js';
 import type { WebhooksRepository } from '../webhooks/repository.js';
 import type { EntregasRepository } from '../entregas/repository.js';
+import type { AccessRequestsRepository } from '../access/repository.js';
+import type { CertificateLedger } from '../certificates/repository.js';
 import type { ChangeFeed } from './changes.js';
 import type { Coordination } from './coordination.js';
 import type { Admin } from './admin.js';
@@ -30,6 +32,11 @@ export interface StoragePort {
   readonly coordination: Coordination;
   /** Migrations, reset, dump and restore (bundles), integrity. */
   readonly admin: Admin;
+  /**
+   * The certificates' ledger: signing keys, certificates and revocations, the sandbox's rather than an
+   * environment's (never in a bundle; a reset or a restore leaves it as it is).
+   */
+  readonly certificates: CertificateLedger;
   close(): Promise<void>;
 }
 
@@ -44,6 +51,8 @@ export interface Repositories {
   readonly events: EventsRepository;
   readonly webhooks: WebhooksRepository;
   readonly entregas: EntregasRepository;
+  /** The integrators' access requests (the test environment's; the live one's stays empty). */
+  readonly accessRequests: AccessRequestsRepository;
 }
 
 /**

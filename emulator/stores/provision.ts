@@ -33,19 +33,24 @@ async function uniqueSlug(tx: Tx, wanted: string): Promise<string> {
 export async function provisionStore(
   env: EnvContext, input: NewStore, fixed?: { storeId: string; integrationId: string; credential: IssuedCredential },
 ): Promise<ProvisionedStore> {
+  return env.store.tx((tx) => provisionStoreIn(tx, env, input, fixed));
+}
+
+/** The same, as part of the caller's unit of work (an approved access request makes its store with its decision). */
+export async function provisionStoreIn(
+  tx: Tx, env: EnvContext, input: NewStore, fixed?: { storeId: string; integrationId: string; credential: IssuedCredential },
+): Promise<ProvisionedStore> {
   const storeId = fixed?.storeId ?? env.ids.next('store');
   const integrationId = fixed?.integrationId ?? env.ids.next('integration');
   const credential = fixed?.credential ?? issueCredential(env.name);
   const settings = integrationSettings.parse({ catalog_mode: 'erp_managed', ...input.settings });
-  await env.store.tx(async (tx) => {
-    const now = env.clock.now();
-    const name = input.name ?? `Tienda ${(await tx.stores.all()).length + 1}`;
-    const slugBase = (input.slug ?? name).toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'tienda';
-    const slug = await uniqueSlug(tx, slugBase);
-    await tx.stores.insert({ id: storeId, slug, name, switchOn: true, paymentMethods: DEFAULT_PAYMENT_METHODS, fulfillmentTypes: ['delivery', 'pickup'] }, now);
-    await tx.integrations.insert({ id: integrationId, storeId, system: input.system ?? 'erp', scopes: input.scopes ?? [...SCOPES], settings }, now);
-    await tx.credentials.insert(credential.keyId, integrationId, credential.digest, now);
-    if (input.tokenDigest) await tx.stores.setToken(storeId, input.tokenDigest, now);
-  });
+  const now = env.clock.now();
+  const name = input.name ?? `Tienda ${(await tx.stores.all()).length + 1}`;
+  const slugBase = (input.slug ?? name).toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'tienda';
+  const slug = await uniqueSlug(tx, slugBase);
+  await tx.stores.insert({ id: storeId, slug, name, switchOn: true, paymentMethods: DEFAULT_PAYMENT_METHODS, fulfillmentTypes: ['delivery', 'pickup'] }, now);
+  await tx.integrations.insert({ id: integrationId, storeId, system: input.system ?? 'erp', scopes: input.scopes ?? [...SCOPES], settings }, now);
+  await tx.credentials.insert(credential.keyId, integrationId, credential.digest, now);
+  if (input.tokenDigest) await tx.stores.setToken(storeId, input.tokenDigest, now);
   return { storeId, integrationId, credential };
 }

@@ -98,10 +98,10 @@ export function adminUrlFor(baseUrl: string): string {
  * `--credential-stdin`: on a terminal (nothing piped) the line is read without echo, since a typed
  * credential would otherwise stay on the screen and in its scrollback.
  */
-export async function readStdinLine(stdin: NodeJS.ReadableStream = process.stdin): Promise<string> {
+export async function readStdinLine(stdin: NodeJS.ReadableStream = process.stdin, prompt = 'Credential (svk_….svs_…): '): Promise<string> {
   if ((stdin as NodeJS.ReadStream).isTTY) {
     const { promptHidden } = await import('./config/prompt.js');
-    return promptHidden('Credential (svk_….svs_…): ', stdin as NodeJS.ReadStream);
+    return promptHidden(prompt, stdin as NodeJS.ReadStream);
   }
   const { createInterface } = await import('node:readline');
   const rl = createInterface({ input: stdin, terminal: false });

@@ -12,6 +12,10 @@ import type { ClockMode, StoreAlert } from '../contract/control.js';
 import type { Environment, IntegrationSettings, IntegrationStatus, Scope, Store } from '../contract/store.js';
 import type { ResponseInfo } from './types.js';
 import type { HomologationReport } from '../../checks/report.js';
+import type {
+  AccessRequestCreated, AccessRequestStatus, AccessRequestStatusView, AccessRequestView, accessRequestCreate,
+} from '../contract/access-requests.js';
+import type { CertificateKeySet, CertificateView, RevokedCertificate, RotatedCertificateKey } from '../contract/certificates.js';
 import { count, Transport } from './transport.js';
 import { ApiError } from './errors.js';
 import { normalizeBaseUrl } from './url.js';
@@ -336,6 +340,71 @@ export class EmulatorControl {
   /** GET /_emulator/homologation/{integration_id} — the report filled from the integration's own calls. */
   homologation(integrationId: string): Promise<HomologationReport> {
     return this.#data('GET', `/homologation/${enc(integrationId)}`);
+  }
+
+  /**
+   * POST /_emulator/access-requests — asks the operator of a sandbox started with `--access-requests
+   * open` for a test store; no token needed. The claim secret (`mkc_…`) is shown here once.
+   */
+  requestAccess(body: z.input<typeof accessRequestCreate>): Promise<AccessRequestCreated> {
+    return this.#data('POST', '/access-requests', body);
+  }
+
+  /**
+   * GET /_emulator/access-requests/{id} with the request's claim secret (sent for this call only,
+   * instead of the client's token). The first read after approval carries the credential and the store
+   * token; every later one shows them null.
+   */
+  async accessRequestStatus(id: string, claimSecret: string): Promise<AccessRequestStatusView> {
+    const result = await this.#transport.send({
+      endpointId: 'control', method: 'GET', path: `/access-requests/${enc(id)}`, idempotencyKey: null, authorization: () => `Bearer ${claimSecret}`,
+    });
+    return (result.body as { data: AccessRequestStatusView }).data;
+  }
+
+  /** GET /_emulator/access-requests — the operator's list, newest first (admin token). */
+  accessRequests(query: { status?: AccessRequestStatus; limit?: number } = {}): Promise<AccessRequestView[]> {
+    const params = new URLSearchParams();
+    if (query.status) params.set('status', query.status);
+    if (query.limit !== undefined) params.set('limit', String(query.limit));
+    const q = params.toString();
+    return this.#data('GET', `/access-requests${q ? `?${q}` : ''}`);
+  }
+
+  /** POST /_emulator/access-requests/{id}/approve — makes the integrator's test store and integration (admin token). */
+  approveAccessRequest(id: string): Promise<AccessRequestView> {
+    return this.#data('POST', `/access-requests/${enc(id)}/approve`);
+  }
+
+  /** POST /_emulator/access-requests/{id}/deny — the integrator reads the reason (admin token). */
+  denyAccessRequest(id: string, reason: string): Promise<AccessRequestView> {
+    return this.#data('POST', `/access-requests/${enc(id)}/deny`, { reason });
+  }
+
+  /** GET /_emulator/certificates/keys — the sandbox's public keys, a JWKS (no token needed). */
+  async certificateKeys(): Promise<CertificateKeySet> {
+    const result = await this.#transport.send({ endpointId: 'control', method: 'GET', path: '/certificates/keys', idempotencyKey: null });
+    return result.body as CertificateKeySet;
+  }
+
+  /** GET /_emulator/certificates/revoked — the revoked certificates (no token needed). */
+  revokedCertificates(): Promise<RevokedCertificate[]> {
+    return this.#data('GET', '/certificates/revoked');
+  }
+
+  /** GET /_emulator/certificates — the certificates the sandbox issued, newest first (admin token). */
+  certificates(limit?: number): Promise<CertificateView[]> {
+    return this.#data('GET', `/certificates${limit === undefined ? '' : `?limit=${limit}`}`);
+  }
+
+  /** POST /_emulator/certificates/{id}/revoke — verification says "revoked" from now on (admin token). */
+  revokeCertificate(id: string): Promise<CertificateView> {
+    return this.#data('POST', `/certificates/${enc(id)}/revoke`);
+  }
+
+  /** POST /_emulator/certificates/rotate-key — a new signing key; what the others signed stays verifiable (admin token). */
+  rotateCertificateKey(): Promise<RotatedCertificateKey> {
+    return this.#data('POST', '/certificates/rotate-key');
   }
 
   /**

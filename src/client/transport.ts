@@ -35,6 +35,8 @@ export interface HttpCall {
   onResponse?: (info: ResponseInfo) => void;
   /** A 2xx body is returned as bytes (a Buffer), not parsed: downloads such as the state bundle. */
   raw?: boolean;
+  /** This call's `Authorization` instead of the owner's (an access request's claim secret): a function, like the owner's, so that no call keeps it. */
+  authorization?: () => string;
 }
 
 export interface HttpResult {
@@ -153,7 +155,7 @@ export class Transport {
 
   #headers(call: HttpCall): Record<string, string> {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.#options.userAgent };
-    const authorization = this.#options.authorization();
+    const authorization = call.authorization ? call.authorization() : this.#options.authorization();
     if (authorization !== null) headers.authorization = authorization;
     if (call.body !== undefined || call.alwaysJsonType) headers['content-type'] = JSON_TYPE;
     if (call.idempotencyKey !== null) headers['idempotency-key'] = call.idempotencyKey;

@@ -41,3 +41,6 @@ export const WEBHOOK_EVENT_SELECTORS = ['*', ...EVENT_TYPES] as const;
 
 // spec: Order status — final states do not move (rule 2).
 export const FINAL_ORDER_STATUSES = ['completed', 'rejected', 'cancelled'] as const satisfies readonly (typeof ORDER_STATUSES)[number][];
+
+// DESIGN: The operator's public test environment — an access request is decided once, by the operator.
+export const ACCESS_REQUEST_STATUSES = ['pending', 'approved', 'denied'] as const;

@@ -14,6 +14,9 @@ export const ID_PREFIXES = {
   request: 'req_',
   syncRun: 'snc_',
   entrega: 'ent_',
+  // The operator's public test environment (DESIGN): an integrator's access request, a certificate.
+  accessRequest: 'acr_',
+  certificate: 'crt_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -19,3 +19,5 @@ export * from './webhooks.js';
 export * from './entregas.js';
 export * from './api.js';
 export * from './control.js';
+export * from './access-requests.js';
+export * from './certificates.js';

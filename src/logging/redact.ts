@@ -14,12 +14,14 @@ const SECRET_PATTERNS: [RegExp, string][] = [
   [new RegExp(`whsec_[${SECRET_CHARS}]+`, 'g'), 'whsec_[redacted]'],
   // A store token of the emulator's control API (DESIGN: team sandbox).
   [new RegExp(`mks_[${SECRET_CHARS}]+`, 'g'), 'mks_[redacted]'],
+  // An access request's claim secret (DESIGN: The operator's public test environment).
+  [new RegExp(`mkc_[${SECRET_CHARS}]+`, 'g'), 'mkc_[redacted]'],
   [/(Bearer\s+)\S+/gi, '$1[redacted]'],
 ];
 
 // A run of URL-ish characters holding at least one %XX escape (`svs%5Ftest%5F…`, `%73vs_test_…`).
 const ENCODED_RUN = /[A-Za-z0-9._~%+-]*%[0-9A-Fa-f]{2}[A-Za-z0-9._~%+-]*/g;
-const SECRET_INSIDE = /svs_(live|test)_|whsec_|mks_|bearer[\s+]/i;
+const SECRET_INSIDE = /svs_(live|test)_|whsec_|mks_|mkc_|bearer[\s+]/i;
 
 function decodedOnce(text: string): string {
   try {

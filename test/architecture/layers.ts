@@ -7,7 +7,7 @@ import type { Layer } from './imports.js';
  */
 export const LAYERS: Layer[] = [
   // The contract and what every part shares: the API's schemas and values, text, logging, files, signing.
-  { name: 'contract', paths: ['src/contract/', 'src/text/', 'src/logging/', 'src/files/', 'src/server/', 'src/webhooks/'] },
+  { name: 'contract', paths: ['src/contract/', 'src/text/', 'src/logging/', 'src/files/', 'src/server/', 'src/webhooks/', 'src/certificates/'] },
   // Outside the emulator, beneath it: the typed client and the homologation checks (the observer grades with them).
   { name: 'client and checks', paths: ['src/client/', 'src/index.ts', 'checks/'] },
   // The emulator's kernel: the clock, the ids' random bytes, the environment context, the object every route receives, the network policy, the storage port.
@@ -15,7 +15,7 @@ export const LAYERS: Layer[] = [
   // The route kit: how an API or control route is written and answered (the route wrapper, replies, bodies, idempotency); it knows no aggregate.
   { name: 'route kit', paths: ['emulator/http/'] },
   // The aggregates, each with its rules, commands, presenters, routes and repository interface.
-  { name: 'aggregates', paths: ['emulator/stores/', 'emulator/catalog/', 'emulator/orders/', 'emulator/webhooks/', 'emulator/entregas/', 'emulator/images/'] },
+  { name: 'aggregates', paths: ['emulator/stores/', 'emulator/catalog/', 'emulator/orders/', 'emulator/webhooks/', 'emulator/entregas/', 'emulator/images/', 'emulator/access/', 'emulator/certificates/'] },
   // Delivery: each environment's request pipeline (api/), the control API's, the panel, the homologation observer, state bundles.
   { name: 'delivery', paths: ['emulator/api/', 'emulator/control/', 'emulator/panel/', 'emulator/homologation/', 'emulator/bundle/'] },
   // The storage adapters, beside the root: they implement the port and may read the aggregates' records.

@@ -22,7 +22,7 @@ describe('merchant-kit/checks', () => {
     expect(typeof checks.gradeTasks).toBe('function');
     expect(typeof checks.runChecks).toBe('function');
     expect(typeof checks.writeReports).toBe('function');
-    expect(checks.REPORT_SCHEMA_VERSION).toBe('1.1');
+    expect(checks.REPORT_SCHEMA_VERSION).toBe('1.2');
   });
 
   it('is required from CommonJS too (its own build, types as .d.cts)', async () => {

@@ -100,7 +100,7 @@ describe('control API: /_emulator/homologation', () => {
     const res = await emu.control('GET', `/homologation/${emu.test.integration_id}`);
     expect(res.status).toBe(200);
     const report = res.body.data;
-    expect(report).toMatchObject({ schema_version: '1.1', mode: 'observer', complete: false, tasks: [] });
+    expect(report).toMatchObject({ schema_version: '1.2', mode: 'observer', complete: false, tasks: [] });
     expect(report.checks.find((c: { id: string }) => c.id === 'connection').status).toBe('pass');
     expect(report.checks.find((c: { id: string }) => c.id === 'retries').status).toBe('pending');
     expect(report.notes.join(' ')).toMatch(/No session started/);

@@ -77,7 +77,7 @@ describe('emulator start --detach', () => {
   it('prints the ready line and returns while the emulator runs on; its log is in the data folder (0600); emulator stop ends it', async () => {
     const data = tempDir();
     const ready = await detachJson(['--data', data]);
-    expect(Object.keys(ready)).toEqual(['event', 'url', 'live_base_url', 'sandbox_base_url', 'admin_url', 'stores', 'pid']);
+    expect(Object.keys(ready)).toEqual(['event', 'url', 'live_base_url', 'sandbox_base_url', 'admin_url', 'stores', 'pid', 'access_requests']);
     expect(alive(ready.pid)).toBe(true);
     expect((await request(`${ready.admin_url}/health`, 'GET')).body).toEqual({ data: { ok: true } });
     expect(statSync(join(data, 'emulator.log')).mode & 0o777).toBe(0o600);

@@ -17,7 +17,7 @@ beforeAll(ensureBuilt, 120_000);
 describe('merchant-kit emulator start --json', () => {
   it('prints exactly one JSON ready line with the DESIGN keys', async () => {
     const { cli, ready } = await start(['--memory']);
-    expect(Object.keys(ready)).toEqual(['event', 'url', 'live_base_url', 'sandbox_base_url', 'admin_url', 'stores', 'pid']);
+    expect(Object.keys(ready)).toEqual(['event', 'url', 'live_base_url', 'sandbox_base_url', 'admin_url', 'stores', 'pid', 'access_requests']);
     expect(ready.pid).toBe(cli.child.pid);
     expect(ready.event).toBe('ready');
     expect(ready.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

@@ -56,6 +56,13 @@ describe('homologate against a fresh emulator', () => {
     expect(report().notes.join(' ')).toMatch(/ran on a store and integration of its own, made for this run/);
   });
 
+  // DESIGN: a certificate is issued for an observed session only, never for the automatic reference run.
+  it('earns no certificate from the sandbox: the report carries none, the ledger stays empty', async () => {
+    expect(report().certificate).toBeUndefined();
+    expect((await emu.control('GET', '/certificates')).body.data).toEqual([]);
+    expect(readFileSync(join(scratch.reports, 'homologation.html'), 'utf8')).not.toContain('How to verify this certificate');
+  });
+
   it('writes the four report files', () => {
     const names = filesIn(scratch.reports).map((f) => f.path.split(/[\\/]/).pop()).sort();
     expect(names).toEqual(['homologation.html', 'homologation.json', 'homologation.junit.xml', 'homologation.md']);
@@ -68,7 +75,7 @@ describe('homologate against a fresh emulator', () => {
     const validate = ajv.compile(schema);
     const r = report();
     expect(validate(r), JSON.stringify(validate.errors)).toBe(true);
-    expect(r.schema_version).toBe('1.1');
+    expect(r.schema_version).toBe('1.2');
     expect(r.mode).toBe('automatic');
     expect(r.summary).toMatchObject({ total: 8, passed: 8, certified: true });
     expect(r.checks.map((c: { id: string }) => c.id)).toEqual(IDS);

@@ -2,14 +2,14 @@ import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer, type AddressInfo } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT } from '../helpers/cli.js';
 import {
-  adaptBlock, BLOCK_MARK, credentialFiles, describeEnd, DOCUMENTED_PORTS, lastBlock, MarkerClock, needsPostgres, SESSION_ENV, sessionProcesses, sessionScript, shellBlocks,
-  terminalText, type SessionMode, type SessionProcess, type Stop, type Target,
+  adaptBlock, adaptNginx, adaptPublicUrl, BLOCK_MARK, credentialFiles, describeEnd, DOCUMENTED_PORTS, lastBlock, MarkerClock, needsPostgres, nginxBlock, SESSION_ENV,
+  sessionProcesses, sessionScript, shellBlocks, terminalText, type SessionMode, type SessionProcess, type Stop, type Target,
 } from '../helpers/docs.js';
 import { createTestDatabase, PG_URL } from '../helpers/postgres.js';
 
@@ -36,6 +36,11 @@ import { createTestDatabase, PG_URL } from '../helpers/postgres.js';
 //   and a free port for each of 4010–4013 (in an address or after `--port`). Whatever its blocks
 //   started must be stopped by its blocks (by the ready lines' pids): a process left running fails
 //   it. Without the variable it is skipped locally, with a line saying why; on CI it never is.
+// - (issue 26) such a doc's nginx configuration, a block after `<!-- docs-runner: nginx -->`, runs:
+//   the runner makes a TLS certificate (openssl) and starts Debian's nginx with that configuration on a
+//   free loopback port (adaptNginx: the certificate, the processes' ports, a main configuration of its
+//   own), for the whole session; `https://sandbox.example.com` in the blocks becomes its address, and
+//   the CLI and curl trust the certificate (NODE_EXTRA_CA_CERTS, CURL_CA_BUNDLE).
 
 const FILES = [
   'README.md',
@@ -82,17 +87,93 @@ async function freePort(): Promise<number> {
 
 /**
  * What a team sandbox doc runs against instead of an emulator: a fresh database (dropped at the end,
- * whatever is still connected to it) and a free port for each documented one.
+ * whatever is still connected to it), a free port for each documented one and, when the doc has an
+ * nginx configuration, that nginx in front (startNginx).
  */
-async function teamSandbox(): Promise<Emulator> {
+async function teamSandbox(markdown: string): Promise<Emulator & { nginx?: Nginx }> {
   const database = await createTestDatabase();
   const ports: Record<number, number> = {};
+  const taken = () => [...Object.values(ports)];
   for (const documented of DOCUMENTED_PORTS) {
     let port = await freePort();
-    while (Object.values(ports).includes(port)) port = await freePort();
+    while (taken().includes(port)) port = await freePort();
     ports[documented] = port;
   }
-  return { target: { hostPort: `127.0.0.1:${ports[4010]}`, ports, databaseUrl: database.url }, stop: () => database.drop() };
+  const config = nginxBlock(markdown);
+  let nginx: Nginx | undefined;
+  if (config) {
+    try {
+      nginx = await startNginx(config, ports, taken());
+    } catch (error) {
+      await database.drop();
+      throw error;
+    }
+  }
+  return {
+    target: { hostPort: `127.0.0.1:${ports[4010]}`, ports, databaseUrl: database.url },
+    nginx,
+    stop: async () => {
+      await nginx?.stop();
+      await database.drop();
+    },
+  };
+}
+
+const NGINX = '/usr/sbin/nginx';
+
+interface Nginx {
+  port: number;
+  /** The certificate nginx serves, for the session's clients to trust. */
+  certificate: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Debian's nginx with the doc's configuration (adaptNginx), in the foreground of a child of the test,
+ * on a free loopback port with a certificate made here for localhost; resolved once it accepts
+ * connections. Its folder (pid, logs, temp paths, certificate) is the test's own.
+ */
+async function startNginx(config: string, ports: Record<number, number>, taken: number[]): Promise<Nginx> {
+  if (!existsSync(NGINX)) throw new Error(`${NGINX} is missing: a team sandbox doc's nginx configuration runs against Debian's nginx (.ci/run installs it)`);
+  const prefix = mkdtempSync(join(tmpdir(), 'merchant-kit-docs-nginx-'));
+  const certificate = join(prefix, 'sandbox.crt');
+  const key = join(prefix, 'sandbox.key');
+  execFileSync('openssl', [
+    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=localhost', '-keyout', key, '-out', certificate,
+    '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-addext', 'basicConstraints=critical,CA:TRUE',
+  ], { stdio: 'pipe' });
+  let port = await freePort();
+  while (taken.includes(port)) port = await freePort();
+  const conf = join(prefix, 'nginx.conf');
+  writeFileSync(conf, adaptNginx(config, { port, certificate, key, ports, prefix, root: process.getuid?.() === 0 }));
+  const child = spawn(NGINX, ['-p', prefix, '-c', conf, '-e', join(prefix, 'error.log'), '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const log = () => `${stderr}${existsSync(join(prefix, 'error.log')) ? readFileSync(join(prefix, 'error.log'), 'utf8') : ''}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+    rmSync(prefix, { recursive: true, force: true });
+  };
+  // Listening once a connection to its port is accepted (nginx binds before it forks its worker).
+  for (let tries = 0; ; tries++) {
+    if (child.exitCode !== null) {
+      const why = log();
+      rmSync(prefix, { recursive: true, force: true });
+      throw new Error(`nginx did not start with the doc's configuration:\n${why}`);
+    }
+    const up = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => (socket.end(), resolve(true)));
+      socket.once('error', () => resolve(false));
+    });
+    if (up) return { port, certificate, stop };
+    if (tries > 200) {
+      await stop();
+      throw new Error(`nginx did not listen on ${port}:\n${log()}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 /** The built CLI's emulator on a free port, in memory; resolves with its ready line's data. */
@@ -113,6 +194,64 @@ function startEmulator(cwd: string): Promise<Emulator> {
       });
     });
   });
+}
+
+/**
+ * A team sandbox doc's stand-in for the reader's ERP connector (as in docs/homologation.md's CI recipe):
+ * `./start-connector.sh`, run with MERCHANT_KIT_BASE_URL, MERCHANT_KIT_CREDENTIAL and the store token in
+ * MERCHANT_KIT_ADMIN_TOKEN, hands them to the runner (a file it removes at once: no credential stays in
+ * the folder), which starts merchant-kit's reference ERP on them (test/helpers/reference-erp.ts) with
+ * a person doing the session's tasks, and returns once its webhook is configured.
+ */
+const START_CONNECTOR = `#!/bin/sh
+# The docs runner's stand-in for your ERP's connector: it starts merchant-kit's reference ERP.
+umask 077
+printf '%s\\n%s\\n%s\\n' "$MERCHANT_KIT_BASE_URL" "$MERCHANT_KIT_CREDENTIAL" "$MERCHANT_KIT_ADMIN_TOKEN" > .connector.request.tmp
+mv .connector.request.tmp .connector.request
+while [ ! -f .connector.ready ]; do sleep 0.1; done
+cat .connector.ready
+rm -f .connector.ready
+`;
+
+interface Connector {
+  stop(): Promise<void>;
+}
+
+/** Watches `dir` for the stand-in's request and runs the reference ERP and its person until stopped. */
+function connectorStandIn(dir: string, certificate: string | undefined, processUrl: string): Connector {
+  writeFileSync(join(dir, 'start-connector.sh'), START_CONNECTOR, { mode: 0o755 });
+  const running: { close(): Promise<void> }[] = [];
+  let busy = false;
+  const timer = setInterval(() => {
+    const file = join(dir, '.connector.request');
+    if (busy || !existsSync(file)) return;
+    busy = true;
+    const [baseUrl, credential, token] = readFileSync(file, 'utf8').split('\n');
+    rmSync(file);
+    void (async () => {
+      const { Agent } = await import('undici');
+      const { startReferenceErp, driveTasks } = await import('../helpers/reference-erp.js');
+      const dispatcher = new Agent(certificate ? { connect: { ca: readFileSync(certificate) } } : {});
+      try {
+        const erp = await startReferenceErp(baseUrl!, credential!, { dispatcher });
+        const me = await erp.client.me();
+        // The person reads the tasks from a process directly (its own address: no certificate to trust).
+        const driver = driveTasks(`${processUrl}/_emulator`, me.integration.id, erp.operator, 200, token || undefined);
+        running.push({ close: async () => { await driver.stop(); await erp.close(); await dispatcher.close(); } });
+        writeFileSync(join(dir, '.connector.ready'), `connector started: integration ${me.integration.id}, webhook ${erp.receiver.url}\n`);
+      } catch (error) {
+        writeFileSync(join(dir, '.connector.ready'), `the stand-in connector could not start: ${(error as Error).message}\n`);
+      } finally {
+        busy = false;
+      }
+    })();
+  }, 100);
+  return {
+    async stop() {
+      clearInterval(timer);
+      for (const r of running.splice(0)) await r.close();
+    },
+  };
 }
 
 const CURL = execFileSync('sh', ['-c', 'command -v curl'], { encoding: 'utf8' }).trim();
@@ -260,10 +399,12 @@ async function runFile(file: string, mode: SessionMode = 'pipe'): Promise<{ fail
   // What a reader has at hand in a clone of the repo.
   for (const name of ['fixtures', 'docs']) if (existsSync(join(ROOT, name))) symlinkSync(join(ROOT, name), join(dir, name), 'dir');
   const team = needsPostgres(markdown);
-  const emulator = team ? await teamSandbox() : await startEmulator(dir);
+  const emulator: Emulator & { nginx?: Nginx } = team ? await teamSandbox(markdown) : await startEmulator(dir);
   try {
-    const adapted = blocks.map((b) => ({ ...b, code: adaptBlock(b.code, emulator.target) }));
+    const adapted = blocks.map((b) => ({ ...b, code: adaptPublicUrl(adaptBlock(b.code, emulator.target), emulator.nginx?.port) }));
     const env: NodeJS.ProcessEnv = {
+      // Behind the doc's nginx: the CLI (Node) and curl trust the certificate the runner made.
+      ...(emulator.nginx ? { NODE_EXTRA_CA_CERTS: emulator.nginx.certificate, CURL_CA_BUNDLE: emulator.nginx.certificate } : {}),
       PATH: `${shims(dir)}:${process.env.PATH}`,
       HOME: dir,
       XDG_CONFIG_HOME: join(dir, '.config'),
@@ -275,7 +416,8 @@ async function runFile(file: string, mode: SessionMode = 'pipe'): Promise<{ fail
       // Marks every process the blocks start: what they leave running is found, and stopped.
       [SESSION_ENV]: randomBytes(8).toString('hex'),
     };
-    const outcome = await runSession(sessionScript(adapted), dir, env, DEFAULT_LIMITS, mode, team);
+    const connector = team && emulator.target.ports ? connectorStandIn(dir, emulator.nginx?.certificate, `http://127.0.0.1:${emulator.target.ports[4011]}`) : null;
+    const outcome = await runSession(sessionScript(adapted), dir, env, DEFAULT_LIMITS, mode, team).finally(() => connector?.stop());
     reportTimes(`${file}${mode === 'terminal' ? ' (terminal)' : ''}`, blocks.map((b) => ({ ...b, file })), outcome.times);
     let failure = sessionFailure(file, blocks, outcome);
     if (failure === null) {

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../helpers/cli.js';
 import {
-  adaptBlock, BLOCK_MARK, describeEnd, DOCUMENTED_DATABASE_URL, lastBlock, MarkerClock, needsPostgres, POSTGRES_MARK, SESSION_ENV, sessionProcesses, sessionScript, shellBlocks,
+  adaptBlock, adaptNginx, adaptPublicUrl, nginxBlock, NGINX_MARK, BLOCK_MARK, describeEnd, DOCUMENTED_DATABASE_URL, lastBlock, MarkerClock, needsPostgres, POSTGRES_MARK, SESSION_ENV, sessionProcesses, sessionScript, shellBlocks,
   terminalText,
 } from '../helpers/docs.js';
 
@@ -150,5 +154,47 @@ describe('terminalText', () => {
   it('keeps the last drawing of a line a spinner redrew, without colour or cursor codes', () => {
     const spun = '\x1b[?25l\x1b[1G\x1b[0K\x1b[36m⠋\x1b[39m Reading\x1b[1G\x1b[0K\x1b[36m⠙\x1b[39m Reading\x1b[1G\x1b[0K\x1b[32m✔\x1b[39m Reading\n\x1b[?25h';
     expect(terminalText(`before\n${spun}after\rlast\n`)).toBe('before\n✔ Reading\nlast\n');
+  });
+});
+
+describe('nginxBlock and adaptNginx (issue 26: the team sandbox doc\'s nginx runs)', () => {
+  const doc = md('# x', NGINX_MARK, '', '```nginx', 'upstream merchant_kit {', '    server 10.0.0.11:4010;', '    server 10.0.0.12:4010;', '}', 'server {',
+    '    listen 443 ssl;', '    ssl_certificate     /etc/ssl/sandbox.example.com.crt;', '    ssl_certificate_key /etc/ssl/sandbox.example.com.key;',
+    '    location / { proxy_pass http://merchant_kit; }', '}', '```', 'after');
+
+  it('finds the configuration after the mark, and none in a doc without it', () => {
+    expect(nginxBlock(doc)).toBe(md('upstream merchant_kit {', '    server 10.0.0.11:4010;', '    server 10.0.0.12:4010;', '}', 'server {',
+      '    listen 443 ssl;', '    ssl_certificate     /etc/ssl/sandbox.example.com.crt;', '    ssl_certificate_key /etc/ssl/sandbox.example.com.key;',
+      '    location / { proxy_pass http://merchant_kit; }', '}', ''));
+    expect(nginxBlock('```nginx\nserver {}\n```')).toBeNull();
+  });
+
+  it('listens on the free loopback port with the test\'s certificate, sends to the processes\' ports, and keeps every path in its folder', () => {
+    const out = adaptNginx(nginxBlock(doc)!, { port: 5443, certificate: '/t/c.crt', key: '/t/c.key', ports: { 4011: 6011, 4012: 6012 }, prefix: '/t', root: false });
+    expect(out).toContain('listen 127.0.0.1:5443 ssl;');
+    expect(out).toContain('ssl_certificate /t/c.crt;');
+    expect(out).toContain('ssl_certificate_key /t/c.key;');
+    expect(out).toContain('server 127.0.0.1:6011;');
+    expect(out).toContain('server 127.0.0.1:6012;');
+    expect(out).not.toMatch(/10\.0\.0|\/etc\/ssl|listen 443/);
+    expect(out).toContain('pid /t/nginx.pid;');
+    expect(out).not.toContain('user root');
+    expect(adaptPublicUrl('curl https://sandbox.example.com/access', 5443)).toBe('curl https://localhost:5443/access');
+  });
+
+  it('is a configuration Debian\'s nginx accepts (nginx -t), made from docs/team-sandbox.md', () => {
+    const prefix = mkdtempSync(join(tmpdir(), 'mk-nginx-t-'));
+    try {
+      const config = nginxBlock(readFileSync(join(ROOT, 'docs', 'team-sandbox.md'), 'utf8'));
+      expect(config).not.toBeNull();
+      const certificate = join(prefix, 'c.crt');
+      const key = join(prefix, 'c.key');
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-keyout', key, '-out', certificate], { stdio: 'pipe' });
+      const conf = join(prefix, 'nginx.conf');
+      writeFileSync(conf, adaptNginx(config!, { port: 5443, certificate, key, ports: { 4011: 6011, 4012: 6012, 4013: 6013 }, prefix, root: process.getuid?.() === 0 }));
+      execFileSync('/usr/sbin/nginx', ['-t', '-q', '-p', prefix, '-c', conf, '-e', join(prefix, 'error.log')], { stdio: 'pipe' });
+    } finally {
+      rmSync(prefix, { recursive: true, force: true });
+    }
   });
 });

@@ -214,7 +214,7 @@ export function describeEnd(end: { code: number | null; signal: NodeJS.Signals |
 }
 
 /** A secret part of a credential, a webhook signing secret or a store token, in full. */
-const SECRET = /\b(?:svs_(?:test|live)_|whsec_|mks_)[A-Za-z0-9_-]{8,}/;
+const SECRET = /\b(?:svs_(?:test|live)_|whsec_|mks_|mkc_)[A-Za-z0-9_-]{8,}/;
 
 /**
  * The files a docs session left in its working directory that hold a secret in clear (issue 14: a
@@ -284,4 +284,74 @@ export function sessionProcesses(mark: string): SessionProcess[] {
     }
   }
   return found;
+}
+
+/**
+ * The mark before a team sandbox doc's nginx configuration (a ```nginx block, not run as shell): the
+ * runner starts Debian's nginx with it, adapted to this machine (adaptNginx), for the whole session.
+ */
+export const NGINX_MARK = '<!-- docs-runner: nginx -->';
+
+/** The public address such a doc writes for the sandbox behind nginx; it becomes `https://localhost:<nginx's port>`. */
+export const DOCUMENTED_PUBLIC_URL = 'https://sandbox.example.com';
+
+/** The configuration in the fenced block that follows NGINX_MARK, or null when the doc has none. */
+export function nginxBlock(markdown: string): string | null {
+  const at = markdown.indexOf(NGINX_MARK);
+  if (at < 0) return null;
+  const open = /^([ \t]*)(`{3,}|~{3,})[^\n]*\n/m.exec(markdown.slice(at + NGINX_MARK.length));
+  if (!open) return null;
+  const start = at + NGINX_MARK.length + open.index + open[0].length;
+  const end = markdown.indexOf(`\n${open[1]}${open[2]}`, start - 1);
+  return end < 0 ? null : markdown.slice(start, end + 1);
+}
+
+export interface NginxTarget {
+  /** The free loopback port nginx listens on with TLS. */
+  port: number;
+  certificate: string;
+  key: string;
+  /** The documented ports (4011…4013) and the free ports they became. */
+  ports: Record<number, number>;
+  /** nginx's own folder: its pid file, logs and temp paths. */
+  prefix: string;
+  /** Running as root, nginx's workers must be able to read what the test made: they run as root too. */
+  root: boolean;
+}
+
+/**
+ * The doc's nginx configuration as the runner starts it: `listen 443 ssl` on the free loopback port,
+ * the certificate and key the test made, each upstream `server 10.0.0.1N:4010` on the port of process
+ * 401N of the doc, inside a main configuration of the test's own (pid, logs and temp paths in its
+ * folder: nothing root-only).
+ */
+export function adaptNginx(config: string, target: NginxTarget): string {
+  const server = config
+    .replace(/listen\s+443\s+ssl\s*;/g, `listen 127.0.0.1:${target.port} ssl;`)
+    .replace(/ssl_certificate\s+\S+\s*;/g, `ssl_certificate ${target.certificate};`)
+    .replace(/ssl_certificate_key\s+\S+\s*;/g, `ssl_certificate_key ${target.key};`)
+    .replace(/server\s+10\.0\.0\.1(\d):4010\s*;/g, (whole, n: string) => {
+      const port = target.ports[4010 + Number(n)];
+      return port === undefined ? whole : `server 127.0.0.1:${port};`;
+    });
+  const p = target.prefix;
+  return `${target.root ? 'user root;\n' : ''}worker_processes 1;
+pid ${p}/nginx.pid;
+error_log ${p}/error.log warn;
+events { worker_connections 256; }
+http {
+  access_log off;
+  client_body_temp_path ${p}/client_body;
+  proxy_temp_path ${p}/proxy;
+  fastcgi_temp_path ${p}/fastcgi;
+  uwsgi_temp_path ${p}/uwsgi;
+  scgi_temp_path ${p}/scgi;
+${server.replace(/^/gm, '  ')}
+}
+`;
+}
+
+/** A block of a doc behind nginx: its public address becomes nginx's local one. */
+export function adaptPublicUrl(code: string, nginxPort: number | undefined): string {
+  return nginxPort === undefined ? code : code.replaceAll(DOCUMENTED_PUBLIC_URL, `https://localhost:${nginxPort}`);
 }

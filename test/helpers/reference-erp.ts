@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Dispatcher } from 'undici';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { MerchantClient } from '../../src/client/merchant-client.js';
@@ -30,6 +31,8 @@ export type PublishStyle = 'mixed' | 'batch' | 'single';
 export interface ErpOptions {
   variant?: ErpVariant;
   publish?: PublishStyle;
+  /** The client's connections (a dispatcher that trusts a test's TLS certificate: the docs' nginx). */
+  dispatcher?: Dispatcher;
 }
 
 /** A person's actions in the ERP, each one call (or two) to the API. */
@@ -74,7 +77,7 @@ const FINAL = ['completed', 'rejected', 'cancelled'];
 export async function startReferenceErp(baseUrl: string, credential: string, options: ErpOptions = {}): Promise<ReferenceErp> {
   const variant = options.variant ?? 'good';
   const publish = options.publish ?? 'mixed';
-  const client = new MerchantClient({ baseUrl, credential, maxRetries: variant === 'new_key_per_retry' ? 0 : 4 });
+  const client = new MerchantClient({ baseUrl, credential, maxRetries: variant === 'new_key_per_retry' ? 0 : 4, dispatcher: options.dispatcher });
   const errors: string[] = [];
   const chains = new Map<string, Promise<void>>();
   const cooked = new Set<string>();

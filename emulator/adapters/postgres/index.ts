@@ -9,6 +9,8 @@ import { PgEnvStore } from './env-store.js';
 import { pgCoordination } from './coordination.js';
 import { PgAdmin } from './admin.js';
 import { LeaseKeeper } from './leases.js';
+import { pgCertificates } from './certificates.js';
+import type { CertificateLedger } from '../../certificates/repository.js';
 import { checkServer, migrate, SchemaError } from './migrate.js';
 import { schemaNames, type SchemaNames } from './schema.js';
 
@@ -34,6 +36,7 @@ export class PostgresStorage implements StoragePort {
   readonly envs: Record<Environment, PgEnvStore>;
   readonly coordination: ReturnType<typeof pgCoordination>;
   readonly admin: PgAdmin;
+  readonly certificates: CertificateLedger;
   private readonly leases: LeaseKeeper;
 
   private constructor(
@@ -48,6 +51,7 @@ export class PostgresStorage implements StoragePort {
     this.envs = Object.fromEntries(
       ENVIRONMENTS.map((environment) => [environment, new PgEnvStore({ environment, schema: names.env[environment], pool, feed: changes, context })]),
     ) as Record<Environment, PgEnvStore>;
+    this.certificates = pgCertificates(conn, pool, names);
     this.coordination = pgCoordination({ conn, pool, names, feed: changes, leases: this.leases });
     this.admin = new PgAdmin(pool, names, changes, () => {
       this.leases.forget();

@@ -4,7 +4,7 @@ import { serverProblem, type Client, type PoolClient } from './connect.js';
 import { quote, type SchemaNames } from './schema.js';
 
 /** Advisory lock keys of merchant-kit (the second key is the prefix's hash: sandboxes do not wait on each other). */
-export const LOCK_CLASS = { migrate: 0x4d4b4d31, seeds: 0x4d4b5331 } as const;
+export const LOCK_CLASS = { migrate: 0x4d4b4d31, seeds: 0x4d4b5331, accessRequests: 0x4d4b4131, signingKeys: 0x4d4b4b31 } as const;
 
 /** A database the adapter must not use: too old a server, a newer schema. One line, no stack. */
 export class SchemaError extends Error {

@@ -8,6 +8,7 @@ import { ordersSql, pgOrders } from './orders.js';
 import { eventsSql, pgEvents } from './events.js';
 import { pgWebhooks, webhooksSql } from './webhooks.js';
 import { entregasSql, pgEntregas } from './entregas.js';
+import { accessRequestsSql, pgAccessRequests } from './access-requests.js';
 
 /** Every statement of one environment's schema, written once. */
 export function environmentSql(schema: string) {
@@ -21,6 +22,8 @@ export function environmentSql(schema: string) {
     events: eventsSql(schema),
     webhooks: webhooksSql(schema),
     entregas: entregasSql(schema),
+    accessRequests: accessRequestsSql(schema),
+    schema,
   };
 }
 
@@ -69,5 +72,8 @@ export class LazyRepositories implements Repositories {
   }
   get entregas() {
     return this.get('entregas', () => pgEntregas(this.conn, this.sql.entregas));
+  }
+  get accessRequests() {
+    return this.get('accessRequests', () => pgAccessRequests(this.conn, this.sql.accessRequests, this.sql.schema));
   }
 }

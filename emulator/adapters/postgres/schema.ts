@@ -44,6 +44,7 @@ export const DUMP_TABLES: readonly { name: string; orderBy: string }[] = [
   { name: 'webhook_attempts', orderBy: 'delivery_id, number' },
   { name: 'entregas', orderBy: 'rowid' },
   { name: 'store_tokens', orderBy: 'rowid' },
+  { name: 'access_requests', orderBy: 'rowid' },
 ];
 
 /** Columns only this adapter has (insertion order, claims and leases): never in a bundle. */

@@ -17,4 +17,4 @@ export function secureDataDir(dir: string): void {
 }
 
 // The emulator's files, the temp files of its atomic writes, and a restore's staging folder.
-const OWN_FILES = /^((live|test)\.sqlite(-wal|-shm|-journal)?|seed-credentials\.json|emulator\.pid|emulator\.log|clock\.json|\.(clock|seed-credentials)\.json\.[0-9a-f]{12}\.tmp|\.restore-(staging|swap))$/;
+const OWN_FILES = /^((live|test|sandbox)\.sqlite(-wal|-shm|-journal)?|seed-credentials\.json|emulator\.pid|emulator\.log|clock\.json|\.(clock|seed-credentials)\.json\.[0-9a-f]{12}\.tmp|\.restore-(staging|swap))$/;

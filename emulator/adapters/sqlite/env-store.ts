@@ -14,6 +14,7 @@ import { sqliteOrders } from './orders.js';
 import { sqliteEvents } from './events.js';
 import { sqliteWebhooks } from './webhooks.js';
 import { sqliteEntregas } from './entregas.js';
+import { sqliteAccessRequests } from './access-requests.js';
 import { runAfterCommit } from '../../store/after-commit.js';
 
 export interface SqliteEnvOptions {
@@ -45,6 +46,7 @@ export class SqliteEnvStore implements EnvStore {
   readonly events: Repositories['events'];
   readonly webhooks: Repositories['webhooks'];
   readonly entregas: Repositories['entregas'];
+  readonly accessRequests: Repositories['accessRequests'];
   private readonly begin: Statement<[]>;
   private readonly commit: Statement<[]>;
   private readonly rollback: Statement<[]>;
@@ -64,6 +66,7 @@ export class SqliteEnvStore implements EnvStore {
       events: sqliteEvents(db),
       webhooks: sqliteWebhooks(db),
       entregas: sqliteEntregas(db),
+      accessRequests: sqliteAccessRequests(db),
     };
     this.stores = waitForCommit(this.inner.stores, this.mutex);
     this.integrations = waitForCommit(this.inner.integrations, this.mutex);
@@ -74,6 +77,7 @@ export class SqliteEnvStore implements EnvStore {
     this.events = waitForCommit(this.inner.events, this.mutex);
     this.webhooks = waitForCommit(this.inner.webhooks, this.mutex);
     this.entregas = waitForCommit(this.inner.entregas, this.mutex);
+    this.accessRequests = waitForCommit(this.inner.accessRequests, this.mutex);
     this.begin = db.prepare<[]>('BEGIN');
     this.commit = db.prepare<[]>('COMMIT');
     this.rollback = db.prepare<[]>('ROLLBACK');
@@ -108,6 +112,7 @@ class SqliteTx implements Tx {
   readonly events: Repositories['events'];
   readonly webhooks: Repositories['webhooks'];
   readonly entregas: Repositories['entregas'];
+  readonly accessRequests: Repositories['accessRequests'];
   private hooks: (() => void)[] | null = null;
 
   constructor(
@@ -124,6 +129,7 @@ class SqliteTx implements Tx {
     this.events = repositories.events;
     this.webhooks = repositories.webhooks;
     this.entregas = repositories.entregas;
+    this.accessRequests = repositories.accessRequests;
   }
 
   afterCommit(fn: () => void): void {

@@ -14,6 +14,9 @@ import { sqliteIdempotency } from './idempotency.js';
 import { SqliteAdmin } from './admin.js';
 import { fileClockStore } from './clock-file.js';
 import { fileSeedStore } from './seed-file.js';
+import { openSandboxDatabase } from './sandbox-db.js';
+import { sqliteCertificates } from './certificates.js';
+import type { CertificateLedger } from '../../certificates/repository.js';
 
 export interface SqliteOptions {
   /** The data folder (`--data`), or null for memory (`--memory`). */
@@ -27,6 +30,9 @@ export class SqliteStorage implements StoragePort {
   readonly coordination: Coordination & { readonly faults: LocalFaults; readonly homologation: LocalHomologation };
   readonly admin: SqliteAdmin;
   readonly envs: Record<Environment, SqliteEnvStore>;
+  readonly certificates: CertificateLedger;
+  /** The sandbox's own database (sandbox-db.ts): the certificates' ledger. */
+  readonly sandboxDb: Db;
   private readonly windows = new LocalWindows();
   private readonly chaos = new LocalChaos();
 
@@ -34,11 +40,13 @@ export class SqliteStorage implements StoragePort {
     const dbs: Partial<Record<Environment, Db>> = {};
     try {
       for (const name of ENVIRONMENTS) dbs[name] = openDatabase(options.dataDir ? join(options.dataDir, `${name}.sqlite`) : null);
+      this.sandboxDb = openSandboxDatabase(options.dataDir);
     } catch (error) {
       // A damaged database refuses the start: what was opened is closed (tests start many).
       for (const db of Object.values(dbs)) db.close();
       throw error;
     }
+    this.certificates = sqliteCertificates(this.sandboxDb);
     this.envs = Object.fromEntries(
       ENVIRONMENTS.map((name) => {
         const db = dbs[name]!;
@@ -85,6 +93,7 @@ export class SqliteStorage implements StoragePort {
 
   async close(): Promise<void> {
     for (const env of Object.values(this.envs)) env.db.close();
+    this.sandboxDb.close();
   }
 
   /**

@@ -16,6 +16,7 @@ import { register as homologate } from './homologate/index.js';
 import { register as proxy } from './proxy/index.js';
 import { register as replay } from './replay/index.js';
 import { register as completion } from './completion/index.js';
+import { register as certificate } from './certificate/index.js';
 
 /**
  * Every command group, in the order `--help` lists them. Each group registers its commands from its
@@ -35,6 +36,7 @@ export const COMMAND_GROUPS: ((program: Command) => void)[] = [
   registerListenCommands,
   feed,
   homologate,
+  certificate,
   proxy,
   replay,
   registerOpenApiCommands,

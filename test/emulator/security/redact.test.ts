@@ -24,6 +24,8 @@ describe('redactSecrets', () => {
     [`/me?k=whsec%25255F${SECRET}`], // three times
     [`store token mks_${SECRET}`],
     [`/_emulator/state?t=mks%5F${SECRET}`],
+    [`claim secret mkc_${SECRET}`],
+    [`/_emulator/access-requests/acr_1?s=mkc%5F${SECRET}`],
   ])('masks the secret in %s', (text) => {
     const out = redactSecrets(text);
     expect(out).not.toContain(SECRET);
@@ -49,6 +51,7 @@ describe('redactSecrets and the whole alphabet of a secret', () => {
     ['whsec_Head%zzTAILSECRET'],
     ['whsec_+TAILSECRET'],
     ['mks_Head-TAIL_SECRET'],
+    ['mkc_Head-TAIL_SECRET'],
     ['Authorization: svk_test_key.svs_test_a-b_c%d+TAILSECRET'],
   ])('masks %s to its end', (secret) => {
     const out = redactSecrets(`/me?k=${secret}&next=1`);

@@ -5,6 +5,7 @@ import { webhooks } from './0004-webhooks.js';
 import { entregas } from './0005-entregas.js';
 import { productsPageIndex } from './0006-products-page-index.js';
 import { storeTokens } from './0007-store-tokens.js';
+import { accessRequests } from './0008-access-requests.js';
 
 export interface Migration {
   version: number;
@@ -13,4 +14,4 @@ export interface Migration {
 }
 
 /** Every migration, in order. Add one file per change; never edit a released one. */
-export const MIGRATIONS: Migration[] = [core, catalog, orders, webhooks, entregas, productsPageIndex, storeTokens];
+export const MIGRATIONS: Migration[] = [core, catalog, orders, webhooks, entregas, productsPageIndex, storeTokens, accessRequests];

@@ -60,6 +60,7 @@ export function banner(facts: BannerFacts): string {
     `${label('sandbox API')}${ready.sandbox_base_url}`,
     `${label('control API')}${ready.admin_url}`,
     `${label('panel')}${ready.url}/_emulator/panel`,
+    ...(ready.access_requests === 'open' ? [`${label('access')}requests open at ${ready.url}/access (decide them with the admin token: merchant-kit emulator access list)`] : []),
     `${label('clock')}${clockLine(facts.clock)}`,
     `${label('data')}${storage}`,
     ...(catalog ? [`${label('catalog')}${catalog.file} in the test store (${plural(catalog.categories, 'category', 'categories')}, ${plural(catalog.products, 'product', 'products')})`] : []),

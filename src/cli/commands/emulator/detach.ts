@@ -7,7 +7,7 @@ import { ExitError } from '../../errors.js';
 import { note } from '../../output.js';
 import { banner, type BannerFacts } from './banner.js';
 import type { StartOptions } from './index.js';
-import { startStorage } from './storage.js';
+import { checkOperatorFlags, startStorage } from './storage.js';
 
 /** Set in the environment of the emulator that `start --detach` spawns: it reports its start over IPC. */
 export const DETACHED_CHILD = 'MERCHANT_KIT_DETACHED_CHILD';
@@ -42,6 +42,8 @@ function childArgs(options: StartOptions, dataDir: string | null, databaseUrl: s
   for (const host of options.allowedHost) args.push('--allowed-host', host);
   if (options.trustProxy.length > 0) args.push('--trust-proxy', options.trustProxy.join(','));
   if (options.allowLoopbackTargets) args.push('--allow-loopback-targets');
+  if (options.accessRequests === 'open') args.push('--access-requests', 'open');
+  if (options.publicUrl) args.push('--public-url', options.publicUrl);
   if (options.from) args.push('--from', resolve(options.from));
   if (options.catalog) args.push('--catalog', resolve(options.catalog));
   return args;
@@ -133,6 +135,7 @@ function readyReport(child: ChildProcess, logFile: string, offset: number, guard
  */
 export async function startDetached(options: StartOptions): Promise<void> {
   const { dataDir, databaseUrl } = startStorage(options);
+  checkOperatorFlags(options);
   const logFile = logFileOf(options, dataDir);
   if (dataDir) {
     const { secureDataDir } = await import('../../../../emulator/data-folder.js');

@@ -8,6 +8,8 @@ import { registerChaos } from './chaos/index.js';
 import { registerLogs } from './logs/index.js';
 import { registerStores } from './stores/index.js';
 import { registerBalance } from './balance.js';
+import { registerAccess } from './access/index.js';
+import { registerCertificates } from './certificates/index.js';
 import { ADMIN_TOKEN_HELP } from './control-url.js';
 import { durationOption } from './duration.js';
 import { adminTokenProblem } from '../../../server/admin-token.js';
@@ -45,6 +47,10 @@ export interface StartOptions {
   logFile?: string;
   /** Request log on stderr. */
   verbose?: boolean;
+  /** Integrators may ask for a test store (DESIGN: The operator's public test environment); needs --admin-token. */
+  accessRequests: 'open' | 'closed';
+  /** The address integrators use: the certificates' issuer. */
+  publicUrl?: string;
 }
 
 /** `--trust-proxy`: IPs or CIDR ranges, comma-separated and repeatable; anything else is a usage error (exit 2). */
@@ -115,6 +121,8 @@ export function registerEmulatorCommands(program: Command): void {
   registerChaos(emulator);
   registerLogs(emulator);
   registerStores(emulator);
+  registerAccess(emulator);
+  registerCertificates(emulator);
   registerBalance(emulator);
 }
 
@@ -134,6 +142,8 @@ function registerStart(emulator: Command): void {
     .option('--allowed-host <host>', 'another host name the emulator answers to (repeatable)', collect, [])
     .option('--trust-proxy <addresses>', "the load balancers in front (IPs or CIDR ranges, comma-separated, repeatable): the per-IP limits count the client their X-Forwarded-For names", trustedProxies, [])
     .option('--allow-loopback-targets', 'on a shared sandbox (beyond loopback, --admin-token or --database-url), let webhooks and image downloads reach loopback and this machine\'s own addresses (refused there by default)')
+    .option('--access-requests <open|closed>', 'open: integrators may ask for a test store (the page /access, POST /_emulator/access-requests); needs --admin-token', choiceOption(['open', 'closed'] as const), 'closed')
+    .option('--public-url <url>', 'the address integrators use (https://sandbox.example.com): the issuer of the certificates the sandbox issues')
     .option('--json', 'print one JSON "ready" line on stdout once listening')
     .option('--from <file>', 'restore a state bundle (from `emulator export`); prints fresh credentials for its integrations')
     .option('--catalog <file>', 'load a menu into the test store at start (the JSON or CSV that `catalog sync` reads)')

@@ -5,7 +5,7 @@ import { SEED_FILE } from '../../../../emulator/data-folder.js';
 import { redactSecrets } from '../../../logging/redact.js';
 import { ExitError } from '../../errors.js';
 import type { StartOptions } from './index.js';
-import { shownUrl, startStorage } from './storage.js';
+import { checkOperatorFlags, shownUrl, startStorage } from './storage.js';
 import { loadBundleForStart, restoredNote } from './export.js';
 import { banner, type BannerFacts } from './banner.js';
 import { loadStartCatalog, readStartCatalog } from './start-catalog.js';
@@ -14,6 +14,7 @@ import { DETACHED_CHILD, DETACHED_TEMP_LOG, type DetachedReady } from './detach.
 /** `merchant-kit emulator start`: listens, prints the ready line, stops cleanly on SIGINT/SIGTERM. */
 export async function startAction(options: StartOptions): Promise<void> {
   const { dataDir, databaseUrl } = startStorage(options);
+  checkOperatorFlags(options);
   // Read before the start: a refused bundle or menu changes nothing.
   const bundle = options.from ? await loadBundleForStart(options.from) : null;
   const menu = options.catalog ? await readStartCatalog(options.catalog) : null;
@@ -36,6 +37,8 @@ export async function startAction(options: StartOptions): Promise<void> {
       allowedHosts: options.allowedHost,
       trustProxy: options.trustProxy,
       allowLoopbackTargets: options.allowLoopbackTargets ?? false,
+      accessRequests: options.accessRequests === 'open',
+      publicUrl: options.publicUrl,
       logger: options.verbose ?? false,
     });
   } catch (error) {

@@ -22,6 +22,26 @@ export function startStorage(options: StartOptions): StartStorage {
   return { dataDir: options.memory ? null : resolve(options.data ?? DEFAULT_DATA_DIR), databaseUrl: null };
 }
 
+/**
+ * DESIGN: access requests need someone to approve them (`--admin-token`), and `--public-url` is an
+ * address: an http(s) origin without a path. Usage errors (exit 2) before anything starts.
+ */
+export function checkOperatorFlags(options: StartOptions): void {
+  if (options.accessRequests === 'open' && !(options.adminToken ?? process.env.MERCHANT_KIT_ADMIN_TOKEN)) {
+    throw new ExitError('--access-requests open requires --admin-token (or MERCHANT_KIT_ADMIN_TOKEN): whoever holds it approves the requests.', 2);
+  }
+  if (options.publicUrl === undefined) return;
+  let url: URL | null = null;
+  try {
+    url = new URL(options.publicUrl);
+  } catch {
+    // reported below
+  }
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.search || url.hash || url.pathname !== '/') {
+    throw new ExitError(`--public-url must be an http(s) address without a path (https://sandbox.example.com), not ${options.publicUrl}`, 2);
+  }
+}
+
 /** A database URL as shown to people: never its password. */
 export function shownUrl(url: string): string {
   try {

@@ -87,7 +87,8 @@ describe.skipIf(!PG_URL)('the server adapter on a server', () => {
     ));
     expect(counts.rows).toEqual([
       { schema: 'merchant_kit_live', n: ENV_TABLES.length },
-      { schema: 'merchant_kit_shared', n: 9 },
+      // The coordination's 9 tables, and the certificates' ledger (signing_keys, certificates).
+      { schema: 'merchant_kit_shared', n: 11 },
       { schema: 'merchant_kit_test', n: ENV_TABLES.length },
     ]);
     const stores = await admin((c) => c.query('SELECT (SELECT count(*)::int FROM merchant_kit_live.stores) AS live, (SELECT count(*)::int FROM merchant_kit_test.stores) AS test'));

@@ -42,6 +42,8 @@ async function fill(storage: StoragePort, outbox: (o: ReturnType<typeof simpleOu
       expect(event).toBeDefined();
       await tx.entregas.insert(entrega(storeId, integrationId, { orderId: o.id }));
       await tx.stores.setToken(storeId, Buffer.from(`${envName}-token-digest`), T0);
+      await tx.accessRequests.insertPending({ id: `acr_${envName}`, company: 'Compañía', contactEmail: 'a@example.com', system: 'ERP', claimSha256: Buffer.alloc(32, 1), sealKey: Buffer.alloc(32, 2) }, 10, T0);
+      await tx.accessRequests.approve(`acr_${envName}`, { storeId, integrationId, sealed: Buffer.from('sealed') }, T0);
     });
     const claims = storage.coordination.idempotency;
     await claims.claim(envName, 'int_1', 'done-key', 'fp', T0);

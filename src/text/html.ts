@@ -1,0 +1,4 @@
+/** Text made safe to place in HTML, as an element's content or a quoted attribute's value. */
+export function htmlEscape(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}

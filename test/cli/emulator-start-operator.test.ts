@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, runCli } from '../helpers/cli.js';
+import { cli, tempConfig } from '../helpers/cli-core.js';
+
+// `emulator start --access-requests open|closed` and `--public-url` (DESIGN: The operator's public
+// test environment): the ready line says whether requests are open; access requests without an admin
+// token, or a public URL that is not an address, are usage errors (exit 2) before anything starts.
+
+let config: ReturnType<typeof tempConfig>;
+beforeAll(async () => {
+  await ensureBuilt();
+  config = tempConfig();
+}, 180_000);
+afterAll(() => config?.cleanup());
+
+const ADMIN = 'start-operator-admin-token-largo';
+
+describe('emulator start --access-requests and --public-url', () => {
+  it('says "closed" in the ready line by default, and "open" with --access-requests open; the banner names the page', async () => {
+    for (const [args, expected] of [[[], 'closed'], [['--access-requests', 'open'], 'open']] as const) {
+      const p = runCli(['emulator', 'start', '--port', '0', '--memory', '--json', ...args], { ...config.env, MERCHANT_KIT_ADMIN_TOKEN: ADMIN });
+      try {
+        const ready = JSON.parse(await p.firstLine);
+        expect(ready.access_requests).toBe(expected);
+        const page = await fetch(`${ready.url}/access`);
+        expect(page.status).toBe(expected === 'open' ? 200 : 404);
+      } finally {
+        p.child.kill('SIGTERM');
+        await p.exited;
+      }
+    }
+    const banner = runCli(['emulator', 'start', '--port', '0', '--memory', '--access-requests', 'open'], { ...config.env, MERCHANT_KIT_ADMIN_TOKEN: ADMIN });
+    try {
+      await expect.poll(() => banner.lines.join('\n'), { timeout: 30_000 }).toMatch(/access:\s+requests open at http:\/\/127\.0\.0\.1:\d+\/access/);
+    } finally {
+      banner.child.kill('SIGTERM');
+      await banner.exited;
+    }
+  }, 90_000);
+
+  it('names --public-url as the issuer of the certificates (the observer\'s report names it as the target too)', async () => {
+    const p = runCli(['emulator', 'start', '--port', '0', '--memory', '--json', '--public-url', 'https://sandbox.example.com'], config.env);
+    try {
+      const ready = JSON.parse(await p.firstLine);
+      const report = (await (await fetch(`${ready.admin_url}/homologation/${ready.stores[0].integration_id}`)).json()) as { data: { target: { base_url: string } } };
+      expect(report.data.target.base_url).toMatch(/^https:\/\/sandbox\.example\.com\/(sandbox\/)?v1$/);
+    } finally {
+      p.child.kill('SIGTERM');
+      await p.exited;
+    }
+  }, 60_000);
+
+  it.each([
+    ['--access-requests open without an admin token', ['--access-requests', 'open'], /--access-requests open requires --admin-token/],
+    ['--public-url with a path', ['--public-url', 'https://sandbox.example.com/v1'], /--public-url must be an http\(s\) address without a path/],
+    ['--public-url that is not a URL', ['--public-url', 'sandbox'], /--public-url must be an http\(s\) address/],
+    ['--access-requests with another value', ['--access-requests', 'maybe'], /argument 'maybe' is invalid/],
+  ])('refuses %s with exit 2, starting nothing', async (_name, args, message) => {
+    const r = await cli(['emulator', 'start', '--port', '0', '--memory', ...args], { env: { ...config.env, MERCHANT_KIT_ADMIN_TOKEN: '' }, timeoutMs: 30_000 });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+  }, 60_000);
+});
