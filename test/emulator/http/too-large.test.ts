@@ -41,3 +41,31 @@ describe('a body over 5 MB from a client still writing it', () => {
     expect(res.written).toBeLessThan(60_000_000);
   });
 });
+
+// Issue 26's routes for integrators (a few short fields, 4 KB at most) refuse a larger body the same
+// way: the JSON route through the control API, the form's page (POST /access) through its own handler.
+describe('a body over the access requests\' 4 KB from a client still writing it', () => {
+  let open: TestEmulator;
+  beforeAll(async () => {
+    open = await startTestEmulator({ adminToken: 'too-large-admin-token-0123456789', accessRequests: true });
+  });
+  afterAll(() => open?.close());
+
+  const at = (path: string, type: string) => [`POST ${path} HTTP/1.1`, `Host: ${new URL(open.url).host}`, `Content-Type: ${type}`, `Content-Length: ${SIX_MB}`].join('\r\n');
+
+  it('reads 413 payload_too_large from POST /_emulator/access-requests once it has written its body', async () => {
+    const res = await writeWholeThenRead(open.url, at('/_emulator/access-requests', 'application/json'), SIX_MB);
+    expect(res.error).toBeNull();
+    expect(res.written).toBe(SIX_MB);
+    expect(res.text).toMatch(/^HTTP\/1\.1 413 /);
+    expect(res.text).toContain('"code":"payload_too_large"');
+  });
+
+  it('reads the form\'s 413 page from POST /access once it has written its body', async () => {
+    const res = await writeWholeThenRead(open.url, at('/access', 'application/x-www-form-urlencoded'), SIX_MB);
+    expect(res.error).toBeNull();
+    expect(res.written).toBe(SIX_MB);
+    expect(res.text).toMatch(/^HTTP\/1\.1 413 /);
+    expect(res.text).toMatch(/content-type: text\/html/i);
+  });
+});
