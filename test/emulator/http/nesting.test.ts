@@ -61,3 +61,19 @@ describe('a JSON body nested deeper than 1,000 levels', () => {
     expect(res.body.error.code).toBe('malformed_json');
   });
 });
+
+// Issue 26's route for integrators takes JSON without a token: the same bound, before any parse.
+describe('a JSON access request nested deeper than 1,000 levels', () => {
+  let open: TestEmulator;
+  beforeAll(async () => {
+    open = await startTestEmulator({ adminToken: 'nesting-admin-token-0123456789', accessRequests: true });
+  });
+  afterAll(() => open?.close());
+
+  it('answers 400 malformed_json on POST /_emulator/access-requests (no token needed to send it)', async () => {
+    const res = await request(`${open.running.admin_url}/access-requests`, 'POST', { rawBody: nested(1001), headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('malformed_json');
+    expect(res.body.error.message).toContain('1000');
+  });
+});
