@@ -2,6 +2,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { ApiError } from '../../src/contract/errors.js';
 import type { Emulator } from '../emulator.js';
 import type { EnvContext } from '../context.js';
+import type { Environment } from '../../src/contract/store.js';
 import { gradeObservation } from '../../checks/grade.js';
 import { gradeTasks } from '../../checks/tasks.js';
 import { buildReport, type HomologationReport } from '../../checks/report.js';
@@ -13,16 +14,19 @@ import { ObserverSession } from './session.js';
 import { certifiedSession, certify, issuerOf } from '../certificates/issue.js';
 import { intakeAndSettings } from './intake.js';
 
-async function locate(emulator: Emulator, integrationId: string): Promise<{ env: EnvContext; storeId: string; scopes: string[] }> {
-  const env = await emulator.envOf((e) => e.store.integrations.byId(integrationId));
+/** The integration's environment: the one its caller's authorization resolved (null: the admin, either). */
+async function locate(emulator: Emulator, within: Environment | null, integrationId: string): Promise<{ env: EnvContext; storeId: string; scopes: string[] }> {
+  const env = await emulator.envOf(within, (e) => e.store.integrations.byId(integrationId));
   if (!env) throw ApiError.of('not_found', undefined, 'La integración no existe.');
   const integration = (await env.store.integrations.byId(integrationId))!;
   return { env, storeId: integration.storeId, scopes: [...integration.scopes] };
 }
 
 /** DESIGN: POST /_emulator/homologation/{id}/start — a new session (a running one is replaced). */
-export async function startSession(emulator: Emulator, integrationId: string, timeoutSeconds: number = HOMOLOGATION_TIMEOUT.default): Promise<ObserverSession> {
-  const { env, storeId } = await locate(emulator, integrationId);
+export async function startSession(
+  emulator: Emulator, within: Environment | null, integrationId: string, timeoutSeconds: number = HOMOLOGATION_TIMEOUT.default,
+): Promise<ObserverSession> {
+  const { env, storeId } = await locate(emulator, within, integrationId);
   const service = homologationService(emulator);
   service.sessions.get(integrationId)?.stop();
   const session = new ObserverSession(service, emulator, env, integrationId, storeId, timeoutSeconds);
@@ -41,8 +45,8 @@ function noSession(now: number): SessionView {
  * from every call the integration made since the emulator started or was reset. Complete once
  * every check is decided or the session's time is up.
  */
-export async function observerReport(emulator: Emulator, integrationId: string, now = Date.now()): Promise<HomologationReport> {
-  const { env, storeId, scopes } = await locate(emulator, integrationId);
+export async function observerReport(emulator: Emulator, within: Environment | null, integrationId: string, now = Date.now()): Promise<HomologationReport> {
+  const { env, storeId, scopes } = await locate(emulator, within, integrationId);
   const service = homologationService(emulator);
   const session = service.sessions.get(integrationId);
   // Run here, or on another process of a shared sandbox (its view as it last saved it).
