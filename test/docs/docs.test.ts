@@ -429,6 +429,14 @@ function sessionFailure(file: string, blocks: { line: number; code: string }[], 
   return `${file}:${block.line}${where}: ${why}\n--- block ---\n${block.code}\n--- output ---\n${shown.slice(-4000)}`;
 }
 
+/** The runs of one doc, one after the other (each waits for the one started before it). */
+const runsOfFile = new Map<string, Promise<unknown>>();
+function oneRunAtATime<T>(file: string, run: () => Promise<T>): Promise<T> {
+  const mine = (runsOfFile.get(file) ?? Promise.resolve()).then(run, run);
+  runsOfFile.set(file, mine.catch(() => undefined));
+  return mine;
+}
+
 async function runFile(file: string, mode: SessionMode = 'pipe'): Promise<{ failure: string | null; blocks: number; times: number[] }> {
   const markdown = readFileSync(join(ROOT, file), 'utf8');
   const blocks = shellBlocks(markdown);
@@ -541,17 +549,23 @@ describe('the docs run as written (issue 10, item 9)', () => {
 
   if (SKIPPED.length > 0) it.skip.each(SKIPPED)('%s: needs PostgreSQL (MERCHANT_KIT_TEST_DATABASE_URL is not set)', () => undefined);
 
-  // The longest files first, each file's two runs together: the last sessions to start are short
-  // ones, and the docs end together instead of one long file running alone at the end.
-  for (const file of LONGEST_FIRST) {
-    it.concurrent(`${file}: every \`\`\`sh block exits 0, in order, against a fresh emulator`, async () => {
-      const { failure } = await runFile(file);
-      expect(failure, failure ?? '').toBeNull();
-    }, FILE_TIMEOUT_MS + 30_000);
-
-    it.concurrent(`${file}: pasted into a terminal, every \`\`\`sh block runs to the end (no command eats the lines after it)`, async () => {
-      const { failure } = await runFile(file, 'terminal');
-      expect(failure, failure ?? '').toBeNull();
-    }, FILE_TIMEOUT_MS + 30_000);
+  // The longest files first, in pairs: both files' scripts, then both pasted into a terminal. The last
+  // sessions to start are short ones, so the docs end together instead of one long file running alone
+  // at the end. The two runs of one file never overlap (oneRunAtATime): a doc may use a fixed port of
+  // its own, like catalog.md's image server on 8089.
+  for (let i = 0; i < LONGEST_FIRST.length; i += 2) {
+    const pair = LONGEST_FIRST.slice(i, i + 2);
+    for (const file of pair) {
+      it.concurrent(`${file}: every \`\`\`sh block exits 0, in order, against a fresh emulator`, async () => {
+        const { failure } = await oneRunAtATime(file, () => runFile(file));
+        expect(failure, failure ?? '').toBeNull();
+      }, 2 * FILE_TIMEOUT_MS + 30_000);
+    }
+    for (const file of pair) {
+      it.concurrent(`${file}: pasted into a terminal, every \`\`\`sh block runs to the end (no command eats the lines after it)`, async () => {
+        const { failure } = await oneRunAtATime(file, () => runFile(file, 'terminal'));
+        expect(failure, failure ?? '').toBeNull();
+      }, 2 * FILE_TIMEOUT_MS + 30_000);
+    }
   }
 });

@@ -272,8 +272,10 @@ function report(ctx: ProxyContext, req: IncomingMessage, e: { started: number; u
   } satisfies Exchange);
 }
 
+/** An answer the proxy gives itself; its record names the headers the client got, as for a forwarded one. */
 function local(res: ServerResponse, e: LocalAnswer): Answer {
-  return { status: e.status, requestId: e.requestId, responseHeaders: {}, responseBody: sendLocal(res, e) };
+  const responseHeaders = { 'content-type': 'application/json; charset=utf-8', 'x-request-id': e.requestId };
+  return { status: e.status, requestId: e.requestId, responseHeaders, responseBody: sendLocal(res, e) };
 }
 
 /** Sends the request upstream and streams the answer back, keeping a copy (within the budget) for the checks. */
