@@ -4,6 +4,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCli, type CliProcess } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { scratchDir, stopAll } from '../helpers/feed.js';
+import { waitFor } from '../helpers/wait.js';
 
 // issue 14: `listen --configure` works on every run, like `stripe listen`: a new webhook's secret,
 // then the secret kept from the previous run while nobody changed the webhook, else a rotated one;
@@ -53,8 +54,7 @@ async function testDelivery(cli: CliProcess): Promise<any> {
   const before = cli.lines.length;
   expect((await emu.api('POST', '/webhook/test')).status).toBe(202);
   const drained = (await emu.control('POST', '/webhooks/drain')).body.data;
-  const started = Date.now();
-  while (cli.lines.length === before && Date.now() - started < 5000) await new Promise((r) => setTimeout(r, 20));
+  await waitFor(() => cli.lines.length > before, () => `a line after ${before}; got:\n${cli.lines.join('\n')}\nstderr: ${cli.stderr()}`);
   return { drained, line: JSON.parse(cli.lines.at(-1)!) };
 }
 
