@@ -4,6 +4,7 @@ import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { launchChromium } from '../helpers/panel.js';
 import { controlCall, furnishedStore } from '../helpers/tokens.js';
 import { issueForTest } from '../helpers/certificates.js';
+import { patienceNow } from '../helpers/wait.js';
 
 // DESIGN: The operator's public test environment — the panel's Operator section, in Chromium: the
 // admin token sees the access requests and approves or denies them, and the certificates and revokes
@@ -24,7 +25,7 @@ afterAll(async () => {
 
 async function unlocked(token: string): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1600, height: 1200 } });
-  page.setDefaultTimeout(15_000);
+  page.setDefaultTimeout(patienceNow());
   await page.goto(`${emu.url}/_emulator/panel`);
   await page.locator('#token-form').waitFor({ state: 'visible' });
   await page.locator('#token-input').fill(token);
