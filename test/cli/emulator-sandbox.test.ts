@@ -33,7 +33,7 @@ beforeAll(async () => {
   emu = await startTestEmulator();
   config = tempConfig();
   env = { ...config.env, MERCHANT_KIT_BASE_URL: emu.running.sandbox_base_url };
-}, 180_000);
+});
 afterEach(async () => {
   await emu.control('DELETE', '/faults');
   await emu.control('DELETE', '/webhooks/chaos');
@@ -198,7 +198,7 @@ describe('emulator logs tail', () => {
     // Ctrl+C ends the long poll in flight: no wait for its 20 s (counted from the Ctrl+C, not from a
     // start that a busy machine may stretch).
     expect(Date.now() - interrupted).toBeLessThan(15_000);
-  }, 60_000);
+  });
 });
 
 describe('panel', () => {

@@ -21,7 +21,7 @@ beforeAll(async () => {
   emu = await startTestEmulator();
   await seedMenu(emu);
   env = { MERCHANT_KIT_BASE_URL: emu.running.sandbox_base_url, MERCHANT_KIT_CREDENTIAL: emu.test.credential };
-}, 180_000);
+});
 
 afterAll(async () => {
   await emu?.close();
@@ -187,7 +187,7 @@ describe('a refused connection on this machine', () => {
       expect(r.stderr, args.join(' ')).toMatch(new RegExp(`no emulator answered at http://127\\.0\\.0\\.1:${port}/sandbox/v1; is it running\\?`));
       expect(r.stderr, args.join(' ')).not.toMatch(/not a merchant-kit emulator|not an emulator|real environment/i);
     }
-  }, 60_000);
+  });
 
   it('homologate against a target that is down reports it as down, not as a real environment', async () => {
     const port = await closedPort();
@@ -200,7 +200,7 @@ describe('a refused connection on this machine', () => {
     expect(report.notes.join('\n')).toMatch(/Nothing answered at .*: is the emulator running\?/);
     expect(report.notes.join('\n')).not.toMatch(/Real environment/);
     rmSync(reports, { recursive: true, force: true });
-  }, 60_000);
+  });
 
   it('with --json is one network_error object naming the URL', async () => {
     const port = await closedPort();

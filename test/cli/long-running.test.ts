@@ -24,7 +24,7 @@ beforeAll(async () => {
   await ensureBuilt();
   emu = await startTestEmulator();
   scratch = scratchDir();
-}, 120_000);
+});
 afterEach(async () => {
   await stopAll(running);
   for (const pid of pids.splice(0)) if (alive(pid)) process.kill(pid, 'SIGKILL');
@@ -120,13 +120,13 @@ describe('under npm (npm run, npx, npm start: npm → sh → merchant-kit)', () 
     npm.kill('SIGTERM');
     expect(await gone(ready.pid)).toBe(true);
     expect(await listening(port)).toBe(false);
-  }, 60_000);
+  });
 
   it('the same for the emulator of npm start: its ready line\'s pid is gone once npm is', async () => {
     const { npm, ready } = await npmRun(['emulator', 'start', '--port', '0', '--memory', '--json']);
     npm.kill('SIGTERM');
     expect(await gone(ready.pid)).toBe(true);
-  }, 60_000);
+  });
 
   it('outside npm, a command whose parent shell exits runs on (nohup, a background job): only npm\'s children watch their parent', async () => {
     const env: NodeJS.ProcessEnv = { ...api(), MERCHANT_KIT_WEBHOOK_SECRET: SECRET };
@@ -139,5 +139,5 @@ describe('under npm (npm run, npx, npm start: npm → sh → merchant-kit)', () 
     // rounds after the shell is gone.
     await realTimePassed(Date.now(), 3000);
     expect(alive(pid)).toBe(true);
-  }, 60_000);
+  });
 });

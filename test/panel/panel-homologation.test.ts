@@ -25,7 +25,7 @@ beforeAll(async () => {
   page.setDefaultTimeout(patienceNow());
   await page.goto(`${emu.url}/_emulator/panel`);
   await page.locator('#live.on').waitFor();
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();

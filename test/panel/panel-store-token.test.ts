@@ -22,7 +22,7 @@ beforeAll(async () => {
   b = await furnishedStore(emu, ADMIN);
   live = await furnishedStore(emu, ADMIN, 'live');
   browser = await launchChromium();
-}, 60_000);
+});
 afterAll(async () => {
   await browser?.close();
   await emu?.close();

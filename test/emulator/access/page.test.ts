@@ -139,5 +139,5 @@ describe('the access page', () => {
     await page.locator('#field-contact_email-error').waitFor();
     expect(await page.getByLabel('Empresa').inputValue()).toBe('Panadería Sol');
     await context.close();
-  }, 60_000);
+  });
 });
