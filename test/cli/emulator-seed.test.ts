@@ -7,7 +7,7 @@ import { emulatorCli, type ReadyLine } from '../helpers/emulator-cli.js';
 // seed, the same catalog calls and the same simulator call give the same order (ids and dates aside).
 
 const { track } = emulatorCli();
-beforeAll(ensureBuilt, 120_000);
+beforeAll(ensureBuilt);
 
 const ID = /^[a-z]+_[0-9A-Z]{26}$/;
 const DATE = /^\d{4}-\d\d-\d\dT/;

@@ -10,7 +10,7 @@ let emu: TestEmulator;
 let scratch: ReturnType<typeof scratchDir>;
 const running: CliProcess[] = [];
 
-beforeAll(ensureBuilt, 120_000);
+beforeAll(ensureBuilt);
 beforeEach(async () => {
   emu = await startTestEmulator({ limits: false });
   scratch = scratchDir();

@@ -12,7 +12,7 @@ let scratch: ReturnType<typeof scratchDir>;
 const running: CliProcess[] = [];
 const receivers: Receiver[] = [];
 
-beforeAll(ensureBuilt, 120_000);
+beforeAll(ensureBuilt);
 beforeEach(async () => {
   emu = await startTestEmulator({ limits: false });
   scratch = scratchDir();

@@ -16,7 +16,7 @@ const running: CliProcess[] = [];
 
 const DEAD_URL = 'http://127.0.0.1:9/webhooks';
 
-beforeAll(ensureBuilt, 120_000);
+beforeAll(ensureBuilt);
 beforeEach(async () => {
   emu = await startTestEmulator({ limits: false });
   scratch = scratchDir();

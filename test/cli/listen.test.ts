@@ -18,7 +18,7 @@ let secret: string;
 const running: CliProcess[] = [];
 const receivers: Receiver[] = [];
 
-beforeAll(ensureBuilt, 120_000);
+beforeAll(ensureBuilt);
 beforeEach(async () => {
   emu = await startTestEmulator();
   scratch = scratchDir();
