@@ -21,7 +21,7 @@ function recipe(markdown: string): string {
   return lines.slice(open + 1, close).join('\n');
 }
 
-beforeAll(ensureBuilt);
+beforeAll(ensureBuilt, 180_000);
 
 /** The pids of built-bin emulators still running with `dir` as their working directory (Linux /proc). */
 function emulatorsIn(dir: string): number[] {

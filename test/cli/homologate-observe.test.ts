@@ -12,7 +12,7 @@ let emu: TestEmulator | undefined;
 let erp: ReferenceErp | undefined;
 let driver: TaskDriver | undefined;
 
-beforeAll(ensureBuilt);
+beforeAll(ensureBuilt, 180_000);
 afterEach(async () => {
   await driver?.stop();
   await erp?.close();
