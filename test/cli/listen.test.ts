@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCli, waitForLine, type CliProcess } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
@@ -18,9 +18,15 @@ let secret: string;
 const running: CliProcess[] = [];
 const receivers: Receiver[] = [];
 
-beforeAll(ensureBuilt);
+// One emulator for the file, reset before each test (its credentials stay valid; limits are off, so
+// no rate window carries over): a start per test cost more than the test's own calls.
+beforeAll(async () => {
+  await ensureBuilt();
+  emu = await startTestEmulator({ limits: false });
+});
+afterAll(() => emu?.close());
 beforeEach(async () => {
-  emu = await startTestEmulator();
+  expect((await emu.control('POST', '/reset')).status).toBe(200);
   scratch = scratchDir();
   secret = '';
 });
@@ -35,7 +41,6 @@ async function createWebhook(): Promise<string> {
 }
 afterEach(async () => {
   await stopAll(running, receivers);
-  await emu.close();
   scratch.cleanup();
 });
 
