@@ -24,7 +24,7 @@ beforeAll(async () => {
   await ensureBuilt();
   source = await startTestEmulator();
   fixture = await buildState(source, 'http://127.0.0.1:9/hook');
-}, 180_000);
+});
 
 afterAll(async () => {
   for (const c of children) if (c.child.exitCode === null) c.child.kill('SIGTERM');

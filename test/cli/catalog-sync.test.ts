@@ -39,7 +39,7 @@ describe('catalog pull → catalog sync', () => {
     const second = await newStore(rig.emu);
     expect((await rig.run(['catalog', 'sync', out, '--full-snapshot'], { credential: second.credential })).code).toBe(0);
     expect(await catalogOf(rig.emu, second.credential)).toEqual(await catalogOf(rig.emu));
-  }, 60_000);
+  });
 
   it('syncs the CSV fixture into the same catalog as the JSON fixture', async () => {
     const json = await rig.run(['catalog', 'sync', RESTAURANT_JSON]);

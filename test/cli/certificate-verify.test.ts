@@ -25,7 +25,7 @@ beforeAll(async () => {
   config = tempConfig();
   dir = mkdtempSync(join(tmpdir(), 'mk-verify-'));
   keysUrl = `${emu.running.admin_url}/certificates/keys`;
-}, 180_000);
+});
 afterAll(async () => {
   await emu?.close();
   config?.cleanup();
@@ -53,13 +53,13 @@ describe('merchant-kit certificate verify', () => {
     expect(human.stdout).toMatch(new RegExp(`Certificate:\\s+${id}: valid`));
     expect(human.stdout).toMatch(/Revocations:\s+checked: not revoked/);
     expect(human.stdout).toMatch(/Report:\s+checked: SHA-256 [0-9a-f]{64}/);
-  }, 60_000);
+  });
 
   it('reads the JWS alone from stdin, the keys by default from the emulator at the base URL, and the report from --report', async () => {
     const { path, jws } = await reportFile('other.json');
     const r = await run(['certificate', 'verify', '-', '--report', path, '--json'], `${jws}\n`);
     expect(r.code, r.stderr).toBe(0);
-  }, 60_000);
+  });
 
   it('exits 1 "bad signature" for a token whose payload was changed', async () => {
     const { jws } = await reportFile('tampered.json');
@@ -69,7 +69,7 @@ describe('merchant-kit certificate verify', () => {
     const r = await run(['certificate', 'verify', '-', '--keys', keysUrl], forged);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/not valid: bad signature/);
-  }, 60_000);
+  });
 
   it('exits 1 "unknown key" with a key set that does not have the certificate\'s key id', async () => {
     const { path } = await reportFile('unknown-key.json');
@@ -78,7 +78,7 @@ describe('merchant-kit certificate verify', () => {
     const r = await run(['certificate', 'verify', path, '--keys', keys]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/not valid: unknown key/);
-  }, 60_000);
+  });
 
   it('exits 1 "report digest differs" once the report is edited, and for another report given with --report', async () => {
     const { path, text } = await reportFile('edited.json');
@@ -94,7 +94,7 @@ describe('merchant-kit certificate verify', () => {
     const reindented = join(dir, 'reindented.json');
     writeFileSync(reindented, JSON.stringify(JSON.parse(text)));
     expect((await run(['certificate', 'verify', reindented, '--keys', keysUrl])).code).toBe(0);
-  }, 60_000);
+  });
 
   it('exits 1 "revoked" once the operator revokes it (emulator certificates revoke), and a rotation keeps older certificates valid', async () => {
     const { path, id } = await reportFile('revoked.json');
@@ -116,7 +116,7 @@ describe('merchant-kit certificate verify', () => {
     expect(listed.find((c) => c.id === keep.id)?.revoked_at).toBeNull();
     const table = await run(['emulator', 'certificates', 'list']);
     expect(table.stdout).toMatch(new RegExp(`${keep.id}\\s+${emu.test.integration_id}`));
-  }, 60_000);
+  });
 
   it('refuses what is not a certificate and plain http keys off loopback', async () => {
     const notReport = join(dir, 'plain.json');
@@ -131,5 +131,5 @@ describe('merchant-kit certificate verify', () => {
     expect(http.code).toBe(2);
     expect(http.stderr).toMatch(/must be https/);
     expect((await run(['certificate', 'verify', join(dir, 'missing.json')])).code).toBe(2);
-  }, 60_000);
+  });
 });

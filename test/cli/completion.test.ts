@@ -22,7 +22,7 @@ let removeBuild: () => void = () => undefined;
 beforeAll(async () => {
   removeBuild = await buildPrivateCli();
   [bash, zsh, fish] = await Promise.all(['bash', 'zsh', 'fish'].map(async (shell) => (await cli(['completion', shell])).stdout));
-}, 180_000);
+});
 afterAll(() => removeBuild());
 
 /** What the bash function offers for the words typed so far (the last one is the word being completed). */

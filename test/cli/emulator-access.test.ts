@@ -16,7 +16,7 @@ beforeAll(async () => {
   await ensureBuilt();
   emu = await startTestEmulator({ adminToken: ADMIN, accessRequests: true });
   config = tempConfig();
-}, 180_000);
+});
 afterAll(async () => {
   await emu?.close();
   config?.cleanup();
@@ -74,7 +74,7 @@ describe('merchant-kit emulator access', () => {
     const status = await run(['emulator', 'access', 'status', id], { token: null, input: claim_secret });
     expect(status.stdout).toMatch(/Status:\s+denied/);
     expect(status.stdout).toMatch(/Reason:\s+Not a customer of ours/);
-  }, 60_000);
+  });
 
   it('status without a claim secret is a usage error (exit 2); a wrong one exits 1 with the API\'s not_found', async () => {
     const { id } = await requestAccess('Ferretería Sur');
@@ -87,7 +87,7 @@ describe('merchant-kit emulator access', () => {
     // There is no flag to pass it on the command line.
     const flag = await run(['emulator', 'access', 'status', id, '--claim-secret', 'mkc_x'], { token: null });
     expect(flag.code).toBe(2);
-  }, 60_000);
+  });
 
   it('approve of a decided request exits 1 with 409 invalid_status_transition; without the admin token it says which token to pass', async () => {
     const { id } = await requestAccess('Bodega Norte');
@@ -99,5 +99,5 @@ describe('merchant-kit emulator access', () => {
     expect(anonymous.code).toBe(1);
     expect(anonymous.stderr).toMatch(/MERCHANT_KIT_ADMIN_TOKEN/);
     expect((await controlCall(emu, 'GET', '/access-requests?status=approved', ADMIN)).body.data.some((r: { id: string }) => r.id === id)).toBe(true);
-  }, 60_000);
+  });
 });

@@ -12,7 +12,7 @@ let removeBuild: () => void = () => undefined;
 beforeAll(async () => {
   removeBuild = await buildPrivateCli();
   emu = await startTestEmulator();
-}, 180_000);
+});
 afterAll(async () => {
   await emu?.close();
   removeBuild();

@@ -63,7 +63,7 @@ async function freePort(): Promise<number> {
 let removeBuild: () => void = () => undefined;
 beforeAll(async () => {
   removeBuild = await buildPrivateCli();
-}, 180_000);
+});
 afterEach(async () => {
   for (const pid of pids.splice(0)) {
     if (alive(pid)) process.kill(pid, 'SIGTERM');

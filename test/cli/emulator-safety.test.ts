@@ -13,7 +13,7 @@ async function finished(cli: CliProcess): Promise<{ code: number | null; stdout:
   return { code, stdout: cli.lines.join('\n'), stderr: cli.stderr() };
 }
 
-beforeAll(ensureBuilt, 120_000);
+beforeAll(ensureBuilt);
 
 const mode = (path: string) => statSync(path).mode & 0o777;
 

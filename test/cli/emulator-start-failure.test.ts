@@ -34,7 +34,7 @@ const hint = (port: number) =>
 let removeBuild: () => void = () => undefined;
 beforeAll(async () => {
   removeBuild = await buildPrivateCli();
-}, 180_000);
+});
 afterEach(async () => {
   for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
   for (const pid of pids.splice(0)) {

@@ -10,7 +10,7 @@ let config: ReturnType<typeof tempConfig>;
 beforeAll(async () => {
   await ensureBuilt();
   config = tempConfig();
-}, 180_000);
+});
 afterAll(() => config?.cleanup());
 
 const ADMIN = 'start-operator-admin-token-largo';
@@ -36,7 +36,7 @@ describe('emulator start --access-requests and --public-url', () => {
       banner.child.kill('SIGTERM');
       await banner.exited;
     }
-  }, 90_000);
+  });
 
   it('names --public-url as the issuer of the certificates (the observer\'s report names it as the target too)', async () => {
     const p = runCli(['emulator', 'start', '--port', '0', '--memory', '--json', '--public-url', 'https://sandbox.example.com'], config.env);
@@ -48,7 +48,7 @@ describe('emulator start --access-requests and --public-url', () => {
       p.child.kill('SIGTERM');
       await p.exited;
     }
-  }, 60_000);
+  });
 
   it.each([
     ['--access-requests open without an admin token', ['--access-requests', 'open'], /--access-requests open requires --admin-token/],
@@ -60,5 +60,5 @@ describe('emulator start --access-requests and --public-url', () => {
     const r = await cli(['emulator', 'start', '--port', '0', '--memory', ...args], { env: config.env, timeoutMs: 30_000 });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
-  }, 60_000);
+  });
 });

@@ -13,7 +13,7 @@ async function stop(cli: CliProcess, signal: NodeJS.Signals = 'SIGTERM') {
   return cli.exited;
 }
 
-beforeAll(ensureBuilt, 120_000);
+beforeAll(ensureBuilt);
 
 describe('merchant-kit emulator start --json', () => {
   it('prints exactly one JSON ready line with the DESIGN keys', async () => {

@@ -15,7 +15,7 @@ beforeAll(async () => {
   await ensureBuilt();
   emu = await startTestEmulator({ adminToken: ADMIN });
   config = tempConfig();
-}, 180_000);
+});
 afterAll(async () => {
   await emu?.close();
   config?.cleanup();

@@ -21,7 +21,7 @@ beforeAll(async () => {
   emu = await startTestEmulator();
   await seedMenu(emu);
   env = { MERCHANT_KIT_BASE_URL: emu.running.sandbox_base_url, MERCHANT_KIT_CREDENTIAL: emu.test.credential };
-}, 180_000);
+});
 
 afterAll(async () => {
   await emu?.close();
@@ -169,14 +169,14 @@ describe('a usage error', () => {
 describe('a refused connection on this machine', () => {
   it('fails at once (no retries) and asks whether the emulator is running', async () => {
     const port = await closedPort();
-    const started = Date.now();
-    // The default backoff (no MERCHANT_KIT_RETRY_BASE_MS): retries would take 15 s.
-    const r = await cli(['orders', 'list'], { env: { MERCHANT_KIT_BASE_URL: `http://127.0.0.1:${port}/sandbox/v1`, MERCHANT_KIT_CREDENTIAL: emu.test.credential, MERCHANT_KIT_RETRY_BASE_MS: '' } });
-    expect(Date.now() - started).toBeLessThan(8_000);
+    // The default backoff (no MERCHANT_KIT_RETRY_BASE_MS): retries would take 15 s. --verbose prints
+    // every retry on stderr, so the one error line alone shows there was none (not a time, which a
+    // busy machine stretches).
+    const r = await cli(['--verbose', 'orders', 'list'], { env: { MERCHANT_KIT_BASE_URL: `http://127.0.0.1:${port}/sandbox/v1`, MERCHANT_KIT_CREDENTIAL: emu.test.credential, MERCHANT_KIT_RETRY_BASE_MS: '' } });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(`error: could not reach http://127.0.0.1:${port}/sandbox/v1 (ECONNREFUSED): is the emulator running? Start it with "merchant-kit emulator start", or point --base-url at the one you use\n`);
     expect(r.stderr).not.toMatch(/not an emulator|real environment/);
-  }, 30_000);
+  });
 
   it('simulate order and homologate --observe say no emulator answered and ask whether it is running, never "not an emulator"', async () => {
     const port = await closedPort();
@@ -187,7 +187,7 @@ describe('a refused connection on this machine', () => {
       expect(r.stderr, args.join(' ')).toMatch(new RegExp(`no emulator answered at http://127\\.0\\.0\\.1:${port}/sandbox/v1; is it running\\?`));
       expect(r.stderr, args.join(' ')).not.toMatch(/not a merchant-kit emulator|not an emulator|real environment/i);
     }
-  }, 60_000);
+  });
 
   it('homologate against a target that is down reports it as down, not as a real environment', async () => {
     const port = await closedPort();
@@ -200,7 +200,7 @@ describe('a refused connection on this machine', () => {
     expect(report.notes.join('\n')).toMatch(/Nothing answered at .*: is the emulator running\?/);
     expect(report.notes.join('\n')).not.toMatch(/Real environment/);
     rmSync(reports, { recursive: true, force: true });
-  }, 60_000);
+  });
 
   it('with --json is one network_error object naming the URL', async () => {
     const port = await closedPort();

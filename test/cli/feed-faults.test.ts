@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCli, type CliProcess } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { apiEnv, feedIds, jsonLines, scratchDir, waitForJsonLines, waitUntil, stopAll } from '../helpers/feed.js';
@@ -10,16 +10,21 @@ let emu: TestEmulator;
 let scratch: ReturnType<typeof scratchDir>;
 const running: CliProcess[] = [];
 
-beforeAll(ensureBuilt, 120_000);
-beforeEach(async () => {
+// One emulator for the file, reset before each test (its credentials stay valid; limits are off, so
+// no rate window carries over): a start per test cost more than the test's own calls.
+beforeAll(async () => {
+  await ensureBuilt();
   emu = await startTestEmulator({ limits: false });
+});
+afterAll(() => emu?.close());
+beforeEach(async () => {
+  expect((await emu.control('POST', '/reset')).status).toBe(200);
   scratch = scratchDir();
   await seedMenu(emu);
   await simulate(emu);
 });
 afterEach(async () => {
   await stopAll(running);
-  await emu.close();
   scratch.cleanup();
 });
 

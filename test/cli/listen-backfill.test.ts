@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { signatureHeader, verify } from '../../src/webhooks/index.js';
 import { ensureBuilt, runCli, type CliProcess } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
@@ -16,9 +16,15 @@ const running: CliProcess[] = [];
 
 const DEAD_URL = 'http://127.0.0.1:9/webhooks';
 
-beforeAll(ensureBuilt, 120_000);
-beforeEach(async () => {
+// One emulator for the file, reset before each test (its credentials stay valid; limits are off, so
+// no rate window carries over): a start per test cost more than the test's own calls.
+beforeAll(async () => {
+  await ensureBuilt();
   emu = await startTestEmulator({ limits: false });
+});
+afterAll(() => emu?.close());
+beforeEach(async () => {
+  expect((await emu.control('POST', '/reset')).status).toBe(200);
   scratch = scratchDir();
   // A webhook whose deliveries fail: every event is in the feed, none reached the listener.
   const res = await emu.api('PUT', '/webhook', { body: { url: DEAD_URL, events: ['*'] } });
@@ -29,7 +35,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await stopAll(running);
   await app.close();
-  await emu.close();
   scratch.cleanup();
 });
 
@@ -92,7 +97,8 @@ describe('merchant-kit listen --backfill', () => {
     const order = await simulate(emu);
     await deliverTo(third.url);
     await waitUntil(() => app.received.length > ids.length, () => `app got ${app.received.length}`);
-    await new Promise((r) => setTimeout(r, 300));
+    // The drain has had every answer; once the listener has stopped, nothing more can reach the app.
+    await stop(third.cli);
     const all = await feedIds(emu);
     expect(forwardedIds()).toEqual(all);
     expect(JSON.parse(app.received.at(-1)!.body).data.order.id).toBe(order.id);
@@ -105,7 +111,7 @@ describe('merchant-kit listen --backfill', () => {
     await app.waitFor(before);
     const order = await simulate(emu);
     await emu.control('POST', '/webhooks/drain'); // the delivery to the dead URL fails
-    await app.waitFor(before + 1, 5000);
+    await app.waitFor(before + 1);
     const got = JSON.parse(app.received.at(-1)!.body);
     expect(got).toMatchObject({ type: 'order.created', data: { order: { id: order.id } } });
     const find = () => cli.lines.map((l) => JSON.parse(l)).find((l) => l.event_id === got.id);

@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCli, type CliProcess } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { scratchDir, stopAll } from '../helpers/feed.js';
+import { waitFor } from '../helpers/wait.js';
 
 // issue 14: `listen --configure` works on every run, like `stripe listen`: a new webhook's secret,
 // then the secret kept from the previous run while nobody changed the webhook, else a rotated one;
@@ -13,14 +14,19 @@ let emu: TestEmulator;
 let scratch: ReturnType<typeof scratchDir>;
 const running: CliProcess[] = [];
 
-beforeAll(ensureBuilt, 120_000);
+// One emulator for the file, reset before each test (its credentials stay valid; limits are off, so
+// no rate window carries over): a start per test cost more than the test's own calls.
+beforeAll(async () => {
+  await ensureBuilt();
+  emu = await startTestEmulator({ limits: false });
+});
+afterAll(() => emu?.close());
 beforeEach(async () => {
-  emu = await startTestEmulator();
+  expect((await emu.control('POST', '/reset')).status).toBe(200);
   scratch = scratchDir();
 });
 afterEach(async () => {
   await stopAll(running, []);
-  await emu.close();
   scratch.cleanup();
 });
 
@@ -53,8 +59,7 @@ async function testDelivery(cli: CliProcess): Promise<any> {
   const before = cli.lines.length;
   expect((await emu.api('POST', '/webhook/test')).status).toBe(202);
   const drained = (await emu.control('POST', '/webhooks/drain')).body.data;
-  const started = Date.now();
-  while (cli.lines.length === before && Date.now() - started < 5000) await new Promise((r) => setTimeout(r, 20));
+  await waitFor(() => cli.lines.length > before, () => `a line after ${before}; got:\n${cli.lines.join('\n')}\nstderr: ${cli.stderr()}`);
   return { drained, line: JSON.parse(cli.lines.at(-1)!) };
 }
 

@@ -1,5 +1,6 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ensureBuilt, runCli, type CliProcess } from '../helpers/cli.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ensureBuilt, runCli, waitForLine, type CliProcess } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { seedMenu, simulate } from '../helpers/orders.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
@@ -17,9 +18,15 @@ let secret: string;
 const running: CliProcess[] = [];
 const receivers: Receiver[] = [];
 
-beforeAll(ensureBuilt, 120_000);
+// One emulator for the file, reset before each test (its credentials stay valid; limits are off, so
+// no rate window carries over): a start per test cost more than the test's own calls.
+beforeAll(async () => {
+  await ensureBuilt();
+  emu = await startTestEmulator({ limits: false });
+});
+afterAll(() => emu?.close());
 beforeEach(async () => {
-  emu = await startTestEmulator();
+  expect((await emu.control('POST', '/reset')).status).toBe(200);
   scratch = scratchDir();
   secret = '';
 });
@@ -34,7 +41,6 @@ async function createWebhook(): Promise<string> {
 }
 afterEach(async () => {
   await stopAll(running, receivers);
-  await emu.close();
   scratch.cleanup();
 });
 
@@ -54,12 +60,8 @@ async function pointWebhookAt(url: string): Promise<void> {
 }
 
 /** The JSON lines after the ready line, once `count` of them have arrived. */
-async function waitForLines(cli: CliProcess, count: number, timeoutMs = 5000): Promise<Line[]> {
-  const started = Date.now();
-  while (cli.lines.length - 1 < count) {
-    if (Date.now() - started > timeoutMs) throw new Error(`waited for ${count} lines, got: ${cli.lines.join('\n')}\nstderr: ${cli.stderr()}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+async function waitForLines(cli: CliProcess, count: number): Promise<Line[]> {
+  await waitFor(() => cli.lines.length - 1 >= count, () => `${count} lines; got: ${cli.lines.join('\n')}\nstderr: ${cli.stderr()}`);
   return cli.lines.slice(1).map((l) => JSON.parse(l) as Line);
 }
 
@@ -121,8 +123,7 @@ describe('merchant-kit listen', () => {
     await pointWebhookAt(url);
     await emu.api('POST', '/webhook/test');
     await emu.control('POST', '/webhooks/drain');
-    const started = Date.now();
-    while (!human.lines.some((l) => l.includes('webhook.test')) && Date.now() - started < 5000) await new Promise((r) => setTimeout(r, 20));
+    await waitForLine(human, 'webhook.test');
     const time = /^(\d{2}):(\d{2}):(\d{2})  webhook\.test/.exec(human.lines.find((l) => l.includes('webhook.test'))!)!;
     // Asunción is UTC-3: the line's time of day is now minus three hours (within a minute).
     const shown = Number(time[1]) * 3600 + Number(time[2]) * 60 + Number(time[3]);
@@ -149,8 +150,7 @@ describe('merchant-kit listen', () => {
     expect((await emu.control('POST', '/clock/advance', { seconds: 5 * 3600 })).status).toBe(200);
     expect((await emu.api('POST', '/webhook/test')).status).toBe(202);
     await emu.control('POST', '/webhooks/drain');
-    const started = Date.now();
-    while (!human.lines.some((l) => l.includes('webhook.test')) && Date.now() - started < 5000) await new Promise((r) => setTimeout(r, 20));
+    await waitForLine(human, 'webhook.test');
     const line = human.lines.find((l) => l.includes('webhook.test'))!;
     const events = await emu.api('GET', '/events');
     const event = events.body.data.find((e: { type: string }) => e.type === 'webhook.test');
@@ -166,8 +166,7 @@ describe('merchant-kit listen', () => {
     await seedMenu(emu);
     const order = await simulate(emu);
     await emu.control('POST', '/webhooks/drain');
-    const started = Date.now();
-    while (!cli.lines.some((l) => l.includes('order.created')) && Date.now() - started < 5000) await new Promise((r) => setTimeout(r, 20));
+    await waitForLine(cli, 'order.created');
     const line = cli.lines.find((l) => l.includes('order.created'))!;
     expect(line).toMatch(new RegExp(`^\\d{2}:\\d{2}:\\d{2}  order\\.created  evt_\\S+  ${order.id} \\(${order.status}\\)$`));
     expectNoSecret(cli);
@@ -264,10 +263,12 @@ describe('merchant-kit listen', () => {
   // issue 15: the listener kept a stalled socket 61–67 s (Node's defaults) where the emulator cuts it at 12 s.
   it('closes a socket whose headers stall within the emulator\'s 10 s, not Node\'s 60 s', async () => {
     const { url } = await listen();
-    const result = await stalledRequest(url, 'POST /webhooks HTTP/1.1\r\nHost: 127.0.0.1\r\n', 'X-Slow: 1', 30_000);
+    // The time is the subject: the listener's 10 s against Node's 60 s. Anything under 35 s is the
+    // listener's own cut, however late a busy machine fires its timer.
+    const result = await stalledRequest(url, 'POST /webhooks HTTP/1.1\r\nHost: 127.0.0.1\r\n', 'X-Slow: 1', 70_000);
     expect(result.closedAfterMs).not.toBeNull();
-    expect(result.closedAfterMs!).toBeLessThan(20_000);
-  }, 60_000);
+    expect(result.closedAfterMs!).toBeLessThan(35_000);
+  });
 
   it('exits 2 with one line naming MERCHANT_KIT_WEBHOOK_SECRET when no secret is given', async () => {
     const cli = runCli(['listen', '--port', '0'], { MERCHANT_KIT_WEBHOOK_SECRET: '' });
@@ -372,8 +373,7 @@ describe('merchant-kit listen --configure / --backfill', () => {
     const cli = runCli(['listen', '--json', '--port', '0', '--backfill'], { ...apiEnv(), MERCHANT_KIT_WEBHOOK_SECRET: secret });
     running.push(cli);
     const url = (JSON.parse(await cli.firstLine) as Line).url as string;
-    const started = Date.now();
-    while (!cli.lines.some((l) => l.includes(order.id)) && Date.now() - started < 5000) await new Promise((r) => setTimeout(r, 20));
+    await waitForLine(cli, order.id);
     const backfilled = cli.lines.slice(1).map((l) => JSON.parse(l) as Line);
     expect(backfilled.map((l) => l.type)).toEqual(expect.arrayContaining(['store.updated', 'order.created']));
     const created = backfilled.find((l) => l.type === 'order.created')!;

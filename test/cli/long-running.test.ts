@@ -4,9 +4,10 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ensureBuilt, runCli, type CliProcess } from '../helpers/cli.js';
+import { BIN, ensureBuilt, runCli, waitForStderr, type CliProcess } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { scratchDir, stopAll } from '../helpers/feed.js';
+import { realTimePassed, waitFor } from '../helpers/wait.js';
 
 // issue 27: the long-running commands (listen, feed tail, emulator logs tail, proxy) print their pid,
 // under --json in a first ready line, since a script cannot stop them by `$!` under npx (npx's own
@@ -23,7 +24,7 @@ beforeAll(async () => {
   await ensureBuilt();
   emu = await startTestEmulator();
   scratch = scratchDir();
-}, 120_000);
+});
 afterEach(async () => {
   await stopAll(running);
   for (const pid of pids.splice(0)) if (alive(pid)) process.kill(pid, 'SIGKILL');
@@ -42,10 +43,9 @@ const alive = (pid: number) => {
   }
 };
 
-/** Resolves once `pid` is gone (a generous deadline only bounds a hang). */
-async function gone(pid: number, deadlineMs = 30_000): Promise<boolean> {
-  for (const end = Date.now() + deadlineMs; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) if (!alive(pid)) return true;
-  return false;
+/** Resolves true once `pid` is gone (the load-following limit only bounds a hang). */
+async function gone(pid: number): Promise<boolean> {
+  return waitFor(() => !alive(pid), () => `pid ${pid} still running`, { intervalMs: 50 });
 }
 
 /** Whether something accepts connections on the port. */
@@ -85,7 +85,7 @@ describe('a long-running command under --json: first a ready line with its pid',
     for (const args of [['feed', 'tail'], ['--base-url', emu.running.url, 'emulator', 'logs', 'tail']]) {
       const cli = runCli(args, api());
       running.push(cli);
-      for (const end = Date.now() + 30_000; !cli.stderr().includes('\n') && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
+      await waitForStderr(cli, '\n');
       expect(cli.stderr(), args.join(' ')).toContain(`(pid ${cli.child.pid}; Ctrl+C to stop)`);
     }
   });
@@ -120,13 +120,13 @@ describe('under npm (npm run, npx, npm start: npm → sh → merchant-kit)', () 
     npm.kill('SIGTERM');
     expect(await gone(ready.pid)).toBe(true);
     expect(await listening(port)).toBe(false);
-  }, 60_000);
+  });
 
   it('the same for the emulator of npm start: its ready line\'s pid is gone once npm is', async () => {
     const { npm, ready } = await npmRun(['emulator', 'start', '--port', '0', '--memory', '--json']);
     npm.kill('SIGTERM');
     expect(await gone(ready.pid)).toBe(true);
-  }, 60_000);
+  });
 
   it('outside npm, a command whose parent shell exits runs on (nohup, a background job): only npm\'s children watch their parent', async () => {
     const env: NodeJS.ProcessEnv = { ...api(), MERCHANT_KIT_WEBHOOK_SECRET: SECRET };
@@ -135,8 +135,9 @@ describe('under npm (npm run, npx, npm start: npm → sh → merchant-kit)', () 
     const pid = Number(await new Promise<string>((resolve) => createInterface({ input: shell.stdout! }).once('line', resolve)));
     pids.push(pid);
     await new Promise((resolve) => shell.once('exit', resolve));
-    // Three of the watcher's rounds after the shell is gone.
-    await new Promise((r) => setTimeout(r, 3000));
+    // The real passing of time is the subject (nothing happens to wait for): three of the watcher's
+    // rounds after the shell is gone.
+    await realTimePassed(Date.now(), 3000);
     expect(alive(pid)).toBe(true);
-  }, 60_000);
+  });
 });

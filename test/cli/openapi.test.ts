@@ -20,7 +20,7 @@ afterAll(() => removeBuild());
 beforeAll(async () => {
   removeBuild = await buildPrivateCli(); // a private build of the current sources
   dir = await mkdtemp(join(tmpdir(), 'merchant-kit-openapi-'));
-}, 180_000);
+});
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('merchant-kit openapi', () => {

@@ -6,7 +6,7 @@ import { ensureBuilt } from '../helpers/cli.js';
 // (package.json `exports` points to dist/, so this is the built code: ESM for `import`, CommonJS for
 // `require`, which Node 20.18 needs since it cannot require() ESM without a flag).
 
-beforeAll(ensureBuilt, 120_000);
+beforeAll(ensureBuilt);
 
 type EmulatorModule = typeof import('../../emulator/index.js');
 

@@ -20,7 +20,7 @@ beforeAll(async () => {
   removeBuild = await buildPrivateCli();
   [emu, other] = await Promise.all([startTestEmulator(), startTestEmulator()]);
   receiver = await startReceiver('/');
-}, 180_000);
+});
 afterAll(async () => {
   await Promise.all([emu?.close(), other?.close(), receiver?.close()]);
 });

@@ -20,7 +20,7 @@ afterAll(() => removeBuild());
 beforeAll(async () => {
   removeBuild = await buildPrivateCli();
   help = (await cli(['completion', 'bash'])).stdout;
-}, 180_000);
+});
 
 /** Every command path from the bash completion script's table (`'orders list'`, …). */
 function commandPaths(script: string): string[] {

@@ -38,7 +38,7 @@ beforeAll(async () => {
     await proxy.stop();
     await emu.close();
   }
-}, 120_000);
+});
 
 async function replayAgainst(emu: TestEmulator, ...args: string[]) {
   const cli = runCli(['replay', record, '--against', emu.url, ...args], { MERCHANT_KIT_CREDENTIAL: emu.test.credential });
@@ -189,7 +189,7 @@ describe('merchant-kit replay', () => {
     } finally {
       await emu.close();
     }
-  }, 60_000);
+  });
 
   // issue 27: support replayed an integrator's session with the demo store's credential.
   it("warns when the credential is of another store than the recording's, which the target holds", async () => {
@@ -219,7 +219,7 @@ describe('merchant-kit replay', () => {
     } finally {
       await emu.close();
     }
-  }, 60_000);
+  });
 
   // Regression: replay sent the recorded writes to whatever answered, a real environment included.
   it('refuses an --against that is not a merchant-kit emulator, and sends it nothing but the health probe', async () => {

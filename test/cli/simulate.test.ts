@@ -32,7 +32,7 @@ beforeAll(async () => {
   config = tempConfig();
   // Order commands need no credential: the control API finds the order in either environment.
   env = { ...config.env, MERCHANT_KIT_BASE_URL: emu.running.sandbox_base_url };
-}, 180_000);
+});
 afterAll(async () => {
   removeBuild();
   await emu?.close();

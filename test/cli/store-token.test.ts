@@ -38,7 +38,7 @@ beforeAll(async () => {
   const order = await controlCall(emu, 'POST', '/orders', ADMIN, { store_id: b.store.id, scenario: 'pickup_invoice' });
   mine = { storeId: a.store.id, integrationId: a.integration.id, credential: a.credential, token: a.store_token };
   theirs = { storeId: b.store.id, token: b.store_token, order: order.body.data.id };
-}, 180_000);
+});
 afterAll(async () => {
   await emu?.close();
   config?.cleanup();
@@ -157,7 +157,7 @@ describe("the CLI with a store token", () => {
     ));
     expect(other.code).toBe(1);
     expect(other.stderr).toMatch(/not_found/);
-  }, 90_000);
+  });
 
   it('never printed the store token', () => {
     expect(printed.length).toBeGreaterThan(0);

@@ -18,7 +18,7 @@ beforeAll(async () => {
   emu = await startTestEmulator();
   config = tempConfig();
   env = { ...config.env, MERCHANT_KIT_BASE_URL: emu.running.sandbox_base_url, MERCHANT_KIT_CREDENTIAL: emu.test.credential };
-}, 180_000);
+});
 
 afterAll(async () => {
   await emu?.close();

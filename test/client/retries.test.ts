@@ -173,15 +173,14 @@ describe('network failures', () => {
     await fake.close();
     const retries: RetryInfo[] = [];
     const client = new MerchantClient({ baseUrl: url + '/v1', credential: 'svk_test_a.svs_test_b', maxRetries: 4, onRetry: (i) => retries.push(i) });
-    const started = Date.now();
     const error = await client.me().catch((e) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 0, code: 'network_error', isNetworkError: true });
     expect(error.message).toContain('GET /me');
     expect(error.cause).toMatchObject({ code: 'ECONNREFUSED' });
-    // The default backoff would wait 1 + 2 + 4 + 8 s: a refused loopback port is not retried.
+    // The default backoff would wait 1 + 2 + 4 + 8 s: a refused loopback port is not retried (onRetry
+    // is called before every wait, so no call means no retry, however slow the machine).
     expect(retries).toEqual([]);
-    expect(Date.now() - started).toBeLessThan(5_000);
     await client.close();
   });
 

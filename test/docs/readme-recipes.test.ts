@@ -28,7 +28,7 @@ beforeAll(async () => {
   // `npx --no-install merchant-kit` as the repo's built bin, as in a clone after `npm install`.
   writeFileSync(join(dir, '.bin', 'npx'), `#!/bin/sh\nwhile [ "$1" = "--no-install" ]; do shift; done\n[ "$1" = "merchant-kit" ] || exit 127\nshift\nexec "${process.execPath}" "${BIN}" "$@"\n`);
   chmodSync(join(dir, '.bin', 'npx'), 0o755);
-}, 180_000);
+});
 
 afterAll(async () => {
   await emu?.close();
@@ -61,5 +61,5 @@ describe('the README reads JSON from a pipe whole', () => {
     const script = `set -eo pipefail\n${documentedLine()}\nprintf '%s' "$ORDER_ID"`;
     const { stdout: orderId } = await run('bash', ['--noprofile', '--norc', '-c', script], { cwd: dir, env: env() });
     expect(orderId).toBe(listed[0]!.id);
-  }, 60_000);
+  });
 });

@@ -81,7 +81,7 @@ export function useCatalogRig(options: EmulatorOptions & { each?: boolean } = {}
   let removeBuild = () => {};
   beforeAll(async () => {
     removeBuild = await buildPrivateCli();
-  }, 180_000);
+  });
   afterAll(() => removeBuild());
   const open = async () => {
     Object.assign(rig, await catalogRig(emulator));

@@ -2,7 +2,7 @@ import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:c
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { loadDeadline, loadFactor } from './wait.js';
+import { loadDeadline, loadFactor, waitFor } from './wait.js';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 export const BIN = join(ROOT, 'bin', 'merchant-kit.js');
@@ -85,4 +85,19 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): CliProcess 
     child.on('close', (code, signal) => r({ code, signal })),
   );
   return { child, lines, stderr: () => err, firstLine, exited };
+}
+
+/**
+ * The first stdout line so far that `test` accepts (a substring, or a predicate), once it has been
+ * printed; fails, naming every line and stderr, only once the load-following limit has passed.
+ */
+export function waitForLine(cli: CliProcess, test: string | ((line: string) => boolean)): Promise<string> {
+  const matches = typeof test === 'string' ? (line: string) => line.includes(test) : test;
+  return waitFor(() => cli.lines.find(matches), () => `a line ${typeof test === 'string' ? `with ${JSON.stringify(test)}` : 'as wanted'}; got:\n${cli.lines.join('\n')}\nstderr: ${cli.stderr()}`);
+}
+
+/** Waits until the run has printed something on stderr that `test` accepts, and returns all of stderr. */
+export function waitForStderr(cli: CliProcess, test: string | ((stderr: string) => boolean)): Promise<string> {
+  const matches = typeof test === 'string' ? (err: string) => err.includes(test) : test;
+  return waitFor(() => (matches(cli.stderr()) ? cli.stderr() : undefined), () => `stderr ${typeof test === 'string' ? `with ${JSON.stringify(test)}` : 'as wanted'}; got:\n${cli.stderr()}`);
 }

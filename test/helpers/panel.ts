@@ -1,6 +1,7 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestEmulator, type TestEmulator } from './emulator.js';
 import { seedMenu } from './orders.js';
+import { patienceNow } from './wait.js';
 
 /** Debian's Chromium, headless, as the team's browser tests run it. */
 export function launchChromium(): Promise<Browser> {
@@ -28,7 +29,7 @@ export async function startPanelRig(viewport: { width: number; height: number })
   // A step waits for what is sure to come (an element, a navigation); its limit only bounds a hang,
   // and stays below the test timeout, so that a stuck step names itself instead of timing the whole
   // test out.
-  page.setDefaultTimeout(30_000);
+  page.setDefaultTimeout(patienceNow());
   const open = async () => {
     await page.goto(`${emu.url}/_emulator/panel`);
     await page.locator('#live.on').waitFor();

@@ -28,7 +28,7 @@ beforeAll(async () => {
   page.on('console', (msg) => {
     if (msg.type() === 'error') failures.push(`console: ${msg.text()}`);
   });
-}, 60_000);
+});
 
 afterAll(() => rig?.close());
 

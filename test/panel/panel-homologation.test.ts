@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { seedMenu } from '../helpers/orders.js';
 import { launchChromium } from '../helpers/panel.js';
-import { realTimePassed } from '../helpers/wait.js';
+import { patienceNow, realTimePassed } from '../helpers/wait.js';
 import type { HomologationReport } from '../../checks/report.js';
 
 // The panel's homologation view during an observed session: the person's steps, open ones first,
@@ -22,10 +22,10 @@ beforeAll(async () => {
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   // Steps wait for what is sure to come; the limit only bounds a hang (helpers/panel.ts).
-  page.setDefaultTimeout(30_000);
+  page.setDefaultTimeout(patienceNow());
   await page.goto(`${emu.url}/_emulator/panel`);
   await page.locator('#live.on').waitFor();
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();

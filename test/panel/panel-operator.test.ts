@@ -4,6 +4,7 @@ import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { launchChromium } from '../helpers/panel.js';
 import { controlCall, furnishedStore } from '../helpers/tokens.js';
 import { issueForTest } from '../helpers/certificates.js';
+import { patienceNow } from '../helpers/wait.js';
 
 // DESIGN: The operator's public test environment — the panel's Operator section, in Chromium: the
 // admin token sees the access requests and approves or denies them, and the certificates and revokes
@@ -16,7 +17,7 @@ let browser: Browser;
 beforeAll(async () => {
   emu = await startTestEmulator({ adminToken: ADMIN, accessRequests: true });
   browser = await launchChromium();
-}, 60_000);
+});
 afterAll(async () => {
   await browser?.close();
   await emu?.close();
@@ -24,7 +25,7 @@ afterAll(async () => {
 
 async function unlocked(token: string): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1600, height: 1200 } });
-  page.setDefaultTimeout(15_000);
+  page.setDefaultTimeout(patienceNow());
   await page.goto(`${emu.url}/_emulator/panel`);
   await page.locator('#token-form').waitFor({ state: 'visible' });
   await page.locator('#token-input').fill(token);
@@ -61,7 +62,7 @@ describe('the panel\'s Operator section', () => {
     const status = await fetch(`${emu.url}/_emulator/access-requests/${deny.id}`, { headers: { authorization: `Bearer ${deny.claim_secret}` } });
     expect(((await status.json()) as { data: { reason: string } }).data.reason).toBe('We do not know this company');
     await page.close();
-  }, 60_000);
+  });
 
   it('lists the certificates and revokes one; rotates the signing key', async () => {
     const issued = await issueForTest(emu);
@@ -76,7 +77,7 @@ describe('the panel\'s Operator section', () => {
     await page.locator('[data-action="rotate-key"]').click();
     await expect.poll(async () => (await controlCall(emu, 'GET', '/certificates/keys', null)).body.keys.length).toBe(before + 1);
     await page.close();
-  }, 60_000);
+  });
 
   it('is not there for a store token', async () => {
     const store = await furnishedStore(emu, ADMIN);
@@ -85,5 +86,5 @@ describe('the panel\'s Operator section', () => {
     expect(await page.locator('#operator-section').isHidden()).toBe(true);
     expect(await page.locator('[data-request-id]').count()).toBe(0);
     await page.close();
-  }, 60_000);
+  });
 });

@@ -13,7 +13,7 @@ const webhook = (emu: TestEmulator) => emu.api('GET', '/webhook');
 beforeAll(async () => {
   rig = await startPanelRig({ width: 1400, height: 1000 });
   ({ emu, page } = rig);
-}, 60_000);
+});
 
 afterAll(() => rig?.close());
 

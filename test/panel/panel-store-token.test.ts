@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { launchChromium } from '../helpers/panel.js';
 import { controlCall, furnishedStore, type FurnishedStore } from '../helpers/tokens.js';
+import { patienceNow } from '../helpers/wait.js';
 
 // DESIGN, Storage and the team sandbox: a store token opens that store's panel only. In Chromium:
 // the panel unlocked with a store's token opens on that store, lists no other, follows that
@@ -21,7 +22,7 @@ beforeAll(async () => {
   b = await furnishedStore(emu, ADMIN);
   live = await furnishedStore(emu, ADMIN, 'live');
   browser = await launchChromium();
-}, 60_000);
+});
 afterAll(async () => {
   await browser?.close();
   await emu?.close();
@@ -30,7 +31,7 @@ afterAll(async () => {
 /** The panel unlocked with `token`, live, its board drawn. */
 async function unlocked(token: string): Promise<{ page: Page; urls: string[]; bearers: Set<string> }> {
   const page = await browser.newPage({ viewport: { width: 1600, height: 1100 } });
-  page.setDefaultTimeout(30_000);
+  page.setDefaultTimeout(patienceNow());
   const urls: string[] = [];
   const bearers = new Set<string>();
   page.on('request', (r) => {

@@ -21,7 +21,7 @@ const card = (id: string) => page.locator(`[data-order-id="${id}"]`);
 beforeAll(async () => {
   rig = await startPanelRig({ width: 1600, height: 1100 });
   ({ emu, browser, page } = rig);
-}, 60_000);
+});
 
 afterAll(() => rig?.close());
 

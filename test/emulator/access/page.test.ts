@@ -5,6 +5,7 @@ import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js'
 import { launchChromium } from '../../helpers/panel.js';
 import { controlCall, freshAddress } from '../../helpers/tokens.js';
 import { ACCESS_LIMITS } from '../../../src/contract/access-requests.js';
+import { patienceNow } from '../../helpers/wait.js';
 
 // DESIGN: GET /access — the request form, a plain HTML form that works without JavaScript, in English
 // and Spanish. Its POST is url-encoded (what a form sends), so it has its own guards: same origin
@@ -115,7 +116,7 @@ describe('the access page', () => {
   it('works without JavaScript in Chromium, in Spanish: the person fills it, sends it, and reads the id and claim secret', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false, locale: 'es-PY', extraHTTPHeaders: { 'accept-language': 'es-PY,es' } });
     const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
+    page.setDefaultTimeout(patienceNow());
     await page.goto(`${emu.url}/access`);
     expect(await page.locator('h1').textContent()).toBe('Solicitar acceso al entorno de pruebas');
     await page.getByLabel('Empresa').fill('Panadería Sol');
@@ -138,5 +139,5 @@ describe('the access page', () => {
     await page.locator('#field-contact_email-error').waitFor();
     expect(await page.getByLabel('Empresa').inputValue()).toBe('Panadería Sol');
     await context.close();
-  }, 60_000);
+  });
 });

@@ -40,7 +40,7 @@ beforeAll(async () => {
   fixture = await buildState(source, 'http://127.0.0.1:9/hook');
   bytes = await exportOf(source);
   restored = await restoreBundle(target.running.emulator, decodeBundle(bytes));
-}, 60_000);
+});
 
 afterAll(async () => {
   await source?.close();

@@ -67,7 +67,7 @@ beforeAll(async () => {
   const restored = await startEmulator({ port: 0, data: copyOfOld(), from: { bundle, file: 'state.json.gz' } });
   newSignature = await signature(restored);
   await restored.close();
-}, 60_000);
+});
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 

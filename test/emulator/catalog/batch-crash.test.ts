@@ -26,7 +26,7 @@ beforeAll(async () => {
   // Builds dist/ only when it is missing or older than the sources (CI's `npm ci` already built it).
   await ensureBuilt();
   dataDir = mkdtempSync(join(tmpdir(), 'mk-batch-crash-'));
-}, 180_000);
+});
 
 afterAll(() => {
   for (const { child } of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -95,5 +95,5 @@ describe('POST /catalog/batch and a crash', () => {
     expect(retried.body.data.results.filter((r: any) => r.result === 'created')).toHaveLength(PRODUCTS - products);
     second.cli.child.kill('SIGTERM');
     await second.cli.exited;
-  }, 60_000);
+  });
 });

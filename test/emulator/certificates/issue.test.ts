@@ -4,6 +4,7 @@ import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js'
 import { driveTasks, startReferenceErp, type ReferenceErp, type TaskDriver } from '../../helpers/reference-erp.js';
 import { reportSha256, verifyCertificate } from '../../../src/certificates/index.js';
 import { CHECK_IDS } from '../../../checks/types.js';
+import { realTimePassed, waitFor } from '../../helpers/wait.js';
 
 // DESIGN: a certified observed session earns a certificate (a compact JWS, EdDSA over Ed25519) that
 // any JOSE library verifies with the sandbox's public keys; `GET /_emulator/homologation/{id}` carries
@@ -22,14 +23,13 @@ beforeAll(async () => {
   expect((await emu.control('GET', `/homologation/${id}`)).body.data.certificate).toBeUndefined();
   expect((await emu.control('POST', `/homologation/${id}/start`, { timeout_seconds: 30 })).status).toBe(201);
   driver = driveTasks(emu.running.admin_url, id, erp.operator);
-  const until = Date.now() + 40_000;
-  for (;;) {
-    report = (await emu.control('GET', `/homologation/${id}`)).body.data;
-    if (report.complete || Date.now() > until) break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  // The session ends by its own 30 s limit at the latest (on its clock): a report that completes.
+  report = await waitFor(async () => {
+    const data = (await emu.control('GET', `/homologation/${id}`)).body.data;
+    return data.complete ? data : undefined;
+  }, () => 'a complete homologation report', { limitMs: 60_000, intervalMs: 200 });
   expect(report.summary.certified, JSON.stringify(report.checks.filter((c: { status: string }) => c.status !== 'pass'))).toBe(true);
-}, 90_000);
+});
 afterAll(async () => {
   await driver?.stop();
   await erp?.close();
@@ -63,7 +63,8 @@ describe('the certificate of a certified observed session', () => {
   });
 
   it('stays the same from then on: every later read answers the report as certified and the same certificate', async () => {
-    await new Promise((r) => setTimeout(r, 1100));
+    // A second of real time (the subject: a certificate made again would carry a later iat).
+    await realTimePassed(Date.now(), 1100);
     const again = (await emu.control('GET', `/homologation/${emu.test.integration_id}`)).body.data;
     expect(again).toEqual(report);
   });

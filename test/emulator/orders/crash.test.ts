@@ -16,7 +16,7 @@ const children: ChildProcess[] = [];
 beforeAll(async () => {
   await ensureBuilt();
   dataDir = mkdtempSync(join(tmpdir(), 'mk-crash-'));
-}, 120_000);
+});
 
 afterAll(() => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
@@ -87,5 +87,5 @@ describe('SIGKILL while simulating orders', () => {
     expect(orders.map((o) => o.number)).toEqual(orders.map((_, i) => i + 1));
     second.child.kill('SIGTERM');
     await killed(second.child);
-  }, 60_000);
+  });
 });

@@ -18,7 +18,7 @@ beforeAll(async () => {
   await ensureBuilt();
   dataDir = mkdtempSync(join(tmpdir(), 'mk-webhook-crash-'));
   rx = await startReceiver();
-}, 120_000);
+});
 
 afterAll(async () => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');

@@ -3,12 +3,13 @@ import type { TestEmulator } from '../../helpers/emulator.js';
 import type { Receiver } from '../../helpers/receiver.js';
 import { startWebhookRig, type WebhookRig } from '../../helpers/webhook-rig.js';
 
-// TEST-ONLY option: the spec's 10 s timeout scaled down to 2.5 s; the receiver answers in 1.5 s,
-// well within it. The pool holds 64 sockets per host: 100 deliveries need two rounds (~3 s of
-// real time), so a timer started before a socket is free would expire for the second round.
-const TIMEOUT_MS = 2500;
-const ANSWER_MS = 1500;
-const DELIVERIES = 100;
+// TEST-ONLY option: the spec's 10 s timeout scaled down to 4 s; the receiver answers in 2 s, within
+// it by 2 s (room for a busy machine's late timers). The pool holds 64 sockets per host: 150
+// deliveries need three rounds (~6 s of real time), so a timer started before a socket is free would
+// expire for the third round at the latest, and a timestamp taken then would be 4 s old.
+const TIMEOUT_MS = 4000;
+const ANSWER_MS = 2000;
+const DELIVERIES = 150;
 let emu: TestEmulator;
 let rx: Receiver;
 let rig: WebhookRig;
@@ -32,7 +33,7 @@ describe('many deliveries to one host at once', () => {
     expect(list.filter((d: any) => d.status !== 'succeeded' || d.attempt_count !== 1)).toEqual([]);
     // DESIGN: X-Service-Timestamp is the real time of sending — for the last round too.
     for (const got of rx.received) {
-      expect(got.at / 1000 - Number(got.headers['x-service-timestamp'])).toBeLessThan(2);
+      expect(got.at / 1000 - Number(got.headers['x-service-timestamp'])).toBeLessThan(3);
     }
-  }, 15_000);
+  });
 });
