@@ -1,0 +1,42 @@
+import type { RecordedCall } from '../src/contract/observation.js';
+
+// DESIGN: Grading the ERPs the spec allows — the report (and the certificate built on it) names how
+// the observed ERP takes its orders in and the two settings that change what is graded.
+
+/** How an ERP takes orders in: pushed to its webhook, pulled from the feed (GET /events), or both. */
+export const INTAKES = ['webhook', 'feed', 'both'] as const;
+export type Intake = (typeof INTAKES)[number];
+
+/** The integration settings the observer grades by (spec: Integration settings). */
+export interface SessionSettings {
+  order_status_authority: 'both' | 'erp' | 'service';
+  ack_expected: 'on_receipt' | 'after_acceptance';
+}
+
+/**
+ * The intake of an observed ERP. An integration with no active webhook when the session made its
+ * orders is a feed integrator (`feed`); with one, `webhook`, or `both` once it also read the feed
+ * (a reconciliation, never demanded). Before a session, the webhook as it is now decides.
+ * @example
+ * intakeOf(observation) // 'both'
+ */
+export function intakeOf(obs: { calls: readonly Pick<RecordedCall, 'method' | 'path' | 'status'>[]; session: { webhook?: boolean | null }; webhook_active: boolean }): Intake {
+  const webhook = obs.session.webhook ?? obs.webhook_active;
+  if (!webhook) return 'feed';
+  const readFeed = obs.calls.some((c) => c.method === 'GET' && c.path === '/events' && c.status >= 200 && c.status < 300);
+  return readFeed ? 'both' : 'webhook';
+}
+
+/**
+ * The settings a report names, from the integration's settings as the panel keeps them (defaults
+ * where a setting was never set: `both`, `on_receipt`).
+ * @example
+ * sessionSettings(integration.settings) // { order_status_authority: 'service', ack_expected: 'on_receipt' }
+ */
+export function sessionSettings(settings: { order_status_authority?: string; ack_expected?: string }): SessionSettings {
+  const authority = settings.order_status_authority;
+  return {
+    order_status_authority: authority === 'erp' || authority === 'service' ? authority : 'both',
+    ack_expected: settings.ack_expected === 'after_acceptance' ? 'after_acceptance' : 'on_receipt',
+  };
+}
