@@ -1,0 +1,30 @@
+import { describe, it } from 'vitest';
+import { observeVariant, notPassed, verdicts } from '../../helpers/erps/observe.js';
+import { FAULTY } from '../../helpers/erps/zoo.js';
+
+// DESIGN: one fault, one check. Each ERP of the zoo with one fault fails exactly the check its fault
+// is about, on every run, and its session ends as soon as that verdict is certain.
+
+const REASONS: Record<string, RegExp> = {
+  'retries a 429/503 at once': /^the retry after the 503 came 0\.0 s after the refused answer, before Retry-After \(1 s\)$/,
+  'retries under a new Idempotency-Key': /^the retry after the 503 used another Idempotency-Key$/,
+  'its receiver answers 500 to everything (after doing the work)': /^your webhook receiver answered non-2xx to every delivery/,
+  'acts on final orders': /^POST \/orders\/ord_\w+\/status \(req_\w+\) tried to move order ord_\w+ to ready after the ERP had been told it was final \(the answer to POST/,
+  'accepts bad signatures': /^the receiver got 3 probe\(s\) wrong: bad signature, timestamp 900 s old, signed with an unknown secret$/,
+  'imports an older order version again': /^the receiver got 1 probe\(s\) wrong: older version after a newer one$/,
+};
+
+describe.concurrent('observer: an ERP with one fault fails exactly that check', () => {
+  it.for(FAULTY.map((v) => [v.name, v] as const))('%s', async ([name, v], { expect }) => {
+    const runs = name.startsWith('retries a 429/503 at once') ? 3 : 1;
+    for (let run = 1; run <= runs; run++) {
+      const { report, seconds } = await observeVariant(v);
+      const what = `run ${run} (${seconds.toFixed(1)} s): ${notPassed(report)}`;
+      expect(report.complete, what).toBe(true);
+      expect(verdicts(report), what).toEqual(v.expect);
+      const failed = report.checks.find((c) => c.status === 'fail')!;
+      expect(failed.reason, what).toMatch(REASONS[name]!);
+      expect(JSON.stringify(report), what).not.toMatch(/\byet\b|watch/i);
+    }
+  }, 600_000);
+});
