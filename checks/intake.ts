@@ -1,4 +1,6 @@
-import type { RecordedCall } from '../src/contract/observation.js';
+import type { Observation, SessionSettings } from '../src/contract/observation.js';
+
+export type { SessionSettings };
 
 // DESIGN: Grading the ERPs the spec allows — the report (and the certificate built on it) names how
 // the observed ERP takes its orders in and the two settings that change what is graded.
@@ -7,12 +9,6 @@ import type { RecordedCall } from '../src/contract/observation.js';
 export const INTAKES = ['webhook', 'feed', 'both'] as const;
 export type Intake = (typeof INTAKES)[number];
 
-/** The integration settings the observer grades by (spec: Integration settings). */
-export interface SessionSettings {
-  order_status_authority: 'both' | 'erp' | 'service';
-  ack_expected: 'on_receipt' | 'after_acceptance';
-}
-
 /**
  * The intake of an observed ERP. An integration with no active webhook when the session made its
  * orders is a feed integrator (`feed`); with one, `webhook`, or `both` once it also read the feed
@@ -20,7 +16,7 @@ export interface SessionSettings {
  * @example
  * intakeOf(observation) // 'both'
  */
-export function intakeOf(obs: { calls: readonly Pick<RecordedCall, 'method' | 'path' | 'status'>[]; session: { webhook?: boolean | null }; webhook_active: boolean }): Intake {
+export function intakeOf(obs: Pick<Observation, 'calls' | 'session' | 'webhook_active'>): Intake {
   const webhook = obs.session.webhook ?? obs.webhook_active;
   if (!webhook) return 'feed';
   const readFeed = obs.calls.some((c) => c.method === 'GET' && c.path === '/events' && c.status >= 200 && c.status < 300);

@@ -83,17 +83,21 @@ const orderRead = (c: RecordedCall) => c.method === 'GET' && (c.path === '/event
 const actsOn = (c: RecordedCall, orderId: string) => c.method === 'POST' && c.path.startsWith(`/orders/${orderId}/`) && !c.injected;
 
 /**
- * How a session order reached the ERP: its order.created delivery answered 2xx, or a read of the
+ * How a session order reached the ERP: its order.created delivery answered 2xx; or a read of the
  * feed (or the order list) after it was made, followed by a call about it (DESIGN: a feed integrator
- * reads its orders from GET /events and acts on them).
+ * reads its orders from GET /events and acts on them); or a delivery that got no answer at all (the
+ * receiver was down, or went down before it answered) followed by a call about it: the ERP had it.
+ * A delivery answered non-2xx was refused, whatever the ERP did with it.
  */
 function reception(obs: Observation, o: SessionOrder): { ok: boolean; actual: string; refused: boolean } {
   const d = obs.session.deliveries.find((x) => x.order_id === o.order_id && x.event_type === 'order.created');
   if (d?.succeeded_at) return { ok: true, actual: `delivered by webhook (${d.last_response_status ?? '2xx'})`, refused: false };
-  const read = obs.calls.find((c) => orderRead(c) && c.at >= (o.created_at ?? obs.session.started_at));
-  const acted = read && obs.calls.find((c) => actsOn(c, o.order_id) && c.at >= read.at);
-  if (acted) return { ok: true, actual: `read with ${callName(read)} and acted on: ${callName(acted)}`, refused: false };
+  const read = obs.calls.find((c) => orderRead(c) && c.at >= o.created_at);
+  const readActed = read && obs.calls.find((c) => actsOn(c, o.order_id) && c.at >= read.at);
+  if (readActed) return { ok: true, actual: `read with ${callName(read)} and acted on: ${callName(readActed)}`, refused: false };
   const answered = d?.last_response_status ?? null;
+  const acted = obs.calls.find((c) => actsOn(c, o.order_id) && c.at >= o.created_at);
+  if (d && answered === null && acted) return { ok: true, actual: `its delivery got no answer (the receiver was down), and the ERP acted on it: ${callName(acted)}`, refused: false };
   if (answered !== null) return { ok: false, actual: `not received: its delivery was answered ${answered} (not 2xx)`, refused: true };
   if (d) return { ok: false, actual: `not received: its delivery ${d.status === 'failed' || d.status === 'pending' ? 'got no answer' : d.status}`, refused: false };
   return { ok: false, actual: 'not received: no delivery answered 2xx, and no read of the feed was followed by a call about it', refused: false };

@@ -64,8 +64,10 @@ function judgeProbe(obs: Observation, p: ProbeRecord, probeOrder: string | null,
   if (p.kind === 'duplicate') {
     // Processing twice shows as two acks (or two import failures) under different keys; an
     // import-failure followed by an ack is one processing of an order with an unmapped product.
+    // What comes after the out-of-order probe is that probe's to judge.
+    const next = latestProbes(obs).get('out_of_order')?.sent_at ?? Number.POSITIVE_INFINITY;
     for (const kind of IMPORTS) {
-      const keys = new Set(writes.filter((c) => c.path.endsWith(kind)).map((c) => c.idempotency_key ?? c.body_sha256));
+      const keys = new Set(writes.filter((c) => c.path.endsWith(kind) && c.at < next).map((c) => c.idempotency_key ?? c.body_sha256));
       if (keys.size > 1) return { ok: false, actual: `${answer}; processed ${keys.size} times (${kind.slice(1)} sent under ${keys.size} different keys)` };
     }
   } else {

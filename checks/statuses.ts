@@ -78,7 +78,7 @@ const refusedMove = (c: RecordedCall) => refusal(c) || (c.status === 403 && c.co
  * expected; only a 403 status_authority_denied sent again unchanged fails, naming the setting.
  */
 function underServiceAuthority(obs: Observation, calls: RecordedCall[]): CheckOutcome {
-  const repeated = refusedThenRepeated(obs, calls.filter(refusedMove));
+  const repeated = refusedThenRepeated(obs, calls, refusedMove);
   const setting = 'order_status_authority: service';
   if (repeated) {
     const { refused, again } = repeated;

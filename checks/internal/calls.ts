@@ -79,9 +79,9 @@ export function lastSegment(c: RecordedCall): string {
 /** A refusal a client must not send again unchanged: 409 and 422 (not 409 request_in_progress, which says "later"). */
 export const refusal = (c: RecordedCall) => !c.injected && (c.status === 409 || c.status === 422) && c.code !== 'request_in_progress';
 
-/** The first refused call among `calls` that was sent again unchanged, with its repeat. */
-export function refusedThenRepeated(obs: Observation, calls: RecordedCall[]): { refused: RecordedCall; again: RecordedCall } | null {
-  for (const refused of calls.filter(refusal)) {
+/** The first refused call among `calls` that was sent again unchanged, with its repeat (`isRefusal`: what counts as refused). */
+export function refusedThenRepeated(obs: Observation, calls: RecordedCall[], isRefusal: (c: RecordedCall) => boolean = refusal): { refused: RecordedCall; again: RecordedCall } | null {
+  for (const refused of calls.filter(isRefusal)) {
     const again = repeatedAfter(obs, refused);
     if (again) return { refused, again };
   }

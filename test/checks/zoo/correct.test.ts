@@ -10,10 +10,10 @@ import { CORRECT } from '../../helpers/erps/zoo.js';
 const RUNS = 3;
 
 describe.concurrent('observer: correct ERPs built in different legal ways are certified, every time', () => {
-  it.for(CORRECT.map((v) => [v.name, v] as const))('%s', async ([, v], { expect }) => {
+  it.for(CORRECT.map((v) => [v.name, v] as const))('%s', { timeout: 600_000 }, async ([, v], { expect }) => {
     for (let run = 1; run <= RUNS; run++) {
-      const { report, erp, person, seconds } = await observeVariant(v);
-      const what = `run ${run} (${seconds.toFixed(1)} s): ${notPassed(report)}`;
+      const { report, erp, person, seconds, sent } = await observeVariant(v);
+      const what = `run ${run} (${seconds.toFixed(1)} s): ${notPassed(report)}\nprobes: ${sent.join('; ')}`;
       expect(report.complete, what).toBe(true);
       expect(verdicts(report), what).toEqual(v.expect);
       expect(report.summary.certified, what).toBe(true);
@@ -24,5 +24,5 @@ describe.concurrent('observer: correct ERPs built in different legal ways are ce
       expect(erp.errors, what).toEqual([]);
       expect(person.errors, what).toEqual([]);
     }
-  }, 600_000);
+  });
 });

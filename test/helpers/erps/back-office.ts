@@ -83,7 +83,8 @@ export class BackOffice {
     const rule = p.finish?.(order);
     if (rule && !this.finished.has(order.id)) {
       this.finished.add(order.id);
-      if (rule.status === 'completed' && order.status === 'pending') await this.move(order.id, { status: 'accepted', estimated_minutes: 10 });
+      // Completed: accepted first; a refused acceptance (the order is final already) ends it there.
+      if (rule.status === 'completed' && order.status === 'pending' && !(await this.move(order.id, { status: 'accepted', estimated_minutes: 10 }))) return;
       await this.move(order.id, rule);
       return;
     }

@@ -1,6 +1,7 @@
 import { startTestEmulator, type TestEmulator } from '../emulator.js';
 import type { HomologationReport } from '../../../checks/report.js';
 import { startErp, type ZooErp } from './erp.js';
+import { homologationService } from '../../../emulator/homologation/observer-state.js';
 import { startPerson, type Person } from './person.js';
 import type { Variant } from './zoo.js';
 
@@ -10,6 +11,8 @@ export interface Observed {
   person: Person;
   /** Real seconds from the session's start to its complete report. */
   seconds: number;
+  /** The probes the session sent, each attempt, as text. */
+  sent: string[];
 }
 
 /**
@@ -40,7 +43,10 @@ export async function observeVariant(v: Variant, timeoutSeconds = 600): Promise<
     }
     const seconds = (Date.now() - started) / 1000;
     await happening;
-    return { report, erp, person, seconds };
+    // What the session sent, for a failing test's message (the report has only the latest of each probe).
+    const view = homologationService(emu.running.emulator).sessions.get(id)?.view;
+    const sent = (view?.probes ?? []).map((p) => `${p.kind} ${p.status ?? p.error} at +${((p.sent_at - started) / 1000).toFixed(1)} s (${p.duration_ms} ms)`);
+    return { report, erp, person, seconds, sent };
   } finally {
     await person?.stop();
     await erp?.close();
@@ -49,5 +55,13 @@ export async function observeVariant(v: Variant, timeoutSeconds = 600): Promise<
 }
 
 export const verdicts = (r: HomologationReport) => Object.fromEntries(r.checks.map((c) => [c.id, c.status]));
-/** What did not pass, for a failing assertion's message. */
-export const notPassed = (r: HomologationReport) => JSON.stringify({ complete: r.complete, notes: r.notes, tasks: r.tasks, checks: r.checks.filter((c) => c.status !== 'pass') }, null, 1);
+/** What did not pass, for a failing assertion's message: each such check, its reason and its evidence, the tasks and notes. */
+export function notPassed(r: HomologationReport): string {
+  const lines = [`complete ${r.complete}, intake ${r.intake}, notes: ${r.notes.join(' | ')}`];
+  for (const c of r.checks.filter((x) => x.status !== 'pass')) {
+    lines.push(`${c.id} ${c.status}: ${c.reason}`);
+    for (const e of c.evidence) lines.push(`    ${e.ok ? 'ok' : 'x '} ${e.step}: ${e.actual ?? e.status ?? ''}`);
+  }
+  for (const t of r.tasks) lines.push(`task ${t.id} ${t.action} ${t.status}: ${t.reason ?? t.instruction}`);
+  return lines.join('\n');
+}
