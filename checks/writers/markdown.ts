@@ -10,7 +10,7 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')
 /** `homologation.md`: a summary for CI step summaries ($GITHUB_STEP_SUMMARY). */
 export function markdownReport(report: HomologationReport): string {
   // "**Certified**: 8/8 checks passed." — the verdict's first words in bold.
-  const text = verdictText(report);
+  const text = verdictText(report).replace(/ Incomplete run\.$/, ' The run is **incomplete**.');
   const colon = text.indexOf(':');
   const verdict = colon > 0 ? `**${text.slice(0, colon)}**${text.slice(colon)}` : `**${text}**`;
   const intake = intakeText(report);

@@ -1,60 +1,139 @@
-import { startTestEmulator, type TestEmulator } from '../emulator.js';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { ROOT, runCli } from '../cli.js';
+import type { ReadyInfo } from '../../../emulator/server.js';
 import type { HomologationReport } from '../../../checks/report.js';
-import { startErp, type ZooErp } from './erp.js';
-import { homologationService } from '../../../emulator/homologation/observer-state.js';
-import { startPerson, type Person } from './person.js';
 import type { Variant } from './zoo.js';
 
 export interface Observed {
   report: HomologationReport;
-  erp: ZooErp;
-  person: Person;
+  /** Unexpected errors of the ERP's own work, and of its person's (a correct ERP has none). */
+  errors: string[];
+  personErrors: string[];
   /** Real seconds from the session's start to its complete report. */
   seconds: number;
-  /** The probes the session sent, each attempt, as text. */
-  sent: string[];
+}
+
+let bundled: Promise<string> | null = null;
+
+/** The zoo's worker entry, bundled once per test process (beside node_modules, where its packages resolve). */
+function workerFile(): Promise<string> {
+  bundled ??= (async () => {
+    const { build } = await import('esbuild');
+    const dir = join(ROOT, 'node_modules', '.cache', 'merchant-kit-zoo');
+    mkdirSync(dir, { recursive: true });
+    const outfile = join(dir, `erp-worker-${process.pid}.mjs`);
+    await build({ entryPoints: [join(ROOT, 'test', 'helpers', 'erps', 'worker-entry.ts')], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile, packages: 'external', logLevel: 'silent' });
+    process.once('exit', () => rmSync(outfile, { force: true }));
+    return outfile;
+  })();
+  return bundled;
+}
+
+interface ErpThread {
+  /** Tells the ERP's thread the session started: its person starts working, and what happens to it meanwhile. */
+  sessionStarted(): void;
+  close(): Promise<{ errors: string[]; personErrors: string[] }>;
+}
+
+/** An emulator in a process of its own (the built CLI's `emulator start`), as the zoo's ERPs meet one. */
+interface EmulatorProcess {
+  ready: ReadyInfo;
+  test: ReadyInfo['stores'][number];
+  control<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
+  close(): Promise<void>;
+}
+
+async function startEmulatorProcess(): Promise<EmulatorProcess> {
+  const cli = runCli(['emulator', 'start', '--json', '--port', '0', '--memory']);
+  let ready: ReadyInfo;
+  try {
+    ready = JSON.parse(await cli.firstLine) as ReadyInfo;
+  } catch (error) {
+    cli.child.kill('SIGKILL');
+    throw error;
+  }
+  return {
+    ready,
+    test: ready.stores.find((s) => s.environment === 'test')!,
+    async control(method, path, body) {
+      const res = await fetch(`${ready.admin_url}${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      return { status: res.status, body: (await res.json()) as never };
+    },
+    async close() {
+      if (cli.child.exitCode === null && cli.child.signalCode === null) cli.child.kill('SIGTERM');
+      await cli.exited;
+    },
+  };
+}
+
+/** A zoo ERP in a thread of its own (test/helpers/erps/worker-entry.ts), ready once it connected and published. */
+async function startErpThread(v: Variant, emu: EmulatorProcess): Promise<ErpThread> {
+  const worker = new Worker(await workerFile(), {
+    workerData: { variant: v.name, baseUrl: emu.ready.sandbox_base_url, credential: emu.test.credential, adminUrl: emu.ready.admin_url, integrationId: emu.test.integration_id },
+  });
+  const next = (type: string) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const onMessage = (m: Record<string, unknown>) => {
+        if (m.type === 'failed') reject(new Error(String(m.error)));
+        else if (m.type === type) resolve(m);
+        else return;
+        worker.off('message', onMessage);
+      };
+      worker.on('message', onMessage);
+      worker.once('error', reject);
+    });
+  await next('ready');
+  return {
+    sessionStarted: () => worker.postMessage({ type: 'session' }),
+    async close() {
+      const closed = next('closed');
+      worker.postMessage({ type: 'close' });
+      const m = await closed;
+      await worker.terminate();
+      return { errors: m.errors as string[], personErrors: m.personErrors as string[] };
+    },
+  };
 }
 
 /**
- * One observed session of a zoo ERP on a fresh emulator (system clock, real HTTP): the settings set
- * in the panel, the ERP started (it connects and publishes), the session started with a long
- * timeout, the person doing the tasks; the report polled until it is complete or `budgetSeconds`
- * pass. Everything is closed before it returns.
+ * One observed session of a zoo ERP, as the zoo that graded the observer runs one: an emulator in a
+ * process of its own (the built CLI, system clock, real HTTP), the ERP and its person in a thread of
+ * their own; the settings set in the panel, the ERP started (it connects and publishes), the session
+ * started with a long timeout, the person doing the tasks; the report polled until it is complete or
+ * `budgetSeconds` pass. Everything is closed before it returns. Needs the build (`ensureBuilt`).
  */
 export async function observeVariant(v: Variant, timeoutSeconds = 600): Promise<Observed> {
-  const emu: TestEmulator = await startTestEmulator({ clock: 'system' });
-  let erp: ZooErp | undefined;
-  let person: Person | undefined;
+  const emu = await startEmulatorProcess();
+  let erp: ErpThread | undefined;
   try {
     const id = emu.test.integration_id;
     if (v.settings) await emu.control('PATCH', `/integrations/${id}`, { settings: v.settings });
-    erp = await startErp({ baseUrl: emu.running.sandbox_base_url, credential: emu.test.credential }, v.spec);
+    erp = await startErpThread(v, emu);
     const started = Date.now();
     const start = await emu.control('POST', `/homologation/${id}/start`, { timeout_seconds: timeoutSeconds });
     if (start.status !== 201) throw new Error(`session start: ${start.status} ${JSON.stringify(start.body)}`);
-    person = startPerson(emu.running.admin_url, id, erp.api, v.spec.publish ?? 'mixed', v.personMs ?? (() => 200));
-    const happening = v.during?.(erp);
+    erp.sessionStarted();
     const until = started + (v.budgetSeconds ?? 60) * 1000;
     let report: HomologationReport;
     for (;;) {
       report = (await emu.control<{ data: HomologationReport }>('GET', `/homologation/${id}`)).body.data;
       if (report.complete || Date.now() > until) break;
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 250));
     }
     const seconds = (Date.now() - started) / 1000;
-    await happening;
-    // What the session sent, for a failing test's message (the report has only the latest of each probe).
-    const view = homologationService(emu.running.emulator).sessions.get(id)?.view;
-    const sent = (view?.probes ?? []).map((p) => `${p.kind} ${p.status ?? p.error} at +${((p.sent_at - started) / 1000).toFixed(1)} s (${p.duration_ms} ms)`);
-    return { report, erp, person, seconds, sent };
+    const { errors, personErrors } = await erp.close();
+    erp = undefined;
+    return { report, errors, personErrors, seconds };
   } finally {
-    await person?.stop();
-    await erp?.close();
+    await erp?.close().catch(() => undefined);
     await emu.close();
   }
 }
 
 export const verdicts = (r: HomologationReport) => Object.fromEntries(r.checks.map((c) => [c.id, c.status]));
+
 /** What did not pass, for a failing assertion's message: each such check, its reason and its evidence, the tasks and notes. */
 export function notPassed(r: HomologationReport): string {
   const lines = [`complete ${r.complete}, intake ${r.intake}, notes: ${r.notes.join(' | ')}`];
@@ -64,4 +143,24 @@ export function notPassed(r: HomologationReport): string {
   }
   for (const t of r.tasks) lines.push(`task ${t.id} ${t.action} ${t.status}: ${t.reason ?? t.instruction}`);
   return lines.join('\n');
+}
+
+/**
+ * At most `n` sessions at a time (a test file's concurrent tests share one event loop: a loop kept
+ * busy by many sessions reads requests late, which is what the observer must not be graded on).
+ */
+export function slots(n: number): <T>(work: () => Promise<T>) => Promise<T> {
+  let free = n;
+  const waiting: (() => void)[] = [];
+  return async (work) => {
+    if (free === 0) await new Promise<void>((r) => waiting.push(r));
+    else free--;
+    try {
+      return await work();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else free++;
+    }
+  };
 }

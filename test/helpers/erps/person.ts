@@ -42,7 +42,7 @@ export async function doTask(api: Api, style: PublishStyle, task: Task): Promise
 }
 
 /**
- * Reads the open tasks every 200 ms and does each once, `delayMs()` after first seeing it (a person
+ * Reads the open tasks every 500 ms and does each once, `delayMs()` after first seeing it (a person
  * reads the instruction, then acts).
  */
 export function startPerson(adminUrl: string, integrationId: string, api: Api, style: PublishStyle, delayMs: () => number): Person {
@@ -66,7 +66,7 @@ export function startPerson(adminUrl: string, integrationId: string, api: Api, s
       } catch (error) {
         if (!stopped) person.errors.push(`person: ${String(error)}`);
       }
-      await sleep(200);
+      await sleep(500);
     }
   })();
   person.stop = async () => {

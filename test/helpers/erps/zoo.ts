@@ -84,4 +84,13 @@ export const FAULTY: Variant[] = [
   { name: 'acts on final orders', intake: 'webhook', spec: { intake: 'webhook', policy: { kitchen: 'delivery', actsOnFinal: true } }, expect: { ...ALL_PASS, statuses: 'fail' } },
   { name: 'accepts bad signatures', intake: 'webhook', spec: { intake: 'webhook', receiver: { verify: false }, policy: { kitchen: 'delivery' } }, expect: { ...ALL_PASS, signature_rejection: 'fail' } },
   { name: 'imports an older order version again', intake: 'webhook', spec: { intake: 'webhook', keepsOlderVersions: true, policy: { kitchen: 'delivery' } }, expect: { ...ALL_PASS, signature_rejection: 'fail' } },
+  {
+    // DESIGN: a task made final by the ERP before the person acts is re-issued once; the second time
+    // statuses fails naming the ERP's automatic moves (legal moves, but no person can act on its orders).
+    name: 'completes every pickup order by itself at once, before a person can act',
+    intake: 'webhook',
+    personMs: () => 3000,
+    spec: { intake: 'webhook', policy: { kitchen: 'delivery', finish: (o) => (o.fulfillment_type === 'pickup' ? { status: 'completed' } : null) } },
+    expect: { ...ALL_PASS, statuses: 'fail' },
+  },
 ];
