@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server } from 'node:http';
+import type { Socket } from 'node:net';
 
 // DESIGN: retry timing is measured from the moment the refused answer was sent to the moment the
 // retry's first bytes arrived. JavaScript sees bytes only when the event loop reads them: a loop
@@ -11,6 +12,8 @@ import type { IncomingMessage, Server } from 'node:http';
 const TICK_MS = 10;
 
 const ARRIVAL = Symbol('merchant-kit.arrival');
+/** On a socket: the progress noted when it was accepted, until its first request is stamped. */
+const ACCEPTED = Symbol('merchant-kit.accepted');
 
 /** When a request's first bytes arrived, as closely as the loop can tell (real ms since the epoch). */
 export interface Arrival {
@@ -21,6 +24,7 @@ export interface Arrival {
 }
 
 type Marked = IncomingMessage & { [ARRIVAL]?: Arrival };
+type Accepted = Socket & { [ACCEPTED]?: number };
 
 /**
  * Notes the loop's progress: a timer fires every TICK_MS (the timers phase) and leaves a mark for
@@ -55,12 +59,20 @@ const progress = new LoopProgress();
 
 /**
  * Stamps every request of `server` with its arrival, before any other listener runs (fastify's
- * handler comes after): `at` now, `after` from the loop's progress. Stops with the server.
+ * handler comes after): `at` now, `after` from the loop's progress. The first request of a new
+ * connection takes `after` from when the connection was accepted: a new socket's bytes are read
+ * an iteration after its accept, and may have come with it. Stops with the server.
  */
 export function stampArrivals(server: Server): void {
   progress.start();
+  server.prependListener('connection', (socket: Accepted) => {
+    socket[ACCEPTED] = progress.polledAfter;
+  });
   server.prependListener('request', (req: Marked) => {
-    req[ARRIVAL] = { at: Date.now(), after: progress.polledAfter };
+    const socket = req.socket as Accepted;
+    const accepted = socket[ACCEPTED];
+    socket[ACCEPTED] = undefined;
+    req[ARRIVAL] = { at: Date.now(), after: Math.min(accepted ?? Infinity, progress.polledAfter) };
   });
   server.once('close', () => progress.stop());
 }

@@ -17,8 +17,8 @@ beforeAll(ensureBuilt, 180_000);
 describe.concurrent('observer: correct ERPs built in different legal ways are certified, every time', () => {
   it.for(CORRECT.map((v) => [v.name, v] as const))('%s', { timeout: 600_000 }, async ([, v], { expect }) => {
     for (let run = 1; run <= RUNS; run++) {
-      const { report, errors, personErrors, seconds } = await session(() => observeVariant(v));
-      const what = `run ${run} (${seconds.toFixed(1)} s): ${notPassed(report)}`;
+      const { report, errors, personErrors, seconds, writes } = await session(() => observeVariant(v));
+      const what = `run ${run} (${seconds.toFixed(1)} s): ${notPassed(report)}${writes.length ? `\nwrites:\n${writes.join('\n')}` : ''}`;
       expect(report.complete, what).toBe(true);
       expect(verdicts(report), what).toEqual(v.expect);
       expect(report.summary.certified, what).toBe(true);

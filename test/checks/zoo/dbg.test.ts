@@ -1,15 +1,15 @@
-import { it } from 'vitest';
-import { performance } from 'node:perf_hooks';
-import { observeVariant } from '../../helpers/erps/observe.js';
-import { CORRECT } from '../../helpers/erps/zoo.js';
+import { beforeAll, it } from 'vitest';
+import { ensureBuilt } from '../../helpers/cli.js';
+import { observeVariant, notPassed, slots } from '../../helpers/erps/observe.js';
+import { FAULTY, CORRECT } from '../../helpers/erps/zoo.js';
+beforeAll(ensureBuilt, 180000);
+const session = slots(3);
 it('dbg', async () => {
-  for (const name of ['webhook only', 'a queue']) {
-    const v = CORRECT.find((x) => x.name.startsWith(name))!;
-    const e0 = performance.eventLoopUtilization();
-    const c0 = process.cpuUsage();
-    const o = await observeVariant(v);
-    const e = performance.eventLoopUtilization(e0);
-    const c = process.cpuUsage(c0);
-    process.stderr.write(`XX ${name} ${o.seconds}s complete ${o.report.complete} ELU ${e.utilization.toFixed(3)} active ${(e.active).toFixed(0)}ms cpu(all threads) ${((c.user + c.system) / 1000).toFixed(0)}ms\n`);
-  }
-}, 300000);
+  const names = (process.env.V ?? '').split('|');
+  const vs = [...CORRECT, ...FAULTY].filter((x) => names.some((n) => x.name.startsWith(n)));
+  await Promise.all(Array.from({ length: Number(process.env.N ?? 3) }, (_, i) => vs.map((v) => session(async () => {
+    const o = await observeVariant({ ...v, budgetSeconds: 40 });
+    const r = o.report.checks.find((c) => c.id === 'retries')!;
+    process.stderr.write(`XX ${v.name.slice(0, 30)} #${i} ${o.seconds}s complete ${o.report.complete} retries ${r.status}: ${r.reason}\n` + (r.status !== 'pass' ? r.evidence.map((e) => `XX    ${e.ok ? 'ok' : 'x '} ${e.step}: ${e.actual ?? e.status} [${e.request_id}]`).join('\n') + '\n' : ''));
+  }))).flat());
+}, 900000);

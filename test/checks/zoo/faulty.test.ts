@@ -26,8 +26,8 @@ describe.concurrent('observer: an ERP with one fault fails exactly that check', 
   it.for(FAULTY.map((v) => [v.name, v] as const))('%s', { timeout: 600_000 }, async ([name, v], { expect }) => {
     const runs = name.startsWith('retries a 429/503 at once') ? 3 : 1;
     for (let run = 1; run <= runs; run++) {
-      const { report, seconds } = await session(() => observeVariant(v));
-      const what = `run ${run} (${seconds.toFixed(1)} s): ${notPassed(report)}`;
+      const { report, seconds, writes } = await session(() => observeVariant(v));
+      const what = `run ${run} (${seconds.toFixed(1)} s): ${notPassed(report)}${writes.length ? `\nwrites:\n${writes.join('\n')}` : ''}`;
       expect(report.complete, what).toBe(true);
       expect(verdicts(report), what).toEqual(v.expect);
       const failed = report.checks.find((c) => c.status === 'fail')!;

@@ -13,6 +13,14 @@ export interface Observed {
   personErrors: string[];
   /** Real seconds from the session's start to its complete report. */
   seconds: number;
+  /** When the report is not complete: the API writes the emulator answered, as text (for the failure message). */
+  writes: string[];
+}
+
+/** The emulator's request log of API writes, oldest first: "POST /sandbox/v1/orders/ord_…/ack 503 maintenance (req_…)". */
+async function requestLog(emu: EmulatorProcess): Promise<string[]> {
+  const page = await emu.control<{ data: { entries: { method: string; path: string; status: number; error_code: string | null; request_id: string; time: string }[] } }>('GET', '/logs?tail=500');
+  return page.body.data.entries.filter((e) => e.method !== 'GET' && !e.path.startsWith('/_emulator')).map((e) => `${e.time.slice(11, 23)} ${e.method} ${e.path} ${e.status}${e.error_code ? ` ${e.error_code}` : ''} (${e.request_id})`);
 }
 
 let bundled: Promise<string> | null = null;
@@ -125,7 +133,9 @@ export async function observeVariant(v: Variant, timeoutSeconds = 600): Promise<
     const seconds = (Date.now() - started) / 1000;
     const { errors, personErrors } = await erp.close();
     erp = undefined;
-    return { report, errors, personErrors, seconds };
+    // An incomplete session's failure message gets the ERP's writes as the emulator answered them.
+    const writes = report.complete ? [] : await requestLog(emu);
+    return { report, errors, personErrors, seconds, writes };
   } finally {
     await erp?.close().catch(() => undefined);
     await emu.close();
