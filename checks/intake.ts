@@ -1,25 +1,25 @@
-import type { Observation, SessionSettings } from '../src/contract/observation.js';
+import { INTAKES, type GradedSettings, type Intake } from '../src/contract/certificates.js';
+import type { Observation } from '../src/contract/observation.js';
 
-export type { SessionSettings };
+export { INTAKES, type Intake };
+/** The integration settings the observer grades by (the certificate's `settings`). */
+export type SessionSettings = GradedSettings;
 
 // DESIGN: Grading the ERPs the spec allows — the report (and the certificate built on it) names how
 // the observed ERP takes its orders in and the two settings that change what is graded.
 
-/** How an ERP takes orders in: pushed to its webhook, pulled from the feed (GET /events), or both. */
-export const INTAKES = ['webhook', 'feed', 'both'] as const;
-export type Intake = (typeof INTAKES)[number];
-
 /**
- * The intake of an observed ERP. An integration with no active webhook when the session made its
- * orders is a feed integrator (`feed`); with one, `webhook`, or `both` once it also read the feed
- * (a reconciliation, never demanded). Before a session, the webhook as it is now decides.
+ * The intake of an observed ERP (the report's and its certificate's). An integration with no active
+ * webhook when the session made its orders is a feed integrator (`feed`); with one, `webhook`, or
+ * `both` once it also read the feed during the session (a reconciliation, never demanded). Before a
+ * session made its orders, the webhook as it is now decides.
  * @example
  * intakeOf(observation) // 'both'
  */
 export function intakeOf(obs: Pick<Observation, 'calls' | 'session' | 'webhook_active'>): Intake {
   const webhook = obs.session.webhook ?? obs.webhook_active;
   if (!webhook) return 'feed';
-  const readFeed = obs.calls.some((c) => c.method === 'GET' && c.path === '/events' && c.status >= 200 && c.status < 300);
+  const readFeed = obs.calls.some((c) => c.method === 'GET' && c.path === '/events' && c.status >= 200 && c.status < 300 && c.at >= obs.session.started_at);
   return readFeed ? 'both' : 'webhook';
 }
 

@@ -10,6 +10,7 @@ import type { Observation, SessionView } from '../../src/contract/observation.js
 import { homologationService } from './observer-state.js';
 import { HOMOLOGATION_TIMEOUT } from '../../src/contract/control.js';
 import { bindFaults, lastSeq, ObserverSession, sessionDeliveries } from './session.js';
+import { certifiedSession, certify, issuerOf } from '../certificates/issue.js';
 
 interface Located {
   env: EnvContext;
@@ -75,6 +76,12 @@ export async function observerReport(emulator: Emulator, integrationId: string, 
   const session = service.sessions.get(integrationId);
   // Run here, or on another process of a shared sandbox (its view as it last saved it).
   const stored = session ? null : await service.store.session(integrationId);
+  // A certified session's report is the one its certificate digests: every later read answers it.
+  const startedAt = session?.view.started_at ?? stored?.started_at;
+  if (startedAt !== undefined) {
+    const certified = await certifiedSession(emulator, integrationId, startedAt);
+    if (certified) return certified;
+  }
   const view = session ? await session.snapshot() : stored ? { ...stored, deliveries: await sessionDeliveries(env, integrationId, stored) } : noSession(now);
   const at = view.ended_at ?? now;
   const calls = (await service.store.calls(integrationId)).filter((c) => view.ended_seq === null || view.ended_seq === undefined || c.seq <= view.ended_seq);
@@ -97,13 +104,13 @@ export async function observerReport(emulator: Emulator, integrationId: string, 
   const notes = [...view.problems];
   if (view.waiting && !session && !stored) notes.push('No session started: POST /_emulator/homologation/{integration_id}/start sends the orders, probes and faults.');
   else if (view.waiting && !complete) notes.push(`The session waits: ${view.waiting}.`);
-  return buildReport({
+  const report = buildReport({
     version: pkg.version,
     mode: 'observer',
     startedAt: new Date(view.started_at),
     now: new Date(at),
     complete,
-    target: { base_url: `${emulator.publicUrl}${env.basePath}`, environment: env.name, emulator: true },
+    target: { base_url: `${issuerOf(emulator)}${env.basePath}`, environment: env.name, emulator: true },
     integration: { id: integrationId, store_id: storeId, store_name: store?.name ?? null },
     checks,
     tasks: gradeTasks(observation),
@@ -111,6 +118,10 @@ export async function observerReport(emulator: Emulator, integrationId: string, 
     settings,
     notes,
   });
+  // DESIGN: a certified observed session earns a certificate (the session's own, never an automatic
+  // run's), naming the intake and settings its report names.
+  if (!report.summary.certified || startedAt === undefined) return report;
+  return certify(emulator, { env, integrationId, storeId, sessionStartedAt: startedAt, report, intake: report.intake!, settings: report.settings! });
 }
 
 /** Whether every check of an observation is decided (the session's own look asks). */

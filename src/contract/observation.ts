@@ -2,6 +2,7 @@
 // and what the storage port keeps of it (emulator/store/coordination.ts). Pure data, so graders are
 // pure functions with table tests.
 import { SIMULATOR_SCENARIOS } from './enums.js';
+import type { GradedSettings } from './certificates.js';
 
 /** Small, non-secret facts read from a request body (never the body). */
 export type Facts = Record<string, string | number | boolean | null>;
@@ -134,11 +135,8 @@ export interface SessionView {
   ended_seq: number | null;
 }
 
-/** The integration settings the observer grades by (spec: Integration settings). */
-export interface SessionSettings {
-  order_status_authority: 'both' | 'erp' | 'service';
-  ack_expected: 'on_receipt' | 'after_acceptance';
-}
+/** The integration settings the observer grades by (spec: Integration settings; the certificate names them). */
+export type SessionSettings = GradedSettings;
 
 export interface Observation {
   integration_id: string;
