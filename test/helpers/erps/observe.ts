@@ -112,7 +112,7 @@ async function startErpThread(v: Variant, emu: EmulatorProcess): Promise<ErpThre
  * started with a long timeout, the person doing the tasks; the report polled until it is complete or
  * `budgetSeconds` pass. Everything is closed before it returns. Needs the build (`ensureBuilt`).
  */
-export async function observeVariant(v: Variant, timeoutSeconds = 600): Promise<Observed> {
+export async function observeVariant(v: Variant, timeoutSeconds = v.sessionTimeoutSeconds ?? 600): Promise<Observed> {
   const emu = await startEmulatorProcess();
   let erp: ErpThread | undefined;
   try {

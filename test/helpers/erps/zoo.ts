@@ -21,6 +21,8 @@ export interface Variant {
   intake: 'webhook' | 'feed' | 'both';
   /** Longest the test lets the session run (its timeout is far longer: it must end by itself). */
   budgetSeconds?: number;
+  /** The session's timeout_seconds (default 600): only for an ERP whose verdict is certain at the deadline alone. */
+  sessionTimeoutSeconds?: number;
 }
 
 const humanSpeed = () => 3000 + Math.random() * 2000;
@@ -92,5 +94,15 @@ export const FAULTY: Variant[] = [
     personMs: () => 3000,
     spec: { intake: 'webhook', policy: { kitchen: 'delivery', finish: (o) => (o.fulfillment_type === 'pickup' ? { status: 'completed' } : null) } },
     expect: { ...ALL_PASS, statuses: 'fail' },
+  },
+  {
+    // DESIGN: nothing to grade. The session says "publish your catalog first" and makes no order; at
+    // its deadline (the only moment the verdict is certain: a product may still come) catalog alone
+    // fails with that cause, and what needs the session's orders is skipped, not failed.
+    name: 'publishes its menu with no active product',
+    intake: 'webhook',
+    spec: { intake: 'webhook', publish: 'inactive', policy: { kitchen: 'delivery' } },
+    sessionTimeoutSeconds: 8,
+    expect: { connection: 'pass', catalog: 'fail', order_reception: 'skip', signature_rejection: 'skip', import: 'skip', import_recovery: 'skip', statuses: 'skip', retries: 'skip' },
   },
 ];
