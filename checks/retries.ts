@@ -86,7 +86,7 @@ function sample(obs: Observation, f: InjectedFault): Sample {
   const { atLeast, atMost } = retryWait(call, next);
   const ra = f.retry_after * 1000;
   const sameKey = next.idempotency_key === call.idempotency_key;
-  const waited = atLeast === atMost || atMost - atLeast < 5 ? seconds(atLeast) : `${seconds(atLeast)} to ${seconds(atMost)}`;
+  const waited = seconds(atLeast) === seconds(atMost) ? seconds(atLeast) : `${seconds(atLeast)} to ${seconds(atMost)}`;
   const verdict = !sameKey ? 'new_key' : atMost < ra ? 'early' : atLeast >= ra - WAIT_SLACK_MS ? 'waited' : 'unsure';
   evidence.push({
     ...callEvidence(`retry after ${f.status}`, next, verdict === 'waited'),

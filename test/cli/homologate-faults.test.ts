@@ -67,9 +67,12 @@ describe('homologate: bad targets give failed checks with the reason, never a cr
     try {
       const r = await homologate(target.url, ['--non-interactive', '--timeout', '5']);
       expect(r.code).toBe(1);
-      // --timeout bounds the whole run, the emulator probe included (5 s, plus the CLI's start-up).
-      expect(r.ms).toBeLessThan(9_000);
       const report = r.read();
+      // --timeout bounds the whole run, the emulator probe included: by the run's own clock (its start
+      // to its report; a busy machine stretches the process's start-up, which is not the run's), it
+      // ends near 5 s, where a --timeout per check would take one per check still to run.
+      expect(report.notes).toContain('The run timed out after 5 s: checks not decided failed.');
+      expect(Date.parse(report.generated_at) - Date.parse(report.started_at)).toBeLessThan(2 * 5_000);
       expect(byId(report).connection).toMatchObject({ status: 'fail', reason: expect.stringMatching(/timed out/) });
       expect(report.checks.every((c: { status: string }) => c.status === 'fail' || c.status === 'skip')).toBe(true);
     } finally {
