@@ -34,6 +34,12 @@ export interface EmulatorOptions {
   logStream?: NodeJS.WritableStream;
   /** TEST-ONLY: the webhook response timeout in ms (the spec's 10 s by default); lets tests of hanging receivers run fast. */
   webhookTimeoutMs?: number;
+  /**
+   * TEST-ONLY: the real time (ms since the epoch) a new sandbox's manual clock stands at, instead of
+   * the time it starts. The rate windows are fixed minutes of the emulator's clock: a test that counts
+   * requests across clock moves pins where in its minute it starts (the golden session).
+   */
+  manualClockStart?: number;
   /** More names the emulator answers to (`--allowed-host`); see emulator/http/host-check.ts. */
   allowedHosts?: string[];
   /** Load balancers whose X-Forwarded-For names the client (`--trust-proxy`); emulator/net/trusted-proxies.ts. */
@@ -65,6 +71,7 @@ export interface ResolvedOptions {
   logger: boolean;
   logStream: NodeJS.WritableStream | null;
   webhookTimeoutMs: number;
+  manualClockStart: number | null;
   allowedHosts: string[];
   trustProxy: string[];
   requestTimeoutMs: number;
@@ -88,6 +95,7 @@ export function resolveOptions(o: EmulatorOptions = {}): ResolvedOptions {
     logger: o.logger ?? false,
     logStream: o.logStream ?? null,
     webhookTimeoutMs: o.webhookTimeoutMs ?? LIMITS.webhookTimeoutMs,
+    manualClockStart: o.manualClockStart ?? null,
     allowedHosts: o.allowedHosts ?? [],
     trustProxy: parseTrustedProxies(o.trustProxy ?? []),
     requestTimeoutMs: o.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,

@@ -54,7 +54,7 @@ export async function openEmulatorWith(
  */
 async function sandboxClock(storage: StoragePort, options: ResolvedOptions): Promise<ClockState> {
   const saved = await storage.coordination.clock.load();
-  const fresh: ClockState = { mode: options.clock, offsetMs: 0, frozenAt: Date.now() };
+  const fresh: ClockState = { mode: options.clock, offsetMs: 0, frozenAt: options.manualClockStart ?? Date.now() };
   if (!storage.shared) return saved ? { ...fresh, offsetMs: saved.offsetMs } : fresh;
   if (!saved) {
     await storage.coordination.clock.save(fresh);

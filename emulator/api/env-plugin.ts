@@ -69,7 +69,7 @@ function admit(emulator: Emulator, env: EnvContext, request: FastifyRequest, rep
     then(windows.hit('requests', auth.integration.id, now), (count) => {
       reply.header('X-RateLimit-Limit', String(windows.limit('requests')));
       reply.header('X-RateLimit-Remaining', String(count.remaining));
-      if (emulator.options.limits && !count.allowed) return void sendError(request, reply, rateLimited(count.retryAfterSeconds));
+      if (emulator.options.limits && !count.allowed) return void sendError(request, reply, rateLimited(count.retryAfterSeconds, env.clock.mode));
       done();
     }, fail);
   };
@@ -77,7 +77,7 @@ function admit(emulator: Emulator, env: EnvContext, request: FastifyRequest, rep
     if (!(error instanceof ApiError)) return fail(error);
     // The hit's own count decides: of failures racing past the check below (several processes, or
     // requests in flight together), only the first 30 of the minute answer 401, the rest 429.
-    then(windows.hit('auth_failures', request.ip, now), (hit) => sendError(request, reply, emulator.options.limits && !hit.allowed ? rateLimited(hit.retryAfterSeconds) : error), fail);
+    then(windows.hit('auth_failures', request.ip, now), (hit) => sendError(request, reply, emulator.options.limits && !hit.allowed ? rateLimited(hit.retryAfterSeconds, env.clock.mode) : error), fail);
   };
   const authenticateNow = () => {
     let auth: MaybePromise<AuthContext>;
@@ -91,7 +91,7 @@ function admit(emulator: Emulator, env: EnvContext, request: FastifyRequest, rep
   if (!emulator.options.limits) return authenticateNow();
   then(windows.exhausted('auth_failures', request.ip, now), (blocked) => {
     if (!blocked) return authenticateNow();
-    then(windows.hit('auth_failures', request.ip, now), (hit) => sendError(request, reply, rateLimited(hit.retryAfterSeconds)), fail);
+    then(windows.hit('auth_failures', request.ip, now), (hit) => sendError(request, reply, rateLimited(hit.retryAfterSeconds, env.clock.mode)), fail);
   }, fail);
 }
 

@@ -50,7 +50,7 @@ export async function runBatch(env: EnvContext, emulator: Emulator, integration:
   try {
     if (emulator.options.limits) {
       const hit = await windows.hit('batches', integration.id, env.clock.now());
-      if (!hit.allowed) throw rateLimited(hit.retryAfterSeconds);
+      if (!hit.allowed) throw rateLimited(hit.retryAfterSeconds, env.clock.mode);
     }
     if (!snapshot) {
       const results = await runOperations(env, integration, body.operations);

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../src/contract/errors.js';
+import type { ClockMode } from '../../src/contract/control.js';
 
 /** Sends an ApiError in the spec's body, with its headers and the request's id. */
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
@@ -30,7 +31,13 @@ export function toApiError(error: unknown): ApiError {
   }
 }
 
-/** spec: Limits — 429 `rate_limited`, with when to try again. */
-export function rateLimited(retryAfterSeconds: number): ApiError {
-  return ApiError.of('rate_limited').withHeaders({ 'Retry-After': String(retryAfterSeconds) });
+/**
+ * spec: Limits — 429 `rate_limited`, with when to try again. A window of the emulator's own clock
+ * under `--clock manual` adds `X-Emulator-Clock: manual` (docs/emulator.md): its `Retry-After` counts
+ * seconds of a clock that stands still, so a client waiting for it would wait for ever.
+ */
+export function rateLimited(retryAfterSeconds: number, clockMode?: ClockMode): ApiError {
+  const headers: Record<string, string> = { 'Retry-After': String(retryAfterSeconds) };
+  if (clockMode === 'manual') headers['X-Emulator-Clock'] = 'manual';
+  return ApiError.of('rate_limited').withHeaders(headers);
 }

@@ -1,11 +1,14 @@
 import { redactSecrets } from '../logging/redact.js';
 import { isLoopbackHost } from '../contract/hosts.js';
 import { baseUrlFor, environmentOfPath } from '../contract/base-paths.js';
+import { isManualClockLimit } from '../client/retry.js';
 
 /** What an ExitError adds for `--json`: a code for scripts (`usage_error` by default for exit 2) and details. */
 export interface ExitInfo {
   code?: string;
   details?: unknown;
+  /** The next step, printed as a `hint: …` line after the message (`hint` under --json). */
+  hint?: string;
 }
 
 /**
@@ -18,6 +21,7 @@ export type ExitCode = 1 | 2 | 130 | 143;
 export class ExitError extends Error {
   readonly code: string;
   readonly details: unknown;
+  readonly hint: string | undefined;
 
   constructor(
     message: string,
@@ -28,6 +32,7 @@ export class ExitError extends Error {
     this.name = 'ExitError';
     this.code = info.code ?? (exitCode === 2 ? USAGE_ERROR : COMMAND_FAILED);
     this.details = info.details ?? null;
+    this.hint = info.hint;
   }
 }
 
@@ -50,6 +55,18 @@ export interface TargetInfo {
 }
 
 let activeTarget: TargetInfo | undefined;
+
+/** Next steps a command attached to an API error it lets through (withHint). */
+const hints = new WeakMap<object, string>();
+
+/**
+ * Attaches the next step to an API error a command lets through: main.ts prints it as a `hint: …`
+ * line after the API's own (and as `hint` under --json). Returns the error, to rethrow it.
+ */
+export function withHint<E>(error: E, hint: string): E {
+  if (error !== null && typeof error === 'object') hints.set(error, hint);
+  return error;
+}
 
 /** Called by context.ts once the target is resolved. */
 export function rememberTarget(target: TargetInfo | undefined): void {
@@ -85,6 +102,15 @@ function isApiError(error: unknown): error is Error & ApiErrorLike {
     typeof (error as Partial<ApiErrorLike>).status === 'number' &&
     typeof (error as Partial<ApiErrorLike>).code === 'string'
   );
+}
+
+/**
+ * A 429 of an emulator whose clock is manual (`X-Emulator-Clock: manual`, see the client's
+ * isManualClockLimit): not retried, since its minute ends only when the clock moves; the way out.
+ */
+function manualClockHint(error: ApiErrorLike & { headers?: Record<string, string> }): string | null {
+  if (!isManualClockLimit({ status: error.status, headers: error.headers ?? {} })) return null;
+  return "hint: the emulator's clock is manual, so its rate-limit minute ends only when the clock moves: merchant-kit emulator clock advance 60s (or start it with --limits off)";
 }
 
 /** A hint for errors that usually mean the wrong base URL or environment. */
@@ -188,7 +214,10 @@ function unreachable(detail: string, socket: ReturnType<typeof socketError>): Er
  * only under `--verbose`. `json` is the same error as one object, for `--json`.
  */
 export function describeError(error: unknown, options: { verbose?: boolean } = {}): ErrorReport {
-  if (error instanceof ExitError) return report([error.message], error.exitCode, { status: null, code: error.code, details: error.details, request_id: null });
+  if (error instanceof ExitError) {
+    const lines = error.hint ? [error.message, `hint: ${error.hint}`] : [error.message];
+    return report(lines, error.exitCode, { status: null, code: error.code, details: error.details, request_id: null });
+  }
   // The client's network failure: no HTTP answer at all.
   if (isApiError(error) && error.status === 0) {
     const socket = socketError(error);
@@ -197,7 +226,8 @@ export function describeError(error: unknown, options: { verbose?: boolean } = {
   if (isApiError(error)) {
     const request = error.requestId ? `, request_id ${error.requestId}` : '';
     const lines = [`error: ${error.message}${fieldDetails(error.details)}${stateDetails(error.details)} (${error.status} ${error.code}${request})`];
-    const hint = environmentHint(error);
+    const given = hints.get(error);
+    const hint = given ? `hint: ${given}` : manualClockHint(error) ?? environmentHint(error);
     if (hint) lines.push(hint);
     return report(lines, 1, { status: error.status, code: error.code, message: error.message, details: error.details ?? null, request_id: error.requestId ?? null });
   }

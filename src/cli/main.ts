@@ -4,6 +4,7 @@ import { describeError, USAGE_ERROR, type JsonError } from './errors.js';
 import { redactSecrets } from '../logging/redact.js';
 import { runCleanups } from './cleanup.js';
 import { COMMAND_GROUPS } from './commands/index.js';
+import { stopWhenParentGoes } from './parent-watch.js';
 
 // The program: global flags, every command group, and the one place that maps errors to exit codes
 // (0 success, 1 API or check failure, 2 usage). Groups import their actions lazily, so `--help` and
@@ -61,6 +62,9 @@ program.hook('preAction', (_program, action) => {
   if (empty >= 0) throw new InvalidArgumentError(`the argument <${action.registeredArguments[empty].name()}> of "${action.name()}" is empty.`);
 });
 
+// Under npx or npm start, a long-running command stops when npm goes away (parent-watch.ts).
+stopWhenParentGoes();
+
 // `merchant-kit … | head`: a closed pipe ends the command quietly, not with a stack trace.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
@@ -81,6 +85,9 @@ function reportUsage(message: string): void {
 }
 
 try {
+  // Bare `merchant-kit` asks what there is: the help on stdout, exit 0 (commander would print it on
+  // stderr as an error). A group without its subcommand (`merchant-kit orders`) stays a usage error.
+  if (process.argv.length <= 2) program.help();
   await program.parseAsync(process.argv);
   await runCleanups();
 } catch (error) {

@@ -44,6 +44,15 @@ export function printNdjson(obj: unknown): void {
   process.stdout.write(`${JSON.stringify(obj)}\n`);
 }
 
+/**
+ * The first stdout line of a long-running command under --json (`listen`, `feed tail`, `emulator logs
+ * tail`, `proxy`; `emulator start` and `balance` write DESIGN's own): what it serves, then its pid, so
+ * that a script can stop it (under npx, `$!` is npx's pid, and npx passes a signal only to a shell).
+ */
+export function printReadyJson(fields: Record<string, unknown>): void {
+  printNdjson({ event: 'ready', ...fields, pid: process.pid });
+}
+
 /** A line for people on stderr (never mixed into results). */
 export function note(text: string): void {
   process.stderr.write(`${text}\n`);

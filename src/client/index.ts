@@ -15,7 +15,7 @@ export {
 export { Paginator, type Page, type PageFetcher } from './paginator.js';
 
 // Retry policy and idempotency keys, for callers that repeat requests themselves (catalog sync).
-export { RETRYABLE_STATUSES, DEFAULT_BACKOFF, isRetryable, retryDelay, type BackoffOptions } from './retry.js';
+export { RETRYABLE_STATUSES, DEFAULT_BACKOFF, EMULATOR_CLOCK_HEADER, isManualClockLimit, isRetryable, retryDelay, type BackoffOptions } from './retry.js';
 export { generateIdempotencyKey, isValidIdempotencyKey } from './idempotency.js';
 export { fillPath, queryString, normalizeBaseUrl } from './url.js';
 

@@ -29,6 +29,12 @@ export interface MerchantClientOptions {
   backoff?: BackoffOptions;
   /** Replaces the wait between retries (tests record the delays instead of sleeping). */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * A 429 of an emulator started with `--clock manual` (`X-Emulator-Clock: manual`) is not retried by
+   * default: its rate-limit minute ends only when the clock is advanced, so waiting `Retry-After` never
+   * helps. `true` retries it anyway, for a caller whose `sleep` advances the clock.
+   */
+  retryManualClockLimits?: boolean;
 }
 
 export const DEFAULT_MAX_RETRIES = 4;
@@ -74,6 +80,7 @@ export class MerchantClient {
       sleep: options.sleep,
       onRetry: options.onRetry,
       onResponse: options.onResponse,
+      retryManualClockLimits: options.retryManualClockLimits,
     });
     this.store = storeGroup(this);
     this.catalog = catalogGroup(this);

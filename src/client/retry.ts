@@ -18,11 +18,26 @@ export const DEFAULT_BACKOFF: Required<BackoffOptions> = { baseMs: 1000, maxMs: 
 /**
  * Whether a failed attempt may be repeated: network failures and the spec's retryable statuses.
  * A connection refused by a loopback address is not: nothing listens on that port of this machine
- * (an emulator that is not running), and waiting 15 s of backoff will not start it.
+ * (an emulator that is not running), and waiting 15 s of backoff will not start it. Nor is a 429 of
+ * an emulator whose clock is manual (isManualClockLimit): its minute ends only when someone advances
+ * the clock, unless the caller does that itself between the tries (`manualClockLimits`).
  */
-export function isRetryable(error: ApiError): boolean {
+export function isRetryable(error: ApiError, options: { manualClockLimits?: boolean } = {}): boolean {
   if (error.code === NETWORK_ERROR) return !isRefusedOnLoopback(error);
+  if (isManualClockLimit(error)) return Boolean(options.manualClockLimits);
   return RETRYABLE_STATUSES.has(error.status);
+}
+
+/** The header an emulator started with `--clock manual` sets on every API answer (docs/emulator.md). */
+export const EMULATOR_CLOCK_HEADER = 'x-emulator-clock';
+
+/**
+ * True for a rate limit (429) of an emulator whose clock is manual (`X-Emulator-Clock: manual`): its
+ * windows are minutes of that clock, which stands still, so `Retry-After` never comes. An injected
+ * fault's 429 does not carry the header: it is used up, and a retry gets through.
+ */
+export function isManualClockLimit(error: Pick<ApiError, 'status' | 'headers'>): boolean {
+  return error.status === 429 && error.headers[EMULATOR_CLOCK_HEADER] === 'manual';
 }
 
 /**

@@ -18,6 +18,8 @@ export interface TransportOptions {
   random?: () => number;
   onRetry?: (info: RetryInfo) => void;
   onResponse?: (info: ResponseInfo) => void;
+  /** Retry a manual-clock emulator's rate limit too (a caller that advances the clock in `sleep`). */
+  retryManualClockLimits?: boolean;
 }
 
 export interface HttpCall {
@@ -97,7 +99,7 @@ export class Transport {
         if (!(caught instanceof ApiError)) throw caught;
         error = caught;
       }
-      if (!isRetryable(error) || attempt > maxRetries) throw error;
+      if (!isRetryable(error, { manualClockLimits: this.#options.retryManualClockLimits }) || attempt > maxRetries) throw error;
       const delayMs = retryDelay(attempt - 1, error.retryAfter, this.#options.backoff, this.#options.random);
       this.#options.onRetry?.({
         endpointId: call.endpointId, method: call.method, path: call.path, retry: attempt, delayMs, error, idempotencyKey: call.idempotencyKey,

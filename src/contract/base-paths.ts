@@ -13,11 +13,19 @@ export function environmentOfPath(pathname: string): Environment | null {
   return null;
 }
 
-/** The base URL of `environment` on the same host: `…/v1` ⇄ `…/sandbox/v1`, or the origin plus the right path. */
+/**
+ * The base URL of `environment` on the same host: `…/v1` ⇄ `…/sandbox/v1`, or the origin plus the
+ * right path. A path that stops short of the version (`…/sandbox`) is completed, not repeated.
+ */
 export function baseUrlFor(baseUrl: string, environment: Environment): string {
   const url = new URL(baseUrl);
   let path = url.pathname.replace(/\/+$/, '');
-  if (path.endsWith(BASE_PATHS.test)) path = path.slice(0, -BASE_PATHS.test.length);
-  else if (path.endsWith(BASE_PATHS.live)) path = path.slice(0, -BASE_PATHS.live.length);
+  const sandbox = BASE_PATHS.test.slice(0, -BASE_PATHS.live.length);
+  for (const tail of [BASE_PATHS.test, BASE_PATHS.live, sandbox]) {
+    if (path.endsWith(tail)) {
+      path = path.slice(0, -tail.length);
+      break;
+    }
+  }
   return `${url.origin}${path}${BASE_PATHS[environment]}`;
 }

@@ -72,14 +72,17 @@ async function listening(port: number, gone: Promise<unknown>): Promise<boolean>
   return false;
 }
 
-/** A plain start of the folder: its signature, then stopped. */
+/**
+ * A plain start of the folder (in this process: the start `emulator start` makes, without the cost of
+ * a process of its own), its signature, then stopped; `stderr` holds the notes the CLI prints.
+ */
 async function served(data: string): Promise<{ signature: string; stderr: string }> {
-  const cli = start(['--data', data]);
-  const ready = JSON.parse(await cli.firstLine) as ReadyInfo;
-  const out = await signature(ready);
-  cli.child.kill('SIGTERM');
-  await cli.exited;
-  return { signature: out, stderr: cli.stderr() };
+  const running = await startEmulator({ port: 0, data, limits: false });
+  try {
+    return { signature: await signature(running), stderr: running.notices.join('\n') };
+  } finally {
+    await running.close();
+  }
 }
 
 function copyOfOld(): string {

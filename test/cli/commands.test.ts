@@ -63,6 +63,26 @@ describe('me and store', () => {
   });
 });
 
+// issue 27: an answer that means "do something first" names the step.
+describe('the next step after a refusal', () => {
+  // The live demo store: no product, no webhook.
+  const live = () => ({ MERCHANT_KIT_BASE_URL: emu.running.live_base_url, MERCHANT_KIT_CREDENTIAL: emu.live.credential });
+
+  it('webhook get with no webhook: the API\'s 404, then how to set one', async () => {
+    const r = await run(['webhook', 'get'], live());
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: .+ \(404 not_found, request_id req_\w+\)\nhint: this integration has no webhook yet: set one with "merchant-kit webhook set --url URL", or run "merchant-kit listen --configure" to receive on this machine\n$/);
+    const json = await run(['webhook', 'get', '--json'], live());
+    expect(JSON.parse(json.stderr).error).toMatchObject({ status: 404, code: 'not_found', hint: expect.stringMatching(/^this integration has no webhook yet/) });
+  });
+
+  it('simulate order in a store with no product: the API\'s 409 store_closed, then how to give it one and open it', async () => {
+    const r = await run(['simulate', 'order'], live());
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/\(409 store_closed, request_id req_\w+\)\nhint: a store takes orders once it has an active product and is open: add one \("merchant-kit catalog product set …", or "merchant-kit catalog sync FILE"\), then "merchant-kit store open" if it was paused\n$/);
+  });
+});
+
 describe('simulate and orders', () => {
   let orders: any[];
 

@@ -59,6 +59,10 @@ describe('environment of the base path', () => {
     ['http://h:1/sandbox/v1', 'live', 'http://h:1/v1'],
     ['http://h:1', 'test', 'http://h:1/sandbox/v1'],
     ['https://h/base/v1', 'test', 'https://h/base/sandbox/v1'],
+    // issue 27: `…/sandbox` without the version is completed, not `…/sandbox/sandbox/v1`.
+    ['http://h:1/sandbox', 'test', 'http://h:1/sandbox/v1'],
+    ['http://h:1/sandbox/', 'live', 'http://h:1/v1'],
+    ['https://h/base/sandbox', 'test', 'https://h/base/sandbox/v1'],
   ] as const)('baseUrlFor(%s, %s) = %s', (url, env, expected) => expect(baseUrlFor(url, env)).toBe(expected));
 
   it('refuses a test credential on /v1 with the URL meant, and accepts matching or unknown paths', () => {
@@ -68,7 +72,7 @@ describe('environment of the base path', () => {
     expect(() => checkEnvironmentMatch('https://sandbox.example.com/api', 'test')).not.toThrow();
   });
 
-  it.each(['http://h:1/v1', 'http://h:1/sandbox/v1'])('the control API of %s is at the root', (url) => expect(adminUrlFor(url)).toBe('http://h:1/_emulator'));
+  it.each(['http://h:1/v1', 'http://h:1/sandbox/v1', 'http://h:1/sandbox'])('the control API of %s is at the root', (url) => expect(adminUrlFor(url)).toBe('http://h:1/_emulator'));
 });
 
 describe('describeError', () => {

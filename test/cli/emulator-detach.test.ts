@@ -8,6 +8,7 @@ import { ROOT } from '../helpers/cli.js';
 import { buildPrivateCli, cli, cliEntry, SECRET_PATTERN, type CliResult } from '../helpers/cli-core.js';
 import { request } from '../helpers/emulator.js';
 import type { ReadyLine } from '../helpers/emulator-cli.js';
+import { waitFor } from '../helpers/wait.js';
 
 // `emulator start --detach`, `emulator wait`, `start --catalog` and the start-up banner, through the
 // built CLI; the emulators it leaves running are stopped after each test.
@@ -31,8 +32,9 @@ const alive = (pid: number) => {
   }
 };
 
+/** Resolves once the process is gone (it was signalled to stop). */
 async function stopped(pid: number): Promise<void> {
-  for (let i = 0; i < 150 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+  await waitFor(() => !alive(pid), () => `process ${pid} to exit`, { intervalMs: 50 });
 }
 
 /** `emulator start --detach --port 0 …args`: its result, the emulator's pid remembered for the clean-up. */
@@ -96,14 +98,27 @@ describe('emulator start --detach', () => {
     expect(r.stdout).not.toContain('Ctrl+C');
   });
 
-  it('a start that fails in the background: exit 1 with the emulator\'s own error and where its log is', async () => {
-    const ready = await detachJson(['--memory']);
-    const port = new URL(ready.url).port;
-    const r = await cli(['emulator', 'start', '--detach', '--memory', '--port', port, '--log-file', join(tempDir(), 'failed.log')], { timeoutMs: 90_000 });
+  it('a start that fails in the background: exit 1 with the emulator\'s own error line (not its --json object) and where its log is', async () => {
+    const dir = tempDir();
+    const broken = join(dir, 'broken.json.gz');
+    writeFileSync(broken, 'not a bundle');
+    const log = join(dir, 'failed.log');
+    const r = await cli(['emulator', 'start', '--detach', '--memory', '--port', '0', '--from', broken, '--log-file', log], { timeoutMs: 90_000 });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/Could not start the emulator: .*EADDRINUSE/);
-    expect(r.stderr).toMatch(/the emulator did not start; its log: \//);
+    expect(r.stderr).toMatch(new RegExp(`^error: cannot start from ${broken}: .+ \\(the emulator did not start; its log: ${log}\\)\n$`));
+    expect(readFileSync(log, 'utf8')).toContain('"code":"command_failed"');
+  });
+
+  // issue 27: a failed start leaves nothing behind.
+  it('a start that fails in the background in a data folder it made takes the folder back, its log with it', async () => {
+    const parent = tempDir();
+    const broken = join(parent, 'broken.json.gz');
+    writeFileSync(broken, 'not a bundle');
+    const r = await cli(['emulator', 'start', '--detach', '--data', join(parent, 'data'), '--port', '0', '--from', broken], { timeoutMs: 90_000 });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: cannot start from .+ \(the emulator did not start\)\n$/);
+    expect(readdirSync(parent)).toEqual(['broken.json.gz']);
   });
 
   it('Ctrl+C while it starts stops the emulator too: exit 1, nothing left running', async () => {
@@ -117,7 +132,7 @@ describe('emulator start --detach', () => {
     parent.stderr.on('data', (d) => (stderr += String(d)));
     const exited = new Promise<number | null>((resolve) => parent.on('close', resolve));
     // The log file is made in the same turn as the child and the interrupt handler.
-    for (let i = 0; i < 500 && !existsSync(join(data, 'emulator.log')); i++) await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => existsSync(join(data, 'emulator.log')), () => `${join(data, 'emulator.log')} (stderr: ${stderr})`);
     parent.kill('SIGINT');
     expect(await exited, stderr).toBe(1);
     expect(stderr).toContain('Interrupted: the emulator was stopped before it listened.');
@@ -129,10 +144,15 @@ describe('emulator start --detach', () => {
 
 describe('emulator wait', () => {
   it('returns once the emulator at the base URL answers, even one started after it', async () => {
-    const port = await freePort();
+    // Until the waiter has knocked once, the port belongs to a server that hangs up on it.
+    let knocks = 0;
+    const door = createServer((socket) => (knocks++, socket.destroy()));
+    await new Promise<void>((r) => door.listen(0, '127.0.0.1', () => r()));
+    const port = (door.address() as { port: number }).port;
     const url = `http://127.0.0.1:${port}`;
     const waiting = cli(['--base-url', `${url}/sandbox/v1`, 'emulator', 'wait', '--timeout', '60s', '--json'], { timeoutMs: 90_000 });
-    await new Promise((r) => setTimeout(r, 500));
+    await waitFor(() => knocks > 0, () => 'a first try of emulator wait');
+    await new Promise((r) => door.close(r));
     await detachJson(['--memory', '--port', String(port)]);
     const r = await waiting;
     expect(r.code, r.stderr).toBe(0);
@@ -146,7 +166,9 @@ describe('emulator wait', () => {
     const r = await cli(['--base-url', `http://127.0.0.1:${await freePort()}`, 'emulator', 'wait', '--timeout', '1']);
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toMatch(/^error: no emulator at http:\/\/127\.0\.0\.1:\d+ within 1s \(nothing answered\)/);
-    expect(Date.now() - began).toBeLessThan(15_000);
+    // After its --timeout of 1 s, not its default of 30 s (bounds a healthy machine never nears).
+    expect(Date.now() - began).toBeGreaterThanOrEqual(1000);
+    expect(Date.now() - began).toBeLessThan(30_000);
   });
 });
 
@@ -222,8 +244,14 @@ describe('the start-up banner', () => {
     expect(second.stdout).not.toMatch(SECRET_PATTERN);
     expect(second.stdout).toMatch(/their credentials were shown when this data folder was created/);
     expect(second.stdout).toMatch(/^ +key id svk_test_\w+$/m);
-    expect(second.stdout).toMatch(/To get a credential again, generate one in the panel \(Credentials\): http:\/\/127\.0\.0\.1:\d+\/_emulator\/panel/);
+    expect(second.stdout).toMatch(/^A new credential, shown once: merchant-kit emulator credentials issue \(--environment live for the live store\), or the panel's Credentials: http:\/\/127\.0\.0\.1:\d+\/_emulator\/panel$/m);
     expect(second.stdout).toMatch(/^ {2}clock: {8}manual, advanced 1h30m: stands still/m);
+    // issue 27, day two: the command the banner names gives a credential that works, shown once.
+    const secondUrl = /listening on (\S+)/.exec(second.stdout)![1];
+    const issued = await cli(['--base-url', secondUrl, 'emulator', 'credentials', 'issue']);
+    expect(issued.code, issued.stderr).toBe(0);
+    expect(issued.stdout).toMatch(/^svk_test_\w+\.svs_test_\w+\n$/);
+    expect((await request(`${secondUrl}/sandbox/v1/me`, 'GET', { credential: issued.stdout.trim() })).status).toBe(200);
     expect((await cli(['emulator', 'stop', '--data', data])).code).toBe(0);
 
     // The ready line carries the credentials by design, on every start.

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCli, type CliProcess } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait.js';
 import { request } from '../helpers/emulator.js';
 import { emulatorCli, type ReadyLine } from '../helpers/emulator-cli.js';
 
@@ -76,8 +77,8 @@ describe('a newcomer’s first minutes', () => {
     const cli = runCli(['emulator', 'start', '--port', '0', '--data', data]);
     track(cli);
     await cli.firstLine;
-    await new Promise((r) => setTimeout(r, 300));
-    const text = cli.lines.join('\n');
+    // The banner is one write; its lines may still arrive in more than one piece.
+    const text = await waitFor(() => cli.lines.includes('Press Ctrl+C to stop.') && cli.lines.join('\n'), () => `the banner's end; so far:\n${cli.lines.join('\n')}`);
     expect(text).toMatch(/^Emulator listening on http:\/\/127\.0\.0\.1:\d+ \(pid \d+\)/);
     expect(text).toContain(`data:         ${data}`);
     expect(text).toMatch(/test\s+store str_[0-9A-Z]{26}\s+integration int_[0-9A-Z]{26}/);
@@ -86,8 +87,8 @@ describe('a newcomer’s first minutes', () => {
     const memory = runCli(['emulator', 'start', '--port', '0', '--memory']);
     track(memory);
     await memory.firstLine;
-    await new Promise((r) => setTimeout(r, 300));
-    expect(memory.lines.join('\n')).toContain('in memory');
+    const banner = await waitFor(() => memory.lines.includes('Press Ctrl+C to stop.') && memory.lines.join('\n'), () => `the banner's end; so far:\n${memory.lines.join('\n')}`);
+    expect(banner).toContain('in memory');
   });
 
   it('emulator stop ends the emulator of a data folder by its pid file, which a clean exit removes', async () => {
@@ -138,7 +139,7 @@ describe('a newcomer’s first minutes', () => {
     const data = tempDir();
     const { writeFileSync } = await import('node:fs');
     const { spawn } = await import('node:child_process');
-    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
+    const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 60000)']);
     try {
       writeFileSync(join(data, 'emulator.pid'), `${other.pid}\n`);
       const result = await finished(runCli(['emulator', 'stop', '--data', data]));

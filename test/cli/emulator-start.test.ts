@@ -2,6 +2,7 @@ import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCli, type CliProcess } from '../helpers/cli.js';
+import { realTimePassed } from '../helpers/wait.js';
 import { request } from '../helpers/emulator.js';
 import { emulatorCli } from '../helpers/emulator-cli.js';
 
@@ -138,7 +139,7 @@ describe('merchant-kit emulator start --json', () => {
   it('with --clock manual keeps time still until advanced', async () => {
     const { ready } = await start(['--memory', '--clock', 'manual']);
     const a = await request(`${ready.admin_url}/clock`, 'GET');
-    await new Promise((r) => setTimeout(r, 300));
+    await realTimePassed(Date.now(), 20);
     const b = await request(`${ready.admin_url}/clock`, 'GET');
     expect(b.body.data.now).toBe(a.body.data.now);
     expect(a.body.data.mode).toBe('manual');

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPrivateCli, cli } from '../helpers/cli-core.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { request, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { seedMenu, simulate } from '../helpers/orders.js';
 
 // issue 14: with --json an error is one JSON object on stderr (the API's error body plus the HTTP
@@ -80,6 +80,52 @@ describe('an API error', () => {
     expect(body.error.status).toBe(404);
     expect(body.error.hint).toMatch(/did you mean .*\/sandbox\/v1\?/);
   });
+
+  it('a 404 from a base URL that stops at /sandbox suggests …/sandbox/v1, not …/sandbox/sandbox/v1 (issue 27)', async () => {
+    const root = emu.running.url;
+    const r = await cli(['me', '--base-url', `${root}/sandbox`], { env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`hint: the base URL should end in /v1 (live) or /sandbox/v1 (test); did you mean ${root}/sandbox/v1?\n`);
+    expect(r.stderr).not.toContain('/sandbox/sandbox');
+  });
+});
+
+// issue 27: `merchant-kit me` after 125 requests under --clock manual waited 2 min 29 s, then failed.
+describe('a 429 of an emulator whose clock is manual', () => {
+  it('fails at once, without waiting for Retry-After, and names the way out: emulator clock advance 60s', async () => {
+    const server = http.createServer((_req, res) => {
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '41', 'x-emulator-clock': 'manual', 'x-request-id': 'req_manual' });
+      res.end(JSON.stringify({ error: { code: 'rate_limited', message: 'Demasiadas solicitudes.', request_id: 'req_manual' } }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/sandbox/v1`;
+    try {
+      // The default backoff: a retry would wait Retry-After's 41 s.
+      const r = await cli(['me'], { env: { MERCHANT_KIT_BASE_URL: base, MERCHANT_KIT_CREDENTIAL: emu.test.credential, MERCHANT_KIT_RETRY_BASE_MS: '' } });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(
+        'error: Demasiadas solicitudes. (429 rate_limited, request_id req_manual)\n' +
+          "hint: the emulator's clock is manual, so its rate-limit minute ends only when the clock moves: merchant-kit emulator clock advance 60s (or start it with --limits off)\n",
+      );
+      const json = await cli(['me', '--json'], { env: { MERCHANT_KIT_BASE_URL: base, MERCHANT_KIT_CREDENTIAL: emu.test.credential } });
+      expect(jsonError(json.stderr).error).toMatchObject({ status: 429, code: 'rate_limited', hint: expect.stringMatching(/emulator clock advance 60s/) });
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('a 429 of the emulator itself under --clock manual (X-Emulator-Clock: manual)', () => {
+  it('after 120 calls of a minute, `me` fails at once with the hint, instead of waiting out Retry-After', async () => {
+    const made = await emu.control('POST', '/stores', { environment: 'test', name: 'Límite' });
+    const credential = made.body.data.credential as string;
+    for (let i = 0; i < 120; i++) expect((await request(`${emu.running.sandbox_base_url}/me`, 'GET', { credential })).status).toBe(200);
+    // The client's retries would wait the minute's Retry-After four times: far past cli()'s 30 s.
+    const r = await cli(['me'], { env: { MERCHANT_KIT_BASE_URL: emu.running.sandbox_base_url, MERCHANT_KIT_CREDENTIAL: credential, MERCHANT_KIT_RETRY_BASE_MS: '' } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/\(429 rate_limited, request_id req_\w+\)\nhint: the emulator's clock is manual, so its rate-limit minute ends only when the clock moves: merchant-kit emulator clock advance 60s \(or start it with --limits off\)\n$/);
+    expect(r.stderr).not.toContain('waiting');
+  });
 });
 
 describe('a usage error', () => {
@@ -96,6 +142,21 @@ describe('a usage error', () => {
     const body = jsonError(r.stderr);
     expect(body).toEqual({ error: { status: null, code: 'usage_error', message: expect.stringMatching(message), details: null, request_id: null } });
     expect(body.error.message).not.toMatch(/^error:/);
+  });
+
+  it.each(['rejected', 'cancelled'])('orders status <id> %s without --reason is a usage error before any call (exit 2; the order does not even exist)', async (status) => {
+    const r = await cli(['orders', 'status', 'ord_01M8ZZZZZZZZZZZZZZZZZZZZZZ', status], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`error: orders status ${status} needs --reason "…" (the customer reads it: 3 to 255 characters)\n`);
+    const json = await cli(['orders', 'status', 'ord_01M8ZZZZZZZZZZZZZZZZZZZZZZ', status, '--json'], { env });
+    expect(json.code).toBe(2);
+    expect(jsonError(json.stderr).error).toMatchObject({ status: null, code: 'usage_error', message: expect.stringMatching(/needs --reason/) });
+  });
+
+  it('orders status <id> preparing --minutes 5 is a usage error before any call: minutes go only with accepted', async () => {
+    const r = await cli(['orders', 'status', 'ord_01M8ZZZZZZZZZZZZZZZZZZZZZZ', 'preparing', '--minutes', '5'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('error: --minutes goes only with accepted, not preparing\n');
   });
 
   it('without --json stays commander\'s line and the help hint', async () => {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -49,6 +49,22 @@ describe('homologate against a fresh emulator', () => {
     // DESIGN: a certificate is only for an observed ERP; this run is the reference integrator's.
     expect(run.stdout).toContain('Reference run passed: 8/8 checks passed.');
     expect(run.stdout).not.toMatch(/Certified/);
+  });
+
+  // issue 27: under CI, stderr's progress lines and stdout's summary each listed every check.
+  it('under CI prints every check once in the one log that holds stdout and stderr', () => {
+    const log = `${run.stdout}\n${run.stderr}`;
+    for (const id of IDS) expect(log.match(new RegExp(`^PASS\\s+${id}\\s`, 'gm')), id).toHaveLength(1);
+  });
+
+  it('a --report-dir that is a file is a usage error naming it, before the run (not EEXIST)', async () => {
+    const file = join(scratch.dir, 'not-a-folder');
+    writeFileSync(file, '');
+    for (const dir of [file, join(file, 'reports')]) {
+      const r = await runToEnd(['homologate', '--report-dir', dir], { ...scratch.env, MERCHANT_KIT_BASE_URL: emu.running.sandbox_base_url, MERCHANT_KIT_CREDENTIAL: emu.test.credential });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`error: --report-dir ${dir} is a file, or inside one: name a folder for the reports (it is made when missing)\n`);
+    }
   });
 
   it('says plainly that merchant-kit\'s reference integrator passed, not the user\'s ERP', () => {

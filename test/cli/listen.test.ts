@@ -139,6 +139,24 @@ describe('merchant-kit listen', () => {
     expect(Math.abs(Date.parse(line.received_at) - Date.now())).toBeLessThan(60_000);
   });
 
+  // issue 27: the line showed the arrival time; webhooks.md promises the event's own.
+  it('prints the event\'s own time (its created_at), which follows an advanced clock, not the arrival time', async () => {
+    const human = runCli(['listen', '--port', '0'], { MERCHANT_KIT_WEBHOOK_SECRET: await createWebhook(), TZ: 'UTC' });
+    running.push(human);
+    const url = /on (http:\/\/\S+?)\.? /.exec(await human.firstLine)![1];
+    await pointWebhookAt(url);
+    // Five hours ahead: the event's time of day is not the arrival's.
+    expect((await emu.control('POST', '/clock/advance', { seconds: 5 * 3600 })).status).toBe(200);
+    expect((await emu.api('POST', '/webhook/test')).status).toBe(202);
+    await emu.control('POST', '/webhooks/drain');
+    const started = Date.now();
+    while (!human.lines.some((l) => l.includes('webhook.test')) && Date.now() - started < 5000) await new Promise((r) => setTimeout(r, 20));
+    const line = human.lines.find((l) => l.includes('webhook.test'))!;
+    const events = await emu.api('GET', '/events');
+    const event = events.body.data.find((e: { type: string }) => e.type === 'webhook.test');
+    expect(line).toMatch(new RegExp(`^${event.created_at.slice(11, 19)}  webhook\\.test  ${event.id}$`));
+  });
+
   it('prints one human line per event with time, type, event id and order id/status', async () => {
     const cli = runCli(['listen', '--port', '0'], { MERCHANT_KIT_WEBHOOK_SECRET: await createWebhook() });
     running.push(cli);

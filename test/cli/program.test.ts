@@ -47,6 +47,13 @@ describe('merchant-kit', () => {
     expect(r.stdout).not.toMatch(/perfil|salida|dirección/);
   });
 
+  it('bare merchant-kit prints the help on stdout and exits 0, as --help does (issue 27)', async () => {
+    const r = await cli([]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe((await cli(['--help'])).stdout);
+    expect(r.stderr).toBe('');
+  });
+
   it('every command has --help with a copy-paste example', async () => {
     const all = commandPaths(help);
     expect(all).toEqual(expect.arrayContaining(['emulator start', 'catalog sync', 'feed tail', 'homologate', 'proxy', 'replay']));

@@ -191,6 +191,36 @@ describe('merchant-kit replay', () => {
     }
   }, 60_000);
 
+  // issue 27: support replayed an integrator's session with the demo store's credential.
+  it("warns when the credential is of another store than the recording's, which the target holds", async () => {
+    const emu = await startTestEmulator();
+    try {
+      const made = await emu.control('POST', '/stores', { environment: 'test', name: 'ERP Acme' });
+      const acme = made.body.data as { credential: string; store: { id: string } };
+      const file = join(dir, 'acme.jsonl');
+      const proxy = await startProxyCli(emu.running.sandbox_base_url, ['--record', file]);
+      try {
+        await request(`${proxy.url}/me`, 'GET', { credential: acme.credential });
+        await request(`${proxy.url}/store`, 'GET', { credential: acme.credential });
+        await proxy.waitFor(2);
+      } finally {
+        await proxy.stop();
+      }
+      const run = async (credential: string) => {
+        const cli = runCli(['replay', file, '--against', emu.url], { MERCHANT_KIT_CREDENTIAL: credential });
+        return { code: (await cli.exited).code, stderr: cli.stderr() };
+      };
+      const demo = await run(emu.test.credential);
+      expect(demo.code).toBe(1);
+      expect(demo.stderr).toContain(`warning: ${file} was recorded in store ${acme.store.id}, but the credential is of store ${emu.test.store_id}: `);
+      const own = await run(acme.credential);
+      expect(own.code, own.stderr).toBe(0);
+      expect(own.stderr).not.toContain('warning:');
+    } finally {
+      await emu.close();
+    }
+  }, 60_000);
+
   // Regression: replay sent the recorded writes to whatever answered, a real environment included.
   it('refuses an --against that is not a merchant-kit emulator, and sends it nothing but the health probe', async () => {
     const seen: string[] = [];

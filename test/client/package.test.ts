@@ -36,4 +36,20 @@ describe('the package', () => {
     const { stdout } = await run(process.execPath, ['exports.mjs'], { cwd: dir });
     expect(stdout.trim()).toBe('function function function true object');
   });
+
+  // issue 27: the root exported 226 names, the emulator's and the CLI's internals of the contract among them.
+  it('exports from the root what docs/client.md lists, and none of the contract\'s internals', async () => {
+    writeFileSync(join(dir, 'keys.mjs'), "import * as mk from 'merchant-kit'; console.log(JSON.stringify(Object.keys(mk)));");
+    const keys = JSON.parse((await run(process.execPath, ['keys.mjs'], { cwd: dir })).stdout) as string[];
+    const doc = readFileSync(join(ROOT, 'docs', 'client.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## What the package exports'), doc.indexOf('\n## ', doc.indexOf('## What the package exports') + 1));
+    const listed = [...section.matchAll(/`([A-Za-z_$][\w$]*)`/g)].map((m) => m[1]);
+    expect(keys.filter((k) => !listed.includes(k))).toEqual([]);
+    for (const internal of ['seededRandom', 'IdFactory', 'ulid', 'parseOrThrow', 'issuesToDetails', 'ERROR_CATALOGUE', 'controlFault', 'queryInt', 'panelProductInput', 'fillPath', 'isLoopbackHost']) {
+      expect(keys, internal).not.toContain(internal);
+    }
+    for (const promised of ['MerchantClient', 'EmulatorControl', 'ApiError', 'Paginator', 'ALL_ENDPOINTS', 'verify', 'productInput', 'formatAmount', 'ORDER_STATUSES']) {
+      expect(keys, promised).toContain(promised);
+    }
+  });
 });

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, EmulatorControl, type RetryInfo } from '../../src/client/index.js';
 import { MerchantClient } from '../../src/client/index.js';
 import { FAST_BACKOFF, sendJson, startClientRig, startFakeServer, type ClientRig } from '../helpers/client.js';
+import { loadFactor, realTimePassed } from '../helpers/wait.js';
 
 // spec: Errors, retry guidance — retry only after 429, 500, 502, 503, 504 or a network failure, with
 // backoff and Retry-After, the same Idempotency-Key on every retry; never repeat another 4xx.
@@ -51,19 +52,25 @@ describe('retries with emulator faults', () => {
   });
 
   it('retries a timed-out status change with the same key and the order changes once', async () => {
-    // The first attempt is held 400 ms by the emulator and then still runs; the client gave up at
-    // 150 ms and sent the retry, which ran first. The late original finds the key already used.
+    // The first attempt is held by the emulator twice the client's timeout and then still runs; the
+    // client gave up and sent the retry, which ran first. The late original finds the key already
+    // used. The timeout grows with the machine's load, so that the retry itself never runs out of it.
+    const timeoutMs = Math.round(500 * loadFactor());
     const order = await newOrder();
+    const path = `/sandbox/v1/orders/${order.id}/status`;
     const retries: RetryInfo[] = [];
-    const client = rig.makeClient({ timeoutMs: 150, dispatcher: undefined, onRetry: (i) => retries.push(i) });
+    const client = rig.makeClient({ timeoutMs, dispatcher: undefined, onRetry: (i) => retries.push(i) });
     const attempts: string[] = [];
-    await rig.control.addFault({ method: 'POST', path: `/sandbox/v1/orders/${order.id}/status`, delay_ms: 400, times: 1 });
+    await rig.control.addFault({ method: 'POST', path, delay_ms: 2 * timeoutMs, times: 1 });
+    const sentAt = Date.now();
     const changed = await client.orders.setStatus(order.id, { status: 'accepted' }, { onResponse: (i) => attempts.push(`${i.status} ${i.idempotencyKey}`) });
     expect(changed.status).toBe('accepted');
     expect(attempts).toHaveLength(1);
     expect(retries.map((r) => r.error.code)).toEqual(['network_error']);
     expect(attempts[0]).toBe(`200 ${retries[0]!.idempotencyKey}`);
-    await new Promise((r) => setTimeout(r, 500));
+    // The late original is released once its delay is over, and runs unseen (its client is gone, so
+    // the request log never gets its answer): the state is read after that moment, and a little more.
+    await realTimePassed(sentAt, 2 * timeoutMs + 200);
     const after = await rig.client.orders.get(order.id);
     expect(after.status_history.filter((h) => h.status === 'accepted')).toHaveLength(1);
     const events = await rig.client.events.list({ types: ['order.status_changed'], limit: 200 });
@@ -115,6 +122,34 @@ describe('retries with emulator faults', () => {
     const error = await rig.client.store.get({ maxRetries: 0 }).catch((e) => e);
     expect(error).toMatchObject({ status: 503, code: 'maintenance' });
     expect(sentTo('/store')).toHaveLength(1);
+  });
+});
+
+// issue 27: under a manual clock the rate-limit minute never ends by itself; retrying waited out
+// Retry-After four times (2 min 29 s) for nothing.
+describe('a 429 of an emulator with a manual clock (X-Emulator-Clock: manual)', () => {
+  const limited = { error: { code: 'rate_limited', message: 'Demasiadas solicitudes.', request_id: 'req_1' } };
+
+  it('rejects at once: no retry, no Retry-After wait', async () => {
+    const fake = await startFakeServer((_req, res) => sendJson(res, 429, limited, { 'retry-after': '37', 'x-emulator-clock': 'manual' }));
+    const retries: RetryInfo[] = [];
+    const client = new MerchantClient({ baseUrl: fake.url + '/sandbox/v1', credential: 'svk_test_a.svs_test_b', onRetry: (i) => retries.push(i) });
+    const error = await client.me().catch((e) => e);
+    expect(error).toMatchObject({ status: 429, code: 'rate_limited', retryAfter: 37 });
+    expect(fake.requests).toHaveLength(1);
+    expect(retries).toEqual([]);
+    await client.close();
+    await fake.close();
+  });
+
+  it('a 429 without the header (a real environment, a system clock) is still retried after Retry-After', async () => {
+    const fake = await startFakeServer((_req, res, n) => (n === 0 ? sendJson(res, 429, limited, { 'retry-after': '2' }) : sendJson(res, 200, { data: { id: 'str_1' } })));
+    const waits: number[] = [];
+    const client = new MerchantClient({ baseUrl: fake.url + '/sandbox/v1', credential: 'svk_test_a.svs_test_b', sleep: async (ms) => void waits.push(ms) });
+    expect((await client.store.get()).id).toBe('str_1');
+    expect(waits).toEqual([2000]);
+    await client.close();
+    await fake.close();
   });
 });
 

@@ -1,30 +1,22 @@
-import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, ROOT } from './cli.js';
+import { runBuild } from './run-build.js';
+import { loadTimer } from './wait.js';
 
 let main: string | undefined;
 
 /**
- * Builds the CLI into a private folder for this test file and runs it from there. Eight people
- * share dist/, and its rebuilds (clean, new chunk names) used to pull lazily imported chunks from
- * under running commands; a private build is a snapshot nobody else touches. The folder sits under
- * node_modules/.cache so that the bundle still resolves its dependencies from node_modules.
- * Returns a function that removes it.
+ * Points this test file's commands at the run's private copy of the built CLI (helpers/run-build.ts:
+ * made once per run, so a rebuild of dist/ cannot pull lazily imported chunks from under running
+ * commands, and no file pays for a build of its own). Returns a function to call when the file is
+ * done (the copy itself goes with the run).
  */
 export async function buildPrivateCli(): Promise<() => void> {
-  const parent = join(ROOT, 'node_modules', '.cache');
-  mkdirSync(parent, { recursive: true });
-  const out = mkdtempSync(join(parent, 'merchant-kit-cli-test-'));
-  const tsup = join(ROOT, 'node_modules', 'tsup', 'dist', 'cli-default.js');
-  await new Promise<void>((resolve, reject) =>
-    execFile(process.execPath, [tsup, '--out-dir', out, '--silent'], { cwd: ROOT }, (error, _o, stderr) =>
-      error ? reject(new Error(`private build failed: ${stderr}`)) : resolve(),
-    ),
-  );
-  main = join(out, 'src', 'cli', 'main.js');
-  return () => rmSync(out, { recursive: true, force: true });
+  main = join(await runBuild(), 'dist', 'src', 'cli', 'main.js');
+  return () => undefined;
 }
 
 /** The CLI's entry: the private build when there is one, else bin/merchant-kit.js (dist/). */
@@ -42,6 +34,7 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   /** Written to stdin, which is then closed (stdin is closed at once without it). */
   input?: string;
+  /** Bounds a hang (60 s on a quiet machine by default, grown with the load): the command is killed and the call fails. */
   timeoutMs?: number;
 }
 
@@ -63,13 +56,14 @@ export function cli(args: string[], options: RunOptions = {}): Promise<CliResult
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += String(d)));
     child.stderr.on('data', (d) => (stderr += String(d)));
-    const timer = setTimeout(() => {
+    // A limit that only bounds a hang, grown with the machine's load (helpers/wait.ts).
+    const timer = loadTimer(options.timeoutMs ?? 60_000, (elapsed) => {
       child.kill('SIGKILL');
-      reject(new Error(`merchant-kit ${args.join(' ')} timed out; stderr: ${stderr}`));
-    }, options.timeoutMs ?? 30_000);
+      reject(new Error(`merchant-kit ${args.join(' ')} still ran after ${(elapsed / 1000).toFixed(1)} s; stderr: ${stderr}`));
+    });
     child.on('error', reject);
     child.on('close', (code) => {
-      clearTimeout(timer);
+      timer.cancel();
       resolve({ code, stdout, stderr });
     });
     child.stdin.end(options.input ?? '');

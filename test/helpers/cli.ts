@@ -2,6 +2,7 @@ import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:c
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { loadDeadline, loadFactor } from './wait.js';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 export const BIN = join(ROOT, 'bin', 'merchant-kit.js');
@@ -29,15 +30,16 @@ function isFresh(): boolean {
  * code under test. One build at a time across test files (a lock folder).
  */
 export async function ensureBuilt(): Promise<void> {
-  for (let waited = 0; !isFresh(); waited += 200) {
+  // A build takes seconds; the limit only bounds a builder that died without removing its lock.
+  for (const deadline = loadDeadline(240_000); !isFresh(); ) {
     mkdirSync(join(LOCK, '..'), { recursive: true });
     let locked = false;
     try {
       mkdirSync(LOCK);
       locked = true;
     } catch {
-      // Another file is building; a lock older than two minutes is left over from a killed run.
-      if (existsSync(LOCK) && Date.now() - statSync(LOCK).mtimeMs > 120_000) rmSync(LOCK, { recursive: true, force: true });
+      // Another file is building; a lock older than two minutes (more on a busy machine) is left over from a killed run.
+      if (existsSync(LOCK) && Date.now() - statSync(LOCK).mtimeMs > 120_000 * loadFactor()) rmSync(LOCK, { recursive: true, force: true });
     }
     if (locked) {
       try {
@@ -47,7 +49,7 @@ export async function ensureBuilt(): Promise<void> {
       }
       return;
     }
-    if (waited > 120_000) throw new Error('timed out waiting for another build of dist/');
+    if (deadline.passed()) throw new Error(`waited ${Math.round(deadline.elapsedMs() / 1000)} s for another build of dist/ (its lock: ${LOCK})`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }

@@ -182,6 +182,8 @@ export interface Stop {
   limitMs: number;
   block: number | null;
   ranMs: number;
+  /** The machine's load factor when it stopped (helpers/wait.ts): the limit had grown by that much. */
+  loadFactor?: number;
 }
 
 /** How a session's input reaches bash: a script argument (`-c`), or pasted into a pseudo-terminal. */
@@ -201,11 +203,12 @@ export function describeEnd(end: { code: number | null; signal: NodeJS.Signals |
     return `block ${end.skipped} never ran on the terminal: ${READ_THE_PASTE.replace('this block', 'the block before it')}`;
   }
   const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+  const load = end.stopped?.loadFactor && end.stopped.loadFactor > 1 ? `, grown ×${end.stopped.loadFactor.toFixed(1)} for the machine's load` : '';
   if (end.stopped?.limit === 'block') {
-    return `the block was stopped by the docs runner's time limit: it ran ${seconds(end.stopped.ranMs)} with no further block started (limit per block ${seconds(end.stopped.limitMs)})`;
+    return `the block was stopped by the docs runner's time limit: it ran ${seconds(end.stopped.ranMs)} with no further block started (limit per block ${seconds(end.stopped.limitMs)}${load})`;
   }
   if (end.stopped?.limit === 'file') {
-    return `the file was stopped by the docs runner's time limit of ${seconds(end.stopped.limitMs)} while this block ran (for ${seconds(end.stopped.ranMs)})`;
+    return `the file was stopped by the docs runner's time limit of ${seconds(end.stopped.limitMs)} while this block ran (for ${seconds(end.stopped.ranMs)}${load})`;
   }
   if (end.signal) return `the session was killed by ${end.signal} (not by the docs runner)`;
   if (end.code === 0 && end.mode === 'terminal') return `the shell found no more input before the next block: ${READ_THE_PASTE}`;

@@ -81,14 +81,15 @@ export const TEST_STORE: 'sqlite' | 'postgres' = process.env.MERCHANT_KIT_TEST_S
 
 /**
  * An in-process emulator on a free port, with the manual clock unless told otherwise: in memory, or
- * on a database of its own (dropped at close) when the run is the PostgreSQL one. A test that names
- * its storage (a data folder, `memory`, a database URL) gets that storage on either run.
+ * on a database of its own (a copy of the run's migrated template, dropped at close) when the run is
+ * the PostgreSQL one. A test that names its storage (a data folder, `memory`, a database URL) gets
+ * that storage on either run.
  */
 export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
   const namesStorage = options.data !== undefined || options.memory !== undefined || options.databaseUrl !== undefined;
   if (TEST_STORE === 'postgres' && !namesStorage) {
     const { createTestDatabase } = await import('./postgres.js');
-    const database = await createTestDatabase();
+    const database = await createTestDatabase({ migrated: true });
     try {
       const running = await startEmulator({ port: 0, clock: 'manual', ...options, databaseUrl: database.url });
       const close = () => running.close().finally(() => database.drop());

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { CliProcess } from './cli.js';
 import type { TestEmulator } from './emulator.js';
 import { readAllEvents } from './orders.js';
+import { PATIENCE_MS, waitFor } from './wait.js';
 
 /** A scratch folder for cursor files and the config folder; removed by `cleanup()`. */
 export function scratchDir(): { dir: string; cleanup: () => void } {
@@ -23,23 +24,23 @@ export function apiEnv(emu: TestEmulator, configDir: string, extra: NodeJS.Proce
   };
 }
 
-/** Polls `check` every 20 ms until it returns true; fails with `describe()` after `timeoutMs`. */
-export async function waitUntil(check: () => boolean, describe: () => string, timeoutMs = 8000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out: ${describe()}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/**
+ * Polls `check` every 20 ms until it returns true; fails with `describe()` once `timeoutMs` (on a
+ * quiet machine, grown with the load: helpers/wait.ts) has passed. The limit only bounds a hang.
+ */
+export async function waitUntil(check: () => boolean, describe: () => string, timeoutMs = PATIENCE_MS): Promise<void> {
+  await waitFor(() => check(), describe, { limitMs: timeoutMs });
 }
 
 /** The stdout lines of a CLI run parsed as JSON, skipping the first `skip` lines (a ready line). */
 export function jsonLines(cli: CliProcess, skip = 0): any[] {
-  return cli.lines.slice(skip).map((l) => JSON.parse(l));
+  // The ready line a following run prints first (`{"event":"ready",…,"pid"}`) is not one of its events.
+  return cli.lines.slice(skip).map((l) => JSON.parse(l)).filter((line) => line?.event !== 'ready');
 }
 
-/** Waits until the run printed `count` lines (after `skip`) and returns them parsed. */
-export async function waitForJsonLines(cli: CliProcess, count: number, skip = 0, timeoutMs = 8000): Promise<any[]> {
-  await waitUntil(() => cli.lines.length - skip >= count, () => `${count} lines wanted, got:\n${cli.lines.join('\n')}\nstderr: ${cli.stderr()}`, timeoutMs);
+/** Waits until the run printed `count` lines (after `skip`, its ready line aside) and returns them parsed. */
+export async function waitForJsonLines(cli: CliProcess, count: number, skip = 0, timeoutMs = PATIENCE_MS): Promise<any[]> {
+  await waitUntil(() => jsonLines(cli, skip).length >= count, () => `${count} lines wanted, got:\n${cli.lines.join('\n')}\nstderr: ${cli.stderr()}`, timeoutMs);
   return jsonLines(cli, skip);
 }
 

@@ -111,7 +111,7 @@ export function run(command: string, args: string[], cwd: string, timeoutMs = 24
 }
 
 const BUILD_INPUTS = [
-  'package.json', 'tsup.config.ts', 'tsconfig.json', 'tsconfig.build.json', 'rollup.types.config.mjs',
+  'package.json', 'tsup.config.ts', 'tsconfig.json', 'tsconfig.build.json', 'rollup.types.config.mjs', 'prepare.mjs',
   'bin', 'src', 'emulator', 'checks', 'fixtures', 'docs', 'README.md', 'LICENSE',
 ];
 
@@ -128,7 +128,9 @@ export function buildAndPack(dir: string): { tarball: string; build: RunResult }
   symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'), 'dir');
   const build = run('npm', ['run', 'build'], pkg);
   if (build.status !== 0) throw new Error(`npm run build failed:\n${build.output}`);
-  const pack = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], pkg);
+  // With its scripts, as a user packs a clone: prepack leaves the built dist/ as it is and writes the
+  // tarball's package.json without the clone's own scripts (prepare.mjs).
+  const pack = run('npm', ['pack', '--json', '--pack-destination', dir], pkg);
   if (pack.status !== 0) throw new Error(`npm pack failed:\n${pack.output}`);
   const json = pack.stdout.slice(pack.stdout.indexOf('['), pack.stdout.lastIndexOf(']') + 1);
   return { tarball: join(dir, (JSON.parse(json) as { filename: string }[])[0].filename), build };
@@ -162,9 +164,9 @@ export function newConsumer(dir: string, name: string, type: 'commonjs' | 'modul
   if (init.status !== 0) throw new Error(`npm init failed:\n${init.output}`);
   const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
   if (type === 'module') manifest.type = 'module';
-  // better-sqlite3's install script fetches or builds the driver; merchant-kit's own `prepare` builds
-  // a clone and never runs from a tarball (npm lists it anyway). What `npm install-scripts` writes.
-  manifest.allowScripts = { 'better-sqlite3': true, [`file:${tarball}`]: false };
+  // better-sqlite3's install script fetches or builds the driver. Nothing for merchant-kit itself: the
+  // tarball's package.json has no install script of its own (issue 27), so npm has none to list.
+  manifest.allowScripts = { 'better-sqlite3': true };
   writeFileSync(join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   // --no-audit --no-fund: the registry's advisories and funding notes say nothing about this package.
   const install = run('npm', ['install', tarball, '--no-audit', '--no-fund'], project, 600_000);

@@ -25,8 +25,10 @@ export async function startPanelRig(viewport: { width: number; height: number })
   await seedMenu(emu);
   const browser = await launchChromium();
   const page = await browser.newPage({ viewport });
-  // Below the test timeout, so a stuck step names itself instead of timing the whole test out.
-  page.setDefaultTimeout(12_000);
+  // A step waits for what is sure to come (an element, a navigation); its limit only bounds a hang,
+  // and stays below the test timeout, so that a stuck step names itself instead of timing the whole
+  // test out.
+  page.setDefaultTimeout(30_000);
   const open = async () => {
     await page.goto(`${emu.url}/_emulator/panel`);
     await page.locator('#live.on').waitFor();

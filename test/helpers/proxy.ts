@@ -1,4 +1,5 @@
 import { runCli, type CliProcess } from './cli.js';
+import { PATIENCE_MS, waitFor } from './wait.js';
 
 export interface ProxyCli {
   proc: CliProcess;
@@ -11,15 +12,9 @@ export interface ProxyCli {
   stop(): Promise<{ code: number | null }>;
 }
 
-/** Polls `probe` every 20 ms until it gives a value; throws with `what()` after `ms`. */
-export async function until<T>(probe: () => T | undefined, what: () => string, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting: ${what()}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/** Polls `probe` every 20 ms until it gives a value; throws with `what()` once `ms` (grown with the load: helpers/wait.ts) has passed. */
+export async function until<T>(probe: () => T | undefined, what: () => string, ms = PATIENCE_MS): Promise<T> {
+  return waitFor(() => probe(), what, { limitMs: ms }) as Promise<T>;
 }
 
 /** `merchant-kit proxy --to <to> --port 0 --json …` as a subprocess, once it listens. */
@@ -29,12 +24,13 @@ export async function startProxyCli(to: string, args: string[] = [], env: NodeJS
     () => /Proxy listening on (\S+)/.exec(proc.stderr())?.[1],
     () => `proxy start; stderr: ${proc.stderr()}`,
   );
-  const exchanges = () => proc.lines.map((l) => JSON.parse(l));
+  // Its first line is the ready line (`{"event":"ready",…,"pid"}`), not an exchange.
+  const exchanges = () => proc.lines.map((l) => JSON.parse(l)).filter((line) => line?.event !== 'ready');
   return {
     proc,
     url,
     exchanges,
-    waitFor: (n) => until(() => (proc.lines.length >= n ? exchanges() : undefined), () => `${n} exchanges, got ${proc.lines.length}`),
+    waitFor: (n) => until(() => (exchanges().length >= n ? exchanges() : undefined), () => `${n} exchanges, got ${exchanges().length}`),
     async stop() {
       proc.child.kill('SIGTERM');
       return proc.exited;

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { PATIENCE_MS, withinPatience } from './wait.js';
 
 export interface Received {
   headers: http.IncomingHttpHeaders;
@@ -16,7 +17,10 @@ export interface Receiver {
   received: Received[];
   /** Decides per request; `n` counts requests from 0. Default: 200 at once. */
   behave: (req: Received, n: number) => Behaviour;
-  /** Resolves when at least `count` requests arrived. */
+  /**
+   * Resolves when at least `count` requests arrived; fails once `timeoutMs` (PATIENCE_MS by default,
+   * grown with the machine's load: helpers/wait.ts) has passed. The limit only bounds a hang.
+   */
   waitFor(count: number, timeoutMs?: number): Promise<Received[]>;
   close(): Promise<void>;
 }
@@ -29,12 +33,10 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
     url: '',
     received: [],
     behave: () => ({ status: 200 }),
-    async waitFor(count, timeoutMs = 5000) {
+    async waitFor(count, timeoutMs = PATIENCE_MS) {
       if (receiver.received.length < count) {
-        await new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error(`waited for ${count} requests, got ${receiver.received.length}`)), timeoutMs);
-          waiters.push({ count, resolve: () => (clearTimeout(timer), resolve()) });
-        });
+        const arrived = new Promise<void>((resolve) => waiters.push({ count, resolve }));
+        await withinPatience(arrived, () => `${count} requests, got ${receiver.received.length}`, timeoutMs);
       }
       return receiver.received;
     },

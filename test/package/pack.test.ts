@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -160,6 +160,11 @@ describe('the packed package in new projects (issue 14)', () => {
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(files.filter((f) => /^fixtures\/catalog\/large-/.test(f))).toEqual([]);
     expect(files).toContain('fixtures/catalog/generate-large.mjs');
+    // issue 27: the guides a user reads, not the contributors' page nor the panel's 434 kB screenshot.
+    expect(files).toContain('docs/client.md');
+    expect(files.filter((f) => f === 'docs/contributing.md' || f.endsWith('.png'))).toEqual([]);
+    // No script of the clone's own: npm 11 would list `prepare` among the install scripts to review.
+    expect(readFileSync(join(projects.cjs.dir, 'node_modules', 'merchant-kit', 'package.json'), 'utf8')).not.toMatch(/"(prepare|prepack|postpack)"/);
     // Declarations: one bundle per entry (and shared chunks), none of a module of the emulator.
     const declarations = files.filter((f) => /\.d\.c?ts$/.test(f));
     expect(declarations.filter((f) => !/^dist\/(src|emulator|checks)\/index\.d\.c?ts$|^dist\/types\//.test(f))).toEqual([]);
@@ -204,6 +209,22 @@ describe('the packed package in new projects (issue 14)', () => {
     expect(out.status, out.output).toBe(0);
     expect(out.output.trim()).toBe(version);
   }, 120_000);
+
+  // issue 27: inside a clone, npx installs the clone into its cache as a link and runs its
+  // `prepare`, which built the whole package again (65 s behind a bare spinner).
+  it('inside a clone, npx --no-install merchant-kit runs it without building it again (prepare finds dist/ up to date)', () => {
+    const clone = join(dir, 'pkg');
+    const main = join(clone, 'dist', 'src', 'cli', 'main.js');
+    const built = statSync(main).mtimeMs;
+    // A cache of its own: npx's first run in this clone, as in a fresh one.
+    const out = spawnSync('npx', ['--no-install', 'merchant-kit', '--version'], {
+      cwd: clone, encoding: 'utf8', timeout: 240_000, env: { ...process.env, npm_config_cache: join(dir, 'npm-cache'), npm_config_update_notifier: 'false' },
+    });
+    expect(out.status, `${out.stdout}${out.stderr}`).toBe(0);
+    expect(out.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+    expect(`${out.stdout}${out.stderr}`).not.toMatch(/> merchant-kit@[\d.]+ build/);
+    expect(statSync(main).mtimeMs).toBe(built);
+  }, 240_000);
 
   it('runs in the ESM project: import of each entry', () => {
     const out = node(projects.esm.dir, ['run.js']);

@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { seedMenu } from '../helpers/orders.js';
 import { launchChromium } from '../helpers/panel.js';
+import { realTimePassed } from '../helpers/wait.js';
 import type { HomologationReport } from '../../checks/report.js';
 
 // The panel's homologation view during an observed session: the person's steps, open ones first,
@@ -16,10 +17,12 @@ let report: HomologationReport;
 beforeAll(async () => {
   emu = await startTestEmulator({ clock: 'system' });
   await seedMenu(emu);
-  report = (await emu.control<{ data: HomologationReport }>('POST', `/homologation/${emu.test.integration_id}/start`, { timeout_seconds: 60 })).body.data;
+  // The session runs on the system clock: it must outlive this file on the slowest machine.
+  report = (await emu.control<{ data: HomologationReport }>('POST', `/homologation/${emu.test.integration_id}/start`, { timeout_seconds: 600 })).body.data;
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  page.setDefaultTimeout(12_000);
+  // Steps wait for what is sure to come; the limit only bounds a hang (helpers/panel.ts).
+  page.setDefaultTimeout(30_000);
   await page.goto(`${emu.url}/_emulator/panel`);
   await page.locator('#live.on').waitFor();
 }, 60_000);
@@ -45,9 +48,10 @@ describe('panel: homologation view', () => {
   it('follows the session live: a task done in the ERP shows done, with the call that did it', async () => {
     const reject = report.tasks.find((t) => t.action === 'reject_order')!;
     // The ERP's move; the session's armed 503 and 429 take the first two tries (same key, as a client retries).
-    let moved = { status: 0 };
-    for (let attempt = 0; attempt < 3 && moved.status !== 200; attempt++) {
-      if (attempt) await new Promise((r) => setTimeout(r, 1100));
+    // Each retry waits the Retry-After of the answer before it, as a correct client does.
+    let moved = await emu.api('POST', `/orders/${reject.order_id}/status`, { body: { status: 'rejected', reason: 'No stock today' }, idempotencyKey: 'panel-task-reject-1' });
+    for (let attempt = 1; attempt < 3 && moved.status !== 200; attempt++) {
+      await realTimePassed(Date.now(), Number(moved.headers.get('retry-after')) * 1000);
       moved = await emu.api('POST', `/orders/${reject.order_id}/status`, { body: { status: 'rejected', reason: 'No stock today' }, idempotencyKey: 'panel-task-reject-1' });
     }
     expect(moved.status).toBe(200);

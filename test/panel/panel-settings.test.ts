@@ -23,7 +23,7 @@ describe('panel: alerts, store, integration, webhook and deliveries', () => {
     const res = await orderAction(emu, order.id, 'import-failure', { code: 'unmapped_product', message: 'Producto <b>X</b> sin código', retryable: true });
     expect(res.status).toBe(200);
     const alert = card(order.id).locator('[data-alert="import_failed"]');
-    await alert.waitFor({ timeout: 5000 });
+    await alert.waitFor();
     expect(await alert.textContent()).toContain('unmapped_product Producto <b>X</b> sin código (retryable)');
     expect(await card(order.id).locator('[data-field="ack"]').textContent()).toBe('ERP: failed');
   });

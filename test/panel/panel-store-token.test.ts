@@ -30,7 +30,7 @@ afterAll(async () => {
 /** The panel unlocked with `token`, live, its board drawn. */
 async function unlocked(token: string): Promise<{ page: Page; urls: string[]; bearers: Set<string> }> {
   const page = await browser.newPage({ viewport: { width: 1600, height: 1100 } });
-  page.setDefaultTimeout(15_000);
+  page.setDefaultTimeout(30_000);
   const urls: string[] = [];
   const bearers = new Set<string>();
   page.on('request', (r) => {
@@ -69,7 +69,7 @@ describe('the panel with a store token', () => {
     const { page } = await unlocked(a.token);
     const before = await page.locator('[data-order-id]').count();
     await page.locator('#simulate').click();
-    await expect.poll(() => page.locator('[data-order-id]').count(), { timeout: 15_000 }).toBe(before + 1);
+    await expect.poll(() => page.locator('[data-order-id]').count()).toBe(before + 1);
 
     const other = await controlCall(emu, 'POST', '/orders', ADMIN, { store_id: b.storeId, scenario: 'pickup_invoice' });
     const mine = await controlCall(emu, 'POST', '/orders', ADMIN, { store_id: a.storeId, scenario: 'pickup_invoice' });

@@ -56,7 +56,7 @@ describe('panel page', () => {
     page.on('framenavigated', (f) => navigations.push(f.url()));
     const postedAt = Date.now();
     const order = await simulate(emu, { scenario: 'delivery' });
-    await card(order.id).waitFor({ timeout: 5000 });
+    await card(order.id).waitFor();
     const seenAt = await page.evaluate((id) => (window as unknown as { __seen: Record<string, number> }).__seen[id], order.id);
     const latency = seenAt - postedAt;
     console.log(`[panel figures] POST /_emulator/orders → order on the board: ${latency} ms`);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, TEST_STORE, type TestEmulator } from '../../helpers/emulator.js';
 import { asStore, newStore } from '../../helpers/stores.js';
+import { realTimePassed } from '../../helpers/wait.js';
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -16,7 +17,7 @@ describe('clock', () => {
 
   it('stands still until advanced, then moves by exactly the seconds given', async () => {
     const before = await emu.control('GET', '/clock');
-    await new Promise((r) => setTimeout(r, 20));
+    await realTimePassed(Date.now(), 20);
     const still = await emu.control('GET', '/clock');
     expect(still.body.data.now).toBe(before.body.data.now);
     const moved = await emu.control('POST', '/clock/advance', { seconds: 90 });

@@ -102,7 +102,10 @@ export interface GoldenRun {
 
 /** Runs the scripted session against a fresh in-process emulator and returns every normalised answer. */
 export async function recordSession(): Promise<GoldenRun> {
-  const emu: TestEmulator = await startTestEmulator({ seed: 42 });
+  // The clock starts on a minute: the rate windows are fixed minutes of the emulator's clock, and a
+  // session that started late in one crossed into the next at a clock move (x-ratelimit-remaining 119
+  // where 117 was recorded). Only where in its minute it starts is pinned; dates are read relative.
+  const emu: TestEmulator = await startTestEmulator({ seed: 42, manualClockStart: Math.floor(Date.now() / 60_000) * 60_000 });
   const receiver: Receiver = await startReceiver();
   const steps: RecordedStep[] = [];
   try {

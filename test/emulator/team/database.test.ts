@@ -52,7 +52,7 @@ describe('a database that cannot be used at start', () => {
     expect(stderr).not.toContain('s3cret');
     const human = await refusedStart(['--database-url', 'postgres://kit:s3cret@127.0.0.1:1/sandbox']);
     expect(human.code).toBe(1);
-    expect(human.stderr).toBe('Could not start the emulator: cannot open the PostgreSQL database postgres://kit@127.0.0.1:1/sandbox: connection refused\n');
+    expect(human.stderr).toBe('error: could not start the emulator: cannot open the PostgreSQL database postgres://kit@127.0.0.1:1/sandbox: connection refused\n');
   });
 });
 
@@ -74,7 +74,7 @@ describe.skipIf(!PG_URL)('the database of a sandbox of several processes', () =>
   it('refuses a process whose --clock is not the sandbox\'s: exit 1, one line', async () => {
     const { code, stderr } = await refusedStart(['--database-url', team.database.url, '--clock', 'system']);
     expect(code).toBe(1);
-    expect(stderr).toBe('Could not start the emulator: this sandbox runs a manual clock: start every process of it with --clock manual\n');
+    expect(stderr).toBe('error: could not start the emulator: this sandbox runs a manual clock: start every process of it with --clock manual\n');
     expect((await team.members[0]!.api('GET', '/me')).status).toBe(200);
   });
 
@@ -155,7 +155,7 @@ describe.skipIf(!PG_URL)('the database of a sandbox of several processes', () =>
     expect(code).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toBe(
-      `Could not start the emulator: the database's merchant-kit schema (merchant_kit) is from a newer version (${current + 1} > ${current}); update merchant-kit or use another database\n`,
+      `error: could not start the emulator: the database's merchant-kit schema (merchant_kit) is from a newer version (${current + 1} > ${current}); update merchant-kit or use another database\n`,
     );
     expect((await admin((c) => c.query(version), team.database.url)).rows[0].value).toBe(String(current + 1));
   });

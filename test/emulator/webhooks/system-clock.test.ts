@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { startReceiver, type Receiver } from '../../helpers/receiver.js';
+import { waitFor } from '../../helpers/wait.js';
 
 let emu: TestEmulator;
 let rx: Receiver;
@@ -19,32 +20,30 @@ afterAll(async () => {
  * moved while the receiver's 500 is still on its way back would move the retry with it.
  */
 async function failureRecorded(deliveryId: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+  await waitFor(async () => {
     const list = await emu.api('GET', '/webhook/deliveries?limit=200');
     const d = list.body.data.find((x: { id: string }) => x.id === deliveryId);
-    if (d?.attempt_count === 1 && d.next_attempt_at) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`delivery ${deliveryId}: the failed first attempt was never recorded`);
+    return d?.attempt_count === 1 && d.next_attempt_at;
+  }, () => `delivery ${deliveryId}: the failed first attempt recorded`, { intervalMs: 25 });
 }
 
 describe('dispatcher with the system clock', () => {
-  it('attempts a new delivery promptly without any drain', async () => {
-    const sent = Date.now();
+  // How soon is a figure for bench/webhooks, not an assertion: a slow machine takes longer.
+  it('attempts a new delivery without any drain', async () => {
     await emu.api('POST', '/webhook/test');
-    const [got] = await rx.waitFor(1, 2000);
-    expect(got.at - sent).toBeLessThan(500);
+    const [got] = await rx.waitFor(1);
+    expect(JSON.parse(got!.body).type).toBe('webhook.test');
   });
 
   it('makes a due retry when the clock is advanced, without any drain', async () => {
     rx.received.length = 0;
     rx.behave = (_r, n) => (n === 0 ? { status: 500 } : { status: 200 });
     await emu.api('POST', '/webhook/test');
-    const [first] = await rx.waitFor(1, 2000);
+    const [first] = await rx.waitFor(1);
     await failureRecorded(first!.headers['x-service-delivery-id'] as string);
     expect(rx.received).toHaveLength(1);
     await emu.control('POST', '/clock/advance', { seconds: 60 });
-    const got = await rx.waitFor(2, 2000);
+    const got = await rx.waitFor(2);
     expect(got[1].headers['x-service-delivery-id']).toBe(got[0].headers['x-service-delivery-id']);
   });
 
@@ -52,13 +51,11 @@ describe('dispatcher with the system clock', () => {
     rx.received.length = 0;
     rx.behave = (_r, n) => (n === 0 ? { status: 500 } : { status: 200 });
     await emu.api('POST', '/webhook/test');
-    const [first] = await rx.waitFor(1, 2000);
+    const [first] = await rx.waitFor(1);
     await failureRecorded(first!.headers['x-service-delivery-id'] as string);
-    // 59 of the 60 s by the clock; the last second passes in real time.
+    // 59 of the 60 s by the clock; the last second passes in real time: the retry comes no sooner.
     await emu.control('POST', '/clock/advance', { seconds: 59 });
-    await new Promise((r) => setTimeout(r, 300));
-    expect(rx.received).toHaveLength(1);
-    const got = await rx.waitFor(2, 3000);
+    const got = await rx.waitFor(2);
     expect(got[1].at - got[0].at).toBeGreaterThanOrEqual(900);
   });
 });

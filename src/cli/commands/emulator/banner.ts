@@ -47,7 +47,9 @@ function stores(facts: BannerFacts): string[] {
     `  ${s.environment.padEnd(width)}  store ${s.store_id}  integration ${s.integration_id}`,
     credentialsNew ? `  ${pad}  credential ${s.credential}` : `  ${pad}  key id ${s.credential.split('.')[0]}`,
   ]);
-  const again = credentialsNew ? [] : [`To get a credential again, generate one in the panel (Credentials): ${ready.url}/_emulator/panel`];
+  const again = credentialsNew
+    ? []
+    : [`A new credential, shown once: merchant-kit emulator credentials issue (--environment live for the live store), or the panel's Credentials: ${ready.url}/_emulator/panel`];
   return [header, ...lines, ...again];
 }
 

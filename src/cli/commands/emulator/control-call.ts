@@ -72,8 +72,11 @@ export function noEmulatorLine(where: string, cause?: string): string {
 /** What to do when the control API refused the token, or got none. */
 export const TOKEN_ADVICE = "pass --admin-token or set MERCHANT_KIT_ADMIN_TOKEN (its admin token, or your store's token)";
 
-/** A store token on a route of the whole sandbox (reset, the clock's moves, faults, chaos, export). */
-export function storeTokenRefusal(target: ControlTarget): string {
+/**
+ * A store token on a route of the whole sandbox (reset, the clock's moves, faults, chaos, export,
+ * making stores): the one wording of every command that meets it (emulator.md, Admin and store tokens).
+ */
+export function storeTokenRefusal(target: Pick<ControlTarget, 'root'>): string {
   return `error: the emulator at ${target.root} refused the control call (403 insufficient_scope): a store token opens only its own store's routes; this one changes or shows the whole sandbox and needs the admin token`;
 }
 

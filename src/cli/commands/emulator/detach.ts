@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { ReadyInfo } from '../../../../emulator/server.js';
@@ -8,9 +8,11 @@ import { note } from '../../output.js';
 import { banner, type BannerFacts } from './banner.js';
 import type { StartOptions } from './index.js';
 import { checkOperatorFlags, startStorage } from './storage.js';
+import { assertPortFree, DataDirBefore } from './start-failure.js';
 
 /** Set in the environment of the emulator that `start --detach` spawns: it reports its start over IPC. */
-export const DETACHED_CHILD = 'MERCHANT_KIT_DETACHED_CHILD';
+export { DETACHED_CHILD } from '../../parent-watch.js';
+import { DETACHED_CHILD } from '../../parent-watch.js';
 
 /** Names the detached emulator's log when it is a temporary file of its own (`--memory`, no `--log-file`): removed on a clean stop. */
 export const DETACHED_TEMP_LOG = 'MERCHANT_KIT_DETACHED_TEMP_LOG';
@@ -107,7 +109,18 @@ function spawnEmulator(options: StartOptions, dataDir: string | null, databaseUr
   }
 }
 
-/** The child's report once it listens; its log's new lines when it exits first. */
+/** The child exited before it listened: what its log says, and its exit code. */
+class ChildFailed extends Error {
+  constructor(
+    readonly log: string,
+    readonly exitCode: number | null,
+    readonly signal: NodeJS.Signals | null,
+  ) {
+    super('the emulator did not start');
+  }
+}
+
+/** The child's report once it listens; its log's new lines when it exits first (ChildFailed). */
 function readyReport(child: ChildProcess, logFile: string, offset: number, guard: { aborted: boolean }): Promise<DetachedReady> {
   return new Promise<DetachedReady>((resolveReport, reject) => {
     const timer = setTimeout(() => {
@@ -121,10 +134,35 @@ function readyReport(child: ChildProcess, logFile: string, offset: number, guard
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
       if (guard.aborted) return reject(new ExitError('Interrupted: the emulator was stopped before it listened.'));
-      const why = logSince(logFile, offset) || (signal ? `it was stopped by ${signal}` : `it exited with code ${code}`);
-      reject(new ExitError(`${why}\n(the emulator did not start; its log: ${logFile})`, code === 2 ? 2 : 1));
+      reject(new ChildFailed(logSince(logFile, offset), code, signal));
     });
   });
+}
+
+/**
+ * The child's failure as this command reports it. The child runs with --json, so its last log line is
+ * the one JSON error object: it becomes this command's own error (a line and its hint for people, the
+ * same object under --json), after the notes the child printed before it. `logKept`: the log file
+ * outlives the failed start (named, for whoever reads more of it).
+ */
+function childFailure(failed: ChildFailed, logFile: string, logKept: boolean): ExitError {
+  const lines = failed.log.split('\n').filter((line) => line.trim() !== '');
+  const last = lines.at(-1);
+  let error: { message?: unknown; hint?: unknown; code?: unknown } | undefined;
+  try {
+    error = last ? (JSON.parse(last) as { error?: typeof error }).error : undefined;
+  } catch {
+    error = undefined;
+  }
+  const where = logKept ? `the emulator did not start; its log: ${logFile}` : 'the emulator did not start';
+  const exitCode = failed.exitCode === 2 ? 2 : 1;
+  if (error && typeof error.message === 'string') {
+    for (const line of lines.slice(0, -1)) note(line);
+    const hint = typeof error.hint === 'string' ? error.hint : undefined;
+    return new ExitError(`error: ${error.message} (${where})`, exitCode, { hint, ...(typeof error.code === 'string' ? { code: error.code } : {}) });
+  }
+  const why = lines.join('\n') || (failed.signal ? `it was stopped by ${failed.signal}` : `it exited with code ${failed.exitCode}`);
+  return new ExitError(`${why}\n(${where})`, exitCode);
 }
 
 /**
@@ -135,6 +173,9 @@ function readyReport(child: ChildProcess, logFile: string, offset: number, guard
 export async function startDetached(options: StartOptions): Promise<void> {
   const { dataDir, databaseUrl } = startStorage(options);
   checkOperatorFlags(options);
+  // Before anything is made (start-failure.ts): the usual failure changes nothing.
+  await assertPortFree(options.host, options.port);
+  const before = dataDir ? DataDirBefore.of(dataDir) : null;
   const logFile = logFileOf(options, dataDir);
   if (dataDir) {
     const { secureDataDir } = await import('../../../../emulator/data-folder.js');
@@ -143,7 +184,18 @@ export async function startDetached(options: StartOptions): Promise<void> {
   const guard = interruptGuard();
   const { child, offset } = spawnEmulator(options, dataDir, databaseUrl, logFile);
   guard.child = child;
-  const report = await readyReport(child, logFile, offset, guard).finally(guard.release);
+  let report: DetachedReady;
+  try {
+    report = await readyReport(child, logFile, offset, guard).finally(guard.release);
+  } catch (error) {
+    if (!(error instanceof ChildFailed)) throw error;
+    // A failed start leaves nothing behind: a data folder it made (its log with it), a temporary log.
+    // A log the user named, or one in a folder that was theirs before, stays and is named.
+    const removed = before?.undo() ?? false;
+    const temporary = !dataDir && !options.logFile;
+    if (temporary) rmSync(logFile, { force: true });
+    throw childFailure(error, logFile, Boolean(options.logFile) || (!removed && !temporary));
+  }
   child.removeAllListeners('exit');
   if (child.connected) child.disconnect();
   child.unref();

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { ExitError } from '../../errors.js';
 import { controlUrl, hasErrorBody, networkCause, openControl } from './control-url.js';
+import { storeTokenRefusal } from './control-call.js';
 import type { ReadyInfo } from '../../../../emulator/server.js';
 import type { Bundle } from '../../../../emulator/bundle/format.js';
 // The zod- and chalk-free plural: this module loads when the CLI registers its commands.
@@ -40,6 +41,7 @@ async function fetchBundle(admin: string, adminToken: string | undefined): Promi
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     if (error.status === 0) throw new ExitError(`error: no emulator answered at ${admin} (${networkCause(error)}); start one or pass --base-url or --data`);
+    if (error.status === 403 && error.code === 'insufficient_scope') throw new ExitError(storeTokenRefusal({ root: admin.replace(/\/_emulator$/, '') }));
     const why = hasErrorBody(error) ? `${error.code}: ${error.message}` : `HTTP ${error.status}`;
     throw new ExitError(`error: ${admin}/export answered ${error.status} (${why})`);
   } finally {

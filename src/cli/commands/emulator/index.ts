@@ -7,6 +7,7 @@ import { registerFaults } from './faults/index.js';
 import { registerChaos } from './chaos/index.js';
 import { registerLogs } from './logs/index.js';
 import { registerStores } from './stores/index.js';
+import { registerCredentials } from './credentials/index.js';
 import { registerBalance } from './balance.js';
 import { registerAccess } from './access/index.js';
 import { registerCertificates } from './certificates/index.js';
@@ -105,6 +106,7 @@ export function registerEmulatorCommands(program: Command): void {
   registerStores(emulator);
   registerAccess(emulator);
   registerCertificates(emulator);
+  registerCredentials(emulator);
   registerBalance(emulator);
 }
 

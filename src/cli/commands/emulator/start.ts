@@ -2,7 +2,6 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { readyLine, startEmulator, type ReadyInfo, type RunningEmulator } from '../../../../emulator/server.js';
 import { SEED_FILE } from '../../../../emulator/data-folder.js';
-import { redactSecrets } from '../../../logging/redact.js';
 import { ExitError } from '../../errors.js';
 import type { StartOptions } from './index.js';
 import { checkOperatorFlags, shownUrl, startStorage } from './storage.js';
@@ -10,6 +9,7 @@ import { loadBundleForStart, restoredNote } from './export.js';
 import { banner, type BannerFacts } from './banner.js';
 import { loadStartCatalog, readStartCatalog } from './start-catalog.js';
 import { DETACHED_CHILD, DETACHED_TEMP_LOG, type DetachedReady } from './detach.js';
+import { assertPortFree, DataDirBefore, startFailure } from './start-failure.js';
 
 /** `merchant-kit emulator start`: listens, prints the ready line, stops cleanly on SIGINT/SIGTERM. */
 export async function startAction(options: StartOptions): Promise<void> {
@@ -18,6 +18,9 @@ export async function startAction(options: StartOptions): Promise<void> {
   // Read before the start: a refused bundle or menu changes nothing.
   const bundle = options.from ? await loadBundleForStart(options.from) : null;
   const menu = options.catalog ? await readStartCatalog(options.catalog) : null;
+  // A taken port changes nothing either; any later failure puts the data folder back (start-failure.ts).
+  await assertPortFree(options.host, options.port);
+  const before = dataDir ? DataDirBefore.of(dataDir) : null;
   // The demo credentials are made by this start unless the data folder already keeps them.
   // On a shared database every process's ready line carries them; the banner shows key ids.
   const credentialsNew = databaseUrl === null && (dataDir === null || bundle !== null || !existsSync(join(dataDir, SEED_FILE)));
@@ -41,9 +44,10 @@ export async function startAction(options: StartOptions): Promise<void> {
       logger: options.verbose ?? false,
     });
   } catch (error) {
+    before?.undo();
     // A bundle that the schema refuses (found while it is loaded) is named like one refused on reading.
     if ((error as Error).name === 'BundleError') throw new ExitError(`error: cannot start from ${options.from}: ${(error as Error).message}`);
-    throw new ExitError(`Could not start the emulator: ${redactSecrets((error as Error).message)}`);
+    throw startFailure(error, options.host, options.port);
   }
   for (const notice of running.notices) process.stderr.write(`${notice}\n`);
   // Before the ready line: a supervisor may send a signal as soon as it reads it.
@@ -61,7 +65,15 @@ export async function startAction(options: StartOptions): Promise<void> {
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
   const ready = readyLine(running);
-  const catalog = menu ? await loadStartCatalog(running, ready.stores, menu) : null;
+  let catalog: Awaited<ReturnType<typeof loadStartCatalog>> | null = null;
+  try {
+    catalog = menu ? await loadStartCatalog(running, ready.stores, menu) : null;
+  } catch (error) {
+    // Nothing was announced yet: the emulator stops (its pid file goes with it) and the folder is put back.
+    await running.close();
+    before?.undo();
+    throw error;
+  }
   const facts: BannerFacts = {
     ready,
     storage: databaseUrl ? `PostgreSQL ${shownUrl(databaseUrl)} (shared: every process on it is this sandbox)` : (dataDir ?? 'in memory (lost on exit)'),

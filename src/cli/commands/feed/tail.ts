@@ -4,7 +4,7 @@ import type { MerchantClient } from '../../../client/merchant-client.js';
 import { EVENT_TYPES, type EventType } from '../../../contract/events.js';
 import { ExitError } from '../../errors.js';
 import { resolveContext } from '../../context.js';
-import { note } from '../../output.js';
+import { note, printReadyJson } from '../../output.js';
 import { parseForwardUrl } from '../listen/forward.js';
 import { loadState, type CursorState } from './cursor-file.js';
 import { forwardUntilTaken, sleep } from './deliver.js';
@@ -61,6 +61,9 @@ export async function tailAction(options: TailOptions, command: Command): Promis
   try {
     const me = await client.me();
     const { state, save } = loadState(options.cursorFile, me.integration.id);
+    // Until stopped (not --once): the pid, to stop it from a script.
+    if (!options.once && options.json) printReadyJson({ base_url: ctx.baseUrl, integration_id: me.integration.id, cursor_file: options.cursorFile ?? null });
+    else if (!options.once) note(`Following the event feed of ${ctx.baseUrl} every ${options.interval} s (pid ${process.pid}; Ctrl+C to stop).`);
     await tailLoop({ ...options, types, forwardTo }, client, me.integration.id, state, save);
   } finally {
     await client.close().catch(() => undefined);

@@ -106,7 +106,12 @@ async function prepareReportDir(options: HomologateOptions): Promise<void> {
     await mkdir(options.reportDir, { recursive: true });
     await access(options.reportDir, constants.W_OK);
   } catch (error) {
-    const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    const code = (error as NodeJS.ErrnoException).code;
+    // mkdir says EEXIST for a file of that name, ENOTDIR for a file on the way to it.
+    if (code === 'EEXIST' || code === 'ENOTDIR') {
+      throw usageError(`error: --report-dir ${options.reportDir} is a file, or inside one: name a folder for the reports (it is made when missing)`);
+    }
+    const why = code === 'EACCES' || code === 'EPERM' ? 'no permission to write there' : code ?? (error as Error).message;
     throw usageError(`error: --report-dir ${options.reportDir} cannot hold the reports (${why})`);
   }
 }

@@ -5,9 +5,10 @@ import { errColors } from '../../output.js';
 import { spinnerFactory, type SpinnerOptions } from '../../spinner.js';
 
 /**
- * Live progress on stderr: an ora spinner per check on a TTY, plain lines otherwise (CI logs), and
- * nothing but the final result with --json. When the summary will be printed on the same terminal
- * (stdout a TTY too), a decided check only clears its spinner: the summary lists every check once.
+ * Live progress on stderr: an ora spinner per check on a TTY, plain lines otherwise, and nothing but
+ * the final result with --json. Every check is printed once: when the terminal summary follows on
+ * stdout, a decided check only clears its spinner (stdout a TTY too), and plain output (CI, where one
+ * log holds stdout and stderr) leaves its line to the summary.
  */
 export class Progress {
   private spinner: Ora | null = null;
@@ -24,7 +25,8 @@ export class Progress {
   static async create(json: boolean, summaryOnStdout: boolean): Promise<Progress> {
     const fancy = !json && Boolean(process.stderr.isTTY) && !process.env.CI;
     const ora = fancy ? await spinnerFactory() : null;
-    return new Progress(fancy, json, !(fancy && summaryOnStdout && Boolean(process.stdout.isTTY)), ora);
+    const summaryShowsChecks = summaryOnStdout && (!fancy || Boolean(process.stdout.isTTY));
+    return new Progress(fancy, json, !summaryShowsChecks, ora);
   }
 
   say(line: string): void {

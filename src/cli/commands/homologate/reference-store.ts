@@ -1,6 +1,7 @@
 import type { CliContext } from '../../context.js';
 import { backoffFromEnv } from '../../context.js';
 import { ExitError } from '../../errors.js';
+import { storeTokenRefusal } from '../emulator/control-call.js';
 import type { EmulatorControl, MerchantClient, RetryInfo } from '../../../client/index.js';
 import { sleep } from '../../../client/retry.js';
 import type { SharedState } from '../../../../checks/context.js';
@@ -62,6 +63,8 @@ export async function referenceStore(cli: CliContext, control: EmulatorControl, 
   try {
     created = await control.createStore({ environment: cli.environment, name: `merchant-kit homologation ${runId}`, slug: `${REFERENCE_STORE_SLUG}${runId}` });
   } catch (error) {
+    const { status, code } = error as { status?: unknown; code?: unknown };
+    if (status === 403 && code === 'insufficient_scope') throw new ExitError(storeTokenRefusal({ root: cli.adminUrl.replace(/\/_emulator$/, '') }), 1);
     const why = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
     throw new ExitError(
       `homologate: the emulator refused to make the reference integrator's own store (POST /_emulator/stores): ${why}. ` +
@@ -75,7 +78,7 @@ export async function referenceStore(cli: CliContext, control: EmulatorControl, 
     credential: created.credential,
     userAgent: 'merchant-kit-homologate',
     backoff: backoffFromEnv(process.env),
-    ...(manual ? clockAwareRetries(control, progress, state) : {}),
+    ...(manual ? { ...clockAwareRetries(control, progress, state), retryManualClockLimits: true } : {}),
   });
   const code = `mkh-base-${runId}`;
   let setupFailure: string | null = null;

@@ -53,10 +53,23 @@ function receivedAt(record: ListenRecord): string {
   return inOffsetOf(record.received_at, reference);
 }
 
-/** One human line: time (in the event's offset), type, event id, order id and status when present. */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T(\d{2}:\d{2}:\d{2})/;
+
+/**
+ * The time a human line shows (docs/webhooks.md): the event's own (`created_at`, a reconciled order's
+ * `updated_at`) as the API wrote it, which follows the emulator's clock when it was advanced; the
+ * arrival, in the event's offset, for what has no event to read (a refused request, a failed forward).
+ */
+function shownTime(record: ListenRecord): string {
+  const own = record.kind === 'event' ? record.event.created_at : record.kind === 'reconciled' ? record.event.data.order.updated_at : undefined;
+  const time = typeof own === 'string' ? DATE_TIME.exec(own)?.[1] : undefined;
+  return time ?? receivedAt(record).slice(11, 19);
+}
+
+/** One human line: the event's time, type, event id, order id and status when present. */
 function humanLine(record: ListenRecord): string {
   const c = colors();
-  const time = receivedAt(record).slice(11, 19);
+  const time = shownTime(record);
   if (record.kind === 'rejected') {
     const id = record.event_id ? `  ${record.event_id}` : '';
     return `${c.dim(time)}  ${c.red(`rejected ${record.status}`)}${id}  ${REASONS[record.reason] ?? record.reason} (${record.reason})`;
@@ -125,12 +138,13 @@ export function printReady(json: boolean, ready: { url: string; forwardTo: strin
       // DESIGN: a secret is shown once, when it is made.
       ...(c?.newSecret ? { signing_secret: c.newSecret } : {}),
       cursor_file: ready.cursorFile,
+      pid: process.pid,
     };
     process.stdout.write(`${JSON.stringify(line)}\n`);
     return;
   }
   const via = ready.forwardTo ? `, forwarding to ${ready.forwardTo}` : '';
-  process.stdout.write(`Listening for webhooks on ${ready.url}${via}. Ctrl+C to stop.\n`);
+  process.stdout.write(`Listening for webhooks on ${ready.url}${via} (pid ${process.pid}). Ctrl+C to stop.\n`);
   if (c) {
     process.stdout.write(`Webhook ${c.created ? 'created' : 'updated'} with the URL ${c.url} (events: ${c.events.join(', ')}); ${SECRET_NOTES[c.source]}\n`);
     if (c.newSecret) process.stdout.write(`Signing secret: ${c.newSecret} (new: shown once; the next listen --configure goes on with it, your app can verify with it)\n`);

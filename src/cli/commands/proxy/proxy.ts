@@ -1,7 +1,7 @@
 import { chmodSync, closeSync, openSync } from 'node:fs';
 import { isLoopbackHost } from '../../../contract/webhooks.js';
 import { ExitError } from '../../errors.js';
-import { colors, note, printLine, printNdjson } from '../../output.js';
+import { colors, note, printLine, printNdjson, printReadyJson } from '../../output.js';
 import type { ProxyCommandOptions } from './index.js';
 import { startProxy, type ExchangeSummary } from './server.js';
 
@@ -63,6 +63,7 @@ export async function proxyAction(options: ProxyCommandOptions): Promise<void> {
   });
   // The pid stops it from a script: under npx, `$!` is npx's own pid (docs/support.md).
   note(`Proxy listening on ${proxy.url} → ${to.href.replace(/\/$/, '')} (pid ${process.pid}${options.record ? `, recording to ${options.record}` : ''})`);
+  if (options.json) printReadyJson({ url: proxy.url, to: to.href.replace(/\/$/, ''), record: options.record ?? null });
   note('Point your ERP at the proxy address. Ctrl-C to stop.');
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

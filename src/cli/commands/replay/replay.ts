@@ -7,6 +7,8 @@ import { colors, note, printLine, printNdjson } from '../../output.js';
 import type { ReplayCommandOptions } from './index.js';
 import { readRecording } from './read.js';
 import { replay, type ReplayResult } from './run.js';
+import { environmentOfStore, otherStoreWarning, recordedStore } from './store.js';
+import type { Exchange } from '../proxy/record.js';
 
 /** Every credential the usual sources give, the first one per environment: stdin, environment, profile. */
 async function gatherCredentials(command: Command, env: NodeJS.ProcessEnv): Promise<Partial<Record<Environment, string>>> {
@@ -57,6 +59,28 @@ async function assertEmulator(against: string): Promise<void> {
   }
 }
 
+/**
+ * A warning on stderr when the credential is of another store than the recording's (store.ts). The
+ * target's state is read from its control API (no API call, so nothing of the replay changes); an
+ * emulator that will not show it (a store token of another store) is not judged.
+ */
+async function warnOfOtherStore(file: string, exchanges: Exchange[], against: string, credentials: Partial<Record<Environment, string>>): Promise<void> {
+  const recorded = recordedStore(exchanges);
+  if (!recorded) return;
+  const { EmulatorControl } = await import('../../../client/emulator-control.js');
+  const control = new EmulatorControl(against, { adminToken: process.env.MERCHANT_KIT_ADMIN_TOKEN, timeoutMs: 5000 });
+  try {
+    const state = await control.state().catch(() => null);
+    if (!state) return;
+    const environment = environmentOfStore(state, recorded);
+    const credential = environment ? credentials[environment] : undefined;
+    const warning = credential ? otherStoreWarning(file, recorded, credential, state) : null;
+    if (warning) note(warning);
+  } finally {
+    await control.close();
+  }
+}
+
 function show(r: ReplayResult, json: boolean | undefined): void {
   if (json) {
     printNdjson({ seq: r.seq, method: r.method, path: r.path, recorded_status: r.recordedStatus, status: r.status ?? null, same: !r.error && r.differences.length === 0, differences: r.differences, error: r.error ?? null });
@@ -82,6 +106,7 @@ export async function replayAction(file: string, options: ReplayCommandOptions, 
     throw usageError('error: no credential: set MERCHANT_KIT_CREDENTIAL, pipe it with --credential-stdin or use a profile');
   }
   await assertEmulator(against);
+  await warnOfOtherStore(file, exchanges, against, credentials);
   const differing = await replay({ exchanges, against, credentials, onResult: (r) => show(r, options.json) });
   note(`${exchanges.length} request${exchanges.length === 1 ? '' : 's'} replayed, ${differing} differ${differing === 1 ? 's' : ''}.`);
   if (differing > 0) throw new ExitError(`The replay differs from the recording in ${differing} request${differing === 1 ? '' : 's'}.`, 1);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Order } from '../../../contract/orders.js';
 import { resolveContext, type CliContext } from '../../context.js';
-import { ExitError } from '../../errors.js';
+import { ExitError, withHint } from '../../errors.js';
 import { noEmulatorLine, TOKEN_ADVICE } from '../emulator/control-call.js';
 import { emit, plural, withSpinner } from '../../output.js';
 import { printOrders } from '../orders/show.js';
@@ -29,14 +29,22 @@ export async function simulateOrderAction(options: SimulateOptions, command: Com
   await requireEmulator(ctx);
   const me = await ctx.client().me();
   const orders: Order[] = [];
-  await withSpinner(
-    `Simulating ${plural(options.count, 'order')}`,
-    async () => {
-      for (let i = 0; i < options.count; i++) {
-        orders.push(await ctx.control().simulateOrder({ store_id: me.store.id, scenario: options.scenario }));
-      }
-    },
-    { json: ctx.json },
-  );
+  try {
+    await withSpinner(
+      `Simulating ${plural(options.count, 'order')}`,
+      async () => {
+        for (let i = 0; i < options.count; i++) {
+          orders.push(await ctx.control().simulateOrder({ store_id: me.store.id, scenario: options.scenario }));
+        }
+      },
+      { json: ctx.json },
+    );
+  } catch (error) {
+    throw (error as { code?: unknown }).code === 'store_closed' ? withHint(error, STORE_CLOSED_HINT) : error;
+  }
   emit(ctx.json, orders, printOrders);
 }
+
+/** spec: a store takes orders once it has an active product and its switch is on. */
+const STORE_CLOSED_HINT =
+  'a store takes orders once it has an active product and is open: add one ("merchant-kit catalog product set …", or "merchant-kit catalog sync FILE"), then "merchant-kit store open" if it was paused';

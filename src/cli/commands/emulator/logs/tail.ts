@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { EmulatorControl } from '../../../../client/emulator-control.js';
 import type { RequestLogEntry, RequestLogPage } from '../../../../contract/control.js';
 import { REQUEST_LOG_SIZE } from '../../../../contract/limits.js';
-import { colors, note, printLine, printNdjson } from '../../../output.js';
+import { colors, note, printLine, printNdjson, printReadyJson } from '../../../output.js';
 import { controlTarget, withControl, type ControlTarget } from '../control-call.js';
 import type { LogsTailOptions } from './index.js';
 import { plural } from '../../../../text/plural.js';
@@ -43,6 +43,8 @@ export async function logsTailAction(options: LogsTailOptions, command: Command)
   const filters = { status: options.status, path: options.path };
   await withControl(target, async (control) => {
     const first = await read(control, query({ ...filters, tail: options.last }));
+    // Following runs until stopped: the ready line (with the pid) comes before anything else.
+    if (options.follow && target.json) printReadyJson({ url: target.root });
     first.entries.forEach(print);
     if (!options.follow) return;
     await follow(target, first.next_after, filters, print);
@@ -70,7 +72,7 @@ async function follow(target: ControlTarget, after: number, filters: { status?: 
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   // On stderr, so that --json output stays one object per line.
-  note(`Waiting for requests to ${target.root} (Ctrl+C to stop)…`);
+  note(`Waiting for requests to ${target.root} (pid ${process.pid}; Ctrl+C to stop)…`);
   try {
     while (!stopped) {
       let page: RequestLogPage;

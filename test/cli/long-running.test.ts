@@ -1,0 +1,142 @@
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ensureBuilt, runCli, type CliProcess } from '../helpers/cli.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { scratchDir, stopAll } from '../helpers/feed.js';
+
+// issue 27: the long-running commands (listen, feed tail, emulator logs tail, proxy) print their pid,
+// under --json in a first ready line, since a script cannot stop them by `$!` under npx (npx's own
+// pid). And under npm, whose SIGTERM reaches only the shell it runs them in, they stop once npm is
+// gone instead of running on with their port.
+
+const SECRET = 'whsec_dGVzdC1zZWNyZXQtZm9yLWxvbmctcnVubmluZw';
+let emu: TestEmulator;
+let scratch: ReturnType<typeof scratchDir>;
+const running: CliProcess[] = [];
+const pids: number[] = [];
+
+beforeAll(async () => {
+  await ensureBuilt();
+  emu = await startTestEmulator();
+  scratch = scratchDir();
+}, 120_000);
+afterEach(async () => {
+  await stopAll(running);
+  for (const pid of pids.splice(0)) if (alive(pid)) process.kill(pid, 'SIGKILL');
+});
+afterAll(async () => {
+  await emu?.close();
+  scratch?.cleanup();
+});
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Resolves once `pid` is gone (a generous deadline only bounds a hang). */
+async function gone(pid: number, deadlineMs = 30_000): Promise<boolean> {
+  for (const end = Date.now() + deadlineMs; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) if (!alive(pid)) return true;
+  return false;
+}
+
+/** Whether something accepts connections on the port. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+}
+
+const api = () => ({ MERCHANT_KIT_BASE_URL: emu.running.sandbox_base_url, MERCHANT_KIT_CREDENTIAL: emu.test.credential, XDG_CONFIG_HOME: join(scratch.dir, 'config') });
+
+async function firstJson(args: string[], env: NodeJS.ProcessEnv): Promise<{ cli: CliProcess; ready: Record<string, unknown> }> {
+  const cli = runCli(args, env);
+  running.push(cli);
+  return { cli, ready: JSON.parse(await cli.firstLine) as Record<string, unknown> };
+}
+
+describe('a long-running command under --json: first a ready line with its pid', () => {
+  it.each([
+    ['listen', ['listen', '--port', '0', '--json'], { url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/) }],
+    ['feed tail', ['feed', 'tail', '--json'], { base_url: expect.any(String), integration_id: expect.stringMatching(/^int_/), cursor_file: null }],
+    ['emulator logs tail', ['emulator', 'logs', 'tail', '--json'], { url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) }],
+    ['proxy', ['proxy', '--port', '0', '--json'], { url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/sandbox\/v1$/), record: null }],
+  ] as const)('%s', async (name, args, fields) => {
+    const extra = name === 'proxy' ? ['--to', emu.running.sandbox_base_url] : name === 'emulator logs tail' ? ['--base-url', emu.running.url] : [];
+    const { cli, ready } = await firstJson([...args, ...extra], { ...api(), MERCHANT_KIT_WEBHOOK_SECRET: SECRET });
+    expect(ready).toMatchObject({ event: 'ready', ...fields, pid: cli.child.pid });
+    expect(Object.keys(ready).at(-1)).toBe('pid');
+  });
+
+  it('and without --json, the pid in its first line or note (listen, feed tail, logs tail)', async () => {
+    const listen = runCli(['listen', '--port', '0'], { ...api(), MERCHANT_KIT_WEBHOOK_SECRET: SECRET });
+    running.push(listen);
+    expect(await listen.firstLine).toMatch(new RegExp(`^Listening for webhooks on \\S+ \\(pid ${listen.child.pid}\\)\\. Ctrl\\+C to stop\\.$`));
+    for (const args of [['feed', 'tail'], ['--base-url', emu.running.url, 'emulator', 'logs', 'tail']]) {
+      const cli = runCli(args, api());
+      running.push(cli);
+      for (const end = Date.now() + 30_000; !cli.stderr().includes('\n') && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
+      expect(cli.stderr(), args.join(' ')).toContain(`(pid ${cli.child.pid}; Ctrl+C to stop)`);
+    }
+  });
+});
+
+describe('under npm (npm run, npx, npm start: npm → sh → merchant-kit)', () => {
+  /** `npm run <script>` in a scratch package whose script runs the built CLI with `args`. */
+  async function npmRun(args: string[]): Promise<{ npm: ReturnType<typeof spawn>; ready: { pid: number; url: string } }> {
+    const dir = scratchDir();
+    const script = ['node', JSON.stringify(BIN), ...args].join(' ');
+    writeFileSync(join(dir.dir, 'package.json'), JSON.stringify({ name: 'npm-run-check', version: '1.0.0', private: true, scripts: { long: script } }));
+    const npm = spawn('npm', ['run', '--silent', 'long'], {
+      cwd: dir.dir,
+      env: { ...process.env, ...api(), MERCHANT_KIT_WEBHOOK_SECRET: SECRET, NO_COLOR: '1', npm_config_update_notifier: 'false' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    npm.on('close', () => dir.cleanup());
+    const line = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: npm.stdout! }).once('line', resolve);
+      npm.once('exit', (code) => reject(new Error(`npm run ended (${code}) before the ready line`)));
+    });
+    const ready = JSON.parse(line) as { pid: number; url: string };
+    pids.push(ready.pid);
+    return { npm, ready };
+  }
+
+  it('SIGTERM to npm stops listen too: it does not run on with its port', async () => {
+    const { npm, ready } = await npmRun(['listen', '--port', '0', '--json']);
+    expect(ready.pid).not.toBe(npm.pid);
+    const port = Number(new URL(ready.url).port);
+    expect(await listening(port)).toBe(true);
+    npm.kill('SIGTERM');
+    expect(await gone(ready.pid)).toBe(true);
+    expect(await listening(port)).toBe(false);
+  }, 60_000);
+
+  it('the same for the emulator of npm start: its ready line\'s pid is gone once npm is', async () => {
+    const { npm, ready } = await npmRun(['emulator', 'start', '--port', '0', '--memory', '--json']);
+    npm.kill('SIGTERM');
+    expect(await gone(ready.pid)).toBe(true);
+  }, 60_000);
+
+  it('outside npm, a command whose parent shell exits runs on (nohup, a background job): only npm\'s children watch their parent', async () => {
+    const env: NodeJS.ProcessEnv = { ...api(), MERCHANT_KIT_WEBHOOK_SECRET: SECRET };
+    for (const key of Object.keys(process.env)) if (!key.startsWith('npm_')) env[key] ??= process.env[key];
+    const shell = spawn('sh', ['-c', `"${process.execPath}" "${BIN}" listen --port 0 --json & echo "$!"`], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+    const pid = Number(await new Promise<string>((resolve) => createInterface({ input: shell.stdout! }).once('line', resolve)));
+    pids.push(pid);
+    await new Promise((resolve) => shell.once('exit', resolve));
+    // Three of the watcher's rounds after the shell is gone.
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(alive(pid)).toBe(true);
+  }, 60_000);
+});
