@@ -2,6 +2,7 @@ import type { Check } from './check.js';
 import type { Order } from '../src/contract/orders.js';
 import type { RunContext, Scenario } from './context.js';
 import { callName, expired, missingSteps, ok2xx, waitingForOrders } from './internal/calls.js';
+import { apiMeaning } from './internal/api-meaning.js';
 import { describeError, EvidenceLog } from './internal/evidence.js';
 import { ensureMe, ensureReceiver, SCENARIOS, scenarioOf } from './internal/setup.js';
 import { RECEPTION_SCENARIOS, type Observation, type RecordedCall, type SessionOrder } from '../src/contract/observation.js';
@@ -32,7 +33,7 @@ async function onEmulator(ctx: RunContext, log: EvidenceLog): Promise<CheckOutco
       orders[scenario] = await ctx.control!.simulateOrder({ store_id: me.store.id, scenario });
       log.note(`simulator: ${scenario} order`, true, 'an order', orders[scenario]!.id);
     } catch (error) {
-      return fail(`the simulator refused the ${scenario} order: ${(error as Error).message}`, log.items);
+      return fail(`the simulator refused the ${scenario} order: ${apiMeaning(error)}`, log.items);
     }
   }
   ctx.state.orders = orders;

@@ -1,6 +1,7 @@
 import type { Check } from './check.js';
 import type { Order } from '../src/contract/orders.js';
 import { callEvidence, expired, ok2xx, seconds, waitingForOrders } from './internal/calls.js';
+import { apiMeaning } from './internal/api-meaning.js';
 import { describeError, EvidenceLog, type Answer } from './internal/evidence.js';
 import { ensureMe } from './internal/setup.js';
 import type { InjectedFault, Observation, RecordedCall } from '../src/contract/observation.js';
@@ -32,7 +33,7 @@ async function runOnEmulator(ctx: Parameters<Check['run']>[0]): Promise<CheckOut
     x = await ctx.control!.simulateOrder({ store_id: me.store.id, scenario: 'delivery' });
     y = await ctx.control!.simulateOrder({ store_id: me.store.id, scenario: 'delivery' });
   } catch (error) {
-    return fail(`the simulator refused an order: ${(error as Error).message}`, log.items);
+    return fail(`the simulator refused an order: ${apiMeaning(error)}`, log.items);
   }
   ctx.state.armedFaults = new Set([`/orders/${x.id}/ack`, `/orders/${y.id}/status`]);
   await ctx.control!.addFault({ method: 'POST', path: `${ctx.basePath}/orders/${x.id}/ack`, status: 503, retry_after: 1, times: 1 });
@@ -86,8 +87,10 @@ function sample(obs: Observation, f: InjectedFault): Sample {
   const { atLeast, atMost } = retryWait(call, next);
   const ra = f.retry_after * 1000;
   const sameKey = next.idempotency_key === call.idempotency_key;
-  const waited = seconds(atLeast) === seconds(atMost) ? seconds(atLeast) : `${seconds(atLeast)} to ${seconds(atMost)}`;
   const verdict = !sameKey ? 'new_key' : atMost < ra ? 'early' : atLeast >= ra - WAIT_SLACK_MS ? 'waited' : 'unsure';
+  // An early retry's upper bound is below Retry-After, even where one decimal would round it up to it (0.96 s).
+  const upper = verdict === 'early' && seconds(atMost) === seconds(ra) ? `under ${seconds(ra)}` : seconds(atMost);
+  const waited = seconds(atLeast) === upper ? upper : `${seconds(atLeast)} to ${upper}`;
   evidence.push({
     ...callEvidence(`retry after ${f.status}`, next, verdict === 'waited'),
     expected: `same Idempotency-Key, no sooner than ${f.retry_after} s after the ${f.status} was sent`,

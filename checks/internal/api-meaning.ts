@@ -14,10 +14,16 @@ const MEANING: Record<string, string> = {
   unknown_product: 'a product of the order is no longer in the catalog, active and available',
   not_found: 'it does not exist (or belongs to another store)',
   validation_failed: 'the data was refused as invalid',
-  internal_error: 'the emulator failed unexpectedly',
+  internal_error: 'the emulator failed unexpectedly (safe to repeat an idempotent request)',
+  maintenance: 'the API is temporarily unavailable (it says when to try again in Retry-After)',
+  rate_limited: 'too many requests: the rate limit was exceeded (it says when to try again in Retry-After)',
+  unauthenticated: 'the credential was refused (absent, invalid, expired or revoked)',
+  insufficient_scope: 'the credential lacks a scope the call needs (ask the merchant for it)',
 };
 
 interface ApiLike {
+  /** An HTTP answer's status; 0 for a network failure (no answer at all, so nothing of the API's to quote). */
+  status?: number;
   code?: string;
   message?: string;
   details?: unknown;
@@ -39,7 +45,7 @@ export function apiMeaning(error: unknown): string {
   const e = (error ?? {}) as ApiLike;
   const code = typeof e.code === 'string' ? e.code : null;
   const message = typeof e.message === 'string' ? e.message : String(error);
-  if (!code) return message;
+  if (!code || e.status === 0) return message;
   const detail = firstDetail(e);
   const meaning = (detail && MEANING[detail.code]) ?? MEANING[code] ?? `the API refused it (${code})`;
   return `${meaning} (the API answered ${detail?.code ?? code}: «${detail?.message ?? message}»)`;

@@ -176,6 +176,12 @@ describe('retry timing: from the refused answer sent to the retry\'s first bytes
     expect(outcome.status, outcome.reason).toBe(status);
   });
 
+  it('says an early retry came under Retry-After where one decimal would round its bound up to it', () => {
+    const first = refused(T0, T0 + 5);
+    const outcome = retries.grade(observation([first, retry(T0 + 960, T0 + 400)], { faults: [fault(503, first.seq)] }));
+    expect(outcome).toMatchObject({ status: 'fail', reason: 'the retry after the 503 came 0.4 s to under 1.0 s after the refused answer, before Retry-After (1 s)' });
+  });
+
   it('asks for another measure when the emulator could not tell, up to MAX_SAMPLES, then fails saying so', () => {
     const samples: RecordedCall[] = [];
     const faults: InjectedFault[] = [];

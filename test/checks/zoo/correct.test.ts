@@ -1,5 +1,5 @@
 import { beforeAll, describe, it } from 'vitest';
-import { ensureBuilt } from '../../helpers/cli.js';
+import { runBuild } from '../../helpers/run-build.js';
 import { observeVariant, notPassed, slots, verdicts } from '../../helpers/erps/observe.js';
 import { CORRECT } from '../../helpers/erps/zoo.js';
 
@@ -12,7 +12,7 @@ const RUNS = 3;
 // Three sessions at a time (each emulator in a process of its own): enough to overlap their waits, few enough to leave the machine some room.
 const session = slots(3);
 
-beforeAll(ensureBuilt, 180_000);
+beforeAll(runBuild);
 
 describe.concurrent('observer: correct ERPs built in different legal ways are certified, every time', () => {
   it.for(CORRECT.map((v) => [v.name, v] as const))('%s', { timeout: 600_000 }, async ([, v], { expect }) => {

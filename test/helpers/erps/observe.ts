@@ -1,7 +1,10 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { Worker } from 'node:worker_threads';
-import { ROOT, runCli } from '../cli.js';
+import { ROOT } from '../cli.js';
+import { runBuild } from '../run-build.js';
 import type { ReadyInfo } from '../../../emulator/server.js';
 import type { HomologationReport } from '../../../checks/report.js';
 import type { Variant } from './zoo.js';
@@ -54,12 +57,22 @@ interface EmulatorProcess {
 }
 
 async function startEmulatorProcess(): Promise<EmulatorProcess> {
-  const cli = runCli(['emulator', 'start', '--json', '--port', '0', '--memory']);
+  // The run's copy of the built CLI (helpers/run-build.ts): a rebuild of dist/ during the run cannot
+  // pull its chunks from under a running session.
+  const bin = join(await runBuild(), 'bin', 'merchant-kit.js');
+  const child = spawn(process.execPath, [bin, 'emulator', 'start', '--json', '--port', '0', '--memory'], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += String(d)));
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const firstLine = new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve);
+    void exited.then(() => reject(new Error(`emulator start exited before its ready line; stderr: ${stderr}`)));
+  });
   let ready: ReadyInfo;
   try {
-    ready = JSON.parse(await cli.firstLine) as ReadyInfo;
+    ready = JSON.parse(await firstLine) as ReadyInfo;
   } catch (error) {
-    cli.child.kill('SIGKILL');
+    child.kill('SIGKILL');
     throw error;
   }
   return {
@@ -70,8 +83,8 @@ async function startEmulatorProcess(): Promise<EmulatorProcess> {
       return { status: res.status, body: (await res.json()) as never };
     },
     async close() {
-      if (cli.child.exitCode === null && cli.child.signalCode === null) cli.child.kill('SIGTERM');
-      await cli.exited;
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
     },
   };
 }
@@ -110,7 +123,7 @@ async function startErpThread(v: Variant, emu: EmulatorProcess): Promise<ErpThre
  * process of its own (the built CLI, system clock, real HTTP), the ERP and its person in a thread of
  * their own; the settings set in the panel, the ERP started (it connects and publishes), the session
  * started with a long timeout, the person doing the tasks; the report polled until it is complete or
- * `budgetSeconds` pass. Everything is closed before it returns. Needs the build (`ensureBuilt`).
+ * `budgetSeconds` pass. Everything is closed before it returns. Needs the run's build (`runBuild`).
  */
 export async function observeVariant(v: Variant, timeoutSeconds = v.sessionTimeoutSeconds ?? 600): Promise<Observed> {
   const emu = await startEmulatorProcess();
