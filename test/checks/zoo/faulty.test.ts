@@ -14,6 +14,7 @@ const REASONS: Record<string, RegExp> = {
   'acts on final orders': /^POST \/orders\/ord_\w+\/status \(req_\w+\) tried to move order ord_\w+ to ready after the ERP had been told it was final \(the answer to POST/,
   'accepts bad signatures': /^the receiver got 3 probe\(s\) wrong: bad signature, timestamp 900 s old, signed with an unknown secret$/,
   'imports an older order version again': /^the receiver got 1 probe\(s\) wrong: older version after a newer one$/,
+  'order_status_authority service: sends a denied move again unchanged': /^POST \/orders\/ord_\w+\/status \(req_\w+\) repeated a status move refused with 403 status_authority_denied \(req_\w+\) unchanged: under order_status_authority: service/,
   'publishes its menu with no active product': /^no active product: publish your catalog first/,
   'completes every pickup order by itself at once, before a person can act': /^no person can act on your ERP's orders: it made the orders of (reject_order|cancel_order) final by itself before the person did the task, twice: order ord_\w+ to completed \(POST .* and order ord_\w+ to completed \(POST /,
 };

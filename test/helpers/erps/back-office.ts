@@ -19,6 +19,8 @@ export interface Policy {
   finish?: (order: ZooOrder) => { status: 'rejected' | 'cancelled'; reason: string } | { status: 'completed' } | null;
   /** Tries one status move and reads a 403 status_authority_denied as "the service decides" (order_status_authority: service). */
   noMoves?: boolean;
+  /** Broken (with noMoves): sends a move refused with 403 status_authority_denied again, unchanged. */
+  repeatsDenied?: boolean;
   /** Broken: its kitchen goes on whatever the order's newest status is and whatever the answers say. */
   actsOnFinal?: boolean;
   /** Waits this long before working on an order (a slow ERP). */
@@ -77,7 +79,9 @@ export class BackOffice {
     const p = this.policy;
     if (p.noMoves) {
       // It tries once; the 403 status_authority_denied tells it the service decides, and it stops.
-      if (!this.statusDenied && order.status === 'pending') await this.move(order.id, { status: 'accepted', estimated_minutes: 15 });
+      if (this.statusDenied || order.status !== 'pending') return;
+      const body = { status: 'accepted', estimated_minutes: 15 };
+      if (!(await this.move(order.id, body)) && this.statusDenied && p.repeatsDenied) await this.api.write('POST', `/orders/${order.id}/status`, body);
       return;
     }
     const rule = p.finish?.(order);

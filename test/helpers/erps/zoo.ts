@@ -96,6 +96,15 @@ export const FAULTY: Variant[] = [
     expect: { ...ALL_PASS, statuses: 'fail' },
   },
   {
+    // DESIGN: order_status_authority service — a 403 status_authority_denied sent again unchanged
+    // fails statuses, naming the setting (and nothing else fails: no status move was expected).
+    name: 'order_status_authority service: sends a denied move again unchanged',
+    intake: 'webhook',
+    settings: { order_status_authority: 'service' },
+    spec: { intake: 'webhook', policy: { noMoves: true, repeatsDenied: true } },
+    expect: { ...ALL_PASS, statuses: 'fail' },
+  },
+  {
     // DESIGN: nothing to grade. The session says "publish your catalog first" and makes no order; at
     // its deadline (the only moment the verdict is certain: a product may still come) catalog alone
     // fails with that cause, and what needs the session's orders is skipped, not failed.
