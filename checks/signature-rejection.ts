@@ -65,7 +65,9 @@ function judgeProbe(obs: Observation, p: ProbeRecord, probeOrder: string | null,
     // Processing twice shows as two acks (or two import failures) under different keys; an
     // import-failure followed by an ack is one processing of an order with an unmapped product.
     // What comes after the out-of-order probe is that probe's to judge.
-    const next = latestProbes(obs).get('out_of_order')?.sent_at ?? Number.POSITIVE_INFINITY;
+    // The out-of-order probe counts from the moment it began to be sent, before its answer is in.
+    const sending = obs.session.sending?.kind === 'out_of_order' ? obs.session.sending.sent_at : undefined;
+    const next = latestProbes(obs).get('out_of_order')?.sent_at ?? sending ?? Number.POSITIVE_INFINITY;
     for (const kind of IMPORTS) {
       const keys = new Set(writes.filter((c) => c.path.endsWith(kind) && c.at < next).map((c) => c.idempotency_key ?? c.body_sha256));
       if (keys.size > 1) return { ok: false, actual: `${answer}; processed ${keys.size} times (${kind.slice(1)} sent under ${keys.size} different keys)` };

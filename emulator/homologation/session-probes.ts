@@ -73,8 +73,13 @@ export class ProbeRun {
     for (let attempt = 0; !this.stopped; attempt++) {
       const webhook = await this.host.env.store.webhooks.get(this.host.integrationId);
       if (!webhook) return null;
+      // Known as being sent before it goes: the ERP may act on it before its answer comes back (the
+      // duplicate's judgement ends where the out-of-order probe begins).
+      this.host.view.sending = { kind: probe.kind, sent_at: Date.now() };
+      await this.host.save();
       const record = await sendProbe(this.host.env, this.host.service.agents, webhook, probe, this.host.signal, this.host.webhookTimeoutMs);
       if (this.host.signal.aborted) return null;
+      this.host.view.sending = null;
       this.host.view.probes.push(record);
       await this.host.save();
       if (record.status !== null) return record;

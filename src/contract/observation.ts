@@ -127,6 +127,8 @@ export interface SessionView {
   waiting: string | null;
   /** Whether the integration had an active webhook when the session made its orders (null before). */
   webhook: boolean | null;
+  /** The probe the session is sending, from the moment it began (what the ERP does meanwhile may come before its answer); null or absent otherwise. */
+  sending?: { kind: ProbeKind; sent_at: number } | null;
   /** The session has sent everything it will send. */
   finished: boolean;
   /** Real time its report became complete, frozen from then on; null while it watches. */

@@ -150,6 +150,16 @@ describe('the session\'s probe order', () => {
     expect(outcome).toMatchObject({ status: 'fail', reason: 'the receiver got 1 probe(s) wrong: older version after a newer one' });
   });
 
+  it('does not take the older version\'s import for a duplicate processed twice while the out-of-order probe awaits its answer', () => {
+    // The ERP imported the older version again before its receiver's answer came back to the session.
+    const calls = [ack(T0 + 50, 'k1'), ack(T0 + 200, 'k2')];
+    const inFlight = { ...base, probes: allProbes().filter((p) => p.kind !== 'out_of_order'), sending: { kind: 'out_of_order' as const, sent_at: T0 + 150 }, finished: false };
+    expect(signatureRejection.grade(observation(calls, inFlight)).status).toBe('pending');
+    // Once its answer is in, the import done again is that probe's.
+    const answered = { ...base, probes: [...inFlight.probes, probe('out_of_order', 200, T0 + 150)], sending: null };
+    expect(signatureRejection.grade(observation(calls, answered))).toMatchObject({ status: 'fail', reason: 'the receiver got 1 probe(s) wrong: older version after a newer one' });
+  });
+
   it('takes an ack after an import-failure as the recovery the spec allows, not an import done again', () => {
     const calls = [call('POST', '/orders/ord_pr/import-failure', 200, { at: T0 + 50, idempotency_key: 'k1' }), ack(T0 + 200, 'k2')];
     expect(signatureRejection.grade(observation(calls, { ...base, probes: allProbes() })).status).toBe('pass');
