@@ -7,7 +7,7 @@ import { registerBodyParsers } from './http/body.js';
 import { envPlugin } from './api/env-plugin.js';
 import { sendError, toApiError } from './http/reply.js';
 import { IdFactory } from '../src/contract/ids.js';
-import { redactError, redactSecrets } from '../src/logging/redact.js';
+import { redactError, redactKnownSecret, redactSecrets } from '../src/logging/redact.js';
 import { controlPlugin } from './control/index.js';
 import { accessPagePlugin } from './access/form.js';
 import { SERVICES } from './services.js';
@@ -20,6 +20,7 @@ import { isStorageUnavailable } from './store/errors.js';
 import { removeDotSegments } from './http/dot-segments.js';
 import { recordRequests } from './http/request-log.js';
 import { serverTimeouts } from '../src/server/timeouts.js';
+import { readRestOfBody } from '../src/server/drain.js';
 
 /** The methods of the API and the control API (HEAD comes with every GET); any other is an unknown route. */
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -36,6 +37,9 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
   // Request ids never draw from the seeded generator: a seeded run must not depend on how many calls it got.
   const requestIds = new IdFactory(() => emulator.clock.now());
   const hosts = createHostPolicy(resolved.host, resolved.allowedHosts);
+  // The admin token is any text (no prefix redactSecrets knows): the log masks it wherever a client put it.
+  const adminToken = resolved.adminToken;
+  const mask = (text: string) => (adminToken === null ? text : redactKnownSecret(text, adminToken));
   const requestTimeout = resolved.requestTimeoutMs;
   const app = Fastify({
     bodyLimit: LIMITS.bodyBytes,
@@ -50,7 +54,13 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
       ? {
           level: 'info',
           redact: ['req.headers.authorization', 'req.headers["idempotency-key"]'],
-          serializers: { err: redactError, req: (req) => ({ method: req.method, url: redactSecrets(req.url) }) },
+          serializers: {
+            err: (error) => {
+              const safe = redactError(error);
+              return { ...safe, message: mask(safe.message), stack: mask(safe.stack) };
+            },
+            req: (req) => ({ method: req.method, url: mask(redactSecrets(req.url)) }),
+          },
           stream: resolved.logStream ?? process.stderr,
         }
       : false,
@@ -84,11 +94,14 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
     if (isPromise(synced)) synced.then(() => done(), (error: Error) => done(error));
     else done();
   });
-  app.setErrorHandler((error, request, reply) => {
+  app.setErrorHandler(async (error, request, reply) => {
     // The database of a shared sandbox is away: try again shortly (spec: 503 maintenance, Retry-After).
     if (isStorageUnavailable(error)) return sendError(request, reply, ApiError.of('maintenance').withHeaders({ 'Retry-After': '5' }));
     const apiError = toApiError(error);
     if (apiError.code === 'internal_error' && !(error instanceof ApiError)) request.log.error({ err: error }, 'unexpected error');
+    // A body refused before it was read (over 5 MB): the rest is read first, so that a client still
+    // writing it reads this answer instead of a reset (DESIGN; src/server/drain.ts).
+    if (apiError.code === 'payload_too_large') await readRestOfBody(request.raw);
     return sendError(request, reply, apiError);
   });
   app.setNotFoundHandler((request, reply) => sendError(request, reply, ApiError.of('not_found')));

@@ -25,8 +25,9 @@ export interface EnvContext {
   outbound: OutboundGuard;
 }
 
+/** `random` for the simulator's choices; `idBytes` for ids (the same stream, salted where ids must differ from other starts'). */
 export function createEnvContext(
-  name: Environment, store: EnvStore, clock: Clock, random: RandomSource, changes: ChangeFeed, outbound: OutboundGuard,
+  name: Environment, store: EnvStore, clock: Clock, random: RandomSource, idBytes: RandomSource, changes: ChangeFeed, outbound: OutboundGuard,
 ): EnvContext {
-  return { name, basePath: BASE_PATHS[name], store, clock, ids: new IdFactory(() => clock.now(), random), random, changes, outbound };
+  return { name, basePath: BASE_PATHS[name], store, clock, ids: new IdFactory(() => clock.now(), idBytes), random, changes, outbound };
 }

@@ -3,12 +3,15 @@ import { LIMITS } from '../src/contract/limits.js';
 import { createClock, type Clock, type ClockMode } from './clock.js';
 import { createEnvContext, type EnvContext } from './context.js';
 import { cryptoRandom, seededRandom } from '../src/contract/random.js';
+import { IdSource } from './id-source.js';
 import { ENVIRONMENTS, type Environment } from '../src/contract/store.js';
 import { OutboundGuard } from './net/outbound.js';
 import type { StoragePort, Outbox } from './store/port.js';
 import type { ClockState, SeededStore } from './store/coordination.js';
 import { whenReady, type MaybePromise } from './store/maybe.js';
 import { REQUEST_TIMEOUT_MS } from '../src/server/timeouts.js';
+import { isLoopbackHost } from '../src/contract/hosts.js';
+import { adminTokenProblem } from '../src/server/admin-token.js';
 import { parseTrustedProxies } from './net/trusted-proxies.js';
 
 export interface EmulatorOptions {
@@ -27,6 +30,7 @@ export interface EmulatorOptions {
   clock?: ClockMode;
   limits?: boolean;
   seed?: number;
+  /** The control API's token (`--admin-token`): 16 characters or more, no spaces at either end (else start-up throws). */
   adminToken?: string;
   /** Log requests to stderr. */
   logger?: boolean;
@@ -44,6 +48,12 @@ export interface EmulatorOptions {
   allowedHosts?: string[];
   /** Load balancers whose X-Forwarded-For names the client (`--trust-proxy`); emulator/net/trusted-proxies.ts. */
   trustProxy?: string[];
+  /**
+   * On a shared sandbox (bound beyond loopback, or with `adminToken` or `databaseUrl`), let webhook
+   * deliveries and image downloads reach loopback and this machine's own addresses
+   * (`--allow-loopback-targets`); refused there by default. A local emulator always may.
+   */
+  allowLoopbackTargets?: boolean;
   /**
    * TEST-ONLY: the time to receive a whole request (headers and body), 30 s by default; headers get
    * at most the same. Lets tests of stalled bodies run fast.
@@ -75,6 +85,8 @@ export interface ResolvedOptions {
   allowedHosts: string[];
   trustProxy: string[];
   requestTimeoutMs: number;
+  /** Whether outbound requests may reach loopback and this machine's own addresses (see `loopbackTargetsAllowed`). */
+  loopbackTargets: boolean;
   accessRequests: boolean;
   /** An origin (`https://sandbox.example.com`), or null: the process's own address stands for it. */
   publicUrl: string | null;
@@ -82,6 +94,8 @@ export interface ResolvedOptions {
 
 
 export function resolveOptions(o: EmulatorOptions = {}): ResolvedOptions {
+  const tokenProblem = o.adminToken === undefined ? null : adminTokenProblem(o.adminToken);
+  if (tokenProblem) throw new Error(`adminToken ${tokenProblem}`);
   return {
     port: o.port ?? 4010,
     host: o.host ?? '127.0.0.1',
@@ -99,9 +113,20 @@ export function resolveOptions(o: EmulatorOptions = {}): ResolvedOptions {
     allowedHosts: o.allowedHosts ?? [],
     trustProxy: parseTrustedProxies(o.trustProxy ?? []),
     requestTimeoutMs: o.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+    loopbackTargets: loopbackTargetsAllowed(o),
     accessRequests: o.accessRequests ?? false,
     publicUrl: o.publicUrl === undefined ? null : publicOrigin(o.publicUrl),
   };
+}
+
+/**
+ * DESIGN, Storage and the team sandbox: a shared sandbox (bound beyond loopback, or started with
+ * --admin-token or --database-url) serves people who are not on its machine, and refuses loopback
+ * and its own addresses as targets unless the operator allows them; a local emulator reaches them.
+ */
+export function loopbackTargetsAllowed(o: EmulatorOptions): boolean {
+  const shared = !isLoopbackHost(o.host ?? '127.0.0.1') || o.adminToken !== undefined || o.databaseUrl !== undefined;
+  return !shared || o.allowLoopbackTargets === true;
 }
 
 /** `--public-url`: an http(s) origin, without a path, query or user (a certificate's issuer is the sandbox's address). */
@@ -137,7 +162,12 @@ export class Emulator implements Lifecycle {
   /** The demo stores that reset brings back and the ready line shows (a restore replaces them). */
   seeds: SeededStore[] = [];
   /** Where webhook deliveries and image downloads may connect (never the emulator itself). */
-  readonly outbound = new OutboundGuard();
+  readonly outbound: OutboundGuard;
+  /**
+   * The random bytes of every id this process makes (both environments): the `--seed` stream's,
+   * salted by `saltIds()` when this start did not make the sandbox (id-source.ts).
+   */
+  private readonly idSource: IdSource;
   /** The webhooks aggregate's outbox, set when its background service starts (webhooks/background.ts; every emitted event passes through it). */
   outbox: Outbox | null = null;
   /**
@@ -161,10 +191,22 @@ export class Emulator implements Lifecycle {
   ) {
     this.publicUrl = baseUrl(options.host, options.port);
     this.clock = createClock(options.clock, Date.now, clock.offsetMs, clock.frozenAt);
+    this.outbound = new OutboundGuard({ loopback: options.loopbackTargets });
     const random = options.seed === null ? cryptoRandom : seededRandom(options.seed);
+    this.idSource = new IdSource(random);
     this.envs = Object.fromEntries(
-      ENVIRONMENTS.map((name) => [name, createEnvContext(name, storage.env(name), this.clock, random, storage.changes, this.outbound)]),
+      ENVIRONMENTS.map((name) => [name, createEnvContext(name, storage.env(name), this.clock, random, this.idSource, storage.changes, this.outbound)]),
     ) as Record<Environment, EnvContext>;
+  }
+
+  /**
+   * DESIGN: ids never repeat across the processes or restarts of one sandbox, `--seed` included.
+   * Called when this start found the sandbox already made (another process's, or an earlier run's):
+   * its ids then mix in the cryptographic generator's bytes, so they differ from every other start's
+   * even at one frozen instant on one seed. A cryptographic stream (no seed) needs nothing more.
+   */
+  saltIds(): void {
+    if (this.options.seed !== null) this.idSource.salt();
   }
 
   /**
@@ -241,9 +283,15 @@ export class Emulator implements Lifecycle {
     return this.envs[name];
   }
 
-  /** The environment that holds a store, integration or order id (ids are looked up in both), if any. */
-  async envOf(find: (env: EnvContext) => Promise<unknown>): Promise<EnvContext | undefined> {
-    for (const env of Object.values(this.envs)) if (await find(env)) return env;
+  /**
+   * The environment that holds a store, integration or order id, if any: looked up only in `within`
+   * when authorization resolved an environment (a store token's: DESIGN, every handler acts in the
+   * environment that authorization resolved), else in both (the admin's calls; ids never repeat
+   * across the environments of one sandbox). Issue 24: "the first environment that has the id" let a
+   * test store's token act on a live store of the same id.
+   */
+  async envOf(within: Environment | null, find: (env: EnvContext) => Promise<unknown>): Promise<EnvContext | undefined> {
+    for (const env of within === null ? Object.values(this.envs) : [this.envs[within]]) if (await find(env)) return env;
     return undefined;
   }
 

@@ -57,9 +57,12 @@ export class UsageError extends Error {}
  */
 export async function startEmulators({ root, processes, startArgs }) {
   const bin = builtCli(root);
+  // The bench's receiver listens on loopback, which a shared sandbox (a database, an admin token)
+  // refuses unless told; a checkout older than the flag has no such refusal.
+  const loopback = knowsFlag(root, '--allow-loopback-targets') ? ['--allow-loopback-targets'] : [];
   const starts = Array.from({ length: processes }, (_, i) => {
     const storage = STORAGE_FLAGS.some((f) => hasFlag(startArgs, f)) || sharesDatabase(startArgs) ? [] : ['--data', freshFolder()];
-    const args = [bin, 'emulator', 'start', '--port', '0', '--json', '--limits', 'off', ...storage, ...startArgs];
+    const args = [bin, 'emulator', 'start', '--port', '0', '--json', '--limits', 'off', ...loopback, ...storage, ...startArgs];
     return spawnReady(args, {
       cwd: resolve(root),
       env: { ...process.env, NO_COLOR: '1' },
@@ -77,6 +80,12 @@ export async function startEmulators({ root, processes, startArgs }) {
     pids: started.map((s) => s.ready.pid ?? s.child.pid),
     children: started.map((s) => s.child),
   };
+}
+
+/** Whether the checkout's `emulator start` takes `flag` (its help lists it). */
+function knowsFlag(root, flag) {
+  const help = spawnSync(process.execPath, [builtCli(root), 'emulator', 'start', '--help'], { cwd: resolve(root), encoding: 'utf8' });
+  return help.stdout.includes(flag);
 }
 
 function freshFolder() {

@@ -1,6 +1,7 @@
 import { createHash, createPrivateKey, createPublicKey, hkdfSync, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { CLAIM_SECRET_PATTERN, CLAIM_SECRET_PREFIX } from '../../src/contract/access-requests.js';
 import { randomBase62 } from '../stores/credentials.js';
+import { bearerToken } from '../http/bearer.js';
 
 // DESIGN: an access request's claim secret (`mkc_…`) is shown once, when the request is made, and
 // kept as a SHA-256 digest. It also derives an X25519 key pair: the sandbox keeps the public half, to
@@ -45,8 +46,8 @@ export function newClaimSecret(): IssuedClaimSecret {
   return { secret, digest: digestClaimSecret(secret), sealKey: rawPublicKey(claimPrivateKey(secret)) };
 }
 
-/** `Authorization: Bearer mkc_…` → the secret; anything else → undefined. */
+/** `Authorization: Bearer mkc_…` → the secret, by the one Bearer rule of every token; anything else → undefined. */
 export function claimSecretOf(header: string | undefined): string | undefined {
-  const given = /^bearer +(\S+)$/i.exec(header ?? '')?.[1];
-  return given && CLAIM_SECRET_PATTERN.test(given) ? given : undefined;
+  const given = bearerToken(header);
+  return given !== undefined && CLAIM_SECRET_PATTERN.test(given) ? given : undefined;
 }

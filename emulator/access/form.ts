@@ -8,6 +8,7 @@ import { sendError, toApiError } from '../http/reply.js';
 import { ACCESS_CSP, accessFormPage, accessReceivedPage, accessRefusedPage, languageOf, textsOf, type Language } from './page.js';
 import { submitAccessRequest } from './submit.js';
 import { issuerOf } from '../certificates/issue.js';
+import { readRestOfBody } from '../../src/server/drain.js';
 
 /** The body of a form that is not url-encoded: refused with a page, never parsed. */
 const NOT_A_FORM = Symbol('not a url-encoded form');
@@ -63,10 +64,14 @@ export function accessPagePlugin(emulator: Emulator, hosts: HostPolicy) {
     });
     app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: ACCESS_LIMITS.bodyBytes }, (_request, _body, done) => done(null, NOT_A_FORM));
     // A refusal before the handler (a body over the limit) is a page too, in the page's language.
-    app.setErrorHandler((error, request, reply) => {
+    app.setErrorHandler(async (error, request, reply) => {
       const apiError = toApiError(error);
       const t = textsOf(language(request));
-      if (apiError.code === 'payload_too_large') return htmlReply(reply, 413, accessRefusedPage(language(request), t.tooLarge));
+      if (apiError.code === 'payload_too_large') {
+        // Read the rest first, as the API does, so that a browser still sending reads this page (src/server/drain.ts).
+        await readRestOfBody(request.raw);
+        return htmlReply(reply, 413, accessRefusedPage(language(request), t.tooLarge));
+      }
       return sendError(request, reply, apiError);
     });
     app.addHook('onRequest', (request, reply, done) => {

@@ -4,7 +4,7 @@ import type { PanelProductInput, PanelProductPatch } from '../../src/contract/pa
 import type { Emulator } from '../emulator.js';
 import { createPanelProduct, patchPanelProduct } from './panel.js';
 import { drainImages } from '../images/background.js';
-import { ownedBy, storeParam } from '../http/control-access.js';
+import { ownedBy, resolvedEnvironment, storeParam } from '../http/control-access.js';
 import { requireBody } from '../http/route.js';
 
 const NO_STORE = 'No existe ese comercio.';
@@ -16,7 +16,7 @@ const productOwner = ownedBy(async (store, request) => (await store.catalog.prod
 export function catalogControl(app: FastifyInstance, emulator: Emulator): void {
   app.post<{ Params: { store_id: string } }>('/stores/:store_id/products', storeParam(NO_STORE), async (request, reply) => {
     const storeId = request.params.store_id;
-    const env = await emulator.envOf((e) => e.store.stores.byId(storeId));
+    const env = await emulator.envOf(resolvedEnvironment(request), (e) => e.store.stores.byId(storeId));
     if (!env) throw ApiError.of('not_found', undefined, NO_STORE);
     const product = await createPanelProduct(env, storeId, requireBody(request.body) as PanelProductInput);
     return reply.code(201).send({ data: product });
@@ -24,7 +24,7 @@ export function catalogControl(app: FastifyInstance, emulator: Emulator): void {
 
   app.patch<{ Params: { product_id: string } }>('/products/:product_id', productOwner, async (request) => {
     const productId = request.params.product_id;
-    const env = await emulator.envOf((e) => e.store.catalog.productById(productId));
+    const env = await emulator.envOf(resolvedEnvironment(request), (e) => e.store.catalog.productById(productId));
     if (!env) throw ApiError.of('not_found', undefined, NO_PRODUCT);
     return { data: await patchPanelProduct(env, productId, requireBody(request.body) as PanelProductPatch) };
   });

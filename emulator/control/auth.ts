@@ -1,26 +1,28 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../../src/contract/errors.js';
 import type { Emulator } from '../emulator.js';
 import { rateLimited, sendError } from '../http/reply.js';
 import { storeOfToken } from '../stores/store-token.js';
 import { grantAccess, type ControlAccess } from '../http/control-access.js';
+import { bearerToken } from '../http/bearer.js';
 
-function tokenMatches(header: string | undefined, token: string): boolean {
-  const given = Buffer.from(header ?? '');
-  const wanted = Buffer.from(`Bearer ${token}`);
-  return given.length === wanted.length && timingSafeEqual(given, wanted);
+/** The admin token, compared in constant time (digests of equal length, whatever was sent). */
+function isAdminToken(given: string, token: string): boolean {
+  return timingSafeEqual(createHash('sha256').update(given).digest(), createHash('sha256').update(token).digest());
 }
 
-// The scheme is case-insensitive (RFC 9110, 11.1); the token is not.
-const BEARER = /^bearer +(\S+)$/i;
 const REFUSED = 'Token ausente o inválido: use el token de administración del emulador o el token de su comercio (mks_…).';
 
-/** Who the Authorization header names: the admin, one store, or nobody (undefined). */
+/**
+ * Who the Authorization header names: the admin, one store, or nobody (undefined). One rule for the
+ * header, as for the API's credentials (http/bearer.ts): `Bearer` in any case, then the token.
+ */
 async function accessFor(emulator: Emulator, header: string | undefined, adminToken: string): Promise<ControlAccess | undefined> {
-  if (tokenMatches(header, adminToken)) return { role: 'admin' };
-  const given = BEARER.exec(header ?? '')?.[1];
-  const store = given ? await storeOfToken(Object.values(emulator.envs), given) : undefined;
+  const given = bearerToken(header);
+  if (given === undefined) return undefined;
+  if (isAdminToken(given, adminToken)) return { role: 'admin' };
+  const store = await storeOfToken(Object.values(emulator.envs), given);
   return store ? { role: 'store', ...store } : undefined;
 }
 

@@ -4,7 +4,7 @@ import { controlHomologationRecorder, controlHomologationStart } from '../../src
 import { parseOrThrow } from '../../src/contract/validation.js';
 import { homologationService } from '../homologation/observer-state.js';
 import { observerReport, startSession } from '../homologation/observe.js';
-import { integrationParam } from '../http/control-access.js';
+import { integrationParam, resolvedEnvironment } from '../http/control-access.js';
 
 type Params = { Params: { integration_id: string } };
 
@@ -12,12 +12,12 @@ type Params = { Params: { integration_id: string } };
 export function homologationControl(app: FastifyInstance, emulator: Emulator): void {
   app.post<Params>('/homologation/:integration_id/start', integrationParam(), async (request, reply) => {
     const body = parseOrThrow(controlHomologationStart, request.body ?? {});
-    await startSession(emulator, request.params.integration_id, body.timeout_seconds);
+    await startSession(emulator, resolvedEnvironment(request), request.params.integration_id, body.timeout_seconds);
     reply.code(201);
-    return { data: await observerReport(emulator, request.params.integration_id) };
+    return { data: await observerReport(emulator, resolvedEnvironment(request), request.params.integration_id) };
   });
 
-  app.get<Params>('/homologation/:integration_id', integrationParam(), async (request) => ({ data: await observerReport(emulator, request.params.integration_id) }));
+  app.get<Params>('/homologation/:integration_id', integrationParam(), async (request) => ({ data: await observerReport(emulator, resolvedEnvironment(request), request.params.integration_id) }));
 
   // The recorder records every integration's calls: the admin's switch.
   app.post('/homologation/recorder', async (request) => {

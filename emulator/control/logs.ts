@@ -16,7 +16,7 @@ export function logsControl(app: FastifyInstance, emulator: Emulator): void {
     const query = parseOrThrow(controlLogsQuery, request.query);
     // A store token reads its own store's requests only (DESIGN: team sandbox).
     const access = accessOf(request);
-    const only = access.role === 'store' ? access.storeId : null;
+    const only = access.role === 'store' ? { storeId: access.storeId, environment: access.environment } : null;
     let page = log.read(query, only);
     if (query.tail !== undefined || query.wait_ms === 0) return { data: page };
     const deadline = performance.now() + query.wait_ms;

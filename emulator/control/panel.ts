@@ -7,7 +7,7 @@ import { panelBus, type PanelChange } from '../panel/bus.js';
 import { panelPage } from '../panel/page.js';
 import { PANEL_SCRIPT } from '../panel/script.js';
 import { PANEL_ICON, PANEL_STYLES } from '../panel/styles.js';
-import { accessOf, FILTERED, integrationParam, storeParam, type ControlAccess } from '../http/control-access.js';
+import { accessOf, FILTERED, integrationParam, resolvedEnvironment, storeParam, type ControlAccess } from '../http/control-access.js';
 
 type IdParams = { Params: Record<string, string>; Querystring: Record<string, string | undefined> };
 
@@ -42,9 +42,13 @@ function boundedLimit(value: string | undefined, fallback: number, max: number):
 
 const NO_STORE = 'No existe ese comercio.';
 
-/** A store token's stream tells of its own store only, and of what concerns every store (the clock, a reset). */
+/**
+ * A store token's stream tells of its own store only (in its own environment: the one its
+ * authorization resolved), and of what concerns every store (the clock, a reset).
+ */
 function visibleTo(access: ControlAccess, change: PanelChange): boolean {
-  return access.role === 'admin' || change.store_id === null || change.store_id === access.storeId;
+  if (access.role === 'admin' || change.store_id === null) return true;
+  return change.store_id === access.storeId && (change.environment === null || change.environment === access.environment);
 }
 
 /** DESIGN: GET /_emulator/panel — the merchant panel page, its script and styles, its live stream and reads. */
@@ -92,7 +96,7 @@ export function panelControl(app: FastifyInstance, emulator: Emulator): void {
   // The board: the newest orders of a store with their items, as the API presents them.
   app.get<IdParams>('/panel/stores/:store_id/orders', storeParam(NO_STORE), async (request) => {
     const storeId = request.params.store_id;
-    const env = await emulator.envOf((e) => e.store.stores.byId(storeId!));
+    const env = await emulator.envOf(resolvedEnvironment(request), (e) => e.store.stores.byId(storeId!));
     if (!env) throw ApiError.of('not_found', undefined, NO_STORE);
     const limit = boundedLimit(request.query.limit, 100, 500);
     const repository = env.store.orders;
@@ -108,7 +112,7 @@ export function panelControl(app: FastifyInstance, emulator: Emulator): void {
   // Deliveries of an integration's webhook with their attempts, newest first.
   app.get<IdParams>('/panel/integrations/:integration_id/deliveries', integrationParam(), async (request) => {
     const id = request.params.integration_id;
-    const env = await emulator.envOf((e) => e.store.integrations.byId(id!));
+    const env = await emulator.envOf(resolvedEnvironment(request), (e) => e.store.integrations.byId(id!));
     if (!env) throw ApiError.of('not_found');
     const limit = boundedLimit(request.query.limit, 50, 200);
     const data = [];

@@ -6,7 +6,7 @@ import { controlBody } from '../http/control-body.js';
 import { deliverEntrega, entregaOfStore } from './actions.js';
 import { courierView } from './present.js';
 import { formatDate } from '../../src/contract/dates.js';
-import { ownedBy } from '../http/control-access.js';
+import { ownedBy, resolvedEnvironment } from '../http/control-access.js';
 
 /** The delivery's store (a store token reaches its own store's deliveries only). */
 const entregaOwner = ownedBy(async (store, request) => (await store.entregas.byId((request.params as { id: string }).id))?.storeId);
@@ -20,7 +20,7 @@ export function entregasControl(app: FastifyInstance, emulator: Emulator): void 
   // The courier's view: never the customer's private code nor tracking link.
   app.get<IdParams>('/entregas/:id', entregaOwner, async (request) => {
     const id = request.params.id!;
-    const env = await emulator.envOf((e) => e.store.entregas.byId(id));
+    const env = await emulator.envOf(resolvedEnvironment(request), (e) => e.store.entregas.byId(id));
     if (!env) throw ApiError.of('not_found');
     return { data: courierView(await entregaOfStore(env.store, null, id)) };
   });
@@ -28,7 +28,7 @@ export function entregasControl(app: FastifyInstance, emulator: Emulator): void 
   // The courier hands over the goods with the code the customer gives them.
   app.post<IdParams>('/entregas/:id/deliver', entregaOwner, async (request) => {
     const id = request.params.id!;
-    const env = await emulator.envOf((e) => e.store.entregas.byId(id));
+    const env = await emulator.envOf(resolvedEnvironment(request), (e) => e.store.entregas.byId(id));
     if (!env) throw ApiError.of('not_found');
     const { delivery_code } = controlBody(deliverBody, request.body);
     return { data: courierView(await deliverEntrega(env, id, delivery_code)) };
@@ -37,7 +37,7 @@ export function entregasControl(app: FastifyInstance, emulator: Emulator): void 
   // The customer's tracking page (the link is the secret): status only.
   app.get<IdParams>('/tracking/:token', trackingOwner, async (request) => {
     const token = request.params.token!;
-    const env = await emulator.envOf((e) => e.store.entregas.byTrackingToken(token));
+    const env = await emulator.envOf(resolvedEnvironment(request), (e) => e.store.entregas.byTrackingToken(token));
     const e = await env?.store.entregas.byTrackingToken(token);
     if (!e) throw ApiError.of('not_found');
     return { data: { status: e.status, updated_at: formatDate(e.updatedAt) } };

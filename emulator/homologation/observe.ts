@@ -2,6 +2,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { ApiError } from '../../src/contract/errors.js';
 import type { Emulator } from '../emulator.js';
 import type { EnvContext } from '../context.js';
+import type { Environment } from '../../src/contract/store.js';
 import { gradeObservation } from '../../checks/grade.js';
 import { gradeTasks } from '../../checks/tasks.js';
 import { buildReport, type HomologationReport } from '../../checks/report.js';
@@ -19,16 +20,19 @@ interface Located {
   settings: SessionSettings;
 }
 
-async function locate(emulator: Emulator, integrationId: string): Promise<Located> {
-  const env = await emulator.envOf((e) => e.store.integrations.byId(integrationId));
+/** The integration's environment: the one its caller's authorization resolved (null: the admin, either). */
+async function locate(emulator: Emulator, within: Environment | null, integrationId: string): Promise<Located> {
+  const env = await emulator.envOf(within, (e) => e.store.integrations.byId(integrationId));
   if (!env) throw ApiError.of('not_found', undefined, 'La integración no existe.');
   const integration = (await env.store.integrations.byId(integrationId))!;
   return { env, storeId: integration.storeId, scopes: [...integration.scopes], settings: sessionSettings(integration.settings) };
 }
 
 /** DESIGN: POST /_emulator/homologation/{id}/start — a new session (a running one is replaced). */
-export async function startSession(emulator: Emulator, integrationId: string, timeoutSeconds: number = HOMOLOGATION_TIMEOUT.default): Promise<ObserverSession> {
-  const { env, storeId } = await locate(emulator, integrationId);
+export async function startSession(
+  emulator: Emulator, within: Environment | null, integrationId: string, timeoutSeconds: number = HOMOLOGATION_TIMEOUT.default,
+): Promise<ObserverSession> {
+  const { env, storeId } = await locate(emulator, within, integrationId);
   const service = homologationService(emulator);
   service.sessions.get(integrationId)?.stop();
   const session = new ObserverSession(service, emulator, env, integrationId, storeId, timeoutSeconds);
@@ -70,8 +74,8 @@ async function webhookActive(env: EnvContext, integrationId: string): Promise<bo
  * every verdict is certain or the session's time is up; from then on it is what it was then (the
  * calls after the session's end are not graded).
  */
-export async function observerReport(emulator: Emulator, integrationId: string, now = Date.now()): Promise<HomologationReport> {
-  const { env, storeId, scopes, settings } = await locate(emulator, integrationId);
+export async function observerReport(emulator: Emulator, within: Environment | null, integrationId: string, now = Date.now()): Promise<HomologationReport> {
+  const { env, storeId, scopes, settings } = await locate(emulator, within, integrationId);
   const service = homologationService(emulator);
   const session = service.sessions.get(integrationId);
   // Run here, or on another process of a shared sandbox (its view as it last saved it).

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../src/contract/errors.js';
+import { nestedDeeperThan, TOO_DEEP_MESSAGE } from '../../src/server/json-depth.js';
 
 const WRONG_TYPE = 'El cuerpo debe enviarse como application/json; charset=utf-8.';
 
@@ -53,6 +54,8 @@ function parseBody(request: FastifyRequest, bytes: Buffer): unknown {
     throw ApiError.of('malformed_json', undefined, 'El cuerpo no es texto UTF-8 válido.');
   }
   if (text.trim() === '') return undefined;
+  // DESIGN: nesting deeper than 1,000 levels is refused before JSON.parse sees it (one linear scan).
+  if (nestedDeeperThan(text)) throw ApiError.of('malformed_json', undefined, TOO_DEEP_MESSAGE);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

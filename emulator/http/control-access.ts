@@ -24,6 +24,15 @@ export function accessOf(request: FastifyRequest): ControlAccess {
   return granted.get(request) ?? ADMIN;
 }
 
+/**
+ * The environment the request's authorization resolved: a store token's own, where its handler
+ * must act (and look ids up); null for the admin, who reaches both.
+ */
+export function resolvedEnvironment(request: FastifyRequest): Environment | null {
+  const access = accessOf(request);
+  return access.role === 'store' ? access.environment : null;
+}
+
 /** The store a request names is not there for the caller: no store token can tell which. */
 const UNNAMED = Symbol('the request names no store');
 

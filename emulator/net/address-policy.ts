@@ -109,7 +109,7 @@ export function classifyAddress(address: string): AddressClass {
 export interface SelfAddress {
   host: string;
   port: number;
-  /** Addresses of this machine's interfaces, for an emulator bound to a wildcard address. */
+  /** Addresses of this machine's interfaces (canonical text), for an emulator bound to a wildcard address or one that refuses loopback targets. */
   localAddresses?: ReadonlySet<string>;
 }
 
@@ -138,8 +138,20 @@ export function isSelf(address: string, port: number, self: SelfAddress | null):
   return WILDCARDS.has(bound) && (self.localAddresses?.has(target) ?? false);
 }
 
-/** Why the emulator must not connect to `address:port`, or null when it may. */
-export function outboundRefusal(address: string, port: number, self: SelfAddress | null): 'self' | 'not_public' | null {
+/** True when `address` is loopback, "this host" (0.0.0.0, ::) or one of this machine's own interface addresses. */
+export function isThisHost(address: string, self: SelfAddress | null): boolean {
+  const target = canonicalAddress(address);
+  return classifyAddress(target) === 'loopback' || WILDCARDS.has(target) || (self?.localAddresses?.has(target) ?? false);
+}
+
+/**
+ * Why the emulator must not connect to `address:port`, or null when it may. `loopbackAllowed`: a
+ * local emulator reaches receivers on its own machine; a shared sandbox (DESIGN: bound beyond
+ * loopback, or with --admin-token or --database-url) refuses loopback and this machine's own
+ * addresses like private ones, unless --allow-loopback-targets.
+ */
+export function outboundRefusal(address: string, port: number, self: SelfAddress | null, loopbackAllowed = true): 'self' | 'not_public' | null {
   if (isSelf(address, port, self)) return 'self';
-  return classifyAddress(address) === 'refused' ? 'not_public' : null;
+  if (classifyAddress(address) === 'refused') return 'not_public';
+  return !loopbackAllowed && isThisHost(address, self) ? 'not_public' : null;
 }

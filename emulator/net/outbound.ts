@@ -1,14 +1,24 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { bareHost, canonicalAddress, isWildcardAddress, outboundRefusal, type SelfAddress } from './address-policy.js';
+import { bareHost, canonicalAddress, isThisHost, isWildcardAddress, outboundRefusal, type SelfAddress } from './address-policy.js';
 
 /** Thrown (or passed to a socket's callback) when the emulator refuses to connect somewhere. */
 export class OutboundRefused extends Error {
   readonly code = 'ERR_OUTBOUND_REFUSED';
   constructor(readonly reason: 'self' | 'not_public') {
-    super(reason === 'self' ? 'target is the emulator itself' : 'target is not a public or loopback address');
+    super(reason === 'self' ? 'target is the emulator itself' : 'target is not an address the emulator may reach');
   }
+}
+
+/** What a guard lets through beside public addresses. */
+export interface OutboundPolicy {
+  /**
+   * Loopback and this machine's own addresses: a local emulator's receivers and image servers run
+   * there. False on a shared sandbox (DESIGN, Storage and the team sandbox), unless the operator
+   * allows them (`--allow-loopback-targets`): an integrator must not probe the host's local services.
+   */
+  loopback: boolean;
 }
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -24,9 +34,11 @@ export type GuardedLookup = (hostname: string, options: LookupOneOptions | Looku
 export class OutboundGuard {
   private self: SelfAddress | null = null;
 
+  constructor(readonly policy: OutboundPolicy = { loopback: true }) {}
+
   /** Called once the server listens (the real port, when 0 was asked for). */
   listening(host: string, port: number): void {
-    const localAddresses = isWildcardAddress(host) ? interfaceAddresses() : undefined;
+    const localAddresses = isWildcardAddress(host) || !this.policy.loopback ? interfaceAddresses() : undefined;
     this.self = { host: bareHost(host), port, localAddresses };
   }
 
@@ -34,8 +46,20 @@ export class OutboundGuard {
   refusalOf(hostname: string, port: number): OutboundRefused | null {
     const bare = bareHost(hostname);
     if (isIP(bare) === 0) return null;
-    const reason = outboundRefusal(bare, port, this.self);
+    const reason = outboundRefusal(bare, port, this.self, this.policy.loopback);
     return reason ? new OutboundRefused(reason) : null;
+  }
+
+  /**
+   * True when a URL saved now names a host this guard refuses whatever it resolves to: loopback
+   * (`localhost`, `*.localhost`, 127/8, `[::1]`) or an address of this machine, while loopback
+   * targets are refused. Other names wait for the connection's own check.
+   */
+  refusesHostOf(url: URL): boolean {
+    if (this.policy.loopback) return false;
+    const host = bareHost(url.hostname).toLowerCase();
+    if (host === 'localhost' || host.endsWith('.localhost')) return true;
+    return isIP(host) !== 0 && isThisHost(host, this.self);
   }
 
   /** A `lookup` for `net.connect`/`tls.connect` that refuses the connection unless every resolved address passes. */
@@ -44,7 +68,7 @@ export class OutboundGuard {
       dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
         if (error) return callback(error, []);
         for (const { address } of addresses) {
-          const reason = outboundRefusal(address, port, this.self);
+          const reason = outboundRefusal(address, port, this.self, this.policy.loopback);
           if (reason) return callback(new OutboundRefused(reason) as NodeJS.ErrnoException, []);
         }
         if ((options as LookupAllOptions).all) return callback(null, addresses);

@@ -3,9 +3,11 @@ import type { OptionGroupRecord, OptionRecord, ProductRecord } from '../catalog/
 import type { StoredItem, StoredItemOption } from './repository.js';
 import type { SimulatedItem } from '../../src/contract/orders.js';
 import { ApiError, type FieldIssue } from '../../src/contract/errors.js';
-import { lineTotal } from './totals.js';
+import { AmountTooLarge, lineTotal } from './totals.js';
 import type { Chance } from './chance.js';
 import { ITEM_NOTES } from './sample-data.js';
+
+const TOO_LARGE_LINE = 'El total de esta línea supera el máximo que se calcula con exactitud (2^53 − 1 centésimos); pida menos unidades.';
 
 interface Choice {
   option: OptionRecord;
@@ -98,7 +100,12 @@ export async function resolveItems(r: Repositories, storeId: string, requested: 
     if (choices.length === item.options.length) {
       issues.push(...groupIssues(await r.catalog.groupsOfProducts([product.id]), choices, `items.${i}.options`));
     }
-    items.push(await buildItem(r, i + 1, product, choices, item.quantity, item.notes ?? ''));
+    try {
+      items.push(await buildItem(r, i + 1, product, choices, item.quantity, item.notes ?? ''));
+    } catch (error) {
+      if (!(error instanceof AmountTooLarge)) throw error;
+      issues.push({ field: `items.${i}.quantity`, code: 'too_large', message: TOO_LARGE_LINE });
+    }
   }
   if (issues.length > 0) throw ApiError.validation(issues, 'El pedido simulado no se puede armar con el catálogo actual.');
   return items;

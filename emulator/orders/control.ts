@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../src/contract/errors.js';
 import { panelOrderPatch, panelStatusChangeBody, simulateOrderRequest } from '../../src/contract/orders.js';
 import { parseOrThrow } from '../../src/contract/validation.js';
@@ -7,7 +7,7 @@ import type { Emulator } from '../emulator.js';
 import { simulateOrder } from './simulator.js';
 import { changeStatus, markPaid } from './commands.js';
 import { presentOrder } from './present.js';
-import { ownedBy, storeInBody } from '../http/control-access.js';
+import { ownedBy, resolvedEnvironment, storeInBody } from '../http/control-access.js';
 import { requireBody } from '../http/route.js';
 
 const NO_ORDER = 'El pedido no existe.';
@@ -18,9 +18,9 @@ const orderOwner = ownedBy(async (store, request) => (await store.orders.byId((r
 type OrderParams = { Params: { order_id: string } };
 
 
-/** The environment holding an order (ids are looked up in both); 404 when neither has it. */
-async function orderEnv(emulator: Emulator, orderId: string): Promise<EnvContext> {
-  const env = await emulator.envOf((e) => e.store.orders.byId(orderId));
+/** The environment holding an order: the token's own, or either for the admin; 404 when none has it. */
+async function orderEnv(emulator: Emulator, request: FastifyRequest, orderId: string): Promise<EnvContext> {
+  const env = await emulator.envOf(resolvedEnvironment(request), (e) => e.store.orders.byId(orderId));
   if (!env) throw ApiError.of('not_found', undefined, NO_ORDER);
   return env;
 }
@@ -29,28 +29,28 @@ async function orderEnv(emulator: Emulator, orderId: string): Promise<EnvContext
 export function ordersControl(app: FastifyInstance, emulator: Emulator): void {
   app.post('/orders', storeInBody(NO_STORE), async (request, reply) => {
     const body = parseOrThrow(simulateOrderRequest, requireBody(request.body));
-    const env = await emulator.envOf((e) => e.store.stores.byId(body.store_id));
+    const env = await emulator.envOf(resolvedEnvironment(request), (e) => e.store.stores.byId(body.store_id));
     if (!env) throw ApiError.of('not_found', undefined, NO_STORE);
     const order = await simulateOrder(env, body);
     return reply.code(201).send({ data: await presentOrder(env.store.orders, order) });
   });
 
   app.get<OrderParams>('/orders/:order_id', orderOwner, async (request) => {
-    const env = await orderEnv(emulator, request.params.order_id);
+    const env = await orderEnv(emulator, request, request.params.order_id);
     return { data: await presentOrder(env.store.orders, (await env.store.orders.byId(request.params.order_id))!) };
   });
 
   // Same machine as the API, with `by` customer, store_user or system (DESIGN: order_status_authority).
   app.post<OrderParams>('/orders/:order_id/status', orderOwner, async (request) => {
     const { by, ...change } = parseOrThrow(panelStatusChangeBody, requireBody(request.body));
-    const env = await orderEnv(emulator, request.params.order_id);
+    const env = await orderEnv(emulator, request, request.params.order_id);
     const order = await changeStatus(env, request.params.order_id, null, { type: by, integrationId: null }, change);
     return { data: await presentOrder(env.store.orders, order) };
   });
 
   app.patch<OrderParams>('/orders/:order_id', orderOwner, async (request) => {
     parseOrThrow(panelOrderPatch, requireBody(request.body));
-    const env = await orderEnv(emulator, request.params.order_id);
+    const env = await orderEnv(emulator, request, request.params.order_id);
     return { data: await presentOrder(env.store.orders, await markPaid(env, request.params.order_id)) };
   });
 }

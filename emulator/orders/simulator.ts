@@ -7,7 +7,7 @@ import { ApiError } from '../../src/contract/errors.js';
 import { parseDate } from '../../src/contract/dates.js';
 import { createPanelProductIn } from '../catalog/panel.js';
 import { acceptingOrders } from '../stores/present.js';
-import { orderTotals } from './totals.js';
+import { AmountTooLarge, orderTotals } from './totals.js';
 import { Chance } from './chance.js';
 import { randomItems, renumber, resolveItems } from './cart.js';
 import { fakeAddress, fakeCustomer } from './customer.js';
@@ -50,13 +50,29 @@ async function itemsFor(env: EnvContext, tx: Tx, store: StoreRecord, request: Si
   return renumber(items);
 }
 
+/**
+ * spec: Order rule 2 — amounts are exact integers of hundredths: an order whose lines (the random
+ * ones included) or sum would pass 2^53 − 1 is refused, 422 on `items` (a line the request named is
+ * refused on its own quantity, cart.ts).
+ */
+async function exactly<T>(compute: () => T | Promise<T>): Promise<T> {
+  try {
+    return await compute();
+  } catch (error) {
+    if (!(error instanceof AmountTooLarge)) throw error;
+    throw ApiError.field('items', 'too_large', 'El total del pedido supera el máximo que se calcula con exactitud (2^53 − 1 centésimos); pida menos unidades.');
+  }
+}
+
 function paymentFor(store: StoreRecord, code: string | undefined, total: number, chance: Chance): StoredPayment {
   const method = code === undefined ? chance.pick(store.paymentMethods) : store.paymentMethods.find((m) => m.code === code);
   if (!method) throw ApiError.field('payment_method_code', 'unknown_payment_method', 'El comercio no ofrece ese medio de pago.');
   if (method.code !== 'cash') return { methodCode: method.code, methodName: method.name, changeFor: null };
   // Cash: the customer pays with the next round sum (50.000 or 100.000 Gs. bills) and expects change.
   const bill = chance.pick([50_000, 100_000]) * GS;
-  return { methodCode: method.code, methodName: method.name, changeFor: Math.ceil(total / bill) * bill || bill };
+  const changeFor = Math.ceil(total / bill) * bill || bill;
+  // Past the exact range (a total within a bill of 2^53), the customer pays the exact sum.
+  return { methodCode: method.code, methodName: method.name, changeFor: Number.isSafeInteger(changeFor) ? changeFor : total };
 }
 
 function scheduledFor(env: EnvContext, text: string | undefined): number | null {
@@ -79,12 +95,12 @@ export async function simulateOrder(env: EnvContext, request: SimulateOrderReque
     if (!(await acceptingOrders(tx.stores, store))) throw ApiError.of('store_closed');
     const fulfillment = fulfillmentFor(store, request, chance);
     const schedule = scheduledFor(env, request.scheduled_for);
-    const items = await itemsFor(env, tx, store, request, chance);
+    const items = await exactly(() => itemsFor(env, tx, store, request, chance));
     const deliveryFee = fulfillment === 'delivery' ? chance.pick(DELIVERY_FEES_PYG) * GS : 0;
-    const gross = orderTotals(items, deliveryFee, 0).subtotal;
+    const gross = await exactly(() => orderTotals(items, deliveryFee, 0).subtotal);
     // Now and then a 10 % promotion, rounded down to whole 100 Gs.
     const discount = chance.bool(0.2) ? Math.floor(gross / 10 / (100 * GS)) * 100 * GS : 0;
-    const totals = orderTotals(items, deliveryFee, discount);
+    const totals = await exactly(() => orderTotals(items, deliveryFee, discount));
     const now = env.clock.now();
     const order: OrderRecord = {
       id: env.ids.next('order'),

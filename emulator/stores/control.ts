@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Emulator } from '../emulator.js';
 import type { EnvContext } from '../context.js';
 import { ApiError } from '../../src/contract/errors.js';
@@ -15,20 +15,20 @@ import { rotateCredential } from './rotate.js';
 import { formatNullableDate } from '../../src/contract/dates.js';
 import { controlBody } from '../http/control-body.js';
 import { integrationView, storeView } from './present.js';
-import { integrationParam, storeParam } from '../http/control-access.js';
+import { integrationParam, resolvedEnvironment, storeParam } from '../http/control-access.js';
 import { issueStoreToken, newStoreToken } from './store-token.js';
 
 type IdParams = { Params: Record<string, string> };
 
-/** The environment holding a store (ids are looked up in both); 404 when neither has it. */
-async function storeEnv(emulator: Emulator, storeId: string): Promise<EnvContext> {
-  const env = await emulator.envOf((e) => e.store.stores.byId(storeId));
+/** The environment holding a store: the token's own, or either for the admin; 404 when none has it. */
+async function storeEnv(emulator: Emulator, request: FastifyRequest, storeId: string): Promise<EnvContext> {
+  const env = await emulator.envOf(resolvedEnvironment(request), (e) => e.store.stores.byId(storeId));
   if (!env) throw ApiError.of('not_found');
   return env;
 }
 
-async function integrationEnv(emulator: Emulator, integrationId: string): Promise<EnvContext> {
-  const env = await emulator.envOf((e) => e.store.integrations.byId(integrationId));
+async function integrationEnv(emulator: Emulator, request: FastifyRequest, integrationId: string): Promise<EnvContext> {
+  const env = await emulator.envOf(resolvedEnvironment(request), (e) => e.store.integrations.byId(integrationId));
   if (!env) throw ApiError.of('not_found');
   return env;
 }
@@ -57,19 +57,19 @@ export function storesControl(app: FastifyInstance, emulator: Emulator): void {
 
   // A new token for the store, shown once; the one it had stops at once (a leaked token, a new integrator).
   app.post<IdParams>('/stores/:store_id/token', async (request, reply) => {
-    const env = await storeEnv(emulator, request.params.store_id!);
+    const env = await storeEnv(emulator, request, request.params.store_id!);
     reply.code(201);
     return { data: await issueStoreToken(env, request.params.store_id!) };
   });
 
   // The store's token stops; the store is then reached with the admin token only.
   app.delete<IdParams>('/stores/:store_id/token', async (request) => {
-    const env = await storeEnv(emulator, request.params.store_id!);
+    const env = await storeEnv(emulator, request, request.params.store_id!);
     return { data: { store_id: request.params.store_id!, revoked: await env.store.stores.dropToken(request.params.store_id!) } };
   });
 
   app.patch<IdParams>('/stores/:store_id', storeParam(), async (request) => {
-    const env = await storeEnv(emulator, request.params.store_id!);
+    const env = await storeEnv(emulator, request, request.params.store_id!);
     const input = controlBody(controlStorePatch, request.body);
     const change: StoreChange = {};
     // The panel moves the merchant's switch; `accepting_orders` still reads false without an active product.
@@ -82,14 +82,14 @@ export function storesControl(app: FastifyInstance, emulator: Emulator): void {
   });
 
   app.patch<IdParams>('/integrations/:integration_id', integrationParam(), async (request) => {
-    const env = await integrationEnv(emulator, request.params.integration_id!);
+    const env = await integrationEnv(emulator, request, request.params.integration_id!);
     const input = controlBody(controlIntegrationPatch, request.body);
     const integration = await changeIntegration(env, request.params.integration_id!, input);
     return { data: await integrationView(env, integration) };
   });
 
   app.post<IdParams>('/integrations/:integration_id/credentials', integrationParam(), async (request, reply) => {
-    const env = await integrationEnv(emulator, request.params.integration_id!);
+    const env = await integrationEnv(emulator, request, request.params.integration_id!);
     const { overlap_hours } = controlBody(controlCredentialRotate, request.body);
     reply.code(201);
     return { data: await rotateCredential(env, request.params.integration_id!, overlap_hours) };
@@ -97,7 +97,7 @@ export function storesControl(app: FastifyInstance, emulator: Emulator): void {
 
   app.delete<IdParams>('/integrations/:integration_id/credentials/:key_id', integrationParam(), async (request) => {
     const { integration_id, key_id } = request.params as { integration_id: string; key_id: string };
-    const env = await integrationEnv(emulator, integration_id);
+    const env = await integrationEnv(emulator, request, integration_id);
     const credential = await env.store.credentials.byKey(key_id);
     if (!credential || credential.integrationId !== integration_id) throw ApiError.of('not_found');
     // Revoking twice keeps the first time: DELETE is safe to repeat.

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Environment } from '../../src/contract/store.js';
+import { bearerToken } from '../http/bearer.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -40,13 +41,14 @@ export function secretMatches(secret: string, digest: Buffer): boolean {
   return candidate.length === digest.length && timingSafeEqual(candidate, digest);
 }
 
-// The scheme is case-insensitive (RFC 9110, 11.1); the credential itself is not.
-const CREDENTIAL = /^[Bb][Ee][Aa][Rr][Ee][Rr] +(svk_(live|test)_[A-Za-z0-9]{1,64})\.(svs_(live|test)_[A-Za-z0-9]{1,128})$/;
+// The credential itself is case-sensitive; the header's scheme is read by the one Bearer rule.
+const CREDENTIAL = /^(svk_(live|test)_[A-Za-z0-9]{1,64})\.(svs_(live|test)_[A-Za-z0-9]{1,128})$/;
 
 /** Splits `Bearer key.secret`; undefined when the header does not have that shape. */
 export function parseAuthorization(header: string | undefined): { keyId: string; secret: string; env: Environment } | undefined {
-  if (!header) return undefined;
-  const m = CREDENTIAL.exec(header.trim());
+  const token = bearerToken(header);
+  if (token === undefined) return undefined;
+  const m = CREDENTIAL.exec(token);
   if (!m || m[2] !== m[4]) return undefined;
   return { keyId: m[1], secret: m[3], env: m[2] as Environment };
 }

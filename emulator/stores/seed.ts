@@ -70,7 +70,11 @@ async function adoptOrProvision(env: EnvContext): Promise<SeededStore> {
  * folder restored by an older version), adopt the demo store already there.
  */
 export async function loadOrCreateSeeds(emulator: Emulator): Promise<SeededStore[]> {
-  const saved = (await emulator.storage.coordination.seeds.load()) ?? [];
+  const stored = await emulator.storage.coordination.seeds.load();
+  // Only the start that makes the sandbox (nothing saved, no store anywhere) keeps the seed's own
+  // ids; a second process or a restart would draw them again (DESIGN: ids never repeat).
+  if (stored !== null || !(await sandboxIsEmpty(emulator))) emulator.saltIds();
+  const saved = stored ?? [];
   let changed = false;
   const seeds: SeededStore[] = [];
   for (const environment of SEEDED) {
@@ -86,6 +90,11 @@ export async function loadOrCreateSeeds(emulator: Emulator): Promise<SeededStore
   }
   if (changed) await emulator.storage.coordination.seeds.save(seeds);
   return seeds;
+}
+
+async function sandboxIsEmpty(emulator: Emulator): Promise<boolean> {
+  for (const environment of SEEDED) if ((await emulator.env(environment).store.stores.all()).length > 0) return false;
+  return true;
 }
 
 /**

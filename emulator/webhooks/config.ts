@@ -81,6 +81,10 @@ function refuseSelfTarget(env: EnvContext, url: string): void {
   if (env.outbound.namesSelf(parsed)) {
     throw ApiError.validation([{ field: 'url', code: 'self_target', message: 'La URL apunta al propio emulador; use la dirección de su receptor.' }]);
   }
+  // A shared sandbox never delivers to its own machine (DESIGN: --allow-loopback-targets lifts it).
+  if (env.outbound.refusesHostOf(parsed)) {
+    throw ApiError.validation([{ field: 'url', code: 'not_public', message: 'Este sandbox compartido no entrega a su propia máquina (localhost o sus direcciones); use la dirección pública de su receptor.' }]);
+  }
   // An address written out is judged now by the same policy as at connection time (names wait for DNS).
   const host = bareHost(parsed.hostname);
   if (isIP(host) !== 0 && classifyAddress(host) === 'refused') {

@@ -6,7 +6,7 @@ import { controlBody } from '../http/control-body.js';
 import { setWebhook } from './config.js';
 import { presentDelivery, presentWebhook } from './present.js';
 import { webhookService } from './background.js';
-import { integrationParam, ownedBy } from '../http/control-access.js';
+import { integrationParam, ownedBy, resolvedEnvironment } from '../http/control-access.js';
 
 /** A delivery's store, through its integration (a store token retries its own deliveries only). */
 const deliveryOwner = ownedBy(async (store, request) => {
@@ -34,7 +34,7 @@ export function webhooksControl(app: FastifyInstance, emulator: Emulator): void 
 
   // The panel sets the webhook (201 with the secret when it creates it) or reactivates it (`active: true`).
   app.put<IdParams>('/integrations/:integration_id/webhook', integrationParam(), async (request, reply) => {
-    const env = await emulator.envOf((e) => e.store.integrations.byId(request.params.integration_id!));
+    const env = await emulator.envOf(resolvedEnvironment(request), (e) => e.store.integrations.byId(request.params.integration_id!));
     if (!env) throw ApiError.of('not_found');
     const input = controlBody(webhookPanelInput, request.body);
     const { webhook, created } = await setWebhook(env, request.params.integration_id!, input);
@@ -45,7 +45,7 @@ export function webhooksControl(app: FastifyInstance, emulator: Emulator): void 
 
   app.post<IdParams>('/deliveries/:delivery_id/retry', deliveryOwner, async (request) => {
     const id = request.params.delivery_id!;
-    const env = await emulator.envOf((e) => e.store.webhooks.delivery(id));
+    const env = await emulator.envOf(resolvedEnvironment(request), (e) => e.store.webhooks.delivery(id));
     if (!env) throw ApiError.of('not_found');
     const row = await webhookService(emulator).of(env).retryNow('*', id);
     return { data: await presentDelivery(env.store.webhooks, row) };

@@ -58,6 +58,52 @@ export function redactSecrets(text: string): string {
   return out;
 }
 
+const REDACTED = '[redacted]';
+
+/** Every decoding of `text`, up to four deep, with `+` read as itself and as a space (a form's encoding). */
+function everyDecoding(text: string): string[] {
+  const out: string[] = [];
+  for (const start of text.includes('+') ? [text, text.replace(/\+/g, ' ')] : [text]) {
+    let current = start;
+    for (let i = 0; i < 4 && current.includes('%'); i++) {
+      let next: string;
+      try {
+        next = decodeURIComponent(current);
+      } catch {
+        next = current.replace(/%([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+      }
+      if (next === current) break;
+      out.push((current = next));
+    }
+    if (start !== text) out.push(start);
+  }
+  return out;
+}
+
+const reveals = (text: string, secret: string) => text.includes(secret) || everyDecoding(text).some((d) => d.includes(secret));
+
+// Where a masked run ends: first between a URL's parts (a query value, a path segment), then, when a
+// secret spans those (an unencoded `/` inside it), between words.
+const FINE_RUN = /[^\s&?#/=;,"']+/g;
+const COARSE_RUN = /[^\s"']+/g;
+
+/**
+ * `text` with one known secret (the emulator's admin token) masked wherever it shows: as is, or
+ * percent-encoded in any way a client may write it (lower- or upper-case escapes, only some
+ * characters escaped, `+` for spaces, encoded twice). An encoded run that decodes to the secret is
+ * masked whole, since where the secret ends cannot be told from the encoding.
+ */
+export function redactKnownSecret(text: string, secret: string): string {
+  if (secret === '') return text;
+  let out = text.split(secret).join(REDACTED);
+  if (!/[%+]/.test(out)) return out;
+  for (const run of [FINE_RUN, COARSE_RUN]) {
+    if (!reveals(out, secret)) break;
+    out = out.replace(run, (r) => (reveals(r, secret) ? REDACTED : r));
+  }
+  return out;
+}
+
 /** A log-safe view of an error: type, code, message and stack, each redacted. */
 export function redactError(error: unknown): { type: string; message: string; stack: string; [key: string]: unknown } {
   if (!(error instanceof Error)) return { type: typeof error, message: redactSecrets(String(error)), stack: '' };

@@ -10,8 +10,8 @@ export const LAYERS: Layer[] = [
   { name: 'contract', paths: ['src/contract/', 'src/text/', 'src/logging/', 'src/files/', 'src/server/', 'src/webhooks/', 'src/certificates/'] },
   // Outside the emulator, beneath it: the typed client and the homologation checks (the observer grades with them).
   { name: 'client and checks', paths: ['src/client/', 'src/index.ts', 'checks/'] },
-  // The emulator's kernel: the clock, the environment context, the object every route receives, the network policy, the storage port.
-  { name: 'kernel', paths: ['emulator/clock.ts', 'emulator/context.ts', 'emulator/emulator.ts', 'emulator/faults.ts', 'emulator/net/', 'emulator/store/'] },
+  // The emulator's kernel: the clock, the ids' random bytes, the environment context, the object every route receives, the network policy, the storage port.
+  { name: 'kernel', paths: ['emulator/clock.ts', 'emulator/id-source.ts', 'emulator/context.ts', 'emulator/emulator.ts', 'emulator/faults.ts', 'emulator/net/', 'emulator/store/'] },
   // The route kit: how an API or control route is written and answered (the route wrapper, replies, bodies, idempotency); it knows no aggregate.
   { name: 'route kit', paths: ['emulator/http/'] },
   // The aggregates, each with its rules, commands, presenters, routes and repository interface.

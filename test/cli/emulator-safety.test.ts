@@ -161,13 +161,13 @@ describe('a newcomer’s first minutes', () => {
   });
 
   it('emulator reset puts the emulator found from --base-url back to its seeded state, with the admin token', async () => {
-    const { ready } = await start(['--memory', '--clock', 'manual', '--admin-token', 'tok-123456']);
-    const headers = { authorization: 'Bearer tok-123456' };
+    const { ready } = await start(['--memory', '--clock', 'manual', '--admin-token', 'tok-1234567890abcdef']);
+    const headers = { authorization: 'Bearer tok-1234567890abcdef' };
     await request(`${ready.admin_url}/clock/advance`, 'POST', { headers, body: { seconds: 600 } });
     const refused = await finished(runCli(['--base-url', ready.sandbox_base_url, 'emulator', 'reset']));
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('--admin-token');
-    const reset = await finished(runCli(['--base-url', ready.sandbox_base_url, 'emulator', 'reset'], { MERCHANT_KIT_ADMIN_TOKEN: 'tok-123456' }));
+    const reset = await finished(runCli(['--base-url', ready.sandbox_base_url, 'emulator', 'reset'], { MERCHANT_KIT_ADMIN_TOKEN: 'tok-1234567890abcdef' }));
     expect(reset.code, reset.stderr).toBe(0);
     expect(reset.stdout).toContain('Emulator reset');
     const clock = await request(`${ready.admin_url}/clock`, 'GET', { headers });

@@ -261,15 +261,15 @@ describe('emulator-only commands and their target', () => {
   });
 
   it('an emulator with an admin token: 401 says to pass it; MERCHANT_KIT_ADMIN_TOKEN or --admin-token opens it', async () => {
-    const guarded = await startTestEmulator({ adminToken: 'tok-sandbox-cli' });
+    const guarded = await startTestEmulator({ adminToken: 'tok-sandbox-cli-long' });
     try {
       const base = { MERCHANT_KIT_BASE_URL: guarded.url };
       const refused = await run(['emulator', 'clock', 'advance', '1m'], base);
       expect(refused.code).toBe(1);
       expect(refused.stderr).toMatch(/401 unauthenticated\); pass --admin-token or set MERCHANT_KIT_ADMIN_TOKEN/);
-      expect((await run(['emulator', 'clock', 'advance', '1m'], { ...base, MERCHANT_KIT_ADMIN_TOKEN: 'tok-sandbox-cli' })).code).toBe(0);
-      expect((await run(['emulator', 'clock', 'advance', '1m', '--admin-token', 'tok-sandbox-cli'], base)).code).toBe(0);
-      const state = await request(`${guarded.url}/_emulator/clock`, 'GET', { headers: { authorization: 'Bearer tok-sandbox-cli' } });
+      expect((await run(['emulator', 'clock', 'advance', '1m'], { ...base, MERCHANT_KIT_ADMIN_TOKEN: 'tok-sandbox-cli-long' })).code).toBe(0);
+      expect((await run(['emulator', 'clock', 'advance', '1m', '--admin-token', 'tok-sandbox-cli-long'], base)).code).toBe(0);
+      const state = await request(`${guarded.url}/_emulator/clock`, 'GET', { headers: { authorization: 'Bearer tok-sandbox-cli-long' } });
       expect(state.body.data.offset_seconds).toBe(120);
     } finally {
       await guarded.close();

@@ -126,18 +126,21 @@ describe('merchant-kit proxy', () => {
     expect(readFileSync(record, 'utf8')).not.toContain(secret);
   });
 
-  it('records an exchange whose body is nested 100,000 levels deep', async () => {
+  // DESIGN: a body nested deeper than 1,000 levels is refused before parsing (issue 24).
+  it('answers 400 malformed_json itself to a body nested 100,000 levels deep, and records the exchange', async () => {
     const before = proxy.exchanges().length;
     const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
     const res = await fetch(`${proxy.url}/catalog/batch`, {
       method: 'POST', body: deep,
       headers: { authorization: `Bearer ${emu.test.credential}`, 'content-type': 'application/json', 'idempotency-key': 'deep-body-1' },
     });
-    expect(res.status).toBe(422);
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.code).toBe('malformed_json');
     await proxy.waitFor(before + 1);
     const last = JSON.parse((await recorded()).exchange);
     expect(last.request.path).toBe('/sandbox/v1/catalog/batch');
     expect(last.request.headers['idempotency-key']).toBe('deep-body-1');
+    expect(last.violations).toEqual([expect.objectContaining({ rule: 'malformed_json' })]);
   });
 
   // Regression: the Expect header was forwarded, undici refuses it, and the ERP got a 502 (.NET and

@@ -21,7 +21,7 @@ const WORD = String.raw`("[^"]+"|[^\s"&|;)<>]+)`;
 const WRITES = [
   new RegExp(String.raw`(?:^|[\s;(])\d?>>?[ \t]*${WORD}`, 'gm'),
   new RegExp(String.raw`--(?:out|record|report-dir|cursor-file|log-file|data)[ =]${WORD}`, 'g'),
-  new RegExp(String.raw`\bcurl\b[^\n]*?\s-o[ \t]+${WORD}`, 'g'),
+  new RegExp(String.raw`\bcurl\b[^\n|;&]*?\s-o[ \t]+${WORD}`, 'g'), // curl's own -o, not a grep -o after a pipe
   new RegExp(String.raw`\btee[ \t]+(?:-a[ \t]+)?${WORD}`, 'g'),
 ];
 
@@ -47,6 +47,7 @@ describe('what the guides write in the clone is ignored by git', () => {
   it('finds the files they write (the check itself reads the blocks)', () => {
     expect(written(readFileSync(join(ROOT, 'docs', 'support.md'), 'utf8'))).toEqual(expect.arrayContaining(['session.jsonl', 'before.json.gz', 'proxy.log']));
     expect(written('```sh\nnpx x > out.txt 2> err.log\nnpx y --out "my file.json" > /dev/null\nz > "$TMP"\n```\n')).toEqual(['out.txt', 'err.log', 'my file.json']);
+    expect(written("```sh\ncurl -s -o page.html http://x/\ncurl -s http://x/ | grep -o '<h1>[^<]*</h1>'\n```\n")).toEqual(['page.html']);
   });
 
   it.each(GUIDES)('%s', (file) => {

@@ -85,7 +85,10 @@ export const TEST_STORE: 'sqlite' | 'postgres' = process.env.MERCHANT_KIT_TEST_S
  * the PostgreSQL one. A test that names its storage (a data folder, `memory`, a database URL) gets
  * that storage on either run.
  */
-export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
+export async function startTestEmulator(given: EmulatorOptions = {}): Promise<TestEmulator> {
+  // The tests' receivers and image servers listen on loopback, which a shared sandbox (an admin
+  // token, a database) refuses unless told: told here, unless the test says otherwise.
+  const options: EmulatorOptions = 'allowLoopbackTargets' in given ? given : { ...given, allowLoopbackTargets: true };
   const namesStorage = options.data !== undefined || options.memory !== undefined || options.databaseUrl !== undefined;
   if (TEST_STORE === 'postgres' && !namesStorage) {
     const { createTestDatabase } = await import('./postgres.js');

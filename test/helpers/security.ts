@@ -58,3 +58,45 @@ export function stalledRequest(url: string, head: string, partial: string, maxWa
     socket.write(head + partial);
   });
 }
+
+export interface WholeBodyExchange {
+  /** Everything the server sent, read only once the whole body was written. */
+  text: string;
+  /** The socket error the client met, if any (EPIPE, ECONNRESET). */
+  error: string | null;
+  /** Bytes of the body written before the end or the error. */
+  written: number;
+}
+
+/**
+ * A client that writes its whole body before it reads anything, as a simple client does (write the
+ * request, then read the answer): `head` is the request line and headers (without the blank line),
+ * then `total` bytes of spaces in 64 KB chunks (`chunked`: as chunks of Transfer-Encoding: chunked),
+ * waiting for the socket to drain between them.
+ */
+export function writeWholeThenRead(origin: string, head: string, total: number, chunked = false): Promise<WholeBodyExchange> {
+  const url = new URL(origin);
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(url.port), url.hostname);
+    const chunks: Buffer[] = [];
+    let error: string | null = null;
+    let written = 0;
+    socket.pause();
+    socket.on('error', (e: NodeJS.ErrnoException) => (error ??= e.code ?? e.message));
+    socket.on('close', () => resolve({ text: Buffer.concat(chunks).toString('latin1'), error, written }));
+    socket.on('connect', async () => {
+      socket.write(`${head}\r\n\r\n`);
+      const data = Buffer.alloc(64 * 1024, 0x20);
+      while (written < total && !socket.destroyed) {
+        const piece = data.subarray(0, Math.min(data.length, total - written));
+        written += piece.length;
+        const framed = chunked ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]) : piece;
+        if (!socket.write(framed)) await new Promise((r) => socket.once('drain', r).once('close', r));
+      }
+      if (chunked && !socket.destroyed) socket.write('0\r\n\r\n');
+      socket.on('data', (d: Buffer) => chunks.push(d));
+      socket.resume();
+      if (!socket.destroyed) socket.end();
+    });
+  });
+}

@@ -94,9 +94,12 @@ function member(p: CliProcess, ready: ReadyInfo): Member {
   return { ready, process: p, api, liveApi, control, kill: () => kill(p) };
 }
 
-/** The `emulator start` arguments of a team member. */
+/**
+ * The `emulator start` arguments of a team member. The tests' receivers listen on loopback, which a
+ * shared sandbox refuses unless told (`--allow-loopback-targets`).
+ */
 function startArgs(url: string, options: TeamOptions): string[] {
-  return [BIN, 'emulator', 'start', '--port', '0', '--json', '--database-url', url, '--clock', options.clock ?? 'manual', ...(options.args ?? [])];
+  return [BIN, 'emulator', 'start', '--port', '0', '--json', '--database-url', url, '--clock', options.clock ?? 'manual', '--allow-loopback-targets', ...(options.args ?? [])];
 }
 
 // startEmulator() from the built package, printing the ready line as the CLI does.
@@ -150,7 +153,7 @@ export async function startTeam(options: TeamOptions = {}): Promise<Team> {
     api: (method, path, o) => next().api(method, path, o),
     control: (method, path, body) => next().control(method, path, body),
     async addScripted(scripted) {
-      const spawned = spawnMember(['--input-type=module', '-e', SCRIPT({ port: 0, clock: options.clock ?? 'manual', databaseUrl: database.url, ...scripted })]);
+      const spawned = spawnMember(['--input-type=module', '-e', SCRIPT({ port: 0, clock: options.clock ?? 'manual', databaseUrl: database.url, allowLoopbackTargets: true, ...scripted })]);
       const m = member(spawned.process, await spawned.ready);
       members.push(m);
       return m;

@@ -16,6 +16,12 @@ describe('claim secrets and sealed hand-overs', () => {
     expect(claimSecretOf('Bearer mks_abc')).toBeUndefined();
   });
 
+  it('reads the claim secret by the one Bearer rule of every token (http/bearer.ts): the scheme in any case, spaces around', () => {
+    const { secret } = newClaimSecret();
+    for (const header of [`Bearer ${secret}`, `BEARER   ${secret}`, `  bEaReR ${secret}  `]) expect(claimSecretOf(header)).toBe(secret);
+    for (const header of [`Bearer\t${secret}`, `Basic ${secret}`, `Bearer${secret}`, `Bearer ${secret} x`]) expect(claimSecretOf(header)).toBeUndefined();
+  });
+
   it('opens a sealed box with the claim secret that made its key, for the same request only', () => {
     const claim = newClaimSecret();
     const sealed = seal(Buffer.from('{"credential":"svk_test_x.svs_test_y"}'), claim.sealKey, 'acr_1');

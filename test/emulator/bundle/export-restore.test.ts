@@ -171,10 +171,10 @@ describe('refused bundles change nothing', () => {
 
 describe('GET /_emulator/export behind an admin token', () => {
   it('answers 401 without the token and the bundle with it', async () => {
-    const guarded = await startTestEmulator({ adminToken: 'bundle-token' });
+    const guarded = await startTestEmulator({ adminToken: 'bundle-admin-token' });
     try {
       expect((await request(`${guarded.url}/_emulator/export`, 'GET')).status).toBe(401);
-      const res = await fetch(`${guarded.url}/_emulator/export`, { headers: { authorization: 'Bearer bundle-token' } });
+      const res = await fetch(`${guarded.url}/_emulator/export`, { headers: { authorization: 'Bearer bundle-admin-token' } });
       expect(res.status).toBe(200);
       expect(decodeBundle(Buffer.from(await res.arrayBuffer())).version).toBe(1);
     } finally {

@@ -36,6 +36,10 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'tra
 /** Failures that happen before a connection exists: nothing reached that emulator. */
 const NOT_CONNECTED = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNECT_TIMEOUT']);
 
+// What the emulator judges a request by (its Host check, its cross-site check) and how the body is
+// framed: a client naming them in Connection must not take them away from the emulator.
+const NEVER_DROPPED = new Set(['host', 'origin', 'sec-fetch-site', 'content-length', 'content-type']);
+
 /**
  * The headers as forwarded: Host kept as the client sent it, hop-by-hop ones dropped, and the
  * client's address appended to X-Forwarded-For as every reverse proxy does (the emulators see the
@@ -44,10 +48,10 @@ const NOT_CONNECTED = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'E
 function forwardHeaders(req: IncomingMessage): OutgoingHttpHeaders {
   const headers = req.headers;
   const out: OutgoingHttpHeaders = {};
-  // Headers named by Connection are hop-by-hop too.
+  // Headers named by Connection are hop-by-hop too (RFC 9110 §7.6.1), except those the emulator needs.
   const named = new Set(String(headers.connection ?? '').toLowerCase().split(',').map((h) => h.trim()));
   for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined && !HOP_BY_HOP.has(name) && !named.has(name)) out[name] = value;
+    if (value !== undefined && !HOP_BY_HOP.has(name) && (!named.has(name) || NEVER_DROPPED.has(name))) out[name] = value;
   }
   const client = req.socket.remoteAddress;
   if (client) out['x-forwarded-for'] = headers['x-forwarded-for'] ? `${headers['x-forwarded-for']}, ${client}` : client;
@@ -59,6 +63,17 @@ function forwardHeaders(req: IncomingMessage): OutgoingHttpHeaders {
 /** True when the request carries a body (a length above 0, or chunks). */
 function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+}
+
+/**
+ * True when the request may be sent again after a kept-alive connection failed under it: it has no
+ * body, and it is a read (GET, HEAD) or carries an Idempotency-Key (the API answers one key once).
+ * The failed process may have received it and acted before the reset (a `reset`, a `rotate-secret`):
+ * any other request is never sent twice.
+ */
+function safeToResend(req: IncomingMessage): boolean {
+  if (hasBody(req)) return false;
+  return req.method === 'GET' || req.method === 'HEAD' || req.headers['idempotency-key'] !== undefined;
 }
 
 /** The balancer's own answer when no emulator answered: 502 in the spec's error body. */
@@ -132,8 +147,9 @@ function attempt(upstream: Upstream, req: IncomingMessage, res: ServerResponse, 
       if (settled) return void res.destroy();
       res.off('close', clientGone);
       req.unpipe(out);
-      // A kept-alive connection the emulator closed while idle: nothing of a bodiless request reached it.
-      const staleSocket = out.reusedSocket && !hasBody(req) && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
+      // A kept-alive connection the emulator closed while idle, or reset under the request: sent again
+      // only when that cannot apply it twice.
+      const staleSocket = out.reusedSocket && safeToResend(req) && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
       settle(!connected && NOT_CONNECTED.has(cause) ? { outcome: 'not_connected', cause } : staleSocket ? { outcome: 'not_connected', cause: 'stale' } : { outcome: 'failed', cause });
     });
   });

@@ -43,6 +43,7 @@ function childArgs(options: StartOptions, dataDir: string | null, databaseUrl: s
   if (options.seed !== undefined) args.push('--seed', String(options.seed));
   for (const host of options.allowedHost) args.push('--allowed-host', host);
   if (options.trustProxy.length > 0) args.push('--trust-proxy', options.trustProxy.join(','));
+  if (options.allowLoopbackTargets) args.push('--allow-loopback-targets');
   if (options.accessRequests === 'open') args.push('--access-requests', 'open');
   if (options.publicUrl) args.push('--public-url', options.publicUrl);
   if (options.from) args.push('--from', resolve(options.from));

@@ -13,6 +13,8 @@ import { registerAccess } from './access/index.js';
 import { registerCertificates } from './certificates/index.js';
 import { ADMIN_TOKEN_HELP } from './control-url.js';
 import { durationOption } from './duration.js';
+import { adminTokenProblem } from '../../../server/admin-token.js';
+import { ExitError } from '../../errors.js';
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
@@ -33,6 +35,8 @@ export interface StartOptions {
   allowedHost: string[];
   /** Load balancers whose X-Forwarded-For names the client for the per-IP limits. */
   trustProxy: string[];
+  /** On a shared sandbox, let deliveries and image downloads reach loopback and this machine's addresses. */
+  allowLoopbackTargets?: boolean;
   json?: boolean;
   /** A state bundle to restore (`emulator export`). */
   from?: string;
@@ -57,6 +61,20 @@ function trustedProxies(value: string, previous: string[]): string[] {
   } catch (error) {
     throw new InvalidArgumentError((error as Error).message.replace(/^--trust-proxy: /, ''));
   }
+}
+
+/**
+ * The admin token of `emulator start`, from `--admin-token` or MERCHANT_KIT_ADMIN_TOKEN (set, even
+ * empty, counts as given), checked before anything starts: a usage error (exit 2) that names where
+ * it came from and never shows it.
+ */
+function checkedAdminToken(flag: string | undefined): string | undefined {
+  const fromEnv = flag === undefined ? process.env.MERCHANT_KIT_ADMIN_TOKEN : undefined;
+  const token = flag ?? fromEnv;
+  if (token === undefined) return undefined;
+  const problem = adminTokenProblem(token);
+  if (problem) throw new ExitError(`${flag === undefined ? 'MERCHANT_KIT_ADMIN_TOKEN' : '--admin-token'} ${problem}.`, 2);
+  return token;
 }
 
 export function registerEmulatorCommands(program: Command): void {
@@ -122,9 +140,10 @@ function registerStart(emulator: Command): void {
     .option('--clock <mode>', 'clock: system or manual', choiceOption(['system', 'manual'] as const), 'system')
     .option('--limits <on|off>', 'rate limits', choiceOption(['on', 'off'] as const), 'on')
     .option('--seed <n>', 'seed for reproducible ids and simulated data', intOption('--seed', 0, 2 ** 31 - 1))
-    .option('--admin-token <token>', "protects the control API and panel whatever the address (required off loopback); each store made by POST /_emulator/stores gets a store token of its own (env MERCHANT_KIT_ADMIN_TOKEN)")
+    .option('--admin-token <token>', "protects the control API and panel whatever the address (required off loopback; 16 characters or more); each store made by POST /_emulator/stores gets a store token of its own (env MERCHANT_KIT_ADMIN_TOKEN)")
     .option('--allowed-host <host>', 'another host name the emulator answers to (repeatable)', collect, [])
     .option('--trust-proxy <addresses>', "the load balancers in front (IPs or CIDR ranges, comma-separated, repeatable): the per-IP limits count the client their X-Forwarded-For names", trustedProxies, [])
+    .option('--allow-loopback-targets', 'on a shared sandbox (beyond loopback, --admin-token or --database-url), let webhooks and image downloads reach loopback and this machine\'s own addresses (refused there by default)')
     .option('--access-requests <open|closed>', 'open: integrators may ask for a test store (the page /access, POST /_emulator/access-requests); needs --admin-token', choiceOption(['open', 'closed'] as const), 'closed')
     .option('--public-url <url>', 'the address integrators use (https://sandbox.example.com): the issuer of the certificates the sandbox issues')
     .option('--json', 'print one JSON "ready" line on stdout once listening')
@@ -140,7 +159,7 @@ function registerStart(emulator: Command): void {
     )
     .action(async (options: StartOptions, command: Command) => {
       const globals = command.optsWithGlobals();
-      const given = { ...options, json: options.json ?? globals.json, verbose: globals.verbose };
+      const given = { ...options, adminToken: checkedAdminToken(options.adminToken), json: options.json ?? globals.json, verbose: globals.verbose };
       if (options.detach) return (await import('./detach.js')).startDetached(given);
       await (await import('./start.js')).startAction(given);
     });

@@ -39,6 +39,7 @@ export async function startAction(options: StartOptions): Promise<void> {
       adminToken: options.adminToken ?? process.env.MERCHANT_KIT_ADMIN_TOKEN,
       allowedHosts: options.allowedHost,
       trustProxy: options.trustProxy,
+      allowLoopbackTargets: options.allowLoopbackTargets ?? false,
       accessRequests: options.accessRequests === 'open',
       publicUrl: options.publicUrl,
       logger: options.verbose ?? false,

@@ -1,5 +1,6 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { redactSecrets } from '../../../logging/redact.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../../server/json-depth.js';
 import type { Violation } from './validate.js';
 
 /** One request and its answer as a line of the record file (format `merchant-kit.exchange`, version 1). */
@@ -37,8 +38,9 @@ export function recordHeaders(headers: Record<string, string | string[] | undefi
   return out;
 }
 
-// Deeper JSON is recorded as text: JSON.stringify, which writes the line, recurses and would overflow.
-const MAX_RECORDED_DEPTH = 1000;
+// Deeper JSON is recorded as text: JSON.stringify, which writes the line, recurses and would overflow;
+// and it is never parsed (an answer nested millions of levels deep would hold the proxy for seconds).
+const MAX_RECORDED_DEPTH = MAX_JSON_DEPTH;
 const TOO_DEEP = Symbol('too deep');
 
 /**
@@ -76,7 +78,7 @@ export function redactJson(value: unknown, maxDepth = Infinity): unknown {
 export function recordBody(body: Buffer | undefined, contentType: string | undefined): unknown {
   if (body === undefined || body.length === 0) return null;
   const text = body.toString('utf8');
-  if (/json/i.test(contentType ?? '') || /^\s*[[{]/.test(text)) {
+  if ((/json/i.test(contentType ?? '') || /^\s*[[{]/.test(text)) && !nestedDeeperThan(body, MAX_RECORDED_DEPTH)) {
     try {
       return redactJson(JSON.parse(text), MAX_RECORDED_DEPTH);
     } catch {

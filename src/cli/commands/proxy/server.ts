@@ -7,6 +7,8 @@ import { LIMITS } from '../../../contract/limits.js';
 import { redactSecrets } from '../../../logging/redact.js';
 import { listenOn } from '../../../server/listen.js';
 import { serverTimeouts } from '../../../server/timeouts.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan, TOO_DEEP_MESSAGE } from '../../../server/json-depth.js';
+import { readRestOfBody } from '../../../server/drain.js';
 import { ByteBudget } from './budget.js';
 import { createGate, type Refusal } from './gate.js';
 import { Recorder, recordBody, recordHeaders, type Exchange } from './record.js';
@@ -191,6 +193,9 @@ async function handle(ctx: ProxyContext, req: IncomingMessage, res: ServerRespon
   const url = new URL(`http://proxy.invalid${raw.startsWith('/') ? raw : `/${raw}`}`);
   const refusal = ctx.gate(req, url.pathname);
   if (refusal) {
+    // Its body is never forwarded, yet read (within a bound) before the answer: a client still
+    // writing it would otherwise meet a reset instead of the refusal.
+    await readRestOfBody(req);
     report(ctx, req, { started, url, body: undefined, answer: local(res, refusalBody(refusal)), violations: [] });
     return;
   }
@@ -217,7 +222,14 @@ async function exchange(ctx: ProxyContext, req: IncomingMessage, res: ServerResp
     return; // The client went away mid-body: nothing to forward, nothing to answer.
   }
   if (body === 'too_large') {
+    await readRestOfBody(req);
     report(ctx, req, { started, url, body: undefined, answer: local(res, refusalBody({ status: 413, code: 'payload_too_large', message: ERROR_CATALOGUE.payload_too_large.message })), violations: [] });
+    return;
+  }
+  // Refused before anything parses it (the checks, the record): the emulator would refuse it too.
+  if (nestedDeeperThan(body)) {
+    const violation: Violation = { rule: 'malformed_json', spec: 'Errors — 400 malformed_json', message: `The body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.` };
+    report(ctx, req, { started, url, body: undefined, answer: local(res, errorBody(400, 'malformed_json', TOO_DEEP_MESSAGE)), violations: [violation] });
     return;
   }
   const relative = url.pathname.slice(ctx.prefix.length) || '/';
