@@ -39,6 +39,8 @@ describe('panel: the store selector', () => {
     expect(options).toContain(running);
     expect(options).toContain(yours);
     expect(options).not.toContain(finished);
+    // Nor is it the store the panel opens by default, whatever the stores' order.
+    expect(await page.locator('#store-select').inputValue()).not.toBe(finished);
     await page.close();
   });
 });
