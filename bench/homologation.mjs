@@ -2,7 +2,8 @@
 // CLI runs as its own process, the load and the reference ERP run in this one.
 //
 //   node bench/homologation.mjs [--runs 3] [--duration 5] [--connections 20] [--repeat 3]
-//                               [--only homologate,observer,recorder] [--json]
+//                               [--only homologate,observer,recorder,zoo] [--json]
+//                               [--variants text] [--concurrency 6] [--session-timeout 120]
 //
 // 1. `merchant-kit homologate` end to end against a fresh emulator (reset before each run): wall
 //    time, median of --runs (target 5 s, must stay under 10 s);
@@ -11,7 +12,13 @@
 //    to a complete, certified report;
 // 3. the call recorder's cost: autocannon on authenticated GET /v1/orders/{id} with the recorder on
 //    and off (BENCH-ONLY switch POST /_emulator/homologation/recorder), interleaved --repeat times in
-//    one run; the median throughput ratio (target: recording costs at most 10 %) and CPU per request.
+//    one run; the median throughput ratio (target: recording costs at most 10 %) and CPU per request;
+// 4. (only with --only zoo) the observer on the tests' zoo of ERPs (test/helpers/erps/, bundled
+//    like the reference ERP): each variant --runs times on a store of its own, --concurrency sessions
+//    at a time on the one emulator, each session with --session-timeout (the default 120 s): seconds
+//    from POST …/start to a complete report, and whether the verdict was the expected one. Correct
+//    and faulty variants are summed up apart (a faulty session must end as soon as its verdict is
+//    certain too). --variants keeps the variants whose name contains the text.
 import { fork, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,6 +68,46 @@ async function loadReferenceErp() {
   return import(pathToFileURL(outfile).href);
 }
 
+/** The tests' zoo of ERPs (test/helpers/erps/index.ts), bundled like the reference ERP. */
+async function loadZoo() {
+  const { build } = await import('esbuild');
+  const dir = join(ROOT, 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  const outfile = join(dir, 'zoo.mjs');
+  await build({ entryPoints: [join(ROOT, 'test', 'helpers', 'erps', 'index.ts')], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile, packages: 'external', logLevel: 'silent' });
+  return import(pathToFileURL(outfile).href);
+}
+
+/** One observed session of a zoo variant on a new store of the emulator: seconds to a complete report, and the verdicts. */
+async function observeZooVariant(zoo, ready, variant, defaultTimeout) {
+  // A variant whose verdict is certain only at the deadline (no active product) names its own timeout.
+  const sessionTimeout = variant.sessionTimeoutSeconds ?? defaultTimeout;
+  const made = (await call(`${ready.adminUrl}/stores`, 'POST', null, { environment: 'test', name: `zoo ${variant.name}`.slice(0, 60) })).data;
+  const id = made.integration.id;
+  if (variant.settings) await call(`${ready.adminUrl}/integrations/${id}`, 'PATCH', null, { settings: variant.settings });
+  const erp = await zoo.startErp({ baseUrl: ready.sandboxUrl, credential: made.credential }, variant.spec);
+  let person;
+  try {
+    const started = performance.now();
+    await call(`${ready.adminUrl}/homologation/${id}/start`, 'POST', null, { timeout_seconds: sessionTimeout });
+    person = zoo.startPerson(ready.adminUrl, id, erp.api, variant.spec.publish ?? 'mixed', variant.personMs ?? (() => 200));
+    const happening = variant.during?.(erp);
+    let report;
+    do {
+      await new Promise((r) => setTimeout(r, 100));
+      report = (await call(`${ready.adminUrl}/homologation/${id}`, 'GET')).data;
+    } while (!report.complete && performance.now() - started < (sessionTimeout + 10) * 1000);
+    const seconds = (performance.now() - started) / 1000;
+    await happening;
+    const got = Object.fromEntries(report.checks.map((c) => [c.id, c.status]));
+    const wrong = Object.keys(variant.expect).filter((k) => got[k] !== variant.expect[k]).map((k) => `${k} ${got[k]} (expected ${variant.expect[k]})`);
+    return { seconds, wrong, complete: report.complete };
+  } finally {
+    await person?.stop();
+    await erp.close();
+  }
+}
+
 async function main() {
   const { values } = parseArgs({
     options: {
@@ -69,6 +116,9 @@ async function main() {
       connections: { type: 'string', default: '20' },
       repeat: { type: 'string', default: '3' },
       only: { type: 'string', default: 'homologate,observer,recorder' },
+      variants: { type: 'string', default: '' },
+      concurrency: { type: 'string', default: '6' },
+      'session-timeout': { type: 'string', default: '120' },
       json: { type: 'boolean', default: false },
     },
   });
@@ -164,6 +214,31 @@ async function main() {
       const cpuCost = median(rounds.map((r) => r.on.cpu / r.off.cpu - 1));
       results.recorder = { throughput_cost: cost, cpu_cost: cpuCost, rps_on: median(rounds.map((r) => r.on.rps)), rps_off: median(rounds.map((r) => r.off.rps)) };
       log(`recorder cost: median ${(cost * 100).toFixed(1)} % of throughput, ${(cpuCost * 100).toFixed(1)} % CPU per request (target ≤ ${TARGET_RECORDER_COST * 100} %): ${cost <= TARGET_RECORDER_COST ? 'met' : 'MISSED'}`);
+    }
+    // 4. The zoo: correct and faulty ERPs built differently, each session to its complete report.
+    if (only.has('zoo')) {
+      const zoo = await loadZoo();
+      const variants = [...zoo.CORRECT.map((v) => ({ ...v, kind: 'correct' })), ...zoo.FAULTY.map((v) => ({ ...v, kind: 'faulty' }))].filter((v) => v.name.includes(values.variants));
+      const jobs = variants.flatMap((v) => Array.from({ length: Number(values.runs) }, () => v));
+      const outcomes = new Map(variants.map((v) => [v.name, []]));
+      let next = 0;
+      const worker = async () => {
+        while (next < jobs.length) {
+          const v = jobs[next++];
+          const o = await observeZooVariant(zoo, ready, v, Number(values['session-timeout'])).catch((e) => ({ seconds: NaN, wrong: [`error: ${e.message}`], complete: false }));
+          outcomes.get(v.name).push(o);
+          log(`zoo ${v.kind} "${v.name}": ${o.seconds.toFixed(1)} s, ${o.complete ? 'complete' : 'NOT complete'}, ${o.wrong.length ? `WRONG: ${o.wrong.join('; ')}` : 'verdict as expected'}`);
+        }
+      };
+      await Promise.all(Array.from({ length: Number(values.concurrency) }, worker));
+      results.zoo = {};
+      for (const kind of ['correct', 'faulty']) {
+        const mine = variants.filter((v) => v.kind === kind);
+        const times = mine.flatMap((v) => outcomes.get(v.name).map((o) => o.seconds)).filter(Number.isFinite);
+        const right = mine.flatMap((v) => outcomes.get(v.name)).filter((o) => o.wrong.length === 0).length;
+        results.zoo[kind] = { sessions: times.length, verdicts_right: right, median_seconds: median(times), max_seconds: Math.max(...times) };
+        if (times.length) log(`zoo ${kind}: ${right}/${mine.length * Number(values.runs)} verdicts as expected; session start → complete report: median ${median(times).toFixed(1)} s, max ${Math.max(...times).toFixed(1)} s`);
+      }
     }
     if (values.json) console.log(JSON.stringify(results, null, 2));
   } finally {

@@ -1,5 +1,5 @@
 import type { Check } from './check.js';
-import { missingSteps, repeatedRefusal, stepEvidence } from './internal/calls.js';
+import { expired, missingSteps, PUBLISH_FIRST, repeatedRefusal, stepEvidence } from './internal/calls.js';
 import { availabilityChanged, categoryUpserted, completedSnapshot, priceChanged, productWithOptions, snapshotParts } from './internal/catalog-steps.js';
 import { describeError, EvidenceLog } from './internal/evidence.js';
 import type { RecordedCall } from '../src/contract/observation.js';
@@ -53,6 +53,8 @@ export const catalog: Check = {
     const writes = obs.calls.filter((c) => c.path.startsWith('/catalog/') && c.method !== 'GET');
     const wrong = repeatedRefusal(obs, writes, 'a catalog write');
     if (wrong) return wrong;
+    // DESIGN: Nothing to grade — a store without an active product of the ERP is the one cause to name.
+    if (obs.session.waiting === PUBLISH_FIRST && expired(obs)) return fail(`no active product: ${PUBLISH_FIRST}`, []);
     const evidence: Evidence[] = [];
     const step = (label: string, c: RecordedCall | undefined) => evidence.push(stepEvidence(label, c, 'a successful call'));
     step('category upserted (PUT or batch upsert_category)', categoryUpserted(obs));

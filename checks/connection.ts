@@ -23,7 +23,8 @@ export const connection: Check = {
     // One retry at most: a target that is down should fail the run in seconds, not after the full backoff.
     const me = await log.call('GET /me', (o) => ctx.client.me(o), { maxRetries: 1 });
     if (!me.ok) {
-      const reason = `GET /me failed: ${describeError(me.error)}`;
+      // A network error's message already names the call ("GET /me failed: ECONNREFUSED"): said once.
+      const reason = `GET /me failed: ${describeError(me.error).replace(/^(\w+: )GET \/me failed: /, '$1')}`;
       if (me.error.status === 0 || me.error.code === INVALID_RESPONSE) ctx.state.unreachable = reason;
       return fail(reason, log.items);
     }

@@ -1,6 +1,6 @@
 import type { Check } from './check.js';
 import type { RunContext } from './context.js';
-import { expired } from './internal/calls.js';
+import { expired, waitingForOrders } from './internal/calls.js';
 import { describeError, EvidenceLog } from './internal/evidence.js';
 import { ensureOrders } from './internal/setup.js';
 import { gradeTasks, taskEvidence, taskName } from './tasks.js';
@@ -47,6 +47,8 @@ export const importRecovery: Check = {
   run: recover,
 
   grade(obs) {
+    const waiting = waitingForOrders(obs);
+    if (waiting) return waiting;
     const tasks = gradeTasks(obs).filter((t) => t.action === 'import_after_failure');
     const evidence: Evidence[] = tasks.map(taskEvidence);
     const failed = tasks.find((t) => t.status === 'failed');

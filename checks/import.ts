@@ -1,6 +1,6 @@
 import type { Check } from './check.js';
 import type { Order } from '../src/contract/orders.js';
-import { callsTo, missingSteps, ok2xx, repeatedRefusal, stepEvidence } from './internal/calls.js';
+import { callsTo, missingSteps, ok2xx, repeatedRefusal, stepEvidence, waitingForOrders } from './internal/calls.js';
 import { describeError, EvidenceLog } from './internal/evidence.js';
 import { ensureOrders } from './internal/setup.js';
 import { fail, pass, type Evidence } from './types.js';
@@ -47,6 +47,8 @@ export const importCheck: Check = {
     const calls = [...callsTo(obs, 'POST', '/orders/*/ack'), ...callsTo(obs, 'POST', '/orders/*/import-failure')].filter((c) => !c.injected);
     const wrong = repeatedRefusal(obs, calls, 'an import call');
     if (wrong) return wrong;
+    const waiting = waitingForOrders(obs);
+    if (waiting) return waiting;
     const evidence: Evidence[] = [];
     const good = calls.filter(ok2xx);
     const failures = good.filter((c) => c.path.endsWith('/import-failure'));

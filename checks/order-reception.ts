@@ -1,11 +1,13 @@
 import type { Check } from './check.js';
 import type { Order } from '../src/contract/orders.js';
 import type { RunContext, Scenario } from './context.js';
-import { callsTo, missingSteps, ok2xx, stepEvidence } from './internal/calls.js';
+import { callName, expired, missingSteps, ok2xx, waitingForOrders } from './internal/calls.js';
+import { apiMeaning } from './internal/api-meaning.js';
 import { describeError, EvidenceLog } from './internal/evidence.js';
 import { ensureMe, ensureReceiver, SCENARIOS, scenarioOf } from './internal/setup.js';
-import { RECEPTION_SCENARIOS } from '../src/contract/observation.js';
-import { fail, pass, skip, type CheckOutcome, type Evidence } from './types.js';
+import { RECEPTION_SCENARIOS, type Observation, type RecordedCall, type SessionOrder } from '../src/contract/observation.js';
+import { acceptanceProbes, receiverRefusesAll } from './internal/probe-verdicts.js';
+import { fail, pass, pending, skip, type CheckOutcome, type Evidence } from './types.js';
 
 /** Reads the feed from `after` to its end: the order.created events' orders and the cursor to go on from. */
 async function feedOrders(ctx: RunContext, log: EvidenceLog, after: string | undefined) {
@@ -31,7 +33,7 @@ async function onEmulator(ctx: RunContext, log: EvidenceLog): Promise<CheckOutco
       orders[scenario] = await ctx.control!.simulateOrder({ store_id: me.store.id, scenario });
       log.note(`simulator: ${scenario} order`, true, 'an order', orders[scenario]!.id);
     } catch (error) {
-      return fail(`the simulator refused the ${scenario} order: ${(error as Error).message}`, log.items);
+      return fail(`the simulator refused the ${scenario} order: ${apiMeaning(error)}`, log.items);
     }
   }
   ctx.state.orders = orders;
@@ -75,12 +77,39 @@ async function onRealEnvironment(ctx: RunContext, log: EvidenceLog): Promise<Che
   return pass('the three simulated orders arrived in the feed (a real environment cannot reach this machine\'s receiver: webhook delivery not checked)', log.items);
 }
 
+/** A read that can hand an ERP its orders: the feed, or the order list. */
+const orderRead = (c: RecordedCall) => c.method === 'GET' && (c.path === '/events' || c.path === '/orders') && ok2xx(c);
+
+/** A call of the integration about one order (ack, import-failure, a status move), answered or not. */
+const actsOn = (c: RecordedCall, orderId: string) => c.method === 'POST' && c.path.startsWith(`/orders/${orderId}/`) && !c.injected;
+
+/**
+ * How a session order reached the ERP: its order.created delivery answered 2xx; or a read of the
+ * feed (or the order list) after it was made, followed by a call about it (DESIGN: a feed integrator
+ * reads its orders from GET /events and acts on them); or a delivery that got no answer at all (the
+ * receiver was down, or went down before it answered) followed by a call about it: the ERP had it.
+ * A delivery answered non-2xx was refused, whatever the ERP did with it.
+ */
+function reception(obs: Observation, o: SessionOrder): { ok: boolean; actual: string; refused: boolean } {
+  const d = obs.session.deliveries.find((x) => x.order_id === o.order_id && x.event_type === 'order.created');
+  if (d?.succeeded_at) return { ok: true, actual: `delivered by webhook (${d.last_response_status ?? '2xx'})`, refused: false };
+  const read = obs.calls.find((c) => orderRead(c) && c.at >= o.created_at);
+  const readActed = read && obs.calls.find((c) => actsOn(c, o.order_id) && c.at >= read.at);
+  if (readActed) return { ok: true, actual: `read with ${callName(read)} and acted on: ${callName(readActed)}`, refused: false };
+  const answered = d?.last_response_status ?? null;
+  const acted = obs.calls.find((c) => actsOn(c, o.order_id) && c.at >= o.created_at);
+  if (d && answered === null && acted) return { ok: true, actual: `its delivery got no answer (the receiver was down), and the ERP acted on it: ${callName(acted)}`, refused: false };
+  if (answered !== null) return { ok: false, actual: `not received: its delivery was answered ${answered} (not 2xx)`, refused: true };
+  if (d) return { ok: false, actual: `not received: its delivery ${d.status === 'failed' || d.status === 'pending' ? 'got no answer' : d.status}`, refused: false };
+  return { ok: false, actual: 'not received: no delivery answered 2xx, and no read of the feed was followed by a call about it', refused: false };
+}
+
 export const orderReception: Check = {
   id: 'order_reception',
-  title: 'Order reception: simulated orders by signed webhook and in the feed',
+  title: 'Order reception: simulated orders by signed webhook or from the feed',
   area: 'orders',
   mandatory: true,
-  rule: 'Events, Webhook delivery and Feed: each order arrives complete, pushed to the signed webhook (answered 2xx within 10 s) and in GET /events.',
+  rule: 'Events, Webhook delivery and Feed: each order arrives complete, pushed to the signed webhook (answered 2xx within 10 s) or read from GET /events and acted on (an integration without a webhook reads the feed).',
 
   async run(ctx) {
     const log = new EvidenceLog(ctx.signal);
@@ -89,17 +118,30 @@ export const orderReception: Check = {
 
   grade(obs) {
     const s = obs.session;
-    const evidence: Evidence[] = [];
-    const problems = s.problems.filter((p) => p.includes('webhook') || RECEPTION_SCENARIOS.some((sc) => p.includes(`create the ${sc} order`)));
+    const waiting = waitingForOrders(obs);
+    if (waiting) return waiting;
+    const problems = s.problems.filter((p) => RECEPTION_SCENARIOS.some((sc) => p.includes(`the ${sc} order`)));
+    if (problems.length) return fail(problems.join('; '), []);
     const scenarioOrders = s.orders.filter((o) => RECEPTION_SCENARIOS.includes(o.scenario));
-    for (const o of scenarioOrders) {
-      const d = s.deliveries.find((x) => x.order_id === o.order_id && x.event_type === 'order.created');
-      evidence.push({ step: `${o.scenario} order ${o.order_id} by webhook`, ok: Boolean(d?.succeeded_at), expected: '2xx from the receiver', actual: d ? `${d.status}${d.last_response_status ? ` (last answer ${d.last_response_status})` : ''}` : 'no delivery yet' });
+    const feedOnly = s.webhook === false;
+    const evidence: Evidence[] = [];
+    const received = scenarioOrders.map((o) => {
+      const r = reception(obs, o);
+      evidence.push({ step: `${o.scenario} order #${o.number} (${o.order_id})`, ok: r.ok, expected: feedOnly ? 'read from the feed and acted on' : 'delivered by webhook (2xx), or read from the feed and acted on', actual: r.actual });
+      return r;
+    });
+    if (scenarioOrders.length === 0) return expired(obs) ? fail('the session made none of its orders (see the notes)', evidence) : pending('waiting for the session\'s orders', evidence);
+    if (received.every((r) => r.ok)) {
+      const how = feedOnly ? 'read from the feed and acted on' : 'received by signed webhook (2xx) or from the feed';
+      return pass(`the delivery, pickup-with-invoice and unmapped-product orders were ${how}`, evidence);
     }
-    const feed = callsTo(obs, 'GET', '/events').filter((c) => ok2xx(c) && c.at >= s.started_at);
-    evidence.push(stepEvidence('feed read after the orders were created', feed[0], 'GET /events 2xx'));
-    if (problems.length) return fail(problems.join('; '), evidence);
-    if (evidence.every((e) => e.ok) && scenarioOrders.length === 3) return pass('the three simulated orders were delivered by signed webhook (2xx) and the feed was read', evidence);
+    // DESIGN: one fault, one check — a receiver that answers non-2xx to every delivery fails here,
+    // and the probes it should have accepted are judged here too. Its failure is certain once it
+    // refused every order's delivery and those probes (a restarting receiver does not answer at all).
+    if (s.finished && received.every((r) => r.refused) && receiverRefusesAll(obs)) {
+      for (const p of acceptanceProbes(obs)) evidence.push({ step: `probe: ${p.kind} (a valid delivery)`, ok: false, status: p.status, expected: 'accepted (2xx)', actual: String(p.status) });
+      return fail(`your webhook receiver answered non-2xx to every delivery, valid ones included: the session's orders were not received (answer 2xx within 10 s, and queue the work)`, evidence);
+    }
     return missingSteps(obs, evidence);
   },
 };

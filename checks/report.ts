@@ -1,16 +1,18 @@
 import { redactSecrets } from '../src/logging/redact.js';
 import type { Task } from './tasks.js';
 import type { ReportCertificate } from '../src/contract/certificates.js';
+import type { Intake, SessionSettings } from './intake.js';
 import { CHECK_IDS, type CheckResult, type Evidence } from './types.js';
 
 /**
  * The JSON report's version (docs/homologation-report.schema.json): the major number on an
- * incompatible change, the minor on an addition (1.1: `tasks` and optional checks; 1.2: the sandbox's `certificate`).
+ * incompatible change, the minor on an addition (1.1: `tasks` and optional checks; 1.2: the sandbox's
+ * `certificate`, an observed run's `intake` and `settings`, and the mode `unreachable`).
  */
 export const REPORT_SCHEMA_VERSION = '1.2';
 
-/** How the report was filled. */
-export type ReportMode = 'automatic' | 'interactive' | 'non_interactive' | 'observer';
+/** How the report was filled; `unreachable`: nothing answered at the base URL, so no check could run. */
+export type ReportMode = 'automatic' | 'interactive' | 'non_interactive' | 'observer' | 'unreachable';
 
 export interface ReportTarget {
   /** The API base URL (no credential in it). */
@@ -51,6 +53,10 @@ export interface HomologationReport {
   checks: CheckResult[];
   /** The person's steps of an observed session (DESIGN: Tasks); empty for other runs. */
   tasks: Task[];
+  /** An observed run only: how the ERP takes orders in (checks/intake.ts). */
+  intake?: Intake;
+  /** An observed run only: the integration settings it was graded under. */
+  settings?: SessionSettings;
   /** Plain sentences for the reader: steps skipped and why, how the run ended. */
   notes: string[];
   /**
@@ -71,6 +77,8 @@ export interface ReportInput {
   integration: ReportIntegration;
   checks: CheckResult[];
   tasks?: Task[];
+  intake?: Intake;
+  settings?: SessionSettings;
   notes?: string[];
 }
 
@@ -122,6 +130,8 @@ export function buildReport(input: ReportInput): HomologationReport {
     summary: summarize(checks, input.complete),
     checks,
     tasks: (input.tasks ?? []).map((t) => ({ ...t, instruction: redactSecrets(t.instruction), reason: t.reason === null ? null : redactSecrets(t.reason) })),
+    ...(input.intake ? { intake: input.intake } : {}),
+    ...(input.settings ? { settings: { ...input.settings } } : {}),
     notes: [...(input.notes ?? []), ...notRun(checks)].map(redactSecrets),
   };
 }
@@ -138,11 +148,12 @@ export function selectedOnly(report: Pick<HomologationReport, 'checks'>): boolea
 }
 
 /**
- * Exit code of a run: 0 when the certificate is issued, or when a run of some checks (`--only`)
- * completed with every selected check passed (an optional one may be skipped); 1 otherwise.
+ * Exit code of a run: 0 when every mandatory check passed (the certificate), or when a run of some
+ * checks (`--only`) completed with every selected mandatory check passed; 1 otherwise. DESIGN:
+ * optional checks never change the exit code.
  */
 export function exitCodeOf(report: HomologationReport): 0 | 1 {
   if (report.summary.certified) return 0;
-  const passed = report.checks.length > 0 && report.checks.every((c) => c.status === 'pass' || (!c.mandatory && c.status === 'skip'));
+  const passed = report.checks.length > 0 && report.checks.every((c) => c.status === 'pass' || !c.mandatory);
   return selectedOnly(report) && report.complete && passed ? 0 : 1;
 }

@@ -58,7 +58,8 @@ export async function runChecks(checks: readonly Check[], ctx: RunContext, optio
       continue;
     }
     if (ctx.state.unreachable) {
-      const result = resultOf(check, { status: 'fail', reason: `not run: the target does not answer as the API (${ctx.state.unreachable})`, evidence: [] }, 0);
+      // The reason is the connection check's (said once); the others only say they did not run.
+      const result = resultOf(check, { status: 'fail', reason: 'not run: the target does not answer as the API (see connection)', evidence: [] }, 0);
       results.push(result);
       options.onDecided?.(result);
       continue;

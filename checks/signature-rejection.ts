@@ -1,15 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { API_VERSION } from '../src/contract/limits.js';
 import type { Check } from './check.js';
-import { expired, orderOf } from './internal/calls.js';
+import { expired, ok2xx, orderOf, waitingForOrders } from './internal/calls.js';
 import { EvidenceLog } from './internal/evidence.js';
 import { postLocalProbe, reformatted, STALE_SECONDS, randomSecret, type LocalProbe } from './internal/probes.js';
 import { ensureReceiver } from './internal/setup.js';
 import type { Observation, ProbeKind, ProbeRecord } from '../src/contract/observation.js';
-import { fail, pass, pending, type Evidence } from './types.js';
+import { ACCEPTED_KINDS, latestProbes, PROBE_KINDS, receiverRefusesAll, receiverSilent } from './internal/probe-verdicts.js';
+import { fail, pass, pending, skip, type Evidence } from './types.js';
 
-/** How long after the duplicate and the out-of-order probes the observer watches the integration's writes. */
+/** How long after the duplicate and the out-of-order probes the observer watches the integration's writes, at least and at most. */
 export const SETTLE_MS = 1500;
+export const SETTLE_MAX_MS = 10_000;
 
 const refused = (status: number | null) => status !== null && (status < 200 || status >= 300);
 const accepted = (status: number | null) => status !== null && status >= 200 && status < 300;
@@ -20,7 +22,7 @@ const EXPECT: Record<ProbeKind, { expected: string; ok: (s: number | null) => bo
   unknown_secret: { expected: 'refused (non-2xx)', ok: refused, title: 'signed with an unknown secret' },
   reserialised: { expected: 'accepted (2xx)', ok: accepted, title: 'valid, unusual JSON formatting' },
   duplicate: { expected: 'accepted (2xx), processed once', ok: accepted, title: 'duplicated event' },
-  out_of_order: { expected: 'accepted (2xx), older version dropped', ok: accepted, title: 'older version after a newer one' },
+  out_of_order: { expected: 'accepted (2xx), the older version not imported again', ok: accepted, title: 'older version after a newer one' },
 };
 
 const fakeId = (prefix: string) => `${prefix}${randomBytes(13).toString('hex').toUpperCase().slice(0, 26)}`;
@@ -29,32 +31,59 @@ function envelope(id: string, type: string, data: Record<string, unknown>): stri
   return JSON.stringify({ id, type, api_version: API_VERSION, created_at: new Date().toISOString(), store_id: 'str_homologation', integration_id: 'int_homologation', data });
 }
 
-/** The observer's judgement of one probe, with the integration's later writes where they matter. */
-function judgeProbe(obs: Observation, p: ProbeRecord, probeOrder: string | null): { ok: boolean | null; actual: string } {
+/**
+ * How long the ERP takes to act on what its receiver took (a queue works seconds later): the
+ * median, over the session's orders, of the time from the answered order.created delivery to the
+ * ERP's first call about the order. The duplicate and out-of-order probes are watched three times
+ * that, between SETTLE_MS and SETTLE_MAX_MS.
+ */
+export function settleMs(obs: Observation): number {
+  const lags: number[] = [];
+  for (const o of obs.session.orders) {
+    const d = obs.session.deliveries.find((x) => x.order_id === o.order_id && x.event_type === 'order.created' && x.answered_at !== null);
+    const first = d && obs.calls.find((c) => c.method === 'POST' && c.path.startsWith(`/orders/${o.order_id}/`) && c.at >= d.answered_at!);
+    if (first) lags.push(first.at - d!.answered_at!);
+  }
+  lags.sort((a, b) => a - b);
+  const median = lags.length ? lags[Math.floor(lags.length / 2)]! : 0;
+  return Math.min(SETTLE_MAX_MS, Math.max(SETTLE_MS, 3 * median));
+}
+
+const IMPORTS = ['/ack', '/import-failure'];
+
+/** The observer's judgement of one probe, with the integration's later writes where they matter (null: still watching). */
+function judgeProbe(obs: Observation, p: ProbeRecord, probeOrder: string | null, settle: number): { ok: boolean | null; actual: string } {
   const rule = EXPECT[p.kind];
   const answer = p.status === null ? `no answer (${p.error ?? 'error'})` : String(p.status);
+  if (p.status === null) return { ok: expired(obs) ? false : null, actual: answer };
   if (!rule.ok(p.status)) return { ok: false, actual: answer };
   if (p.kind !== 'duplicate' && p.kind !== 'out_of_order') return { ok: true, actual: answer };
   if (!probeOrder) return { ok: false, actual: `${answer}; no probe order` };
-  const all = obs.calls.filter((c) => c.method === 'POST' && orderOf(c) === probeOrder && c.path.startsWith('/orders/'));
-  const writes = all.filter((c) => !c.injected);
+  const imports = obs.calls.filter((c) => c.method === 'POST' && orderOf(c) === probeOrder && IMPORTS.some((k) => c.path.endsWith(k)));
+  const writes = imports.filter((c) => !c.injected);
   if (p.kind === 'duplicate') {
     // Processing twice shows as two acks (or two import failures) under different keys; an
     // import-failure followed by an ack is one processing of an order with an unmapped product.
-    for (const kind of ['/ack', '/import-failure']) {
-      const keys = new Set(writes.filter((c) => c.path.endsWith(kind)).map((c) => c.idempotency_key ?? c.body_sha256));
+    // What comes after the out-of-order probe is that probe's to judge.
+    // The out-of-order probe counts from the moment it began to be sent, before its answer is in.
+    const sending = obs.session.sending?.kind === 'out_of_order' ? obs.session.sending.sent_at : undefined;
+    const next = latestProbes(obs).get('out_of_order')?.sent_at ?? sending ?? Number.POSITIVE_INFINITY;
+    for (const kind of IMPORTS) {
+      const keys = new Set(writes.filter((c) => c.path.endsWith(kind) && c.at < next).map((c) => c.idempotency_key ?? c.body_sha256));
       if (keys.size > 1) return { ok: false, actual: `${answer}; processed ${keys.size} times (${kind.slice(1)} sent under ${keys.size} different keys)` };
     }
   } else {
-    // A retry of a write begun before the probe (an injected fault's, say) keeps its key: not new work.
-    // An import the ERP had not done yet is late, not a second one: only an import done again counts.
-    const before = all.filter((c) => c.at < p.sent_at);
+    // DESIGN: only an import or ack done again counts as acting on the older version (status calls on
+    // the probe order are graded by statuses alone). A retry of a write begun before the probe keeps
+    // its key: not new work; an import the ERP had not done yet is late, not a second one; an ack
+    // after an import-failure is the recovery the spec allows.
+    const before = imports.filter((c) => c.at < p.sent_at);
     const keys = new Set(before.map((c) => c.idempotency_key));
-    const importedBefore = before.some((c) => !c.injected && c.status >= 200 && c.status < 300 && !c.path.endsWith('/status'));
-    const acted = writes.filter((c) => c.at >= p.sent_at && (c.path.endsWith('/status') || (importedBefore && !keys.has(c.idempotency_key))));
-    if (acted.length) return { ok: false, actual: `${answer}; then ${acted[0]!.method} ${acted[0]!.path}: acted on the older version` };
+    const doneBefore = (kind: string) => before.some((c) => !c.injected && ok2xx(c) && c.path.endsWith(kind));
+    const again = writes.find((c) => c.at >= p.sent_at && !keys.has(c.idempotency_key) && IMPORTS.some((k) => c.path.endsWith(k) && doneBefore(k)));
+    if (again) return { ok: false, actual: `${answer}; then ${again.method} ${again.path} (${again.request_id}): imported the older version again` };
   }
-  return obs.now - p.sent_at >= SETTLE_MS ? { ok: true, actual: answer } : { ok: null, actual: `${answer}; watching` };
+  return obs.now - p.sent_at >= settle ? { ok: true, actual: answer } : { ok: null, actual: `${answer}; its later calls are still watched` };
 }
 
 export const signatureRejection: Check = {
@@ -104,28 +133,49 @@ export const signatureRejection: Check = {
 
   grade(obs) {
     const s = obs.session;
-    const webhookProblem = s.problems.find((p) => p.includes('webhook'));
-    if (webhookProblem) return fail(webhookProblem, []);
+    const waiting = waitingForOrders(obs);
+    if (waiting) return waiting;
+    // DESIGN: feed-only intake — no webhook when the session made its orders: nothing to probe.
+    if (s.webhook === false) return pass('not applicable: no webhook, orders read from the feed', [{ step: 'intake', ok: true, expected: 'a webhook to probe, or none (feed)', actual: 'no active webhook when the session made its orders' }]);
     const probeOrder = s.orders.find((o) => o.scenario === 'probe')?.order_id ?? null;
+    const latest = latestProbes(obs);
+    // One fault, one check: a receiver that refuses everything, or never answers, is order_reception's.
+    const refusesAll = receiverRefusesAll(obs);
+    if (receiverSilent(obs) && (s.finished || expired(obs))) return skip('not graded: the webhook receiver never answered (see order_reception)');
+    const settle = settleMs(obs);
     const evidence: Evidence[] = [];
     const wrong: Evidence[] = [];
+    const watched: { e: Evidence; answer: string }[] = [];
     let undecided = false;
-    for (const kind of Object.keys(EXPECT) as ProbeKind[]) {
-      const p = s.probes.find((x) => x.kind === kind);
-      if (!p) {
-        undecided = true;
-        evidence.push({ step: `probe: ${EXPECT[kind].title}`, ok: false, expected: EXPECT[kind].expected, actual: s.finished ? 'not sent' : 'not sent yet' });
+    for (const kind of PROBE_KINDS) {
+      const step = `probe: ${EXPECT[kind].title}`;
+      if (refusesAll && ACCEPTED_KINDS.includes(kind)) {
+        evidence.push({ step, ok: true, expected: EXPECT[kind].expected, actual: 'graded in order_reception: the receiver refused every valid delivery' });
         continue;
       }
-      const j = judgeProbe(obs, p, probeOrder);
-      if (j.ok === null) undecided = true;
-      const e: Evidence = { step: `probe: ${EXPECT[kind].title}`, ok: j.ok === true, status: p.status, duration_ms: p.duration_ms, expected: EXPECT[kind].expected, actual: j.actual };
+      const p = latest.get(kind);
+      if (!p) {
+        undecided = true;
+        evidence.push({ step, ok: false, expected: EXPECT[kind].expected, actual: 'not sent' });
+        continue;
+      }
+      const j = judgeProbe(obs, p, probeOrder, settle);
+      const e: Evidence = { step, ok: j.ok === true, status: p.status, duration_ms: p.duration_ms, expected: EXPECT[kind].expected, actual: j.actual };
+      if (j.ok === null) (undecided = true), watched.push({ e, answer: p.status === null ? 'no answer' : String(p.status) });
       evidence.push(e);
       if (j.ok === false) wrong.push(e);
     }
-    if (wrong.length) return fail(`the receiver got ${wrong.length} probe(s) wrong: ${wrong.map((e) => e.step.replace('probe: ', '')).join(', ')}`, evidence);
-    if (!undecided) return pass('bad, stale and unknown-secret deliveries refused; unusual JSON accepted; duplicate processed once; older version dropped', evidence);
-    if (s.finished && s.probes.length < 6 && expired(obs)) return fail(`probes not sent: ${s.problems.join('; ') || 'unknown reason'}`, evidence);
-    return expired(obs) ? fail('the probes were not all decided before the timeout', evidence) : pending('probes sent, watching the answers and later calls', evidence);
+    if (wrong.length) {
+      // A decided report says nothing is still watched: what was, is left ungraded.
+      for (const w of watched) w.e.actual = `${w.answer}; not graded further (the check failed on another probe)`;
+      return fail(`the receiver got ${wrong.length} probe(s) wrong: ${wrong.map((e) => e.step.replace('probe: ', '')).join(', ')}`, evidence);
+    }
+    if (!undecided) {
+      const graded = refusesAll ? 'bad, stale and unknown-secret deliveries refused (the valid ones are graded in order_reception)' : 'bad, stale and unknown-secret deliveries refused; unusual JSON accepted; duplicate processed once; older version not imported again';
+      return pass(graded, evidence);
+    }
+    if (s.finished && PROBE_KINDS.some((k) => !latest.has(k))) return fail(`probes not sent: ${s.problems.join('; ') || 'the session could not send them'}`, evidence);
+    // Watching settles from the probes' answers: only what is missing at the deadline fails.
+    return expired(obs) ? fail('the probes were not all answered before the timeout', evidence) : pending('probes sent, watching the answers and later calls', evidence);
   },
 };

@@ -1,11 +1,11 @@
 import type { Check } from './check.js';
 import type { Order } from '../src/contract/orders.js';
-import { callEvidence, callName, callsTo, expired, missingSteps, ok2xx, orderOf, repeatedRefusal, stepEvidence } from './internal/calls.js';
+import { callEvidence, callName, callsTo, expired, missingSteps, ok2xx, orderOf, refusal, refusedThenRepeated, repeatedRefusal, stepEvidence, waitingForOrders } from './internal/calls.js';
 import { describeError, EvidenceLog } from './internal/evidence.js';
 import { ensureOrders } from './internal/setup.js';
 import type { Observation, RecordedCall } from '../src/contract/observation.js';
-import { gradeTasks, taskEvidence, taskName } from './tasks.js';
-import { fail, pass, type CheckOutcome, type Evidence } from './types.js';
+import { gradeTasks, madeFinalBeforeDone, taskEvidence, taskName, type Task } from './tasks.js';
+import { fail, pass, pending, skip, type CheckOutcome, type Evidence } from './types.js';
 import { FINAL_ORDER_STATUSES } from '../src/contract/enums.js';
 
 /** spec: States and transitions — the forward stage order. */
@@ -21,36 +21,95 @@ export function movesForward(from: string | null | undefined, to: string | null 
 const FINAL: readonly unknown[] = FINAL_ORDER_STATUSES;
 
 /**
- * How long a receiver's 2xx must precede a move for the move to count as made knowingly: a call the
- * ERP had already sent when the event came is not acting on what it was told.
+ * DESIGN: "told" that an order is final — its receiver answered 2xx to the final event at least this
+ * long before the move (time for a queue to catch up).
  */
-export const TOLD_SLACK_MS = 1000;
+export const TOLD_SLACK_MS = 10_000;
 
 /** A status call that tries to move an order that was final when it came (a move to its own state changes nothing). */
 const movesFinal = (c: RecordedCall) => FINAL.includes(c.facts?.previous_status) && c.facts?.status !== c.facts?.previous_status;
 
+/** When the answer to `c` was sent (calls recorded before the answer time was kept: their arrival plus their duration). */
+const answeredAt = (c: RecordedCall) => c.answered_at ?? c.at + c.duration_ms;
+
 /**
- * Whether, and how, the ERP had been told before `call` that its order is final: an answer to one
- * of its own status calls about the order, or an event its receiver took with the final order.
+ * Whether, and how, the ERP had been told before `call` that its order is final (DESIGN): its own
+ * API read showed it final — GET /orders/{id}, or the answer to one of its status calls about the
+ * order (a 2xx into a final state, or a refusal whose current status was final) — answered before
+ * the call came; or its receiver answered 2xx to an event showing it final at least TOLD_SLACK_MS
+ * before.
  */
 export function toldFinal(obs: Observation, call: RecordedCall): string | null {
   const orderId = orderOf(call);
   const own = obs.calls.find(
-    (c) => c.seq < call.seq && c.method === 'POST' && c.path === call.path && !c.injected && ((ok2xx(c) && FINAL.includes(c.facts?.status)) || FINAL.includes(c.facts?.previous_status)),
+    (c) =>
+      answeredAt(c) <= call.at &&
+      c.seq !== call.seq &&
+      !c.injected &&
+      ((c.method === 'POST' && c.path === call.path && ((ok2xx(c) && FINAL.includes(c.facts?.status)) || FINAL.includes(c.facts?.previous_status))) ||
+        (c.method === 'GET' && c.path === `/orders/${orderId}` && ok2xx(c) && FINAL.includes(c.facts?.status))),
   );
+  if (own?.method === 'GET') return `its own read ${callName(own)} showed it ${own.facts?.status}`;
   if (own) return `the answer to ${callName(own)} showed it ${ok2xx(own) && FINAL.includes(own.facts?.status) ? own.facts?.status : own.facts?.previous_status}`;
   const delivery = obs.session.deliveries.find((d) => d.order_id === orderId && FINAL.includes(d.order_status) && d.answered_at !== null && d.answered_at + TOLD_SLACK_MS <= call.at);
-  if (delivery) return `its webhook receiver answered 2xx to the ${delivery.event_type} event showing it ${delivery.order_status}`;
+  if (delivery) return `its webhook receiver answered 2xx to the ${delivery.event_type} event showing it ${delivery.order_status} ${Math.round((call.at - delivery.answered_at!) / 1000)} s before`;
   return null;
 }
 
-/** The first move on an order the ERP had been told is final, as a failure naming the call and how it was told. */
+/**
+ * The first move on an order the ERP had been told is final, as a failure naming the call and how it
+ * was told. One refused move on a final order, not repeated, is never a failure by itself.
+ */
 function moveOnFinal(obs: Observation, calls: RecordedCall[]): CheckOutcome | null {
   for (const c of calls.filter(movesFinal)) {
     const told = toldFinal(obs, c);
     if (!told) continue;
     const evidence = [callEvidence(`move to ${c.facts?.status} on a ${c.facts?.previous_status} order`, c, false, 'no move on an order known to be final')];
     return fail(`${callName(c)} tried to move order ${orderOf(c)} to ${c.facts?.status} after the ERP had been told it was final (${told})`, evidence);
+  }
+  return null;
+}
+
+/** A refused status call sent again unchanged: 409/422, and the 403 status_authority_denied of the setting. */
+const refusedMove = (c: RecordedCall) => refusal(c) || (c.status === 403 && c.code === 'status_authority_denied');
+
+/**
+ * DESIGN: order_status_authority service — no reject_order/cancel_order task, no status move
+ * expected; only a 403 status_authority_denied sent again unchanged fails, naming the setting.
+ */
+function underServiceAuthority(obs: Observation, calls: RecordedCall[]): CheckOutcome {
+  const repeated = refusedThenRepeated(obs, calls, refusedMove);
+  const setting = 'order_status_authority: service';
+  if (repeated) {
+    const { refused, again } = repeated;
+    const evidence = [callEvidence(`refused with ${refused.status} ${refused.code}`, refused, true), callEvidence('sent again unchanged', again, false, 'not repeated: the setting decides')];
+    return fail(`${callName(again)} repeated a status move refused with ${refused.status} ${refused.code} (${refused.request_id}) unchanged: under ${setting} the service moves the orders, and a refusal is not retried without fixing its cause`, evidence);
+  }
+  const evidence: Evidence[] = [{ step: 'status moves', ok: true, expected: `none expected (${setting}: the service moves the orders)`, actual: `${calls.length} status call(s), none refused and sent again` }];
+  if (obs.session.orders.length === 0) return waitingForOrders(obs) ?? (expired(obs) ? skip('not graded: the session made no orders (see the notes)', evidence) : pending('waiting for the session\'s orders', evidence));
+  return pass(`${setting}: the service moves the orders, no status move was expected, and no refused move was sent again`, evidence);
+}
+
+/** Task verdicts that still count: a task re-issued on a new order is replaced by its re-issue. */
+function countedTasks(obs: Observation): Task[] {
+  const opened = new Map(obs.session.tasks.map((t) => [t.id, t]));
+  return gradeTasks(obs).filter((t) => (t.action === 'reject_order' || t.action === 'cancel_order') && !opened.get(t.id)?.reissued_as);
+}
+
+/**
+ * DESIGN: a task whose order the ERP made final before the person could act is re-issued once; the
+ * second time, statuses fails naming the ERP's automatic moves.
+ */
+function automaticMoves(obs: Observation, tasks: Task[]): CheckOutcome | null {
+  const opened = new Map(obs.session.tasks.map((t) => [t.id, t]));
+  for (const t of tasks) {
+    const again = opened.get(t.id)!;
+    if (t.status !== 'failed' || !again.reissue_of) continue;
+    const first = opened.get(again.reissue_of)!;
+    const moves = [first, again].map((x) => madeFinalBeforeDone(obs, x)).filter((m): m is RecordedCall => m !== null);
+    const named = moves.map((m) => `order ${orderOf(m)} to ${m.facts?.status} (${callName(m)})`).join(' and ');
+    const evidence = [first, again].map((x) => taskEvidence(gradeTasks(obs).find((g) => g.id === x.id)!));
+    return fail(`no person can act on your ERP's orders: it made the orders of ${again.action} final by itself before the person did the task, twice: ${named}`, evidence);
   }
   return null;
 }
@@ -89,24 +148,30 @@ export const statuses: Check = {
   },
 
   grade(obs) {
+    const waiting = waitingForOrders(obs);
     const calls = callsTo(obs, 'POST', '/orders/*/status').filter((c) => !c.injected);
+    if (obs.settings.order_status_authority === 'service') return underServiceAuthority(obs, calls);
     const wrong = repeatedRefusal(obs, calls, 'a status move') ?? moveOnFinal(obs, calls);
     if (wrong) return wrong;
+    if (waiting) return waiting;
     const evidence: Evidence[] = [];
     const good = calls.filter(ok2xx);
     const step = (label: string, c: RecordedCall | undefined) => evidence.push(stepEvidence(label, c));
     step('accept with estimated minutes', good.find((c) => c.facts?.status === 'accepted' && c.facts.estimated_minutes === true));
     step('an accepted order moved forward (stages may be skipped)', good.find((c) => movesForward(c.facts?.previous_status as string, c.facts?.status as string)));
-    const tasks = gradeTasks(obs).filter((t) => t.action === 'reject_order' || t.action === 'cancel_order');
-    const failed = tasks.find((t) => t.status === 'failed');
+    const tasks = countedTasks(obs);
     for (const action of ['reject_order', 'cancel_order'] as const) {
-      if (!tasks.some((t) => t.action === action)) evidence.push({ step: `task ${action}`, ok: false, expected: 'opened by the session, then done', actual: 'not opened (no session yet, or its order could not be made: see the notes)' });
+      if (!tasks.some((t) => t.action === action)) evidence.push({ step: `task ${action}`, ok: false, expected: 'opened by the session, then done', actual: 'not opened: its order could not be made (see the notes)' });
     }
     evidence.push(...tasks.map(taskEvidence));
-    if (failed) return fail(`task ${failed.id} (${failed.action}) was done wrongly: ${failed.reason}`, evidence);
+    const automatic = automaticMoves(obs, tasks);
+    if (automatic) return automatic;
+    // A made-final task not re-issued yet: the session re-issues it on a new order.
+    const reissuing = tasks.some((t) => t.status === 'failed' && !obs.session.tasks.find((o) => o.id === t.id)?.reissue_of);
     if (evidence.every((e) => e.ok)) return pass('accept with minutes, a forward move, the rejection and the cancellation asked for, and no move on a final order or repeated refusal', evidence);
-    const open = tasks.filter((t) => t.status === 'open');
-    if (!expired(obs) || open.length === 0) return missingSteps(obs, evidence);
+    const open = tasks.filter((t) => t.status === 'open' || (t.status === 'failed' && reissuing));
+    if (!expired(obs)) return missingSteps(obs, evidence);
+    if (open.length === 0) return missingSteps(obs, evidence);
     const others = evidence.filter((e) => !e.ok && !e.step.startsWith('task ')).map((e) => e.step);
     return fail(`tasks still open: ${open.map((t) => `${t.id} ${taskName(t)}`).join(', ')}${others.length ? `; missing: ${others.join('; ')}` : ''}`, evidence);
   },

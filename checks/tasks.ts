@@ -21,15 +21,22 @@ export interface Task {
   reason: string | null;
 }
 
-const order = (t: OpenedTask) => `order #${t.order_number ?? '?'} (${t.order_id})`;
+const order = (t: Pick<OpenedTask, 'order_number' | 'order_id'>) => `order #${t.order_number ?? '?'} (${t.order_id})`;
 
-/** The instruction of a task, in English. */
-export function instructionOf(t: OpenedTask): string {
+/** What happened to the order of the task this one replaces, said first in its instruction. */
+const context = (t: OpenedTask) => (t.context ? `${t.context}. Here is another one: ` : '');
+
+/**
+ * The instruction of a task, in English. DESIGN: a reject_order task says "before your ERP accepts
+ * it"; once the ERP accepted its order by itself (`accepted`), the task is done by cancelling it.
+ */
+export function instructionOf(t: OpenedTask, accepted = false): string {
   switch (t.action) {
     case 'reject_order':
-      return `Reject ${order(t)} from your ERP with a reason (3 to 255 characters); it is pending and waits for you.`;
+      if (accepted) return `Your ERP accepted ${order(t)} by itself: cancel it from your ERP with a reason (3 to 255 characters).`;
+      return `${context(t)}Reject ${order(t)} from your ERP with a reason (3 to 255 characters) before your ERP accepts it; it is pending and waits for you.`;
     case 'cancel_order':
-      return `Accept ${order(t)} from your ERP, then cancel it with a reason (3 to 255 characters).`;
+      return `${context(t)}Accept ${order(t)} from your ERP (unless your ERP accepted it already), then cancel it with a reason (3 to 255 characters), before your ERP completes it.`;
     case 'mark_unavailable':
       return `Mark product ${t.product_name ? `"${t.product_name}" ` : ''}(external_id ${t.external_id}) sold out from your ERP (available: false).`;
     case 'import_after_failure':
@@ -43,26 +50,53 @@ function moves(obs: Observation, orderId: string): RecordedCall[] {
   return obs.calls.filter((c) => c.method === 'POST' && c.path === path && !c.injected && ok2xx(c) && c.facts?.status !== c.facts?.previous_status);
 }
 
-type Verdict = Pick<Task, 'status' | 'reason'>;
+type Verdict = Pick<Task, 'status' | 'reason'> & { instruction?: string };
 const open: Verdict = { status: 'open', reason: null };
 const done = (why: string, c: RecordedCall): Verdict => ({ status: 'done', reason: `${why}: ${callName(c)}` });
 const failed = (why: string, c: RecordedCall): Verdict => ({ status: 'failed', reason: `${why}: ${callName(c)}` });
 
+const FINAL = ['completed', 'rejected', 'cancelled'];
+
+/**
+ * DESIGN: Tasks and an ERP's own automation — the move that made a reject_order or cancel_order
+ * task's order final other than as the task asks (completed; rejected, or cancelled while pending,
+ * for cancel_order; cancelled while pending for reject_order). No person is blamed for it: the task
+ * is re-issued once on a new order (the session does it), and only the re-issued task fails.
+ */
+export function madeFinalBeforeDone(obs: Observation, t: OpenedTask): RecordedCall | null {
+  if (t.action !== 'reject_order' && t.action !== 'cancel_order') return null;
+  const history = moves(obs, t.order_id!);
+  const final = history.find((m) => FINAL.includes(m.facts?.status as string));
+  if (!final) return null;
+  const to = final.facts?.status;
+  const wasPending = final.facts?.previous_status === 'pending';
+  if (t.action === 'reject_order') return to === 'rejected' || (to === 'cancelled' && !wasPending) ? null : final;
+  return to === 'cancelled' && !wasPending ? null : final;
+}
+
+/** How a made-final task reads: what happened, and where the person goes on. */
+function madeFinal(t: OpenedTask, m: RecordedCall): Verdict {
+  const what = `${order(t)} was ${m.facts?.status === 'cancelled' ? 'cancelled while still pending' : m.facts?.status} before the task was done`;
+  const next = t.reissued_as ? `; re-issued as ${t.reissued_as}` : t.reissue_of ? '' : '; the session re-issues it on a new order';
+  return { status: 'failed', reason: `${what}${next}: ${callName(m)}` };
+}
+
 function rejectOrder(obs: Observation, t: OpenedTask): Verdict {
-  const move = moves(obs, t.order_id!)[0];
-  if (!move) return open;
-  if (move.facts?.status === 'rejected') return done('rejected with a reason', move);
-  return failed(`${order(t)} was moved to ${move.facts?.status} instead of rejected while pending`, move);
+  const history = moves(obs, t.order_id!);
+  const final = madeFinalBeforeDone(obs, t);
+  if (final) return madeFinal(t, final);
+  const end = history.find((m) => FINAL.includes(m.facts?.status as string));
+  if (end?.facts?.status === 'rejected') return done('rejected with a reason', end);
+  const accepted = history.some((m) => m.facts?.previous_status === 'pending');
+  if (end) return { ...done(`cancelled with a reason after your ERP accepted it (${end.facts?.previous_status})`, end), instruction: instructionOf(t, true) };
+  return accepted ? { ...open, instruction: instructionOf(t, true) } : open;
 }
 
 function cancelOrder(obs: Observation, t: OpenedTask): Verdict {
-  for (const move of moves(obs, t.order_id!)) {
-    const to = move.facts?.status;
-    if (to === 'cancelled' && move.facts?.previous_status === 'pending') return failed(`${order(t)} was cancelled while still pending; the task asks to accept it first, then cancel it`, move);
-    if (to === 'cancelled') return done(`cancelled with a reason after it was ${move.facts?.previous_status}`, move);
-    if (to === 'rejected' || to === 'completed') return failed(`${order(t)} was ${to} instead of accepted and then cancelled`, move);
-  }
-  return open;
+  const final = madeFinalBeforeDone(obs, t);
+  if (final) return madeFinal(t, final);
+  const end = moves(obs, t.order_id!).find((m) => m.facts?.status === 'cancelled');
+  return end ? done(`cancelled with a reason after it was ${end.facts?.previous_status}`, end) : open;
 }
 
 function markUnavailable(obs: Observation, t: OpenedTask): Verdict {
@@ -97,14 +131,17 @@ const GRADERS: Record<TaskAction, (obs: Observation, t: OpenedTask) => Verdict> 
  */
 export function gradeTasks(obs: Observation): Task[] {
   // Fields in DESIGN's order: id, action, order_id | external_id, instruction, status (then reason).
-  return obs.session.tasks.map((t) => ({
-    id: t.id,
-    action: t.action,
-    ...(t.order_id ? { order_id: t.order_id } : {}),
-    ...(t.external_id ? { external_id: t.external_id } : {}),
-    instruction: instructionOf(t),
-    ...GRADERS[t.action](obs, t),
-  }));
+  return obs.session.tasks.map((t) => {
+    const { instruction, ...verdict } = GRADERS[t.action](obs, t);
+    return {
+      id: t.id,
+      action: t.action,
+      ...(t.order_id ? { order_id: t.order_id } : {}),
+      ...(t.external_id ? { external_id: t.external_id } : {}),
+      instruction: instruction ?? instructionOf(t),
+      ...verdict,
+    };
+  });
 }
 
 /** "reject_order (ord_…)": a task named in a check's reason. */

@@ -1,5 +1,5 @@
 import type { Observation, RecordedCall } from '../../src/contract/observation.js';
-import { fail, pending, type CheckOutcome, type Evidence } from '../types.js';
+import { fail, pending, skip, type CheckOutcome, type Evidence } from '../types.js';
 
 export const ok2xx = (c: RecordedCall) => c.status >= 200 && c.status < 300;
 
@@ -19,9 +19,26 @@ export function callEvidence(step: string, c: RecordedCall, ok = ok2xx(c), expec
   return e;
 }
 
-/** Evidence of the call a graded step needs, or of its absence so far. */
+/** Evidence of the call a graded step needs, or of its absence. */
 export function stepEvidence(step: string, c: RecordedCall | undefined, expected = 'seen'): Evidence {
-  return c ? callEvidence(step, c) : { step, ok: false, expected, actual: 'not seen yet' };
+  return c ? callEvidence(step, c) : { step, ok: false, expected, actual: 'not seen' };
+}
+
+/**
+ * The session's wait when the store has nothing the ERP published to order (DESIGN: Nothing to
+ * grade); at the deadline catalog fails with it and the checks that need orders are not graded.
+ */
+export const PUBLISH_FIRST = 'publish your catalog first: the store has no active, available product of your ERP (with an external code), so the session waits for one before it makes its orders';
+
+/**
+ * DESIGN: Nothing to grade — while the session waits for something to order (publish your catalog
+ * first), the checks that need its orders wait with that reason; at the deadline they are not graded
+ * (skipped) with it, and only catalog fails. null once the session made its orders.
+ */
+export function waitingForOrders(obs: Observation): CheckOutcome | null {
+  const why = obs.session.waiting;
+  if (!why) return null;
+  return expired(obs) ? skip(`not graded: the session never made its orders (${why})`) : pending(why);
 }
 
 /** Steps still missing are awaited until the observer's deadline, then they fail. */
@@ -62,9 +79,9 @@ export function lastSegment(c: RecordedCall): string {
 /** A refusal a client must not send again unchanged: 409 and 422 (not 409 request_in_progress, which says "later"). */
 export const refusal = (c: RecordedCall) => !c.injected && (c.status === 409 || c.status === 422) && c.code !== 'request_in_progress';
 
-/** The first refused call among `calls` that was sent again unchanged, with its repeat. */
-export function refusedThenRepeated(obs: Observation, calls: RecordedCall[]): { refused: RecordedCall; again: RecordedCall } | null {
-  for (const refused of calls.filter(refusal)) {
+/** The first refused call among `calls` that was sent again unchanged, with its repeat (`isRefusal`: what counts as refused). */
+export function refusedThenRepeated(obs: Observation, calls: RecordedCall[], isRefusal: (c: RecordedCall) => boolean = refusal): { refused: RecordedCall; again: RecordedCall } | null {
+  for (const refused of calls.filter(isRefusal)) {
     const again = repeatedAfter(obs, refused);
     if (again) return { refused, again };
   }

@@ -3,6 +3,7 @@ import type { MeContext } from '../../src/contract/store.js';
 import type { RunContext, Scenario } from '../context.js';
 import { randomSecret } from './probes.js';
 import { ReferenceReceiver } from './receiver.js';
+import { apiMeaning } from './api-meaning.js';
 import { describeError, type EvidenceLog } from './evidence.js';
 import { SIMULATOR_SCENARIOS } from '../../src/contract/enums.js';
 
@@ -72,7 +73,7 @@ export async function ensureOrders(ctx: RunContext, log: EvidenceLog): Promise<R
     try {
       orders[scenario] = await ctx.control.simulateOrder({ store_id: me.store.id, scenario });
     } catch (error) {
-      return `the simulator refused the ${scenario} order: ${(error as Error).message}`;
+      return `the simulator refused the ${scenario} order: ${apiMeaning(error)}`;
     }
   }
   ctx.state.orders = orders;

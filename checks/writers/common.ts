@@ -36,6 +36,7 @@ export function evidenceLine(e: Evidence): string {
 export function whoRan(report: HomologationReport): string {
   if (report.mode === 'observer') return `your ERP (integration ${report.integration.id ?? 'unknown'}), graded from its own calls`;
   if (report.mode === 'automatic') return "merchant-kit's reference integrator, not your ERP (only an observed run, homologate --observe, certifies an ERP)";
+  if (report.mode === 'unreachable') return `nobody: nothing answered at ${report.target.base_url}`;
   return "merchant-kit's reference integrator against a real environment, not your ERP";
 }
 
@@ -46,12 +47,30 @@ export function taskLine(t: Task): string {
   return `${TASK_LABEL[t.status]} ${t.id} ${t.action}: ${t.instruction}${t.reason ? ` (${t.reason})` : ''}`;
 }
 
-/** The verdict in one sentence: certified, the selected checks of an `--only` run passed, or not certified with the counts. */
+/** An observed run's intake and settings in one line: "Intake: webhook · order_status_authority: both · ack_expected: on_receipt". */
+export function intakeText(report: HomologationReport): string | null {
+  if (!report.intake || !report.settings) return null;
+  return `Intake: ${report.intake} · order_status_authority: ${report.settings.order_status_authority} · ack_expected: ${report.settings.ack_expected}`;
+}
+
+/** What became of the optional checks that did not pass, for a verdict that stands without them. */
+function optionalNote(report: HomologationReport): string {
+  const off = report.checks.filter((c) => !c.mandatory && c.status === 'fail');
+  return off.length ? ` Optional ${off.map((c) => c.id).join(', ')} failed (optional checks never block the certificate).` : '';
+}
+
+/**
+ * The verdict in one sentence. DESIGN: a certificate is only for an observed ERP; the automatic run
+ * is the reference integrator's ("Reference run passed"); `--only` runs never certify.
+ */
 export function verdictText(report: HomologationReport): string {
   const s = report.summary;
-  if (s.certified) return `Certified: ${s.passed}/${s.total} checks passed.`;
-  if (exitCodeOf(report) === 0) return `Selected checks passed: ${s.passed}/${s.total}. A run of some checks (--only) never certifies.`;
-  return `Not certified: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.pending} pending.${report.complete ? '' : ' Incomplete run.'}`;
+  if (report.mode === 'unreachable') return `Not run: nothing answered at ${report.target.base_url}.`;
+  if (s.certified && report.mode === 'observer') return `Certified: ${s.passed}/${s.total} checks passed.${optionalNote(report)}`;
+  if (s.certified) return `Reference run passed: ${s.passed}/${s.total} checks passed.${optionalNote(report)}`;
+  if (exitCodeOf(report) === 0) return `Selected checks passed: ${s.passed}/${s.total}. A run of some checks (--only) never certifies.${optionalNote(report)}`;
+  const what = report.mode === 'automatic' ? 'Reference run failed' : 'Not certified';
+  return `${what}: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.pending} pending.${report.complete ? '' : ' Incomplete run.'}`;
 }
 
 /** The issuer a certificate names (its payload's `iss`), read without verifying: where its keys are published. */

@@ -1,6 +1,6 @@
 import { exitCodeOf, type HomologationReport } from '../report.js';
 import type { CheckResult } from '../types.js';
-import { AREA_TITLE, certificateIssuer, evidenceLine, STATUS_LABEL, TASK_LABEL, verifyCommand, whoRan } from './common.js';
+import { AREA_TITLE, certificateIssuer, evidenceLine, intakeText, STATUS_LABEL, TASK_LABEL, verdictText, verifyCommand, whoRan } from './common.js';
 import type { Task } from '../tasks.js';
 import { htmlEscape } from '../../src/text/html.js';
 
@@ -39,6 +39,7 @@ function certificate(report: HomologationReport, jsonSha256: string): string {
 <dt>Integration</dt><dd id="cert-integration">${htmlEscape(report.integration.id ?? 'unknown')}</dd>
 <dt>Store</dt><dd id="cert-store">${htmlEscape([report.integration.store_name, report.integration.store_id].filter(Boolean).join(' · ') || 'unknown')}</dd>
 <dt>Environment</dt><dd id="cert-environment">${htmlEscape(report.target.environment ?? 'unknown')}${report.target.emulator ? ' (emulator)' : ''}</dd>
+<dt>Intake and settings</dt><dd id="cert-intake">${htmlEscape(intakeText(report) ?? 'unknown')}</dd>
 <dt>Date</dt><dd id="cert-date">${htmlEscape(report.generated_at)}</dd>
 <dt>Checks passed</dt><dd id="cert-checks">${htmlEscape(passed)}</dd>
 <dt>SHA-256 of homologation.json</dt><dd class="hash" id="cert-sha256">${jsonSha256}</dd>
@@ -79,11 +80,10 @@ function taskList(tasks: Task[]): string {
 /** `homologation.html`: summary, the person's steps, each check with its evidence, and the certificate when earned. */
 export function htmlReport(report: HomologationReport, jsonSha256: string): string {
   const s = report.summary;
-  const verdict = s.certified
-    ? `<p class="verdict ok" id="verdict">Certified: all ${s.passed} checks passed.</p>`
-    : exitCodeOf(report) === 0
-      ? `<p class="verdict ok" id="verdict">Selected checks passed: ${s.passed}/${s.total}. A run of some checks (--only) never certifies.</p>`
-      : `<p class="verdict no" id="verdict">Not certified: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.pending} pending.${report.complete ? '' : ' This run is incomplete.'}</p>`;
+  const verdict = `<p class="verdict ${exitCodeOf(report) === 0 ? 'ok' : 'no'}" id="verdict">${htmlEscape(verdictText(report))}</p>`;
+  const intake = intakeText(report);
+  // DESIGN: a certificate is only for an observed ERP (an automatic run is the reference integrator's).
+  const certified = s.certified && report.mode === 'observer';
   const rows = report.checks
     .map((c) => `<tr><td class="status ${c.status}">${STATUS_LABEL[c.status]}</td><td><a href="#check-${c.id}"><code>${c.id}</code></a></td><td>${htmlEscape(AREA_TITLE[c.area])}</td><td>${htmlEscape(c.title)}</td><td>${c.duration_ms} ms</td></tr>`)
     .join('\n');
@@ -96,7 +96,8 @@ export function htmlReport(report: HomologationReport, jsonSha256: string): stri
 <p>Target <code>${htmlEscape(report.target.base_url)}</code> · ${htmlEscape(report.target.environment ?? 'unknown')} environment${report.target.emulator ? ' (emulator)' : ''} · mode ${report.mode} · generated ${htmlEscape(report.generated_at)} by merchant-kit ${htmlEscape(report.tool.version)}</p>
 ${verdict}
 <p id="subject">Run by ${htmlEscape(whoRan(report))}.</p>
-${s.certified ? certificate(report, jsonSha256) : ''}
+${intake ? `<p id="intake">${htmlEscape(intake)}</p>` : ''}
+${certified ? certificate(report, jsonSha256) : ''}
 <h2>Summary</h2>
 <table id="summary"><thead><tr><th>Result</th><th>Check</th><th>Area</th><th>Title</th><th>Time</th></tr></thead><tbody>
 ${rows}

@@ -1,5 +1,5 @@
-import { exitCodeOf, type HomologationReport } from '../report.js';
-import { evidenceLine, STATUS_LABEL, TASK_LABEL, verifyCommand, whoRan } from './common.js';
+import type { HomologationReport } from '../report.js';
+import { evidenceLine, intakeText, STATUS_LABEL, TASK_LABEL, verdictText, verifyCommand, whoRan } from './common.js';
 
 const ICON = { pass: '✅', fail: '❌', skip: '⏭️', pending: '⏳' } as const;
 const TASK_ICON = { done: '✅', failed: '❌', open: '⏳' } as const;
@@ -9,19 +9,19 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')
 
 /** `homologation.md`: a summary for CI step summaries ($GITHUB_STEP_SUMMARY). */
 export function markdownReport(report: HomologationReport): string {
-  const s = report.summary;
-  const verdict = s.certified
-    ? '**Certified**: every mandatory check passed.'
-    : exitCodeOf(report) === 0
-      ? `**Selected checks passed**: ${s.passed} of ${s.total}; a run of some checks (--only) never certifies.`
-      : `**Not certified**: ${s.failed} failed, ${s.skipped} skipped, ${s.pending} pending of ${s.total}.`;
+  // "**Certified**: 8/8 checks passed." — the verdict's first words in bold.
+  const text = verdictText(report).replace(/ Incomplete run\.$/, ' The run is **incomplete**.');
+  const colon = text.indexOf(':');
+  const verdict = colon > 0 ? `**${text.slice(0, colon)}**${text.slice(colon)}` : `**${text}**`;
+  const intake = intakeText(report);
   const lines = [
     '# Homologation report',
     '',
-    verdict + (report.complete ? '' : ' The run is **incomplete**.'),
+    verdict,
     '',
     `Target: \`${report.target.base_url}\` (${report.target.environment ?? 'unknown'} environment${report.target.emulator ? ', emulator' : ''}) · mode: ${report.mode} · integration: \`${report.integration.id ?? 'unknown'}\` · ${report.generated_at}`,
     '',
+    ...(intake ? [intake, ''] : []),
     `Run by ${whoRan(report)}.`,
     '',
     ...(report.certificate

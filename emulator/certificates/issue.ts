@@ -25,7 +25,7 @@ export interface Certification {
   integrationId: string;
   storeId: string;
   sessionStartedAt: number;
-  /** How the ERP was graded (the observer says: emulator/homologation/intake.ts). */
+  /** How the ERP was graded (the observer says: checks/intake.ts, in its report). */
   intake: Intake;
   settings: GradedSettings;
   /** The observer's report, certified (every mandatory check passed, complete). */

@@ -4,6 +4,7 @@ import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
 import { sendError } from '../http/reply.js';
 import { bodyDigest } from './recorder.js';
+import { arrivalOf, stampArrivals } from './arrival.js';
 import { batchAnswerFacts, batchOpsOf, factsOf, type BatchOp } from './facts.js';
 import type { Facts, RecordedCall } from '../../src/contract/observation.js';
 import { isPromise } from '../store/maybe.js';
@@ -49,6 +50,8 @@ function locate(emulator: Emulator, url: string): { env: EnvContext | null; path
  */
 export function registerHomologation(app: FastifyInstance, emulator: Emulator): void {
   const service = homologationService(emulator);
+  // When each request's first bytes arrived, as closely as the event loop can tell (retry timing).
+  stampArrivals(app.server);
   app.decorateRequest('homologation', null);
   app.addHook('preHandler', observeRequest(service, emulator));
   app.addHook('onSend', keepErrorCode);
@@ -87,9 +90,19 @@ async function observeWrite(service: HomologationService, env: EnvContext | null
   throw error;
 }
 
-/** onSend: the spec's error code of a non-2xx answer; a 2xx batch's per-operation results. */
+/** The order's status at the start of a GET /orders/{id} answer (its first `"status"` member is the order's own). */
+const ORDER_STATUS = /"status":"([a-z_]+)"/;
+
+/**
+ * onSend: the spec's error code of a non-2xx answer; a 2xx batch's per-operation results; the status
+ * a GET /orders/{id} showed (DESIGN: "told" that an order is final includes the ERP's own read).
+ */
 function keepErrorCode(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, p?: unknown) => void): void {
   const seen = request.homologation;
+  if (seen && request.method === 'GET' && reply.statusCode === 200 && seen.path.startsWith('/orders/') && seen.path.indexOf('/', 8) === -1 && typeof payload === 'string') {
+    const status = ORDER_STATUS.exec(payload.slice(0, 400))?.[1];
+    if (status) seen.facts = { status };
+  }
   if (seen?.batchOps && seen.facts && reply.statusCode < 300 && typeof payload === 'string') {
     Object.assign(seen.facts, batchAnswerFacts(seen.batchOps, payload));
     seen.batchOps = null;
@@ -112,9 +125,13 @@ function recordCall(service: HomologationService) {
     if (!seen || !auth) return done();
     const key = request.headers['idempotency-key'];
     const integrationId = auth.integration.id;
+    const arrival = arrivalOf(request.raw);
     const call: RecordedCall = {
       seq: 0,
-      at: Date.now() - Math.round(reply.elapsedTime),
+      at: arrival.at,
+      arrived_after: arrival.after,
+      // onResponse runs when the response has finished: the answer was sent by now.
+      answered_at: Date.now(),
       method: request.method,
       path: seen.path,
       status: reply.statusCode,

@@ -4,7 +4,9 @@ export const PANEL_RENDER = String.raw`  // ---- rendering ----
     var envs = ui.state.environments;
     fill($('env-select'), envs.map(function (e) { return el('option', { value: e.name, selected: e.name === ui.env ? 'selected' : null, text: e.name === 'test' ? 'sandbox (test)' : e.name }); }));
     var env = currentEnv();
-    fill($('store-select'), (env ? env.stores : []).map(function (s) {
+    // A finished reference run's store is left out, unless it is the one open.
+    var stores = (env ? env.stores : []).filter(function (s) { return listedStore(s) || s.id === ui.storeId; });
+    fill($('store-select'), stores.map(function (s) {
       return el('option', { value: s.id, selected: s.id === ui.storeId ? 'selected' : null, text: s.name + ' (' + s.id + ')' });
     }));
     $('env-select').value = ui.env;

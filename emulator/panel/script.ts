@@ -128,10 +128,12 @@ const PANEL_CORE = String.raw`  var ADMIN = '/_emulator';
     var envs = ui.state ? ui.state.environments : [];
     return envs.find(function (e) { return e.name === ui.env; }) || envs[0];
   }
+  // A finished reference run's store (homologate suspends it) is not listed, nor opened by default.
+  function listedStore(s) { return !(s.suspended && s.slug.indexOf('merchant-kit-homologation-') === 0); }
   function currentStore() {
     var env = currentEnv();
     if (!env) return null;
-    return env.stores.find(function (s) { return s.id === ui.storeId; }) || env.stores[0] || null;
+    return env.stores.find(function (s) { return s.id === ui.storeId; }) || env.stores.find(listedStore) || env.stores[0] || null;
   }
   function currentIntegration() {
     var store = currentStore();

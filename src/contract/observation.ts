@@ -2,6 +2,7 @@
 // and what the storage port keeps of it (emulator/store/coordination.ts). Pure data, so graders are
 // pure functions with table tests.
 import { SIMULATOR_SCENARIOS } from './enums.js';
+import type { GradedSettings } from './certificates.js';
 
 /** Small, non-secret facts read from a request body (never the body). */
 export type Facts = Record<string, string | number | boolean | null>;
@@ -9,8 +10,15 @@ export type Facts = Record<string, string | number | boolean | null>;
 /** One API call of an integration. */
 export interface RecordedCall {
   seq: number;
-  /** Real time the request arrived (ms since the epoch). */
+  /**
+   * Real time the emulator read the request (ms since the epoch): its first bytes had arrived by
+   * then (a busy event loop reads them late).
+   */
   at: number;
+  /** Real time before which its first bytes cannot have arrived (emulator/homologation/arrival.ts). */
+  arrived_after: number;
+  /** Real time its answer was sent, at the latest (the response finished). */
+  answered_at: number;
   method: string;
   /** Relative to the environment's base path, without the query (`/orders/ord_…/ack`). */
   path: string;
@@ -42,10 +50,10 @@ export interface ProbeRecord {
 
 /**
  * Why the session made an order: the three simulator scenarios, the probe order, a situation it
- * arranges (the customer cancels it while pending; the merchant accepts it in the panel), or a
- * person's task.
+ * arranges (the customer cancels it while pending; the merchant accepts it in the panel), a
+ * person's task, or one more order to measure a retry again.
  */
-export type SessionScenario = 'delivery' | 'pickup_invoice' | 'unmapped_product' | 'probe' | 'customer_cancels' | 'panel_accepts' | 'task';
+export type SessionScenario = 'delivery' | 'pickup_invoice' | 'unmapped_product' | 'probe' | 'customer_cancels' | 'panel_accepts' | 'task' | 'retry_sample';
 
 /** The three simulator scenarios order reception is about. */
 export const RECEPTION_SCENARIOS: readonly SessionScenario[] = SIMULATOR_SCENARIOS;
@@ -55,6 +63,8 @@ export interface SessionOrder {
   order_id: string;
   /** The order's number, as people name it. */
   number: number;
+  /** Real time the session made it (ms). */
+  created_at: number;
 }
 
 /** DESIGN: the task actions (what a person does, published for people and CI drivers). */
@@ -73,6 +83,12 @@ export interface OpenedTask {
   product_name?: string;
   /** Real time it opened (ms); calls before it do not do it. */
   opened_at: number;
+  /** A re-issue: the task it replaces (whose order was made final before the task was done). */
+  reissue_of?: string;
+  /** Replaced by this re-issue. */
+  reissued_as?: string;
+  /** What happened to the replaced task's order, said first in the instruction. */
+  context?: string;
 }
 
 /** A regular webhook delivery of an event about a session order. */
@@ -105,11 +121,24 @@ export interface SessionView {
   deliveries: SessionDelivery[];
   probes: ProbeRecord[];
   faults: InjectedFault[];
-  /** Steps the session could not take (no webhook, store closed…), in plain words. */
+  /** Steps the session could not take (an order it could not make…), in plain words. */
   problems: string[];
+  /** Why the session has not made its orders (publish your catalog first…); null once it has. */
+  waiting: string | null;
+  /** Whether the integration had an active webhook when the session made its orders (null before). */
+  webhook: boolean | null;
+  /** The probe the session is sending, from the moment it began (what the ERP does meanwhile may come before its answer); null or absent otherwise. */
+  sending?: { kind: ProbeKind; sent_at: number } | null;
   /** The session has sent everything it will send. */
   finished: boolean;
+  /** Real time its report became complete, frozen from then on; null while it watches. */
+  ended_at: number | null;
+  /** The last call graded when it ended (later calls are not graded); null while it watches. */
+  ended_seq: number | null;
 }
+
+/** The integration settings the observer grades by (spec: Integration settings; the certificate names them). */
+export type SessionSettings = GradedSettings;
 
 export interface Observation {
   integration_id: string;
@@ -119,4 +148,8 @@ export interface Observation {
   session: SessionView;
   /** Real time of grading. */
   now: number;
+  /** The integration's settings now. */
+  settings: SessionSettings;
+  /** Whether its webhook takes deliveries now (set, active, not paused). */
+  webhook_active: boolean;
 }

@@ -103,7 +103,7 @@ describe('statuses: a refused move sent again fails', () => {
 describe('signature_rejection: the probes', () => {
   const probe = (kind: ProbeRecord['kind'], status: number | null, sentAt = T0): ProbeRecord => ({ kind, event_id: `evt_${kind}`, sent_at: sentAt, status, error: null, duration_ms: 1 });
   const good = [probe('bad_signature', 400), probe('stale_timestamp', 401), probe('unknown_secret', 400), probe('reserialised', 200), probe('duplicate', 200), probe('out_of_order', 200)];
-  const orders = [{ scenario: 'probe' as const, order_id: 'ord_p', number: 3 }];
+  const orders = [{ scenario: 'probe' as const, order_id: 'ord_p', number: 3, created_at: T0 }];
   it('passes when the bad ones are refused, the others accepted, and the watch is over', () => {
     expect(signatureRejection.grade(observation([], { probes: good, orders })).status).toBe('pass');
   });
@@ -114,13 +114,14 @@ describe('signature_rejection: the probes', () => {
     const probes = [probe('bad_signature', 200), ...good.slice(1)];
     expect(signatureRejection.grade(observation([], { probes, orders })).reason).toContain('bad signature');
   });
-  it('fails a receiver that does not answer (no answer is not a refusal)', () => {
+  it('waits for a receiver that does not answer (the probe is sent again), and fails it at the deadline: no answer is not a refusal', () => {
     const probes = [probe('bad_signature', null), ...good.slice(1)];
-    expect(signatureRejection.grade(observation([], { probes, orders })).status).toBe('fail');
+    expect(signatureRejection.grade(observation([], { probes, orders })).status).toBe('pending');
+    expect(signatureRejection.grade(observation([], { probes, orders }, LATE))).toMatchObject({ status: 'fail', reason: expect.stringContaining('bad signature') });
   });
-  it('fails an ERP that acts on the older version after the out-of-order probe', () => {
+  it('leaves a status call on the probe order after its older version to statuses (only an import done again counts)', () => {
     const later = call('POST', '/orders/ord_p/status', 409, { at: T0 + 500, code: 'invalid_status_transition' });
-    expect(signatureRejection.grade(observation([later], { probes: good, orders })).reason).toContain('older version');
+    expect(signatureRejection.grade(observation([later], { probes: good, orders })).status).toBe('pass');
   });
   it('takes a first import that comes after the out-of-order probe as late, and a second one as acting on the older version', () => {
     const late = call('POST', '/orders/ord_p/ack', 200, { at: T0 + 500, idempotency_key: 'k1' });
@@ -129,9 +130,10 @@ describe('signature_rejection: the probes', () => {
     const again = call('POST', '/orders/ord_p/ack', 200, { at: T0 + 500, idempotency_key: 'k2' });
     expect(signatureRejection.grade(observation([first, again], { probes: good, orders })).reason).toContain('older version');
   });
-  it('fails an ERP that processes the duplicate twice', () => {
-    const a = call('POST', '/orders/ord_p/ack', 200, { idempotency_key: 'k1' });
-    const b = call('POST', '/orders/ord_p/ack', 200, { idempotency_key: 'k2' });
-    expect(signatureRejection.grade(observation([a, b], { probes: good, orders })).reason).toContain('duplicated');
+  it('fails an ERP that processes the duplicate twice (before the out-of-order probe)', () => {
+    const probes = [...good.slice(0, 5), probe('out_of_order', 200, T0 + 1000)];
+    const a = call('POST', '/orders/ord_p/ack', 200, { at: T0 + 100, idempotency_key: 'k1' });
+    const b = call('POST', '/orders/ord_p/ack', 200, { at: T0 + 200, idempotency_key: 'k2' });
+    expect(signatureRejection.grade(observation([a, b], { probes, orders })).reason).toBe('the receiver got 1 probe(s) wrong: duplicated event');
   });
 });

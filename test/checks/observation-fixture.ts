@@ -5,20 +5,27 @@ import type { Facts, Observation, OpenedTask, RecordedCall } from '../../src/con
 export const T0 = 1_700_000_000_000;
 let seq = 0;
 
-/** One recorded call; each new call comes 10 ms after the previous one. */
+/**
+ * One recorded call; each new call comes 10 ms after the previous one, read by the emulator as it
+ * arrived (`arrived_after` = `at`) and answered 2 ms later.
+ */
 export function call(method: string, path: string, status: number, more: Partial<RecordedCall> = {}): RecordedCall {
   seq += 1;
-  return { seq, at: T0 + seq * 10, method, path, status, code: null, idempotency_key: null, duration_ms: 2, body_sha256: `body-${seq}`, request_id: `req_${seq}`, facts: null, injected: false, ...more };
+  const at = more.at ?? T0 + seq * 10;
+  return { seq, at, arrived_after: at, answered_at: at + 2, method, path, status, code: null, idempotency_key: null, duration_ms: 2, body_sha256: `body-${seq}`, request_id: `req_${seq}`, facts: null, injected: false, ...more };
 }
 
-export function observation(calls: RecordedCall[], session: Partial<Observation['session']> = {}, now = T0 + 60_000): Observation {
+export function observation(calls: RecordedCall[], session: Partial<Observation['session']> = {}, now = T0 + 60_000, more: Partial<Observation> = {}): Observation {
   return {
     integration_id: 'int_x',
     environment: 'test',
     scopes: ['store:read', 'store:write', 'catalog:read', 'catalog:write', 'orders:read', 'orders:write', 'webhooks:manage'],
     calls,
-    session: { started_at: T0, deadline: T0 + 120_000, orders: [], tasks: [], deliveries: [], probes: [], faults: [], problems: [], finished: true, ...session },
+    session: { started_at: T0, deadline: T0 + 120_000, orders: [], tasks: [], deliveries: [], probes: [], faults: [], problems: [], waiting: null, webhook: true, finished: true, ended_at: null, ended_seq: null, ...session },
     now,
+    settings: { order_status_authority: 'both', ack_expected: 'on_receipt' },
+    webhook_active: true,
+    ...more,
   };
 }
 

@@ -109,7 +109,7 @@ describe('observer: each broken ERP fails exactly its check', () => {
     const { report } = await observe({ variant: 'applies_older_versions' });
     expect(statuses(report)).toEqual({ ...ALL_PASS, signature_rejection: 'fail' });
     const evidence = report.checks.find((c) => c.id === 'signature_rejection')!.evidence;
-    expect(evidence.find((e) => e.step.includes('older version'))!.actual).toMatch(/acted on the older version/);
+    expect(evidence.find((e) => e.step.includes('older version'))!.actual).toMatch(/imported the older version again/);
   }, 60_000);
 
   it('fails only import for an ERP that never acknowledges (nothing reported, so nothing to recover)', async () => {

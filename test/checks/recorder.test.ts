@@ -48,7 +48,7 @@ describe('the observer records every API call per integration', () => {
 
   it('keeps a bounded ring per integration, oldest dropped first', async () => {
     const r = new LocalHomologation();
-    for (let i = 0; i < RING_SIZE + 3; i++) r.record('int_a', { seq: 0, at: i, method: 'GET', path: `/n/${i}`, status: 200, code: null, idempotency_key: null, duration_ms: 0, body_sha256: null, request_id: 'req', facts: null, injected: false });
+    for (let i = 0; i < RING_SIZE + 3; i++) r.record('int_a', { seq: 0, at: i, arrived_after: i, answered_at: i, method: 'GET', path: `/n/${i}`, status: 200, code: null, idempotency_key: null, duration_ms: 0, body_sha256: null, request_id: 'req', facts: null, injected: false });
     const calls = await r.calls('int_a');
     expect(calls).toHaveLength(RING_SIZE);
     expect(calls[0]!.path).toBe('/n/3');

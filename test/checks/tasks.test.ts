@@ -17,7 +17,7 @@ describe('tasks: the published shape', () => {
     const [reject, , soldOut] = gradeTasks(observation([], { tasks: [REJECT, CANCEL, SOLD_OUT] }));
     expect(Object.keys(reject!)).toEqual(['id', 'action', 'order_id', 'instruction', 'status', 'reason']);
     expect(reject).toMatchObject({ id: 'tsk_1', action: 'reject_order', order_id: 'ord_r', status: 'open', reason: null });
-    expect(reject!.instruction).toBe('Reject order #7 (ord_r) from your ERP with a reason (3 to 255 characters); it is pending and waits for you.');
+    expect(reject!.instruction).toBe('Reject order #7 (ord_r) from your ERP with a reason (3 to 255 characters) before your ERP accepts it; it is pending and waits for you.');
     expect(Object.keys(soldOut!)).toEqual(['id', 'action', 'external_id', 'instruction', 'status', 'reason']);
     expect(soldOut!.instruction).toBe('Mark product "Classic burger" (external_id erp-classic) sold out from your ERP (available: false).');
   });
@@ -26,18 +26,21 @@ describe('tasks: the published shape', () => {
   });
 });
 
-describe('tasks: done, or done wrongly with the reason', () => {
+describe('tasks: done, made final before they were done (re-issued), or done wrongly with the reason', () => {
   it.each([
     ['reject_order rejected', REJECT, () => [move('ord_r', 'pending', 'rejected')], 'done', /^rejected with a reason: POST \/orders\/ord_r\/status \(req_\d+\)$/],
-    ['reject_order accepted instead', REJECT, () => [move('ord_r', 'pending', 'accepted')], 'failed', /^order #7 \(ord_r\) was moved to accepted instead of rejected while pending: POST/],
-    ['reject_order cancelled instead', REJECT, () => [move('ord_r', 'pending', 'cancelled')], 'failed', /was moved to cancelled instead of rejected/],
+    ['reject_order accepted (by the ERP itself): now to be cancelled', REJECT, () => [move('ord_r', 'pending', 'accepted')], 'open', null],
+    ['reject_order accepted, then cancelled', REJECT, () => [move('ord_r', 'pending', 'accepted'), move('ord_r', 'accepted', 'cancelled')], 'done', /^cancelled with a reason after your ERP accepted it \(accepted\): POST/],
+    ['reject_order cancelled while pending', REJECT, () => [move('ord_r', 'pending', 'cancelled')], 'failed', /^order #7 \(ord_r\) was cancelled while still pending before the task was done; the session re-issues it on a new order: POST/],
+    ['reject_order accepted and completed', REJECT, () => [move('ord_r', 'pending', 'accepted'), move('ord_r', 'accepted', 'completed')], 'failed', /^order #7 \(ord_r\) was completed before the task was done; the session re-issues it/],
     ['reject_order: a refused call does nothing', REJECT, () => [move('ord_r', 'pending', 'rejected', {}, 422)], 'open', null],
     ['cancel_order accepted then cancelled', CANCEL, () => [move('ord_c', 'pending', 'accepted'), move('ord_c', 'accepted', 'cancelled')], 'done', /^cancelled with a reason after it was accepted: POST/],
     ['cancel_order accepted, moved on, then cancelled', CANCEL, () => [move('ord_c', 'pending', 'accepted'), move('ord_c', 'accepted', 'ready'), move('ord_c', 'ready', 'cancelled')], 'done', /after it was ready/],
     ['cancel_order accepted only', CANCEL, () => [move('ord_c', 'pending', 'accepted')], 'open', null],
-    ['cancel_order rejected instead', CANCEL, () => [move('ord_c', 'pending', 'rejected')], 'failed', /^order #8 \(ord_c\) was rejected instead of accepted and then cancelled/],
-    ['cancel_order cancelled while pending', CANCEL, () => [move('ord_c', 'pending', 'cancelled')], 'failed', /was cancelled while still pending; the task asks to accept it first/],
-    ['cancel_order completed instead', CANCEL, () => [move('ord_c', 'pending', 'accepted'), move('ord_c', 'accepted', 'completed')], 'failed', /was completed instead of accepted and then cancelled/],
+    ['cancel_order rejected', CANCEL, () => [move('ord_c', 'pending', 'rejected')], 'failed', /^order #8 \(ord_c\) was rejected before the task was done; the session re-issues it/],
+    ['cancel_order cancelled while pending', CANCEL, () => [move('ord_c', 'pending', 'cancelled')], 'failed', /^order #8 \(ord_c\) was cancelled while still pending before the task was done/],
+    ['cancel_order completed', CANCEL, () => [move('ord_c', 'pending', 'accepted'), move('ord_c', 'accepted', 'completed')], 'failed', /was completed before the task was done/],
+    ['cancel_order completed, already re-issued', { ...CANCEL, reissued_as: 'tsk_5' }, () => [move('ord_c', 'pending', 'accepted'), move('ord_c', 'accepted', 'completed')], 'failed', /was completed before the task was done; re-issued as tsk_5: POST/],
     ['mark_unavailable by PATCH', SOLD_OUT, () => [call('PATCH', '/catalog/products/erp-classic', 200, { facts: { price: false, available: true, sold_out: true } })], 'done', /^marked sold out: PATCH/],
     ['mark_unavailable by PUT', SOLD_OUT, () => [call('PUT', '/catalog/products/erp-classic', 200, { facts: { option_groups: 1, sold_out: true } })], 'done', /^marked sold out: PUT/],
     ['mark_unavailable in a batch', SOLD_OUT, () => [batch({ sold_out: 'other\nerp-classic', availability_changes: 1 })], 'done', /^marked sold out: POST \/catalog\/batch/],
@@ -55,10 +58,10 @@ describe('tasks: done, or done wrongly with the reason', () => {
 });
 
 describe('tasks in their checks', () => {
-  it('statuses fails with the reason of a task done wrongly', () => {
-    const calls = [move('o1', 'pending', 'accepted', { facts: { estimated_minutes: true } }), move('o1', 'accepted', 'ready'), move('ord_r', 'pending', 'accepted')];
-    const outcome = statuses.grade(observation(calls, { tasks: STATUS_TASKS }));
-    expect(outcome).toMatchObject({ status: 'fail', reason: expect.stringMatching(/^task tsk_1 \(reject_order\) was done wrongly: order #7 \(ord_r\) was moved to accepted/) });
+  it('statuses waits while a task made final before it was done is re-issued, and names the task still open at the deadline', () => {
+    const calls = [move('o1', 'pending', 'accepted', { facts: { estimated_minutes: true } }), move('o1', 'accepted', 'ready'), move('ord_r', 'pending', 'cancelled'), move('ord_c', 'pending', 'accepted'), move('ord_c', 'accepted', 'cancelled')];
+    expect(statuses.grade(observation(calls, { tasks: STATUS_TASKS })).status).toBe('pending');
+    expect(statuses.grade(observation(calls, { tasks: STATUS_TASKS }, LATE))).toMatchObject({ status: 'fail', reason: 'tasks still open: tsk_1 reject_order (ord_r)' });
   });
 
   it('catalog takes the mark_unavailable task for the availability step, and fails when it is done wrongly', () => {

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCli } from '../helpers/cli.js';
@@ -30,11 +30,25 @@ describe('homologate: bad targets give failed checks with the reason, never a cr
     expect(r.stderr).not.toMatch(/\n\s+at /);
     const checks = byId(r.read());
     expect(checks.connection.status).toBe('fail');
-    expect(checks.connection.reason).toMatch(/GET \/me failed: network_error/);
-    // Once the target is known to be unreachable, the other checks fail at once with that reason.
-    expect(checks.retries).toMatchObject({ status: 'fail', reason: expect.stringMatching(/not run: the target does not answer/) });
+    expect(checks.connection.reason).toMatch(/^GET \/me failed: network_error: .*ECONNREFUSED/);
+    // Once the target is known to be unreachable, the other checks fail at once, pointing at connection.
+    expect(checks.retries).toMatchObject({ status: 'fail', reason: 'not run: the target does not answer as the API (see connection)' });
     expect(r.ms).toBeLessThan(10_000);
     expect(r.read().summary.certified).toBe(false);
+  });
+
+  it('does not call a target where nothing answers "a real environment (interactive)", and says its reason once', async () => {
+    const r = await homologate('http://127.0.0.1:9/sandbox/v1');
+    expect(r.code).toBe(1);
+    const report = r.read();
+    expect(report.mode).toBe('unreachable');
+    expect(r.stdout).toContain('Homologation against http://127.0.0.1:9/sandbox/v1 (unreachable)');
+    expect(r.stdout).not.toMatch(/real environment|interactive/);
+    expect(r.stdout).toContain('Not run: nothing answered at http://127.0.0.1:9/sandbox/v1.');
+    // The reason once: connection's (its evidence line shows the call), the other checks point at it.
+    expect(byId(report).connection.reason.match(/GET \/me failed/g)).toHaveLength(1);
+    expect(r.stdout.split('\n').filter((l) => /^FAIL/.test(l) && /ECONNREFUSED/.test(l))).toHaveLength(1);
+    expect(report.notes.filter((n: string) => n.includes('is the emulator running?'))).toHaveLength(1);
   });
 
   it('fails the checks of a target that answers garbage (HTML), naming the answer', async () => {
@@ -53,9 +67,12 @@ describe('homologate: bad targets give failed checks with the reason, never a cr
     try {
       const r = await homologate(target.url, ['--non-interactive', '--timeout', '5']);
       expect(r.code).toBe(1);
-      // --timeout bounds the whole run, the emulator probe included (5 s, plus the CLI's start-up).
-      expect(r.ms).toBeLessThan(9_000);
       const report = r.read();
+      // --timeout bounds the whole run, the emulator probe included: by the run's own clock (its start
+      // to its report; a busy machine stretches the process's start-up, which is not the run's), it
+      // ends near 5 s, where a --timeout per check would take one per check still to run.
+      expect(report.notes).toContain('The run timed out after 5 s: checks not decided failed.');
+      expect(Date.parse(report.generated_at) - Date.parse(report.started_at)).toBeLessThan(2 * 5_000);
       expect(byId(report).connection).toMatchObject({ status: 'fail', reason: expect.stringMatching(/timed out/) });
       expect(report.checks.every((c: { status: string }) => c.status === 'fail' || c.status === 'skip')).toBe(true);
     } finally {
@@ -128,6 +145,31 @@ describe('homologate: refusals and usage', () => {
     expect(byId(r.read()).connection.status).toBe('fail');
     expect(r.stderr.trim().split('\n').pop()).toBe('homologation: the selected checks did not all pass (1 failed, 0 skipped, 0 pending, 6 not run)');
   });
+});
+
+describe('homologate: the verdict and the set-up', () => {
+  it('prints the verdict line when the terminal summary is not asked for (--format json,md)', async () => {
+    const r = await homologate(emu.running.sandbox_base_url, ['--format', 'json,md']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe('Reference run passed: 8/8 checks passed.');
+  }, 60_000);
+
+  it('writes every report with the reason when its set-up meets a 5xx storm (the reference store\'s menu)', async () => {
+    await emu.control('POST', '/faults', { method: 'PUT', path: '/sandbox/v1/catalog/categories/*', status: 503, times: 50 });
+    try {
+      const scratch = homologationScratch();
+      const r = await runToEnd(['homologate', '--report-dir', scratch.reports], { ...scratch.env, MERCHANT_KIT_RETRY_BASE_MS: '10', MERCHANT_KIT_BASE_URL: emu.running.sandbox_base_url, MERCHANT_KIT_CREDENTIAL: emu.test.credential });
+      expect(r.code).toBe(1);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(readdirSync(scratch.reports).sort()).toEqual(['homologation.html', 'homologation.json', 'homologation.junit.xml', 'homologation.md']);
+      const report = JSON.parse(readFileSync(join(scratch.reports, 'homologation.json'), 'utf8'));
+      expect(report.notes.join(' ')).toMatch(/The run stopped before its checks: the reference integrator's menu could not be set up on its own store: the API answered 503 maintenance \(req_\w+\)/);
+      expect(report.checks.map((c: { status: string; reason: string }) => `${c.status}: ${c.reason}`)).toEqual(Array(8).fill("fail: not run: the reference integrator's set-up failed (see the notes)"));
+      expect(r.stdout).toContain('Reference run failed: 0 passed, 8 failed');
+    } finally {
+      await emu.control('DELETE', '/faults');
+    }
+  }, 60_000);
 });
 
 describe('homologate: a manual clock', () => {

@@ -8,19 +8,30 @@ import { ensureBuilt } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { homologationScratch, runToEnd } from '../helpers/homologation.js';
 import { launchChromium } from '../helpers/panel.js';
+import { driveTasks, startReferenceErp } from '../helpers/reference-erp.js';
 
 let emu: TestEmulator;
 let browser: Browser;
 let certified: string;
+let reference: string;
 let partial: string;
 
 beforeAll(async () => {
   await ensureBuilt();
-  emu = await startTestEmulator();
+  emu = await startTestEmulator({ clock: 'system' });
   const env = { MERCHANT_KIT_BASE_URL: emu.running.sandbox_base_url, MERCHANT_KIT_CREDENTIAL: emu.test.credential };
+  // An observed ERP, certified: the only run with a certificate.
+  const erp = await startReferenceErp(emu.running.sandbox_base_url, emu.test.credential);
+  const driver = driveTasks(emu.running.admin_url, emu.test.integration_id, erp.operator);
+  const o = homologationScratch();
+  const observed = await runToEnd(['homologate', '--observe', '--integration', emu.test.integration_id, '--timeout', '60', '--report-dir', o.reports], { ...o.env, ...env });
+  await driver.stop();
+  await erp.close();
+  expect(observed.code, observed.stderr).toBe(0);
+  certified = o.reports;
   const a = homologationScratch();
   expect((await runToEnd(['homologate', '--report-dir', a.reports], { ...a.env, ...env })).code).toBe(0);
-  certified = a.reports;
+  reference = a.reports;
   const b = homologationScratch();
   expect((await runToEnd(['homologate', '--only', 'connection', '--report-dir', b.reports], { ...b.env, ...env })).code).toBe(0);
   partial = b.reports;
@@ -43,19 +54,19 @@ async function open(dir: string) {
 }
 
 describe('homologation.html in headless Chromium', () => {
-  it('shows the certificate with integration, store, environment, date, checks and the SHA-256 of homologation.json', async () => {
+  it('shows the certificate of an observed ERP with integration, store, environment, intake and settings, date, checks and the SHA-256 of homologation.json', async () => {
     const { page, external } = await open(certified);
-    await expect(page.locator('#verdict').innerText()).resolves.toMatch(/Certified: all 8 checks passed/);
+    await expect(page.locator('#verdict').innerText()).resolves.toBe('Certified: 8/8 checks passed.');
     const cert = page.locator('#certificate');
     expect(await cert.isVisible()).toBe(true);
     const json = readFileSync(join(certified, 'homologation.json'));
     const report = JSON.parse(json.toString('utf8'));
-    // The reference integrator's own integration and store, and who ran said plainly.
-    expect(await page.locator('#cert-integration').innerText()).toBe(report.integration.id);
-    expect(report.integration.id).not.toBe(emu.test.integration_id);
-    expect(await page.locator('#cert-store').innerText()).toContain(report.integration.store_id);
-    expect(await page.locator('#cert-subject').innerText()).toBe("Run by merchant-kit's reference integrator, not your ERP (only an observed run, homologate --observe, certifies an ERP).");
+    // The observed ERP's own integration and store, and who ran said plainly.
+    expect(await page.locator('#cert-integration').innerText()).toBe(emu.test.integration_id);
+    expect(await page.locator('#cert-store').innerText()).toContain(emu.test.store_id);
+    expect(await page.locator('#cert-subject').innerText()).toBe(`Run by your ERP (integration ${emu.test.integration_id}), graded from its own calls.`);
     expect(await page.locator('#cert-environment').innerText()).toBe('test (emulator)');
+    expect(await page.locator('#cert-intake').innerText()).toBe('Intake: both · order_status_authority: both · ack_expected: on_receipt');
     expect(await page.locator('#cert-date').innerText()).toBe(report.generated_at);
     expect((await page.locator('#cert-checks').innerText()).split(', ')).toHaveLength(8);
     expect(await page.locator('#cert-sha256').innerText()).toBe(createHash('sha256').update(json).digest('hex'));
@@ -63,6 +74,15 @@ describe('homologation.html in headless Chromium', () => {
     expect(await page.locator('section.check[data-status="pass"]').count()).toBe(8);
     expect(await page.locator('#check-connection li').first().innerText()).toMatch(/GET \/me .*→ 200 .*req_/);
     expect(external).toEqual([]);
+    await page.close();
+  });
+
+  it('shows no certificate for the automatic run: "Reference run passed" (a certificate is only for an observed ERP)', async () => {
+    const { page } = await open(reference);
+    await expect(page.locator('#verdict').innerText()).resolves.toBe('Reference run passed: 8/8 checks passed.');
+    expect(await page.locator('#certificate').count()).toBe(0);
+    expect(await page.locator('#subject').innerText()).toBe("Run by merchant-kit's reference integrator, not your ERP (only an observed run, homologate --observe, certifies an ERP).");
+    expect(await page.locator('section.check[data-status="pass"]').count()).toBe(8);
     await page.close();
   });
 

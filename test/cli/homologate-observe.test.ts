@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { filesIn, homologationScratch, runToEnd } from '../helpers/homologation.js';
+import { filesIn, homologationScratch, runToEnd, startBalancer } from '../helpers/homologation.js';
 import { driveTasks, startReferenceErp, type ReferenceErp, type TaskDriver } from '../helpers/reference-erp.js';
 
 let emu: TestEmulator | undefined;
@@ -53,6 +53,28 @@ describe('homologate --observe', () => {
     expect(filesIn(scratch.reports)).toHaveLength(4);
     expect(erp.errors).toEqual([]);
     expect(driver.errors).toEqual([]);
+  }, 60_000);
+
+  it('names the address it was given (a balancer in front of the emulator), the intake and settings, and prints the verdict line with --format json,md', async () => {
+    emu = await startTestEmulator({ clock: 'system' });
+    erp = await startReferenceErp(emu.running.sandbox_base_url, emu.test.credential);
+    driver = driveTasks(emu.running.admin_url, emu.test.integration_id, erp.operator);
+    const balancer = await startBalancer(emu.url);
+    try {
+      const scratch = homologationScratch();
+      const given = `${balancer.url}/sandbox/v1`;
+      const r = await runToEnd(['homologate', '--observe', '--integration', emu.test.integration_id, '--timeout', '60', '--format', 'json,md', '--report-dir', scratch.reports], { ...envFor(emu, scratch), MERCHANT_KIT_BASE_URL: given });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout.trim()).toBe('Certified: 8/8 checks passed.');
+      const report = JSON.parse(readFileSync(join(scratch.reports, 'homologation.json'), 'utf8'));
+      expect(report.target.base_url).toBe(given);
+      expect(report.target.base_url).not.toContain(new URL(emu.url).port);
+      // The reference ERP has its webhook and reads the feed now and then.
+      expect(report).toMatchObject({ intake: 'both', settings: { order_status_authority: 'both', ack_expected: 'on_receipt' } });
+      expect(readFileSync(join(scratch.reports, 'homologation.md'), 'utf8')).toContain('Intake: both · order_status_authority: both · ack_expected: on_receipt');
+    } finally {
+      await balancer.close();
+    }
   }, 60_000);
 
   it('names the tasks still open when nobody does them, fails statuses, and leaves no listener warning after many polls', async () => {

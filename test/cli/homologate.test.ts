@@ -46,7 +46,9 @@ describe('homologate against a fresh emulator', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.ms).toBeLessThan(10_000);
     for (const id of IDS) expect(run.stdout).toMatch(new RegExp(`PASS\\s+${id}\\s`));
-    expect(run.stdout).toContain('Certified: 8/8 checks passed.');
+    // DESIGN: a certificate is only for an observed ERP; this run is the reference integrator's.
+    expect(run.stdout).toContain('Reference run passed: 8/8 checks passed.');
+    expect(run.stdout).not.toMatch(/Certified/);
   });
 
   // issue 27: under CI, stderr's progress lines and stdout's summary each listed every check.
@@ -77,6 +79,14 @@ describe('homologate against a fresh emulator', () => {
     expect(report().certificate).toBeUndefined();
     expect((await emu.control('GET', '/certificates')).body.data).toEqual([]);
     expect(readFileSync(join(scratch.reports, 'homologation.html'), 'utf8')).not.toContain('How to verify this certificate');
+  });
+
+  it('suspends its own store when the run ends, so that the panel\'s store selector leaves it out', async () => {
+    const state = (await emu.control('GET', '/state')).body.data;
+    const stores = state.environments.find((e: { name: string }) => e.name === 'test').stores as { id: string; slug: string; suspended: boolean }[];
+    const own = stores.find((s) => s.id === report().integration.store_id)!;
+    expect(own).toMatchObject({ suspended: true, slug: expect.stringMatching(/^merchant-kit-homologation-[0-9a-f]{6}$/) });
+    expect(stores.find((s) => s.id === emu.test.store_id)!.suspended).toBe(false);
   });
 
   it('writes the four report files', () => {
@@ -121,7 +131,7 @@ describe('homologate against a fresh emulator', () => {
 
   it('writes a Markdown summary with a row per check and the verdict', () => {
     const md = readFileSync(join(scratch.reports, 'homologation.md'), 'utf8');
-    expect(md).toContain('**Certified**');
+    expect(md).toContain('**Reference run passed**: 8/8 checks passed.');
     for (const id of IDS) expect(md).toMatch(new RegExp(`\\| ✅ \\| \`${id}\``));
   });
 

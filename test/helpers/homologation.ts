@@ -81,3 +81,26 @@ export async function startRealEnvironmentProxy(emulatorUrl: string): Promise<{ 
     close: () => new Promise((r) => (sockets.forEach((s) => s.destroy()), server.close(() => r()))),
   };
 }
+
+/**
+ * A load balancer in front of an emulator: forwards every request (the API and the control API) to
+ * it, so that the address the CLI is given is not the emulator process's own.
+ */
+export async function startBalancer(emulatorUrl: string): Promise<{ url: string; close(): Promise<void> }> {
+  const target = new URL(emulatorUrl);
+  const sockets = new Set<Socket>();
+  const server = http.createServer((req, res) => {
+    const upstream = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  server.on('connection', (s) => (sockets.add(s), s.on('close', () => sockets.delete(s))));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((r) => (sockets.forEach((s) => s.destroy()), server.close(() => r()))),
+  };
+}

@@ -8,7 +8,7 @@ import { noEmulatorLine, TOKEN_ADVICE } from '../emulator/control-call.js';
 import { colors, printJson, printLine } from '../../output.js';
 import { buildReport, exitCodeOf, selectedOnly, summarize, type HomologationReport } from '../../../../checks/report.js';
 import { writeReports } from '../../../../checks/writers/index.js';
-import { terminalReport } from '../../../../checks/writers/terminal.js';
+import { terminalReport, verdictLine } from '../../../../checks/writers/terminal.js';
 import { parseOptions, type HomologateOptions } from './options.js';
 import { Progress } from './progress.js';
 import { runActive, type TargetKind } from './active.js';
@@ -56,7 +56,9 @@ export async function homologateAction(command: Command): Promise<void> {
     progress = await Progress.create(options.json, options.formats.includes('terminal'));
     if (options.observe) {
       const observed = await runObserver(cli, options, progress, stop.signal);
-      report = observed.interrupted ? markInterrupted(observed.report) : observed.report;
+      // The address this command was given, not the emulator process that answered behind it.
+      const given = { ...observed.report, target: { ...observed.report.target, base_url: cli.baseUrl } };
+      report = observed.interrupted ? markInterrupted(given) : given;
     } else report = await activeReport(cli, options, target, progress, stop.signal);
   } finally {
     stop.dispose();
@@ -64,6 +66,8 @@ export async function homologateAction(command: Command): Promise<void> {
   const written = await writeReports(report, options.reportDir, options.formats);
   if (options.json) printJson(report);
   else if (options.formats.includes('terminal')) printLine(terminalReport(report, colors(), cli.verbose));
+  // Without the terminal summary, the verdict still gets its line.
+  else printLine(verdictLine(report, colors()));
   if (!options.json) for (const path of written) progress.say(`wrote ${path}`);
   if (exitCodeOf(report) === 0) return;
   const notRun = CHECK_IDS.filter((id) => !report.checks.some((c) => c.id === id)).length;

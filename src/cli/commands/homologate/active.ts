@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { CliContext } from '../../context.js';
-import { runChecks } from '../../../../checks/runner.js';
+import { resultOf, runChecks } from '../../../../checks/runner.js';
 import { selectChecks } from '../../../../checks/registry.js';
 import type { RunContext, SharedState } from '../../../../checks/context.js';
 import type { CheckResult } from '../../../../checks/types.js';
@@ -27,7 +27,8 @@ export type TargetKind = 'emulator' | 'real' | 'unreachable';
  */
 export async function runActive(cli: CliContext, options: HomologateOptions, target: TargetKind, progress: Progress, signal: AbortSignal): Promise<ActiveRun> {
   const isEmulator = target === 'emulator';
-  const mode: ReportMode = isEmulator ? 'automatic' : options.nonInteractive ? 'non_interactive' : 'interactive';
+  // A target where nothing answers is not a real environment: no person is asked for anything.
+  const mode: ReportMode = isEmulator ? 'automatic' : target === 'unreachable' ? 'unreachable' : options.nonInteractive ? 'non_interactive' : 'interactive';
   const notes: string[] = [];
   if (mode === 'non_interactive') notes.push('--non-interactive: the steps that need a person in the panel (creating the simulated orders) were skipped; the checks that depend on them are skipped or failed, so no certificate can be issued.');
   if (target === 'real') notes.push('Real environment: fault injection is only available on the emulator, so the retries check is skipped.');
@@ -41,7 +42,7 @@ export async function runActive(cli: CliContext, options: HomologateOptions, tar
   const ctx: RunContext = {
     client: own?.client ?? cli.client(),
     control,
-    mode: mode === 'automatic' ? 'automatic' : mode,
+    mode: mode === 'interactive' ? 'interactive' : mode === 'automatic' ? 'automatic' : 'non_interactive',
     basePath: new URL(cli.baseUrl).pathname.replace(/\/$/, ''),
     state,
     signal,
@@ -50,9 +51,19 @@ export async function runActive(cli: CliContext, options: HomologateOptions, tar
     runId,
   };
   try {
-    const results = await runChecks(selectChecks(options.only), ctx, { onStart: (c) => progress.start(c), onDecided: (r) => progress.decided(r) });
+    const checks = selectChecks(options.only);
+    let results: CheckResult[];
+    if (own?.setupFailure) {
+      // The reports are still written, with the reason once (a note) and every check not run.
+      notes.push(`The run stopped before its checks: ${own.setupFailure}.`);
+      results = checks.map((c) => resultOf(c, { status: 'fail', reason: "not run: the reference integrator's set-up failed (see the notes)", evidence: [] }, 0));
+      for (const r of results) progress.decided(r);
+    } else {
+      results = await runChecks(checks, ctx, { onStart: (c) => progress.start(c), onDecided: (r) => progress.decided(r) });
+    }
     progress.stop();
     await putBackWebhook(ctx, notes);
+    if (own) await own.retire().catch(() => notes.push(`The reference store ${own.integration.store_id} could not be suspended: it stays in the panel's store selector until a reset.`));
     const me = ctx.state.me;
     const integration = own?.integration ?? { id: me?.integration.id ?? null, store_id: me?.store.id ?? null, store_name: me?.store.name ?? null };
     return { mode, results, integration, notes };

@@ -13,7 +13,14 @@ export interface ReferenceStore {
   client: MerchantClient;
   integration: ReportIntegration;
   note: string;
+  /** Why its menu could not be set up (the API refused or failed); null when it was. */
+  setupFailure: string | null;
+  /** Hides the store when the run ends: suspended, and left out of the panel's store selector. */
+  retire(): Promise<void>;
 }
+
+/** The reference stores' slugs start so: the panel leaves a suspended one out of its store selector. */
+export const REFERENCE_STORE_SLUG = 'merchant-kit-homologation-';
 
 /**
  * Under a manual clock a rate window (429) ends only when the emulator's clock moves, so waiting
@@ -54,7 +61,7 @@ export async function referenceStore(cli: CliContext, control: EmulatorControl, 
   const { MerchantClient } = await import('../../../client/index.js');
   let created: Awaited<ReturnType<EmulatorControl['createStore']>>;
   try {
-    created = await control.createStore({ environment: cli.environment, name: `merchant-kit homologation ${runId}` });
+    created = await control.createStore({ environment: cli.environment, name: `merchant-kit homologation ${runId}`, slug: `${REFERENCE_STORE_SLUG}${runId}` });
   } catch (error) {
     const { status, code } = error as { status?: unknown; code?: unknown };
     if (status === 403 && code === 'insufficient_scope') throw new ExitError(storeTokenRefusal({ root: cli.adminUrl.replace(/\/_emulator$/, '') }), 1);
@@ -74,12 +81,27 @@ export async function referenceStore(cli: CliContext, control: EmulatorControl, 
     ...(manual ? { ...clockAwareRetries(control, progress, state), retryManualClockLimits: true } : {}),
   });
   const code = `mkh-base-${runId}`;
-  await client.catalog.categories.put(code, { name: 'Homologation base', position: 100000 });
-  await client.catalog.products.put(code, { name: 'Homologation base product', category_external_id: code, price: '10000' });
+  let setupFailure: string | null = null;
+  try {
+    await client.catalog.categories.put(code, { name: 'Homologation base', position: 100000 });
+    await client.catalog.products.put(code, { name: 'Homologation base product', category_external_id: code, price: '10000' });
+  } catch (error) {
+    setupFailure = `the reference integrator's menu could not be set up on its own store: ${setupError(error)}`;
+  }
   const { store, integration } = created;
   return {
     client,
     integration: { id: integration.id, store_id: store.id, store_name: store.name },
-    note: `merchant-kit's reference integrator ran on a store and integration of its own, made for this run (${store.name}, ${store.id}; ${integration.id}); your store, integration, webhook, orders and catalog were not touched. This run shows the checks pass against this emulator; only an observed run (homologate --observe --integration int_…) certifies your ERP.`,
+    note: `merchant-kit's reference integrator ran on a store and integration of its own, made for this run (${store.name}, ${store.id}; ${integration.id}), suspended and left out of the panel's store selector when the run ended; your store, integration, webhook, orders and catalog were not touched. This run shows the checks pass against this emulator; only an observed run (homologate --observe --integration int_…) certifies your ERP.`,
+    setupFailure,
+    retire: () => control.patchStore(store.id, { suspended: true }).then(() => undefined),
   };
+}
+
+/** "PUT /catalog/categories/… answered 503 maintenance (req_…) after 5 attempts": what a failed set-up call met. */
+function setupError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const e = error as Error & { status?: number; code?: string; requestId?: string | null };
+  if (typeof e.status !== 'number' || e.status === 0) return e.message;
+  return `the API answered ${e.status} ${e.code ?? ''}${e.requestId ? ` (${e.requestId})` : ''}${e.status >= 500 ? ': the emulator failed or was made to fail (POST /_emulator/faults); try again once it answers' : ''}`.replace(/ +/g, ' ');
 }

@@ -13,7 +13,7 @@ import { RING_SIZE } from '../../../../emulator/store/coordination.js';
 const response = { status: 201, body: { data: { id: 'ord_1', nota: 'Ñ' } }, headers: { 'x-request-id': 'req_1' } };
 
 function call(path: string, at = T0): RecordedCall {
-  return { seq: 0, at, method: 'POST', path, status: 200, code: null, idempotency_key: null, duration_ms: 1.5, body_sha256: null, request_id: 'req_x', facts: { a: 1, b: 'ñ', c: null }, injected: false };
+  return { seq: 0, at, arrived_after: at - 1, answered_at: at + 2, method: 'POST', path, status: 200, code: null, idempotency_key: null, duration_ms: 1.5, body_sha256: null, request_id: 'req_x', facts: { a: 1, b: 'ñ', c: null }, injected: false };
 }
 
 describeAdapters('coordination', (h) => {
@@ -98,7 +98,7 @@ describeAdapters('coordination', (h) => {
     const calls = await store.calls('int_1');
     expect(calls).toEqual([first, second]);
     expect(await store.calls('int_none')).toEqual([]);
-    const view = { started_at: T0, deadline: T0 + 1, orders: [], tasks: [], deliveries: [], probes: [], faults: [], problems: ['sin webhook'], finished: false };
+    const view = { started_at: T0, deadline: T0 + 1, orders: [], tasks: [], deliveries: [], probes: [], faults: [], problems: ['sin webhook'], waiting: 'publish', webhook: true, finished: false, ended_at: null, ended_seq: null };
     expect(await store.session('int_1')).toBeNull();
     await store.saveSession('int_1', view);
     expect(await store.session('int_1')).toEqual(view);

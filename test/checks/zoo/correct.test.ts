@@ -1,0 +1,33 @@
+import { beforeAll, describe, it } from 'vitest';
+import { runBuild } from '../../helpers/run-build.js';
+import { observeVariant, notPassed, slots, verdicts } from '../../helpers/erps/observe.js';
+import { CORRECT } from '../../helpers/erps/zoo.js';
+
+// DESIGN: the observer grades a correct ERP as correct, however it is built. Each ERP of the zoo
+// (test/helpers/erps/zoo.ts) follows the spec in its own way; each is observed three times, on a
+// fresh emulator over real HTTP, and certified every time, by a session that ends by itself as
+// soon as every verdict is certain (its timeout is ten minutes; the test allows far less).
+
+const RUNS = 3;
+// Three sessions at a time (each emulator in a process of its own): enough to overlap their waits, few enough to leave the machine some room.
+const session = slots(3);
+
+beforeAll(runBuild);
+
+describe.concurrent('observer: correct ERPs built in different legal ways are certified, every time', () => {
+  it.for(CORRECT.map((v) => [v.name, v] as const))('%s', { timeout: 600_000 }, async ([, v], { expect }) => {
+    for (let run = 1; run <= RUNS; run++) {
+      const { report, errors, personErrors, seconds, writes } = await session(() => observeVariant(v));
+      const what = `run ${run} (${seconds.toFixed(1)} s): ${notPassed(report)}${writes.length ? `\nwrites:\n${writes.join('\n')}` : ''}`;
+      expect(report.complete, what).toBe(true);
+      expect(verdicts(report), what).toEqual(v.expect);
+      expect(report.summary.certified, what).toBe(true);
+      expect(report.intake, what).toBe(v.intake);
+      expect(report.settings, what).toEqual({ order_status_authority: 'both', ack_expected: 'on_receipt', ...v.settings });
+      // A complete report says nothing "yet" and watches nothing.
+      expect(JSON.stringify(report), what).not.toMatch(/\byet\b|watch/i);
+      expect(errors, what).toEqual([]);
+      expect(personErrors, what).toEqual([]);
+    }
+  });
+});

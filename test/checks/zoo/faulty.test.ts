@@ -1,0 +1,40 @@
+import { beforeAll, describe, it } from 'vitest';
+import { runBuild } from '../../helpers/run-build.js';
+import { observeVariant, notPassed, slots, verdicts } from '../../helpers/erps/observe.js';
+import { FAULTY } from '../../helpers/erps/zoo.js';
+
+// DESIGN: one fault, one check. Each ERP of the zoo with one fault fails exactly the check its fault
+// is about, on every run, and its session ends as soon as that verdict is certain.
+
+const REASONS: Record<string, RegExp> = {
+  // Read at once, or (the emulator busy around that moment) never shown to have waited, however often measured.
+  'retries a 429/503 at once': /^the retry after the 503 (came 0\.\d s( to (0\.\d s|under 1\.0 s))? after the refused answer, before Retry-After \(1 s\)|could not be shown to wait Retry-After \(1 s\) in \d tries)/,
+  'retries under a new Idempotency-Key': /^the retry after the 503 used another Idempotency-Key$/,
+  'its receiver answers 500 to everything (after doing the work)': /^your webhook receiver answered non-2xx to every delivery/,
+  'acts on final orders': /^POST \/orders\/ord_\w+\/status \(req_\w+\) tried to move order ord_\w+ to ready after the ERP had been told it was final \(the answer to POST/,
+  'accepts bad signatures': /^the receiver got 3 probe\(s\) wrong: bad signature, timestamp 900 s old, signed with an unknown secret$/,
+  'imports an older order version again': /^the receiver got 1 probe\(s\) wrong: older version after a newer one$/,
+  'order_status_authority service: sends a denied move again unchanged': /^POST \/orders\/ord_\w+\/status \(req_\w+\) repeated a status move refused with 403 status_authority_denied \(req_\w+\) unchanged: under order_status_authority: service/,
+  'publishes its menu with no active product': /^no active product: publish your catalog first/,
+  'completes every pickup order by itself at once, before a person can act': /^no person can act on your ERP's orders: it made the orders of (reject_order|cancel_order) final by itself before the person did the task, twice: order ord_\w+ to completed \(POST .* and order ord_\w+ to completed \(POST /,
+};
+
+// Three sessions at a time (each emulator in a process of its own): enough to overlap their waits, few enough to leave the machine some room.
+const session = slots(3);
+
+beforeAll(runBuild);
+
+describe.concurrent('observer: an ERP with one fault fails exactly that check', () => {
+  it.for(FAULTY.map((v) => [v.name, v] as const))('%s', { timeout: 600_000 }, async ([name, v], { expect }) => {
+    const runs = name.startsWith('retries a 429/503 at once') ? 3 : 1;
+    for (let run = 1; run <= runs; run++) {
+      const { report, seconds, writes } = await session(() => observeVariant(v));
+      const what = `run ${run} (${seconds.toFixed(1)} s): ${notPassed(report)}${writes.length ? `\nwrites:\n${writes.join('\n')}` : ''}`;
+      expect(report.complete, what).toBe(true);
+      expect(verdicts(report), what).toEqual(v.expect);
+      const failed = report.checks.find((c) => c.status === 'fail')!;
+      expect(failed.reason, what).toMatch(REASONS[name]!);
+      expect(JSON.stringify(report), what).not.toMatch(/\byet\b|watch/i);
+    }
+  });
+});

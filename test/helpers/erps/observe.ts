@@ -1,0 +1,189 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { Worker } from 'node:worker_threads';
+import { ROOT } from '../cli.js';
+import { runBuild } from '../run-build.js';
+import type { ReadyInfo } from '../../../emulator/server.js';
+import type { HomologationReport } from '../../../checks/report.js';
+import type { Variant } from './zoo.js';
+
+export interface Observed {
+  report: HomologationReport;
+  /** Unexpected errors of the ERP's own work, and of its person's (a correct ERP has none). */
+  errors: string[];
+  personErrors: string[];
+  /** Real seconds from the session's start to its complete report. */
+  seconds: number;
+  /** When the report is not complete: the API writes the emulator answered, as text (for the failure message). */
+  writes: string[];
+}
+
+/** The emulator's request log of API writes, oldest first: "POST /sandbox/v1/orders/ord_…/ack 503 maintenance (req_…)". */
+async function requestLog(emu: EmulatorProcess): Promise<string[]> {
+  const page = await emu.control<{ data: { entries: { method: string; path: string; status: number; error_code: string | null; request_id: string; time: string }[] } }>('GET', '/logs?tail=500');
+  return page.body.data.entries.filter((e) => e.method !== 'GET' && !e.path.startsWith('/_emulator')).map((e) => `${e.time.slice(11, 23)} ${e.method} ${e.path} ${e.status}${e.error_code ? ` ${e.error_code}` : ''} (${e.request_id})`);
+}
+
+let bundled: Promise<string> | null = null;
+
+/** The zoo's worker entry, bundled once per test process (beside node_modules, where its packages resolve). */
+function workerFile(): Promise<string> {
+  bundled ??= (async () => {
+    const { build } = await import('esbuild');
+    const dir = join(ROOT, 'node_modules', '.cache', 'merchant-kit-zoo');
+    mkdirSync(dir, { recursive: true });
+    const outfile = join(dir, `erp-worker-${process.pid}.mjs`);
+    await build({ entryPoints: [join(ROOT, 'test', 'helpers', 'erps', 'worker-entry.ts')], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile, packages: 'external', logLevel: 'silent' });
+    process.once('exit', () => rmSync(outfile, { force: true }));
+    return outfile;
+  })();
+  return bundled;
+}
+
+interface ErpThread {
+  /** Tells the ERP's thread the session started: its person starts working, and what happens to it meanwhile. */
+  sessionStarted(): void;
+  close(): Promise<{ errors: string[]; personErrors: string[] }>;
+}
+
+/** An emulator in a process of its own (the built CLI's `emulator start`), as the zoo's ERPs meet one. */
+interface EmulatorProcess {
+  ready: ReadyInfo;
+  test: ReadyInfo['stores'][number];
+  control<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
+  close(): Promise<void>;
+}
+
+async function startEmulatorProcess(): Promise<EmulatorProcess> {
+  // The run's copy of the built CLI (helpers/run-build.ts): a rebuild of dist/ during the run cannot
+  // pull its chunks from under a running session.
+  const bin = join(await runBuild(), 'bin', 'merchant-kit.js');
+  const child = spawn(process.execPath, [bin, 'emulator', 'start', '--json', '--port', '0', '--memory'], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += String(d)));
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const firstLine = new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve);
+    void exited.then(() => reject(new Error(`emulator start exited before its ready line; stderr: ${stderr}`)));
+  });
+  let ready: ReadyInfo;
+  try {
+    ready = JSON.parse(await firstLine) as ReadyInfo;
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  return {
+    ready,
+    test: ready.stores.find((s) => s.environment === 'test')!,
+    async control(method, path, body) {
+      const res = await fetch(`${ready.admin_url}${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      return { status: res.status, body: (await res.json()) as never };
+    },
+    async close() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** A zoo ERP in a thread of its own (test/helpers/erps/worker-entry.ts), ready once it connected and published. */
+async function startErpThread(v: Variant, emu: EmulatorProcess): Promise<ErpThread> {
+  const worker = new Worker(await workerFile(), {
+    workerData: { variant: v.name, baseUrl: emu.ready.sandbox_base_url, credential: emu.test.credential, adminUrl: emu.ready.admin_url, integrationId: emu.test.integration_id },
+  });
+  const next = (type: string) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const onMessage = (m: Record<string, unknown>) => {
+        if (m.type === 'failed') reject(new Error(String(m.error)));
+        else if (m.type === type) resolve(m);
+        else return;
+        worker.off('message', onMessage);
+      };
+      worker.on('message', onMessage);
+      worker.once('error', reject);
+    });
+  await next('ready');
+  return {
+    sessionStarted: () => worker.postMessage({ type: 'session' }),
+    async close() {
+      const closed = next('closed');
+      worker.postMessage({ type: 'close' });
+      const m = await closed;
+      await worker.terminate();
+      return { errors: m.errors as string[], personErrors: m.personErrors as string[] };
+    },
+  };
+}
+
+/**
+ * One observed session of a zoo ERP, as the zoo that graded the observer runs one: an emulator in a
+ * process of its own (the built CLI, system clock, real HTTP), the ERP and its person in a thread of
+ * their own; the settings set in the panel, the ERP started (it connects and publishes), the session
+ * started with a long timeout, the person doing the tasks; the report polled until it is complete or
+ * `budgetSeconds` pass. Everything is closed before it returns. Needs the run's build (`runBuild`).
+ */
+export async function observeVariant(v: Variant, timeoutSeconds = v.sessionTimeoutSeconds ?? 600): Promise<Observed> {
+  const emu = await startEmulatorProcess();
+  let erp: ErpThread | undefined;
+  try {
+    const id = emu.test.integration_id;
+    if (v.settings) await emu.control('PATCH', `/integrations/${id}`, { settings: v.settings });
+    erp = await startErpThread(v, emu);
+    const started = Date.now();
+    const start = await emu.control('POST', `/homologation/${id}/start`, { timeout_seconds: timeoutSeconds });
+    if (start.status !== 201) throw new Error(`session start: ${start.status} ${JSON.stringify(start.body)}`);
+    erp.sessionStarted();
+    const until = started + (v.budgetSeconds ?? 60) * 1000;
+    let report: HomologationReport;
+    for (;;) {
+      report = (await emu.control<{ data: HomologationReport }>('GET', `/homologation/${id}`)).body.data;
+      if (report.complete || Date.now() > until) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const seconds = (Date.now() - started) / 1000;
+    const { errors, personErrors } = await erp.close();
+    erp = undefined;
+    // An incomplete session's failure message gets the ERP's writes as the emulator answered them.
+    const writes = report.complete ? [] : await requestLog(emu);
+    return { report, errors, personErrors, seconds, writes };
+  } finally {
+    await erp?.close().catch(() => undefined);
+    await emu.close();
+  }
+}
+
+export const verdicts = (r: HomologationReport) => Object.fromEntries(r.checks.map((c) => [c.id, c.status]));
+
+/** What did not pass, for a failing assertion's message: each such check, its reason and its evidence, the tasks and notes. */
+export function notPassed(r: HomologationReport): string {
+  const lines = [`complete ${r.complete}, intake ${r.intake}, notes: ${r.notes.join(' | ')}`];
+  for (const c of r.checks.filter((x) => x.status !== 'pass')) {
+    lines.push(`${c.id} ${c.status}: ${c.reason}`);
+    for (const e of c.evidence) lines.push(`    ${e.ok ? 'ok' : 'x '} ${e.step}: ${e.actual ?? e.status ?? ''}`);
+  }
+  for (const t of r.tasks) lines.push(`task ${t.id} ${t.action} ${t.status}: ${t.reason ?? t.instruction}`);
+  return lines.join('\n');
+}
+
+/**
+ * At most `n` sessions at a time (a test file's concurrent tests share one event loop: a loop kept
+ * busy by many sessions reads requests late, which is what the observer must not be graded on).
+ */
+export function slots(n: number): <T>(work: () => Promise<T>) => Promise<T> {
+  let free = n;
+  const waiting: (() => void)[] = [];
+  return async (work) => {
+    if (free === 0) await new Promise<void>((r) => waiting.push(r));
+    else free--;
+    try {
+      return await work();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else free++;
+    }
+  };
+}
