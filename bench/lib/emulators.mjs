@@ -53,16 +53,16 @@ export class UsageError extends Error {}
  * Starts `processes` emulators of the checkout at `root`, all at once (on one database they migrate
  * under its lock), with `--limits off` and `startArgs` after it (so that they may override it).
  * Without a storage flag each gets a fresh SQLite data folder, removed when the benchmark ends.
- * Resolves with `{ urls, pids, children, label }`.
+ * `env(i)` adds variables to process i's environment. Resolves with `{ urls, pids, children, label }`.
  */
-export async function startEmulators({ root, processes, startArgs }) {
+export async function startEmulators({ root, processes, startArgs, env = () => ({}) }) {
   const bin = builtCli(root);
   const starts = Array.from({ length: processes }, (_, i) => {
     const storage = STORAGE_FLAGS.some((f) => hasFlag(startArgs, f)) || sharesDatabase(startArgs) ? [] : ['--data', freshFolder()];
     const args = [bin, 'emulator', 'start', '--port', '0', '--json', '--limits', 'off', ...storage, ...startArgs];
     return spawnReady(args, {
       cwd: resolve(root),
-      env: { ...process.env, NO_COLOR: '1' },
+      env: { ...process.env, NO_COLOR: '1', ...env(i) },
       isReady: (line) => line?.event === 'ready',
       name: `emulator ${i + 1} (${describeRoot(root)})`,
     });
