@@ -1,0 +1,102 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { writeFileSync, renameSync } from 'node:fs';
+
+/** What a request (or the process on its own) sent: round trips waited for, and statements. */
+interface Counts {
+  trips: number;
+  statements: number;
+}
+
+/** One request being counted: named by its route once routing has found it. */
+interface Scope extends Counts {
+  route: string;
+  answered: boolean;
+}
+
+/**
+ * The adapter's count of round trips to the database (issue 25: counted, not guessed). A statement
+ * sent while its connection waits for nothing else starts a round trip; one sent behind others still
+ * in flight (a pipelined transaction's writes) rides along theirs. Totals are kept always (two
+ * increments); with `countRequests` (the benchmarks' MERCHANT_KIT_ROUND_TRIPS), each HTTP request
+ * runs in a scope of its own, so that its statements are counted under its route, and what nothing
+ * answered waits on (webhook deliveries, sweeps, leases, work a request left behind after its answer)
+ * under the statement's own label.
+ */
+export class RoundTrips {
+  readonly total: Counts = { trips: 0, statements: 0 };
+  private readonly routes = new Map<string, Counts & { requests: number }>();
+  private readonly background = new Map<string, Counts>();
+  private scopes: AsyncLocalStorage<Scope> | null = null;
+
+  /** Counts per request from now on (costly: an async context per request). */
+  countRequests(): void {
+    this.scopes ??= new AsyncLocalStorage<Scope>();
+  }
+
+  get countingRequests(): boolean {
+    return this.scopes !== null;
+  }
+
+  /** Runs `fn` (an HTTP request's handling) in a scope of its own; `answered()` closes it. */
+  inRequest<T>(fn: () => T): T {
+    if (!this.scopes) return fn();
+    return this.scopes.run({ route: 'unrouted', answered: false, trips: 0, statements: 0 }, fn);
+  }
+
+  /** The request's route (`GET /sandbox/v1/orders/:order_id`), once known. */
+  name(route: string): void {
+    const scope = this.scopes?.getStore();
+    if (scope) scope.route = route;
+  }
+
+  /** The request was answered: what it sent is its route's; what its work sends later is background. */
+  answered(): void {
+    const scope = this.scopes?.getStore();
+    if (!scope || scope.answered) return;
+    scope.answered = true;
+    let sum = this.routes.get(scope.route);
+    if (!sum) this.routes.set(scope.route, (sum = { requests: 0, trips: 0, statements: 0 }));
+    sum.requests++;
+    sum.trips += scope.trips;
+    sum.statements += scope.statements;
+  }
+
+  /** A statement sent; `trip` when it starts a round trip. `label` names it for the background's count. */
+  sent(label: () => string, trip: boolean): void {
+    this.total.statements++;
+    if (trip) this.total.trips++;
+    if (!this.scopes) return;
+    const scope = this.scopes.getStore();
+    if (scope && !scope.answered) {
+      scope.statements++;
+      if (trip) scope.trips++;
+      return;
+    }
+    const key = label();
+    let sum = this.background.get(key);
+    if (!sum) this.background.set(key, (sum = { trips: 0, statements: 0 }));
+    sum.statements++;
+    if (trip) sum.trips++;
+  }
+
+  snapshot() {
+    return {
+      at: Date.now(),
+      total: { ...this.total },
+      requests: Object.fromEntries(this.routes),
+      background: Object.fromEntries(this.background),
+    };
+  }
+
+  /** Writes the snapshot to `path` (whole: written aside, then renamed over it). */
+  writeTo(path: string): void {
+    const aside = `${path}.${process.pid}.tmp`;
+    writeFileSync(aside, JSON.stringify(this.snapshot()));
+    renameSync(aside, path);
+  }
+}
+
+/** A statement's label for the counts: its text, one line, without the schemas' names, cut short. */
+export function labelOf(text: string): string {
+  return text.replace(/\s+/g, ' ').replace(/"[a-z0-9_]+_(?:live|test|shared)"\./g, '').trim().slice(0, 90);
+}
