@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createPool } from '../../../../emulator/adapters/postgres/connect.js';
 import { roundTrips, routeOf, RoundTrips } from '../../../../emulator/adapters/postgres/round-trips.js';
-import { PG_URL } from '../../../helpers/postgres.js';
+import { createTestDatabase, PG_URL } from '../../../helpers/postgres.js';
 
 // issue 25: the round trips to the database are counted by the adapter, per request kind, not guessed.
 
@@ -36,7 +36,8 @@ describe('the count of statements sent per request', () => {
 describe.skipIf(!PG_URL)('the pool\'s counter on a real server', () => {
   it('counts each query once, under the request that sent it, even when it waited for a connection another request released', async () => {
     roundTrips.countRequests();
-    const pool = createPool(PG_URL!, { poolSize: 1 });
+    const database = await createTestDatabase();
+    const pool = createPool(database.url, { poolSize: 1 });
     try {
       const before = roundTrips.snapshot();
       // One connection, three requests at once: the second and third get it when the one before releases it.
@@ -57,6 +58,7 @@ describe.skipIf(!PG_URL)('the pool\'s counter on a real server', () => {
       }
     } finally {
       await pool.end();
+      await database.drop();
     }
   });
 });
