@@ -120,8 +120,10 @@ class PgTx extends LazyRepositories implements Tx {
   async emit<T extends EventType>(type: T, storeId: string, data: EventData<T>, integrationId?: string): Promise<EventRecord[]> {
     // The feed's position first, then the clock (events.ts): a transaction that waited for its
     // position is not stamped with a time from before it waited.
-    await (this.events as PgEventsRepository).hold();
-    return emitEvents(this, this.options.context, (change) => this.changes.push(change), { type, storeId, data, integrationId });
+    const events = this.events as PgEventsRepository;
+    // The store's integrations come with the lock (one round trip, not two).
+    const targets = integrationId ? (await events.hold(), undefined) : await events.holdFor(storeId);
+    return emitEvents(this, this.options.context, (change) => this.changes.push(change), { type, storeId, data, integrationId }, targets);
   }
 
   /** Runs the after-commit hooks; one that throws does not keep the others from running. */

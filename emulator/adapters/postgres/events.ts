@@ -34,6 +34,14 @@ export function eventsSql(schema: string) {
       `INSERT INTO ${t('sequences')} AS s (name, seq) VALUES ('events', 0)
        ON CONFLICT (name) DO UPDATE SET seq = s.seq RETURNING seq`,
     ),
+    // The same, and the ids of the store's integrations (in IntegrationsRepository.byStore's order) that an event goes to.
+    holdFor: statement(
+      `WITH h AS (
+         INSERT INTO ${t('sequences')} AS s (name, seq) VALUES ('events', 0)
+         ON CONFLICT (name) DO UPDATE SET seq = s.seq RETURNING seq
+       )
+       SELECT i.id FROM ${t('integrations')} i, h WHERE i.store_id = $1 ORDER BY i.created_at, i.id`,
+    ),
     byId: statement(`SELECT seq, id, type, store_id AS "storeId", integration_id AS "integrationId", created_at AS "createdAt", data FROM ${t('events')} WHERE id = $1`),
     bySeq: statement(`SELECT seq, id, type, store_id AS "storeId", integration_id AS "integrationId", created_at AS "createdAt", data FROM ${t('events')} WHERE seq = $1`),
     feedPage: statement(
@@ -54,6 +62,8 @@ const toRecord = (r: EventRow): EventRecord => ({ ...r, type: r.type as EventTyp
 export interface PgEventsRepository extends EventsRepository {
   /** Takes the feed counter's lock until the transaction ends (once per transaction: then at once). */
   hold(): Promise<void>;
+  /** The same in one statement with the ids of the store's integrations (emit's targets). */
+  holdFor(storeId: string): Promise<string[]>;
 }
 
 export function pgEvents(conn: Conn, s: ReturnType<typeof eventsSql>): PgEventsRepository {
@@ -63,6 +73,11 @@ export function pgEvents(conn: Conn, s: ReturnType<typeof eventsSql>): PgEventsR
       if (held) return;
       await conn.rows(s.hold);
       held = true;
+    },
+    async holdFor(storeId) {
+      const rows = await conn.rows<{ id: string }>(s.holdFor, [storeId]);
+      held = true;
+      return rows.map((r) => r.id);
     },
     async insert(e) {
       const [row] = await conn.rows<{ seq: number }>(s.insert, [e.id, e.type, e.storeId, e.integrationId, e.createdAt, JSON.stringify(e.data)]);
