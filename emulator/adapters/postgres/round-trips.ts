@@ -136,9 +136,10 @@ export function routeOf(method: string, url: string): string {
 /** This process's count (one per process: every pool of every storage it opens adds to it). */
 export const roundTrips = new RoundTrips();
 
+/** pg's own fields (its public getters print a deprecation warning on every read). */
 interface ClientQueue {
-  activeQuery?: unknown;
-  queryQueue?: unknown[];
+  _activeQuery?: unknown;
+  _queryQueue?: unknown[];
 }
 
 const textOf = (arg: unknown): string => (typeof arg === 'string' ? arg : ((arg as { text?: string } | null)?.text ?? ''));
@@ -150,7 +151,7 @@ const textOf = (arg: unknown): string => (typeof arg === 'string' ? arg : ((arg 
 export class CountingClient extends pg.Client {
   override query(...args: unknown[]): never {
     const c = this as unknown as ClientQueue;
-    const trip = !c.activeQuery && (c.queryQueue?.length ?? 0) === 0;
+    const trip = !c._activeQuery && (c._queryQueue?.length ?? 0) === 0;
     roundTrips.sent(() => labelOf(textOf(args[0])), trip);
     return (super.query as (...a: unknown[]) => never)(...args);
   }
