@@ -6,6 +6,7 @@
 //   node bench/mixed.mjs [--processes N] [--start-args "…"] [--root DIR]      emulators of a build
 //   node bench/mixed.mjs --url http://127.0.0.1:4010 [--url …]              emulators already running
 //   node bench/mixed.mjs --compare BEFORE,AFTER [--repeat 3]                 two builds, alternated
+//   node bench/mixed.mjs --backends sqlite,postgres --database-url URL       both storages, alternated
 //
 //   --processes N        emulator processes (default 1), or counts one after the other (1,2,3:
 //                        prints the scaling); N > 1 needs a shared database (--start-args
@@ -25,6 +26,13 @@
 //   --compare A,B        start the builds of checkouts A and B (same flags) and a bare fastify
 //                        baseline; rounds alternate A and B; prints each one's ratio to bare and CPU
 //                        per request, and B against A (so: --compare BEFORE,AFTER)
+//   --backends LIST      sqlite,postgres: each build once per storage (postgres on a fresh database of
+//                        --database-url's server), alternated round by round like --compare (with it:
+//                        every build on every storage); prints PostgreSQL against SQLite per build
+//   --round-trips        a counting run: each emulator counts its database round trips per route
+//                        (MERCHANT_KIT_ROUND_TRIPS, a file per process) and the run prints them per
+//                        request kind, with what the processes sent on their own per second; the
+//                        counting costs CPU, so this run's CPU figures are not the build's
 //   --bare               add the bare fastify baseline to a normal run
 //   --connections C      concurrent connections (default 32), --duration D measured seconds
 //                        (default 10) after --warmup W seconds (default 2), --repeat R rounds
@@ -46,6 +54,7 @@ import { backendName, builtCli, describeRoot, sharesDatabase, splitArgs, startEm
 import { describeExit, stop, stopAll, stopChildrenOnExit } from './lib/processes.mjs';
 import { startReceiver } from './lib/webhook-receiver.mjs';
 import { freshDatabase } from './lib/databases.mjs';
+import { roundTripsFile, roundTripsReading, roundTripsSpan } from './lib/round-trips.mjs';
 import { setUp } from './lib/mixed-setup.mjs';
 import { DEFAULT_MIX, parseMix, prime, runMix, settle, Target } from './lib/mixed-workload.mjs';
 import { captureBodies, startBare } from './lib/bare-mixed.mjs';
@@ -77,6 +86,8 @@ function options() {
       pid: { type: 'string', multiple: true, default: [] },
       'admin-token': { type: 'string' },
       compare: { type: 'string' },
+      backends: { type: 'string' },
+      'round-trips': { type: 'boolean', default: false },
       bare: { type: 'boolean', default: false },
       connections: { type: 'string', default: '32' },
       duration: { type: 'string', default: '10' },
@@ -109,10 +120,12 @@ function options() {
     // The emulators this bench starts with --admin-token need it for their control API too.
     adminToken: values['admin-token'] ?? flagValue(splitArgs(values['start-args']), '--admin-token') ?? process.env.MERCHANT_KIT_ADMIN_TOKEN,
     compare: values.compare ? values.compare.split(',').map((r) => resolve(r.trim())) : null,
+    backends: values.backends ? values.backends.split(',').map((b) => b.trim()) : null,
+    roundTrips: values['round-trips'],
     connections: int('connections', 1),
     duration: int('duration', 1),
     warmup: int('warmup', 0),
-    repeat: values.repeat === undefined ? (values.compare ? 3 : 1) : int('repeat', 1),
+    repeat: values.repeat === undefined ? (values.compare || values.backends ? 3 : 1) : int('repeat', 1),
     products: int('products', 1),
     orders: int('orders', 2),
     drain: int('drain', 0),
@@ -122,6 +135,15 @@ function options() {
   };
   if (o.products > 490) throw new UsageError('--products is at most 490 (one batch of 500 operations with the 10 categories)');
   if (o.compare && o.compare.length !== 2) throw new UsageError('--compare takes two checkouts: --compare ROOT_A,ROOT_B');
+  if (o.backends) {
+    if (o.backends.length < 1 || o.backends.some((b) => b !== 'sqlite' && b !== 'postgres') || new Set(o.backends).size !== o.backends.length) {
+      throw new UsageError(`--backends takes sqlite, postgres or both (got '${values.backends}')`);
+    }
+    if (o.backends.includes('postgres') && !o.databaseUrl) throw new UsageError('--backends postgres needs --database-url SERVER_URL (a fresh database per configuration)');
+    if (o.backends.includes('sqlite') && o.processes.some((n) => n > 1)) throw new UsageError('--backends sqlite runs one process (N SQLite processes are N sandboxes)');
+    if (o.urls.length) throw new UsageError('--backends starts its own emulators: leave out --url');
+  }
+  if (o.roundTrips && o.urls.length) throw new UsageError('--round-trips counts in the emulators this benchmark starts: leave out --url');
   if (o.compare && o.processes.length > 1) throw new UsageError('--compare takes one process count');
   if (o.compare && o.urls.length) throw new UsageError('--compare starts its own emulators: leave out --url');
   if (o.urls.length && (values['start-args'] || values.processes !== '1')) {
@@ -172,16 +194,22 @@ See the top of bench/mixed.mjs or bench/README.md ("mixed").`;
 
 /** The checkouts (two with --compare) or running URLs of one stage, started and set up. */
 async function startStage(o, processes, receiver, adminHeaders, log) {
-  const backend = o.urls.length ? 'running' : o.databaseUrl ? 'postgres' : backendName(o.startArgs);
   const configs = [];
-  if (o.urls.length) configs.push({ label: `${o.urls.length} running emulator(s)`, backend, processes: o.urls.length, urls: o.urls, pids: o.pids, children: [] });
-  for (const root of o.urls.length ? [] : (o.compare ?? [o.root])) {
+  if (o.urls.length) configs.push({ label: `${o.urls.length} running emulator(s)`, backend: 'running', processes: o.urls.length, urls: o.urls, pids: o.pids, children: [] });
+  // Every build (two with --compare) on every storage (two with --backends), in that order.
+  const plans = (o.urls.length ? [] : (o.compare ?? [o.root])).flatMap((root) =>
+    (o.backends ?? [o.databaseUrl ? 'postgres' : null]).map((backend) => ({ root, backend })),
+  );
+  for (const { root, backend: chosen } of plans) {
     const commit = describeRoot(root);
-    const database = o.databaseUrl ? await freshDatabase(o.databaseUrl) : null;
+    const database = chosen === 'postgres' ? await freshDatabase(o.databaseUrl) : null;
     const startArgs = database ? [...o.startArgs, '--database-url', database.url] : o.startArgs;
-    log(`starting ${processes} emulator process(es) of ${commit} (${root === HERE ? 'this checkout' : root})${database ? ` on a fresh database ${database.name}` : ''}…`);
-    const started = await startEmulators({ root, processes, startArgs });
-    configs.push({ label: `${backend} ×${processes} @${commit}`, backend, processes, commit, database, ...started });
+    const backend = database ? 'postgres' : chosen === 'sqlite' ? 'sqlite' : backendName(o.startArgs);
+    const n = backend.startsWith('sqlite') && o.backends ? 1 : processes;
+    log(`starting ${n} emulator process(es) of ${commit} (${root === HERE ? 'this checkout' : root})${database ? ` on a fresh database ${database.name}` : ''}…`);
+    const counters = o.roundTrips ? Array.from({ length: n }, () => roundTripsFile()) : null;
+    const started = await startEmulators({ root, processes: n, startArgs, env: counters ? (i) => ({ MERCHANT_KIT_ROUND_TRIPS: counters[i] }) : undefined });
+    configs.push({ label: `${backend} ×${n} @${commit}`, backend, processes: n, commit, database, counters, ...started });
   }
   const targets = [];
   for (const config of configs) {
@@ -275,6 +303,8 @@ const databasesOf = (x) => (x.config.database ? [x.config.database.name] : []);
 
 /** One measured run of one target, with its CPU readings and (for an emulator) the deliveries' check. */
 async function runOnce(x, o, postgres) {
+  // A --backends run reads PostgreSQL's CPU for its PostgreSQL configurations only.
+  const onPostgres = x.config.database ? true : postgres && x.config.backend === 'postgres';
   const gone = () => x.config.children.find((c) => c.exitCode !== null || c.signalCode !== null);
   const alive = () => {
     const dead = gone();
@@ -288,10 +318,15 @@ async function runOnce(x, o, postgres) {
     warmup: o.warmup,
     failed: () => Boolean(gone()),
     onWindow: {
-      start: () => cpuReading(x.config.pids, { postgres, databases: databasesOf(x) }),
-      end: (before) => cpuSpan(before, cpuReading(x.config.pids, { postgres, databases: databasesOf(x) })),
+      start: () => ({ cpu: cpuReading(x.config.pids, { postgres: onPostgres, databases: databasesOf(x) }), trips: roundTripsReading(x.config.counters) }),
+      end: (before) => ({
+        cpu: cpuSpan(before.cpu, cpuReading(x.config.pids, { postgres: onPostgres, databases: databasesOf(x) })),
+        trips: roundTripsSpan(before.trips, roundTripsReading(x.config.counters)),
+      }),
     },
   });
+  run.round_trips = run.cpu.trips;
+  run.cpu = run.cpu.cpu;
   alive();
   if (!x.bare) {
     const settled = await settle(x.t, { after: x.after, drainSeconds: o.drain });

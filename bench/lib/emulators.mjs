@@ -53,9 +53,9 @@ export class UsageError extends Error {}
  * Starts `processes` emulators of the checkout at `root`, all at once (on one database they migrate
  * under its lock), with `--limits off` and `startArgs` after it (so that they may override it).
  * Without a storage flag each gets a fresh SQLite data folder, removed when the benchmark ends.
- * Resolves with `{ urls, pids, children, label }`.
+ * `env(i)` adds variables to process i's environment. Resolves with `{ urls, pids, children, label }`.
  */
-export async function startEmulators({ root, processes, startArgs }) {
+export async function startEmulators({ root, processes, startArgs, env = () => ({}) }) {
   const bin = builtCli(root);
   // The bench's receiver listens on loopback, which a shared sandbox (a database, an admin token)
   // refuses unless told; a checkout older than the flag has no such refusal.
@@ -65,7 +65,7 @@ export async function startEmulators({ root, processes, startArgs }) {
     const args = [bin, 'emulator', 'start', '--port', '0', '--json', '--limits', 'off', ...loopback, ...storage, ...startArgs];
     return spawnReady(args, {
       cwd: resolve(root),
-      env: { ...process.env, NO_COLOR: '1' },
+      env: { ...process.env, NO_COLOR: '1', ...env(i) },
       isReady: (line) => line?.event === 'ready',
       name: `emulator ${i + 1} (${describeRoot(root)})`,
     });

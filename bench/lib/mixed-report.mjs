@@ -3,6 +3,7 @@
 // sentence on what limited each run (summarize, printSummary).
 import { availableParallelism } from 'node:os';
 import { median } from './child.mjs';
+import { printRoundTrips, roundTripsFigures } from './round-trips.mjs';
 
 const cores = availableParallelism();
 const fmt = (n) => (n === null || n === undefined || Number.isNaN(n) ? '-' : Math.round(n).toLocaleString('en-US'));
@@ -23,6 +24,8 @@ function derive(run) {
     cpu_us_per_request: micros.length && sum(micros) !== null && run.requests ? round3(sum(micros) / run.requests) : null,
     bench_cpu: round3(cpu.bench ?? null),
     postgres_cpu: round3(cpu.postgres ?? null),
+    // PostgreSQL's own CPU (this database's backends) per request answered.
+    pg_us_per_request: cpu.postgres_cpu_micros !== null && cpu.postgres_cpu_micros !== undefined && run.requests ? round3(cpu.postgres_cpu_micros / run.requests) : null,
     machine_busy: round3(cpu.machine ?? null),
   };
 }
@@ -63,8 +66,9 @@ export function printRun(x, run, { round, repeat }) {
   }
   console.log(
     `  CPU: emulator ${pct(d.emulator_cpu)} of a core (${d.emulator_cpu_each.length || '-'} process(es)) = ${ms(d.cpu_us_per_request)} µs/request · ` +
-      `bench ${pct(d.bench_cpu)}${d.postgres_cpu !== null ? ` · postgres ${pct(d.postgres_cpu)}` : ''} · machine ${pct(d.machine_busy)} of ${cores} cores`,
+      `bench ${pct(d.bench_cpu)}${d.postgres_cpu !== null ? ` · postgres ${pct(d.postgres_cpu)} = ${ms(d.pg_us_per_request)} µs/request` : ''} · machine ${pct(d.machine_busy)} of ${cores} cores`,
   );
+  printRoundTrips(roundTripsFigures(run.round_trips));
   for (const [key, n] of Object.entries(run.errors_by_kind)) console.log(`  error: ${key} ×${n}`);
   for (const [kind, n] of Object.entries(run.fallbacks)) console.log(`  fallback: ${kind} ×${n} (no order waiting for it: a read instead)`);
   if (run.undelivered) console.log(`  WARNING: ${run.undelivered} event(s) of the feed were not delivered within the drain time`);
@@ -92,9 +96,11 @@ export function summarize(targets, o) {
         deliveries_per_second: m('deliveries_per_second'), delivery_p99_ms: m('delivery_p99_ms'),
         undelivered: runs.reduce((n, r) => n + (r.undelivered ?? 0), 0),
         emulator_cpu: m('emulator_cpu'), cpu_us_per_request: m('cpu_us_per_request'), bench_cpu: m('bench_cpu'),
-        postgres_cpu: m('postgres_cpu'), machine_busy: m('machine_busy'), ratio_to_bare: round3(m('ratio_to_bare')),
+        postgres_cpu: m('postgres_cpu'), pg_us_per_request: m('pg_us_per_request'), machine_busy: m('machine_busy'), ratio_to_bare: round3(m('ratio_to_bare')),
       },
-      runs,
+      // The last round's (a --round-trips run): per route, and what no request made.
+      round_trips: roundTripsFigures(x.runs.at(-1)?.round_trips ?? null),
+      runs: runs.map(({ round_trips: _trips, ...r }) => r),
     };
   });
   const real = configs.filter((c) => c.backend !== 'bare');
@@ -121,6 +127,24 @@ export function summarize(targets, o) {
       ratio_to_bare: { a: a.median.ratio_to_bare, b: b.median.ratio_to_bare },
     };
   }
+  if (o.backends && o.backends.length === 2) {
+    // PostgreSQL against SQLite, build by build, per round (both met the same moment of the machine).
+    results.backends = [];
+    for (const commit of [...new Set(real.map((c) => c.commit))]) {
+      const lite = real.find((c) => c.commit === commit && c.backend.startsWith('sqlite'));
+      const pg = real.find((c) => c.commit === commit && c.backend === 'postgres');
+      if (!lite || !pg) continue;
+      const perRound = (key) => median(lite.runs.map((r, i) => (pg.runs[i]?.[key] ?? null) / r[key]).filter((v) => Number.isFinite(v)));
+      results.backends.push({
+        commit,
+        postgres_over_sqlite_rps: round3(perRound('rps')),
+        postgres_over_sqlite_cpu_per_request: round3(perRound('cpu_us_per_request')),
+        sqlite_cpu_us_per_request: lite.median.cpu_us_per_request,
+        postgres_cpu_us_per_request: pg.median.cpu_us_per_request,
+        postgres_own_cpu_us_per_request: pg.median.pg_us_per_request,
+      });
+    }
+  }
   const counts = [...new Set(real.map((c) => c.processes))];
   if (counts.length > 1) {
     const one = real.find((c) => c.processes === Math.min(...counts));
@@ -136,11 +160,11 @@ export function printSummary(results) {
     return [
       c.label, fmt(m.rps), ms(m.p50_ms), ms(m.p99_ms), fmt(m.errors),
       c.backend === 'bare' ? '-' : fmt(m.deliveries_per_second), c.backend === 'bare' ? '-' : ms(m.delivery_p99_ms),
-      pct(m.emulator_cpu), ms(m.cpu_us_per_request), pct(m.bench_cpu), ...(pg ? [pct(m.postgres_cpu)] : []), pct(m.machine_busy),
+      pct(m.emulator_cpu), ms(m.cpu_us_per_request), pct(m.bench_cpu), ...(pg ? [pct(m.postgres_cpu), ms(m.pg_us_per_request)] : []), pct(m.machine_busy),
       m.ratio_to_bare === null ? '-' : pct(m.ratio_to_bare),
     ];
   });
-  const header = ['configuration', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'deliv/s', 'deliv p99', 'emu CPU', 'µs/req', 'bench CPU', ...(pg ? ['pg CPU'] : []), 'machine', 'vs bare'];
+  const header = ['configuration', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'deliv/s', 'deliv p99', 'emu CPU', 'µs/req', 'bench CPU', ...(pg ? ['pg CPU', 'pg µs/req'] : []), 'machine', 'vs bare'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   console.log(`\n${results.repeat > 1 ? `medians of ${results.repeat} rounds` : 'summary'} (${results.connections} connections, ${results.duration_s} s each, ${results.cores} cores; CPU as a share of one core, machine of all cores)`);
@@ -152,6 +176,12 @@ export function printSummary(results) {
       `\n${c.b} against ${c.a}: ${pct(c.b_over_a_rps)} of its req/s (median of the rounds' ratios)` +
         `${c.b_over_a_cpu_per_request ? `, ${pct(c.b_over_a_cpu_per_request)} of its emulator CPU per request` : ''}; ` +
         `ratio to bare ${pct(c.ratio_to_bare.a)} (A) and ${pct(c.ratio_to_bare.b)} (B)`,
+    );
+  }
+  for (const b of results.backends ?? []) {
+    console.log(
+      `\npostgres against sqlite @${b.commit}: ${pct(b.postgres_over_sqlite_rps)} of its req/s, ${b.postgres_over_sqlite_cpu_per_request === null ? '-' : `${b.postgres_over_sqlite_cpu_per_request.toFixed(2)}×`} its emulator CPU per request ` +
+        `(medians of the rounds' ratios; ${ms(b.postgres_cpu_us_per_request)} against ${ms(b.sqlite_cpu_us_per_request)} µs), PostgreSQL's own ${ms(b.postgres_own_cpu_us_per_request)} µs per request`,
     );
   }
   if (results.scaling) {

@@ -131,6 +131,7 @@ export function cpuSpan(before, after) {
     processes_cpu_micros: before.pids.map((p, i) => (p === null || after.pids[i] === null ? null : after.pids[i] - p)),
     bench: selfUsed / micros,
     postgres: postgresUsed(before.postgres, after.postgres) === null ? null : postgresUsed(before.postgres, after.postgres) / micros,
+    postgres_cpu_micros: postgresUsed(before.postgres, after.postgres),
     machine: before.machine && after.machine
       ? (after.machine.busy - before.machine.busy) / (after.machine.total - before.machine.total)
       : null,

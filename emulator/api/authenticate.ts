@@ -4,6 +4,7 @@ import type { EnvContext } from '../context.js';
 import type { AuthContext } from '../http/auth.js';
 import { parseAuthorization, secretMatches } from '../stores/credentials.js';
 import { AuthCache } from './auth-cache.js';
+import { authRecords } from '../stores/repository.js';
 import type { MaybePromise } from '../store/maybe.js';
 
 const caches = new WeakMap<EnvContext, AuthCache>();
@@ -32,11 +33,8 @@ export function authenticate(env: EnvContext, request: FastifyRequest): MaybePro
 
 async function lookup(env: EnvContext, keyId: string, cache: AuthCache): Promise<AuthContext | undefined> {
   const ticket = cache.ticket();
-  const credential = await env.store.credentials.byKey(keyId);
-  const integration = credential && (await env.store.integrations.byId(credential.integrationId));
-  const store = integration && (await env.store.stores.byId(integration.storeId));
-  if (!credential || !integration || !store) return undefined;
-  return cache.set(keyId, { credential, integration, store }, ticket);
+  const found = await authRecords(env.store, keyId);
+  return found && cache.set(keyId, found, ticket);
 }
 
 function check(env: EnvContext, found: AuthContext | undefined, secret: string): MaybePromise<AuthContext> {

@@ -1,6 +1,7 @@
 import type { EnvContext } from '../context.js';
 import { JsonText } from '../http/json-text.js';
-import { presentOrder } from './present.js';
+import { presentOrder, presentOrderWith } from './present.js';
+import { orderWithHistory } from './repository.js';
 import { loadOrder } from './commands.js';
 
 interface OrderText {
@@ -62,8 +63,14 @@ export function orderBodyText(env: EnvContext, orderId: string, storeId: string)
 
 async function readOrderText(env: EnvContext, cache: OrderTexts, orderId: string, storeId: string): Promise<JsonText> {
   const ticket = cache.ticket();
-  const order = await loadOrder(env.store, orderId, storeId);
-  const text = JSON.stringify({ data: await presentOrder(env.store.orders, order) });
+  const found = await orderWithHistory(env.store.orders, orderId);
+  if (!found || found.order.storeId !== storeId) {
+    // Not found, answered as loadOrder answers it; an order written since is read the usual way (not kept).
+    const order = await loadOrder(env.store, orderId, storeId);
+    return new JsonText(JSON.stringify({ data: await presentOrder(env.store.orders, order) }));
+  }
+  const { order, history } = found;
+  const text = JSON.stringify({ data: presentOrderWith(order, history) });
   cache.set(orderId, { storeId: order.storeId, text }, ticket);
   return new JsonText(text);
 }

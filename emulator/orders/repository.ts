@@ -123,6 +123,11 @@ export interface OrdersRepository {
   notAcknowledged(storeId: string): Promise<OrderRecord[]>;
   addHistory(orderId: string, entry: HistoryRecord): Promise<void>;
   history(orderId: string): Promise<HistoryRecord[]>;
+  /**
+   * The order with its history, oldest first (GET /orders/{id}): a server database reads both in one
+   * statement (issue 25); left out, `orderWithHistory` reads one after the other.
+   */
+  withHistory?(id: string): Promise<{ order: OrderRecord; history: HistoryRecord[] } | undefined>;
   /** The store's highest order number, 0 before its first order. */
   lastNumber(storeId: string): Promise<number>;
   /** Ids of the store's active, available products in active categories (only panel ones if asked). */
@@ -176,4 +181,11 @@ export interface EventsRepository {
   maxSeq(): Promise<number>;
   /** Deletes events older than `cutoff`; how many went. */
   purgeBefore(cutoff: number): Promise<number>;
+}
+
+/** The order with its history (one read where the adapter has it). */
+export async function orderWithHistory(orders: OrdersRepository, id: string): Promise<{ order: OrderRecord; history: HistoryRecord[] } | undefined> {
+  if (orders.withHistory) return orders.withHistory(id);
+  const order = await orders.byId(id);
+  return order && { order, history: await orders.history(id) };
 }

@@ -26,9 +26,11 @@ export async function emitEvents<T extends EventType>(
   context: EmitContext,
   told: (change: ChangeOf<'events'>) => void,
   event: { type: T; storeId: string; data: EventData<T>; integrationId?: string },
+  /** The store's integrations when the adapter read them already (ids, in `byStore`'s order). */
+  storeTargets?: string[],
 ): Promise<EventRecord[]> {
   const { type, storeId, data, integrationId } = event;
-  const targets = integrationId ? [integrationId] : (await tx.integrations.byStore(storeId)).map((i) => i.id);
+  const targets = integrationId ? [integrationId] : (storeTargets ?? (await tx.integrations.byStore(storeId)).map((i) => i.id));
   const environment = tx.environment;
   const ids = context.ids(environment);
   const outbox = context.outbox();

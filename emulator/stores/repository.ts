@@ -91,6 +91,12 @@ export interface CredentialRecord {
 export interface CredentialsRepository {
   insert(keyId: string, integrationId: string, digest: Buffer, now: number): Promise<void>;
   byKey(keyId: string): Promise<CredentialRecord | undefined>;
+  /**
+   * The credential with its integration and store, or undefined when any is missing: what every API
+   * request reads (spec: Authentication). A server database reads them in one statement (issue 25);
+   * left out, `authRecords` reads the three one after the other.
+   */
+  withRecords?(keyId: string): Promise<AuthRecords | undefined>;
   /** Credentials not revoked (expired ones included: callers check `expiresAt`), oldest first. */
   notRevoked(integrationId: string): Promise<CredentialRecord[]>;
   /** Every credential of the integration, revoked ones included (the panel's list). */
@@ -99,4 +105,24 @@ export interface CredentialsRepository {
   expireOthers(integrationId: string, keep: string, expiresAt: number): Promise<void>;
   /** False when it was already revoked (or is another integration's). */
   revoke(keyId: string, integrationId: string, now: number): Promise<boolean>;
+}
+
+/** A credential with the integration and store it opens. */
+export interface AuthRecords {
+  credential: CredentialRecord;
+  integration: IntegrationRecord;
+  store: StoreRecord;
+}
+
+/** The credential of `keyId` with its integration and store (one read where the adapter has it). */
+export async function authRecords(
+  r: { credentials: CredentialsRepository; integrations: IntegrationsRepository; stores: StoresRepository },
+  keyId: string,
+): Promise<AuthRecords | undefined> {
+  if (r.credentials.withRecords) return r.credentials.withRecords(keyId);
+  const credential = await r.credentials.byKey(keyId);
+  const integration = credential && (await r.integrations.byId(credential.integrationId));
+  const store = integration && (await r.stores.byId(integration.storeId));
+  if (!credential || !integration || !store) return undefined;
+  return { credential, integration, store };
 }

@@ -7,6 +7,7 @@ import { ApiError } from '../../src/contract/errors.js';
 import { PAUSED_REASON, signingSecrets } from './config.js';
 import { postWebhook, type Agents, type SendResult } from './sender.js';
 import type { WebhookChaos } from '../../src/contract/webhooks.js';
+import { isStorageUnavailable } from '../store/errors.js';
 
 /** How many deliveries of one environment are claimed at once (per host, the sender caps sends at its pool size). */
 const MAX_IN_FLIGHT = 256;
@@ -46,6 +47,9 @@ function newAbortController(): AbortController {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** How often an attempt's outcome is written again while the storage cannot be reached. */
+const RECORD_RETRY_MS = 1000;
 
 /**
  * The webhook dispatcher of one environment: a persistent queue in the storage (rows written by the
@@ -203,7 +207,29 @@ export class EnvDispatcher {
     }
   }
 
+  /**
+   * Records the attempt's known outcome. While the storage cannot be reached (a shared database
+   * restarting, the network cut) the outcome is kept and written again every second until it goes
+   * through (issue 24: a receiver's 200 is not turned into a failure by an outage), unless the
+   * emulator closes or resets meanwhile; a claim taken back in the meantime is no longer this
+   * attempt's to settle.
+   */
   private async record(d: ClaimedDelivery, manual: boolean, before: DeliveryState, attemptedAt: number, result: SendResult): Promise<void> {
+    const generation = this.generation;
+    for (let told = false; ; ) {
+      try {
+        return await this.recordOnce(d, manual, before, attemptedAt, result);
+      } catch (error) {
+        if (!isStorageUnavailable(error) || this.closed || generation !== this.generation) throw error;
+        if (!told) process.emitWarning(`webhook dispatcher: the outcome of delivery ${d.id} is kept until the database is back (${(error as Error).message})`);
+        told = true;
+        await sleep(RECORD_RETRY_MS);
+        if (this.closed || generation !== this.generation) throw error;
+      }
+    }
+  }
+
+  private async recordOnce(d: ClaimedDelivery, manual: boolean, before: DeliveryState, attemptedAt: number, result: SendResult): Promise<void> {
     const settled = await this.env.store.tx(async (tx) => {
       const now = this.env.clock.now();
       const next = settleAttempt(before, result.succeeded, manual, now);

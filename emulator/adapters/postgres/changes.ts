@@ -2,6 +2,7 @@ import { ENVIRONMENTS } from '../../../src/contract/store.js';
 import { LocalChangeFeed, type Change, type ChangeFeed, type ChangeListener, type Topic } from '../../store/changes.js';
 import { createClient, escapeLiteral, type Client, type ConnectOptions, type Pool } from './connect.js';
 import { quote } from './schema.js';
+import { parseChangeNotice, RefusedNotices, type ChangeNotice } from './change-notice.js';
 
 /**
  * The change feed of a sandbox that several processes share. A transaction collects what it changed
@@ -15,6 +16,7 @@ export class PgChangeFeed implements ChangeFeed {
   readonly exact = false;
   private readonly local = new LocalChangeFeed(false);
   private listener: Listener | null = null;
+  private readonly refused: RefusedNotices;
   /** Told when another process changed what every request reads (faults, chaos, armed faults). */
   onSharedChange: () => void = () => undefined;
 
@@ -22,7 +24,9 @@ export class PgChangeFeed implements ChangeFeed {
     private readonly channel: string,
     /** This process: its own notifications are not published twice. */
     readonly origin: string,
-  ) {}
+  ) {
+    this.refused = new RefusedNotices(channel);
+  }
 
   on<T extends Topic>(topic: T, listener: ChangeListener<T>): () => void {
     return this.local.on(topic, listener);
@@ -60,16 +64,30 @@ export class PgChangeFeed implements ChangeFeed {
     await this.listener?.stop();
   }
 
+  /**
+   * A notice from the channel. Any role that can connect may NOTIFY on it (issue 24): a payload is
+   * used only when it is whole one of ours, and nothing done with it may end the process — a
+   * listener that throws is told like a refused notice, and the rest of the notice is still published.
+   */
   private received(text: string): void {
-    let message: Message;
-    try {
-      message = JSON.parse(text) as Message;
-    } catch {
-      return; // not ours
+    const notice = parseChangeNotice(text);
+    if (!notice) return this.refused.refused(text);
+    if (notice.o === this.origin) return;
+    const fail = (error: unknown) => this.refused.refused(text, `a listener failed on it (${error instanceof Error ? error.message : String(error)})`);
+    if (notice.s) {
+      try {
+        this.onSharedChange();
+      } catch (error) {
+        fail(error);
+      }
     }
-    if (message.o === this.origin) return;
-    if (message.s) this.onSharedChange();
-    for (const change of message.c ?? []) this.local.publish(change);
+    for (const change of notice.c ?? []) {
+      try {
+        this.local.publish(change);
+      } catch (error) {
+        fail(error);
+      }
+    }
   }
 
   /**
@@ -87,12 +105,7 @@ export class PgChangeFeed implements ChangeFeed {
   }
 }
 
-interface Message {
-  o: string;
-  c?: Change[];
-  /** The shared state changed. */
-  s?: 1;
-}
+type Message = ChangeNotice;
 
 function unique(changes: readonly Change[]): Change[] {
   if (changes.length < 2) return [...changes];
@@ -146,7 +159,12 @@ class Listener {
     client.on('error', () => this.lost(client));
     client.on('end', () => this.lost(client));
     client.on('notification', (n) => {
-      if (n.channel === this.channel && n.payload) this.deliver(n.payload);
+      if (n.channel !== this.channel || n.payload === undefined) return;
+      try {
+        this.deliver(n.payload);
+      } catch {
+        // deliver() tells what it refuses; an exception here would end the process (issue 24)
+      }
     });
     await client.connect();
     await client.query(`LISTEN ${quote(this.channel)}`);

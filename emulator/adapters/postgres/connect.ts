@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { reasonOf, translate } from './errors.js';
+import { CountingClient, CountingPool } from './round-trips.js';
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
@@ -57,7 +58,8 @@ export function clientConfig(url: string, options: ConnectOptions = {}): pg.Clie
  * restarting) is expected and must not end the process.
  */
 export function createPool(url: string, options: ConnectOptions = {}): pg.Pool {
-  const pool = new pg.Pool({ ...clientConfig(url, options), max: options.poolSize ?? 10, idleTimeoutMillis: 30_000 });
+  // Each connection counts what it sends (round-trips.ts; issue 25: the benchmark prints it).
+  const pool = new CountingPool({ ...clientConfig(url, options), Client: CountingClient, max: options.poolSize ?? 10, idleTimeoutMillis: 30_000 });
   pool.on('error', () => undefined);
   return pool;
 }

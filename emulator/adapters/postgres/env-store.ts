@@ -9,6 +9,7 @@ import { checkoutOrUnavailable, type Pool, type PoolClient } from './connect.js'
 import { DEADLOCK, isDriverUnavailable, SERIALIZATION_FAILURE, sqlState, translate, UNIQUE_VIOLATION } from './errors.js';
 import type { PgChangeFeed } from './changes.js';
 import { environmentSql, LazyRepositories, type EnvironmentSql } from './repositories.js';
+import type { PgEventsRepository } from './events.js';
 import { runAfterCommit } from '../../store/after-commit.js';
 
 export interface PgEnvOptions {
@@ -116,8 +117,13 @@ class PgTx extends LazyRepositories implements Tx {
     (this.hooks ??= []).push(fn);
   }
 
-  emit<T extends EventType>(type: T, storeId: string, data: EventData<T>, integrationId?: string): Promise<EventRecord[]> {
-    return emitEvents(this, this.options.context, (change) => this.changes.push(change), { type, storeId, data, integrationId });
+  async emit<T extends EventType>(type: T, storeId: string, data: EventData<T>, integrationId?: string): Promise<EventRecord[]> {
+    // The feed's position first, then the clock (events.ts): a transaction that waited for its
+    // position is not stamped with a time from before it waited.
+    const events = this.events as PgEventsRepository;
+    // The store's integrations come with the lock (one round trip, not two).
+    const targets = integrationId ? (await events.hold(), undefined) : await events.holdFor(storeId);
+    return emitEvents(this, this.options.context, (change) => this.changes.push(change), { type, storeId, data, integrationId }, targets);
   }
 
   /** Runs the after-commit hooks; one that throws does not keep the others from running. */

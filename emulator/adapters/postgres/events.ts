@@ -13,6 +13,10 @@ import { statement, tableIn, type Conn } from './conn.js';
  * seen, n already can. Emitting transactions of one environment thus commit one after the other from
  * their first event on; they are short (no network inside a transaction), and the rest of their work
  * runs in parallel.
+ *
+ * An event's time is the time it takes its position (spec: the feed is in strict creation order): a
+ * transaction takes the counter's lock (`hold`) before it reads the clock for its first event, so one
+ * that waited behind another's events is stamped after them (issue 24).
  */
 export function eventsSql(schema: string) {
   const t = tableIn(schema);
@@ -24,6 +28,19 @@ export function eventsSql(schema: string) {
        )
        INSERT INTO ${t('events')} (seq, id, type, store_id, integration_id, created_at, data)
        SELECT seq, $1, $2, $3, $4, $5, $6 FROM position RETURNING seq`,
+    ),
+    // Takes the counter's lock without moving it (the row is made at 0 when there is none yet).
+    hold: statement(
+      `INSERT INTO ${t('sequences')} AS s (name, seq) VALUES ('events', 0)
+       ON CONFLICT (name) DO UPDATE SET seq = s.seq RETURNING seq`,
+    ),
+    // The same, and the ids of the store's integrations (in IntegrationsRepository.byStore's order) that an event goes to.
+    holdFor: statement(
+      `WITH h AS (
+         INSERT INTO ${t('sequences')} AS s (name, seq) VALUES ('events', 0)
+         ON CONFLICT (name) DO UPDATE SET seq = s.seq RETURNING seq
+       )
+       SELECT i.id FROM ${t('integrations')} i, h WHERE i.store_id = $1 ORDER BY i.created_at, i.id`,
     ),
     byId: statement(`SELECT seq, id, type, store_id AS "storeId", integration_id AS "integrationId", created_at AS "createdAt", data FROM ${t('events')} WHERE id = $1`),
     bySeq: statement(`SELECT seq, id, type, store_id AS "storeId", integration_id AS "integrationId", created_at AS "createdAt", data FROM ${t('events')} WHERE seq = $1`),
@@ -42,8 +59,26 @@ type EventRow = Omit<EventRecord, 'data'> & { data: string };
 
 const toRecord = (r: EventRow): EventRecord => ({ ...r, type: r.type as EventType, data: JSON.parse(r.data) });
 
-export function pgEvents(conn: Conn, s: ReturnType<typeof eventsSql>): EventsRepository {
+export interface PgEventsRepository extends EventsRepository {
+  /** Takes the feed counter's lock until the transaction ends (once per transaction: then at once). */
+  hold(): Promise<void>;
+  /** The same in one statement with the ids of the store's integrations (emit's targets). */
+  holdFor(storeId: string): Promise<string[]>;
+}
+
+export function pgEvents(conn: Conn, s: ReturnType<typeof eventsSql>): PgEventsRepository {
+  let held = false;
   return {
+    async hold() {
+      if (held) return;
+      await conn.rows(s.hold);
+      held = true;
+    },
+    async holdFor(storeId) {
+      const rows = await conn.rows<{ id: string }>(s.holdFor, [storeId]);
+      held = true;
+      return rows.map((r) => r.id);
+    },
     async insert(e) {
       const [row] = await conn.rows<{ seq: number }>(s.insert, [e.id, e.type, e.storeId, e.integrationId, e.createdAt, JSON.stringify(e.data)]);
       return { ...e, seq: row!.seq };

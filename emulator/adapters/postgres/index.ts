@@ -13,6 +13,7 @@ import { pgCertificates } from './certificates.js';
 import type { CertificateLedger } from '../../certificates/repository.js';
 import { checkServer, migrate, SchemaError } from './migrate.js';
 import { schemaNames, type SchemaNames } from './schema.js';
+import { roundTrips } from './round-trips.js';
 
 export { isDriverUnavailable, StorageUnavailableError } from './errors.js';
 
@@ -82,7 +83,32 @@ export class PostgresStorage implements StoragePort {
       await pool.end().catch(() => undefined);
       throw error instanceof SchemaError ? error : openError(url, error);
     }
-    return new PostgresStorage(pool, names, feed, context, options);
+    const storage = new PostgresStorage(pool, names, feed, context, options);
+    storage.countRoundTrips(process.env.MERCHANT_KIT_ROUND_TRIPS);
+    return storage;
+  }
+
+  private countsWritten: NodeJS.Timeout | null = null;
+  private countsFile: string | null = null;
+
+  /**
+   * A benchmark's counting run (MERCHANT_KIT_ROUND_TRIPS=FILE): the process's round trips per HTTP
+   * route and per background statement, written to FILE every second and at close (bench/mixed.mjs).
+   */
+  private countRoundTrips(file: string | undefined): void {
+    if (!file) return;
+    roundTrips.countHttpRequests();
+    this.countsFile = file;
+    const write = () => {
+      try {
+        roundTrips.writeTo(file);
+      } catch {
+        // a counter that cannot be written is the benchmark's loss, never the emulator's
+      }
+    };
+    write();
+    this.countsWritten = setInterval(write, 1000);
+    this.countsWritten.unref();
   }
 
   env(name: Environment): PgEnvStore {
@@ -95,6 +121,14 @@ export class PostgresStorage implements StoragePort {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    if (this.countsWritten) clearInterval(this.countsWritten);
+    if (this.countsFile) {
+      try {
+        roundTrips.writeTo(this.countsFile);
+      } catch {
+        // as above
+      }
+    }
     this.leases.stop();
     await this.coordination.homologation.close().catch(() => undefined);
     await this.changes.close();

@@ -68,6 +68,13 @@ export function ordersSql(schema: string) {
        VALUES ($1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM ${t('order_status_history')} WHERE order_id = $1), $2, $3, $4, $5, $6)`,
     ),
     history: statement(`SELECT ${HISTORY} FROM ${t('order_status_history')} WHERE order_id = $1 ORDER BY seq`),
+    // The order and its history in one statement, one snapshot (issue 25: GET /orders/{id}).
+    withHistory: statement(
+      `SELECT ${ORDER}, (SELECT COALESCE(json_agg(json_build_object('status', h.status, 'at', h.at, 'by', h.by,
+         'integrationId', h.integration_id, 'reason', h.reason) ORDER BY h.seq), '[]'::json)
+         FROM ${t('order_status_history')} h WHERE h.order_id = o.id) AS "history"
+       FROM ${t('orders')} o WHERE o.id = $1`,
+    ),
     lastNumber: statement(`SELECT MAX(number) AS n FROM ${t('orders')} WHERE store_id = $1`),
     // The simulator's view of the catalog: what a customer can put in the cart right now.
     orderable: statement(
@@ -99,6 +106,12 @@ export function pgOrders(conn: Conn, s: ReturnType<typeof ordersSql>, environmen
       changed(null, orderId);
     },
     history: (orderId) => conn.rows<HistoryRecord>(s.history, [orderId]),
+    async withHistory(id) {
+      const [row] = await conn.rows<OrderRow & { history: HistoryRecord[] }>(s.withHistory, [id]);
+      if (!row) return undefined;
+      const { history, ...order } = row;
+      return { order: toRecord(order), history };
+    },
     lastNumber: async (storeId) => (await conn.rows<{ n: number | null }>(s.lastNumber, [storeId]))[0]?.n ?? 0,
     orderableProductIds: async (storeId, panelOnly = false) => (await conn.rows<{ id: string }>(s.orderable, [storeId, panelOnly])).map((r) => r.id),
   };

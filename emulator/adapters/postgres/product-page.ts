@@ -12,37 +12,37 @@ import { GROUP, OPTION, PRODUCT } from './catalog-columns.js';
 export function productPageSql(schema: string) {
   const t = tableIn(schema);
   return {
-    categoryId: statement(`SELECT id FROM ${t('categories')} WHERE integration_id = $1 AND external_id = $2`),
-    // No filter is `$n IS NULL`: one plan serves every combination of filters.
-    products: statement(
-      `SELECT ${PRODUCT}, c.external_id AS "categoryExternalId"
-       FROM ${t('products')} p JOIN ${t('categories')} c ON c.id = p.category_id
-       WHERE p.store_id = $1 AND p.updated_at >= $2 AND p.id > $3
-         AND ($5::text IS NULL OR p.category_id = $5::text) AND ($6::boolean IS NULL OR p.active = $6::boolean)
-       ORDER BY p.id LIMIT $4`,
+    // The page in one statement, one snapshot (issue 25): its products (one more than the limit, to
+    // tell whether a next page exists), their option groups and options, each as a JSON array of
+    // records (the columns' aliases are the records' fields; bigint and integer columns come back as
+    // numbers, as the adapter's row parser gives them). No filter is `$n IS NULL`: one plan serves
+    // every combination; an unknown category filters everything out, as a filter does.
+    page: statement(
+      `WITH page AS (
+         SELECT ${PRODUCT}, c.external_id AS "categoryExternalId"
+         FROM ${t('products')} p JOIN ${t('categories')} c ON c.id = p.category_id
+         WHERE p.store_id = $1 AND p.updated_at >= $2 AND p.id > $3
+           AND ($6::text IS NULL OR p.category_id = (SELECT id FROM ${t('categories')} WHERE integration_id = $5 AND external_id = $6::text))
+           AND ($7::boolean IS NULL OR p.active = $7::boolean)
+         ORDER BY p.id LIMIT $4
+       )
+       SELECT
+         (SELECT COALESCE(json_agg(x ORDER BY x.id), '[]'::json) FROM page x) AS products,
+         (SELECT COALESCE(json_agg(g ORDER BY g."productId", g.position, g.id), '[]'::json)
+            FROM (SELECT ${GROUP} FROM ${t('option_groups')} WHERE product_id IN (SELECT id FROM page)) g) AS groups,
+         (SELECT COALESCE(json_agg(o ORDER BY o."productId", o.position, o.id), '[]'::json)
+            FROM (SELECT ${OPTION} FROM ${t('options')} WHERE product_id IN (SELECT id FROM page)) o) AS options`,
     ),
-    groups: statement(`SELECT ${GROUP} FROM ${t('option_groups')} WHERE product_id = ANY($1::text[]) ORDER BY product_id, position, id`),
-    options: statement(`SELECT ${OPTION} FROM ${t('options')} WHERE product_id = ANY($1::text[]) ORDER BY product_id, position, id`),
   };
 }
 
-const EMPTY_PAGE = '{"data":[],"next_cursor":null}';
-
 export async function productPage(conn: Conn, s: ReturnType<typeof productPageSql>, args: ProductPageArgs): Promise<Buffer> {
-  let category: string | null = null;
-  if (args.categoryExternalId !== null) {
-    const [found] = await conn.rows<{ id: string }>(s.categoryId, [args.integrationId, args.categoryExternalId]);
-    // An unknown category filters everything out, as a filter does.
-    if (!found) return Buffer.from(EMPTY_PAGE);
-    category = found.id;
-  }
-  const rows = await conn.rows<ProductView>(s.products, [args.storeId, args.since, args.after, args.limit + 1, category, args.active]);
-  const cut = page(rows, args.limit);
-  const ids = cut.rows.map((r) => r.id);
-  const groups = ids.length ? groupBy(await conn.rows<OptionGroupRecord>(s.groups, [ids]), (g) => g.productId) : new Map<string, OptionGroupRecord[]>();
-  const options = groups.size
-    ? groupBy(await conn.rows<OptionRecord>(s.options, [ids]), (o) => o.groupId)
-    : new Map<string, OptionRecord[]>();
+  const [row] = await conn.rows<{ products: ProductView[]; groups: OptionGroupRecord[]; options: OptionRecord[] }>(s.page, [
+    args.storeId, args.since, args.after, args.limit + 1, args.integrationId, args.categoryExternalId, args.active,
+  ]);
+  const cut = page(row!.products, args.limit);
+  const groups = groupBy(row!.groups, (g) => g.productId);
+  const options = groupBy(row!.options, (o) => o.groupId);
   const data = cut.rows.map((view) => presentProduct(view, groups.get(view.id) ?? [], options));
   return Buffer.from(JSON.stringify({ data, next_cursor: cut.next_cursor }), 'utf8');
 }

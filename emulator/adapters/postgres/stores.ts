@@ -168,7 +168,32 @@ export function credentialsSql(schema: string) {
        WHERE integration_id = $1 AND key_id <> $2 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $3)`,
     ),
     revoke: statement(`UPDATE ${t('credentials')} SET revoked_at = $3 WHERE key_id = $1 AND integration_id = $2 AND revoked_at IS NULL`),
+    // The three records of an API request's credential in one statement (issue 25), each under a prefix.
+    withRecords: statement(
+      `SELECT ${prefixed('c.', 'c_', CREDENTIAL)}, ${prefixed('i.', 'i_', INTEGRATION)}, ${prefixed('s.', 's_', STORE)}
+       FROM ${t('credentials')} c JOIN ${t('integrations')} i ON i.id = c.integration_id JOIN ${t('stores')} s ON s.id = i.store_id
+       WHERE c.key_id = $1`,
+    ),
   };
+}
+
+/** `id, store_id AS "storeId"` → `i.id AS "i_id", i.store_id AS "i_storeId"`: a column list under a table alias and a prefix. */
+function prefixed(table: string, prefix: string, columns: string): string {
+  return columns
+    .split(',')
+    .map((c) => c.trim())
+    .map((c) => {
+      const [column, alias] = c.split(/\s+AS\s+/);
+      return `${table}${column} AS "${prefix}${(alias ?? column!).replace(/"/g, '')}"`;
+    })
+    .join(', ');
+}
+
+/** The fields of one prefix of a row, without it. */
+function unprefixed<T>(row: Record<string, unknown>, prefix: string): T {
+  const out: Record<string, unknown> = {};
+  for (const key in row) if (key.startsWith(prefix)) out[key.slice(prefix.length)] = row[key];
+  return out as T;
 }
 
 export function pgCredentials(conn: Conn, s: ReturnType<typeof credentialsSql>, environment: Environment): CredentialsRepository {
@@ -179,6 +204,15 @@ export function pgCredentials(conn: Conn, s: ReturnType<typeof credentialsSql>, 
       auth();
     },
     byKey: async (keyId) => (await conn.rows<CredentialRecord>(s.byKey, [keyId]))[0],
+    async withRecords(keyId) {
+      const [row] = await conn.rows<Record<string, unknown>>(s.withRecords, [keyId]);
+      if (!row) return undefined;
+      return {
+        credential: unprefixed<CredentialRecord>(row, 'c_'),
+        integration: toIntegration(unprefixed<IntegrationRow>(row, 'i_')),
+        store: toStore(unprefixed<StoreRow>(row, 's_')),
+      };
+    },
     notRevoked: (integrationId) => conn.rows<CredentialRecord>(s.live, [integrationId]),
     byIntegration: (integrationId) => conn.rows<CredentialRecord>(s.byIntegration, [integrationId]),
     async expireOthers(integrationId, keep, expiresAt) {

@@ -78,8 +78,12 @@ export function claimsSql(schema: string) {
   };
 }
 
-/** The attempt a lease expiry records: no answer came back. */
-export const LEASE_EXPIRED = 'no answer: the emulator process making this attempt stopped before it ended (its lease ran out)';
+/**
+ * The attempt a lease expiry records. All that is known is that no outcome was recorded in time: the
+ * process making the attempt stopped, or could not reach the database to record it (issue 24: it must
+ * not say the process stopped when it may only have lost the database).
+ */
+export const LEASE_EXPIRED = 'no outcome recorded: the emulator process making this attempt stopped or lost the database before its lease ran out';
 
 type Claimed = ClaimedDelivery & { storeId: string | null };
 
