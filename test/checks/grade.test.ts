@@ -110,6 +110,11 @@ describe('signature_rejection: the probes', () => {
   it('is pending while the duplicate and out-of-order probes are watched', () => {
     expect(signatureRejection.grade(observation([], { probes: good, orders }, T0 + SETTLE_MS - 1)).status).toBe('pending');
   });
+  it('watches the duplicate and out-of-order probes from their answers, not their sending', () => {
+    const slow = good.map((p) => (p.kind === 'out_of_order' ? { ...p, duration_ms: 5000 } : p));
+    expect(signatureRejection.grade(observation([], { probes: slow, orders }, T0 + 5000 + SETTLE_MS - 1)).status).toBe('pending');
+    expect(signatureRejection.grade(observation([], { probes: slow, orders }, T0 + 5000 + SETTLE_MS + 1)).status).toBe('pass');
+  });
   it('fails a receiver that accepts a bad signature', () => {
     const probes = [probe('bad_signature', 200), ...good.slice(1)];
     expect(signatureRejection.grade(observation([], { probes, orders })).reason).toContain('bad signature');
