@@ -15,7 +15,7 @@
 // Target (issue 25): no statement more often than once a second per process.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { builtCli, describeRoot, splitArgs, startEmulators, UsageError } from './lib/emulators.mjs';
+import { builtCli, describeRoot, splitArgs, startEmulators, UsageError, wholeOption } from './lib/emulators.mjs';
 import { stop, stopAll, stopChildrenOnExit } from './lib/processes.mjs';
 import { freshDatabase } from './lib/databases.mjs';
 import { cpuReading, cpuSpan } from './lib/proc-cpu.mjs';
@@ -42,11 +42,7 @@ function options() {
     },
   });
   if (values.help) return { help: true };
-  const int = (name, min) => {
-    const v = values[name];
-    if (!/^\d+$/.test(v) || Number(v) < min) throw new UsageError(`--${name} must be a whole number of at least ${min} (got '${v}')`);
-    return Number(v);
-  };
+  const int = (name, min) => wholeOption(values, name, min);
   if (!values['database-url'] || !/^postgres(ql)?:\/\//.test(values['database-url'])) {
     throw new UsageError('--database-url takes a postgres:// URL of a server where the bench may create a database');
   }

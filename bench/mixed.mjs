@@ -50,7 +50,7 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cpuReading, cpuSpan } from './lib/proc-cpu.mjs';
-import { backendName, builtCli, describeRoot, sharesDatabase, splitArgs, startEmulators, UsageError } from './lib/emulators.mjs';
+import { backendName, builtCli, describeRoot, sharesDatabase, splitArgs, startEmulators, UsageError, wholeOption } from './lib/emulators.mjs';
 import { describeExit, stop, stopAll, stopChildrenOnExit } from './lib/processes.mjs';
 import { startReceiver } from './lib/webhook-receiver.mjs';
 import { freshDatabase } from './lib/databases.mjs';
@@ -102,11 +102,7 @@ function options() {
     },
   });
   if (values.help) return { help: true };
-  const int = (name, min) => {
-    const v = values[name];
-    if (!/^\d+$/.test(v) || Number(v) < min) throw new UsageError(`--${name} must be a whole number of at least ${min} (got '${v}')`);
-    return Number(v);
-  };
+  const int = (name, min) => wholeOption(values, name, min);
   const o = {
     processes: counts(values.processes),
     startArgs: splitArgs(values['start-args']),

@@ -49,6 +49,13 @@ export function builtCli(root) {
 
 export class UsageError extends Error {}
 
+/** The whole-number option `--name` of parseArgs' `values`, at least `min`; a UsageError otherwise. */
+export function wholeOption(values, name, min) {
+  const v = values[name];
+  if (!/^\d+$/.test(v) || Number(v) < min) throw new UsageError(`--${name} must be a whole number of at least ${min} (got '${v}')`);
+  return Number(v);
+}
+
 /**
  * Starts `processes` emulators of the checkout at `root`, all at once (on one database they migrate
  * under its lock), with `--limits off` and `startArgs` after it (so that they may override it).
