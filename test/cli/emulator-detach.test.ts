@@ -8,7 +8,7 @@ import { ROOT } from '../helpers/cli.js';
 import { buildPrivateCli, cli, cliEntry, SECRET_PATTERN, type CliResult } from '../helpers/cli-core.js';
 import { request } from '../helpers/emulator.js';
 import type { ReadyLine } from '../helpers/emulator-cli.js';
-import { waitFor } from '../helpers/wait.js';
+import { processAlive, processGone, waitFor } from '../helpers/wait.js';
 
 // `emulator start --detach`, `emulator wait`, `start --catalog` and the start-up banner, through the
 // built CLI; the emulators it leaves running are stopped after each test.
@@ -23,19 +23,9 @@ function tempDir(): string {
   return dir;
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+const alive = processAlive;
 
-/** Resolves once the process is gone (it was signalled to stop). */
-async function stopped(pid: number): Promise<void> {
-  await waitFor(() => !alive(pid), () => `process ${pid} to exit`, { intervalMs: 50 });
-}
+const stopped = processGone;
 
 /** `emulator start --detach --port 0 …args`: its result, the emulator's pid remembered for the clean-up. */
 async function detach(args: string[]): Promise<CliResult> {

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureBuilt, runCli, waitForStderr, type CliProcess } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { scratchDir, stopAll } from '../helpers/feed.js';
-import { realTimePassed, waitFor } from '../helpers/wait.js';
+import { processAlive, processGone, realTimePassed } from '../helpers/wait.js';
 
 // issue 27: the long-running commands (listen, feed tail, emulator logs tail, proxy) print their pid,
 // under --json in a first ready line, since a script cannot stop them by `$!` under npx (npx's own
@@ -34,18 +34,12 @@ afterAll(async () => {
   scratch?.cleanup();
 });
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+const alive = processAlive;
 
 /** Resolves true once `pid` is gone (the load-following limit only bounds a hang). */
 async function gone(pid: number): Promise<boolean> {
-  return waitFor(() => !alive(pid), () => `pid ${pid} still running`, { intervalMs: 50 });
+  await processGone(pid);
+  return true;
 }
 
 /** Whether something accepts connections on the port. */

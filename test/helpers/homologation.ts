@@ -63,33 +63,24 @@ export async function startBadTarget(kind: 'garbage' | 'hang' | 'reset'): Promis
  * its control API (`/_emulator` answers 404), so the CLI cannot tell it is an emulator.
  */
 export async function startRealEnvironmentProxy(emulatorUrl: string): Promise<{ url: string; close(): Promise<void> }> {
-  const target = new URL(emulatorUrl);
-  const sockets = new Set<Socket>();
-  const server = http.createServer((req, res) => {
-    if (!req.url?.startsWith('/sandbox/v1')) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":"not_found","message":"No encontrado.","request_id":"req_proxy"}}');
-    const upstream = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
-  });
-  server.on('connection', (s) => (sockets.add(s), s.on('close', () => sockets.delete(s))));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/sandbox/v1`,
-    close: () => new Promise((r) => (sockets.forEach((s) => s.destroy()), server.close(() => r()))),
-  };
+  const proxy = await forwardTo(emulatorUrl, '/sandbox/v1');
+  return { url: `${proxy.url}/sandbox/v1`, close: proxy.close };
 }
 
 /**
  * A load balancer in front of an emulator: forwards every request (the API and the control API) to
  * it, so that the address the CLI is given is not the emulator process's own.
  */
-export async function startBalancer(emulatorUrl: string): Promise<{ url: string; close(): Promise<void> }> {
+export function startBalancer(emulatorUrl: string): Promise<{ url: string; close(): Promise<void> }> {
+  return forwardTo(emulatorUrl, '/');
+}
+
+/** A server that forwards the requests under `prefix` to the emulator, and answers 404 to the others. */
+async function forwardTo(emulatorUrl: string, prefix: string): Promise<{ url: string; close(): Promise<void> }> {
   const target = new URL(emulatorUrl);
   const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
+    if (!req.url?.startsWith(prefix)) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":"not_found","message":"No encontrado.","request_id":"req_proxy"}}');
     const upstream = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } }, (up) => {
       res.writeHead(up.statusCode ?? 502, up.headers);
       up.pipe(res);

@@ -98,3 +98,18 @@ export async function realTimePassed(since: number, ms: number): Promise<void> {
     await new Promise((r) => setTimeout(r, left));
   }
 }
+
+/** Whether a process of this id runs (signal 0 asks without signalling). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves once process `pid` is gone (something sure to happen: it was told to stop). */
+export async function processGone(pid: number): Promise<void> {
+  await waitFor(() => !processAlive(pid), () => `process ${pid} to exit`, { intervalMs: 50 });
+}
