@@ -44,3 +44,6 @@ export const FINAL_ORDER_STATUSES = ['completed', 'rejected', 'cancelled'] as co
 
 // DESIGN: The operator's public test environment — an access request is decided once, by the operator.
 export const ACCESS_REQUEST_STATUSES = ['pending', 'approved', 'denied'] as const;
+
+// spec: Environments — live and test (the sandbox); a credential and a store belong to one.
+export const ENVIRONMENTS = ['live', 'test'] as const;

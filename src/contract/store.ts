@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { datetimeOut, id } from './common.js';
-import { FULFILLMENT_TYPES } from './enums.js';
+import { ENVIRONMENTS, FULFILLMENT_TYPES } from './enums.js';
 import { LIMITS } from './limits.js';
 
 export const SCOPES = [
@@ -64,7 +64,8 @@ export type IntegrationSettingsPatch = z.output<typeof integrationSettingsPatch>
 
 export const INTEGRATION_STATUSES = ['inactive', 'active', 'suspended'] as const;
 export type IntegrationStatus = (typeof INTEGRATION_STATUSES)[number];
-export const ENVIRONMENTS = ['live', 'test'] as const;
+// The plain list lives in enums.ts (zod-free, for the CLI's --help); re-exported here.
+export { ENVIRONMENTS };
 export type Environment = (typeof ENVIRONMENTS)[number];
 
 // spec: Resources, Integration context (GET /me)

@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import { choiceOption, intOption } from '../../../options.js';
+import { ENVIRONMENTS } from '../../../../contract/enums.js';
+import type { Environment } from '../../../../contract/store.js';
 import { ADMIN_TOKEN_HELP } from '../control-url.js';
 
 export interface IssueOptions {
-  environment: 'test' | 'live';
+  environment: Environment;
   integration?: string;
   overlapHours: number;
 }
@@ -21,7 +23,7 @@ export function registerCredentials(emulator: Command): void {
   credentials
     .command('issue')
     .description("A new credential for the environment's demo store (or --integration), printed once on stdout; the integration's other credentials expire after --overlap-hours (POST /_emulator/integrations/{id}/credentials)")
-    .option('--environment <env>', 'the demo store of test (the sandbox) or live', choiceOption(['test', 'live'] as const), 'test')
+    .option('--environment <env>', 'the demo store of test (the sandbox) or live', choiceOption(ENVIRONMENTS), 'test')
     .option('--integration <id>', 'another integration (int_…) instead of the demo store\'s; with a store token, your store\'s is found by itself')
     .option('--overlap-hours <n>', 'how long the integration\'s other credentials keep working, 0 to 72', intOption('--overlap-hours', 0, 72), 72)
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { choiceOption } from '../../../options.js';
+import { ENVIRONMENTS } from '../../../../contract/enums.js';
 import { ADMIN_TOKEN_HELP } from '../control-url.js';
 
 /**
@@ -15,7 +16,7 @@ export function registerStores(emulator: Command): void {
   stores
     .command('create')
     .description('A new store with its integration (every scope): prints its credential and its store token, each shown once (POST /_emulator/stores)')
-    .option('--environment <env>', 'test (the sandbox) or live', choiceOption(['test', 'live'] as const), 'test')
+    .option('--environment <env>', 'test (the sandbox) or live', choiceOption(ENVIRONMENTS), 'test')
     .option('--name <name>', "the store's name")
     .option('--slug <slug>', "the store's slug (lowercase letters, digits and hyphens)")
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
