@@ -14,6 +14,11 @@ import { isLoopbackHost } from '../src/contract/hosts.js';
 import { adminTokenProblem } from '../src/server/admin-token.js';
 import { parseTrustedProxies } from './net/trusted-proxies.js';
 
+/** DESIGN: a delivery's claim outlives its attempt by the response timeout plus 5 s of real time. */
+const WEBHOOK_LEASE_MARGIN_MS = 5_000;
+/** How often claims whose process died, and due work it left, are looked for (shared databases; nothing to find on SQLite). */
+const WEBHOOK_LEASE_SWEEP_MS = 5_000;
+
 export interface EmulatorOptions {
   port?: number;
   host?: string;
@@ -38,6 +43,13 @@ export interface EmulatorOptions {
   logStream?: NodeJS.WritableStream;
   /** TEST-ONLY: the webhook response timeout in ms (the spec's 10 s by default); lets tests of hanging receivers run fast. */
   webhookTimeoutMs?: number;
+  /**
+   * TEST-ONLY: how long a delivery's claim outlives its response timeout, in real ms (DESIGN's 5 s by
+   * default); lets tests of a process that dies mid-attempt wait less for its lease to run out.
+   */
+  webhookLeaseMarginMs?: number;
+  /** TEST-ONLY: how often, in real ms, claims whose lease ran out are looked for (5 s by default). */
+  webhookLeaseSweepMs?: number;
   /**
    * TEST-ONLY: the real time (ms since the epoch) a new sandbox's manual clock stands at, instead of
    * the time it starts. The rate windows are fixed minutes of the emulator's clock: a test that counts
@@ -81,6 +93,8 @@ export interface ResolvedOptions {
   logger: boolean;
   logStream: NodeJS.WritableStream | null;
   webhookTimeoutMs: number;
+  webhookLeaseMarginMs: number;
+  webhookLeaseSweepMs: number;
   manualClockStart: number | null;
   allowedHosts: string[];
   trustProxy: string[];
@@ -109,6 +123,8 @@ export function resolveOptions(o: EmulatorOptions = {}): ResolvedOptions {
     logger: o.logger ?? false,
     logStream: o.logStream ?? null,
     webhookTimeoutMs: o.webhookTimeoutMs ?? LIMITS.webhookTimeoutMs,
+    webhookLeaseMarginMs: o.webhookLeaseMarginMs ?? WEBHOOK_LEASE_MARGIN_MS,
+    webhookLeaseSweepMs: o.webhookLeaseSweepMs ?? WEBHOOK_LEASE_SWEEP_MS,
     manualClockStart: o.manualClockStart ?? null,
     allowedHosts: o.allowedHosts ?? [],
     trustProxy: parseTrustedProxies(o.trustProxy ?? []),

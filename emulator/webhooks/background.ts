@@ -8,9 +8,6 @@ import { EnvDispatcher, type AttemptTally } from './dispatcher.js';
 import { enqueueDeliveries } from './outbox.js';
 import { closeAgents, createAgents } from './sender.js';
 
-/** How often claims whose process died, and due work it left, are looked for (shared databases; nothing to find on SQLite). */
-const LEASE_SWEEP_MS = 5_000;
-
 /**
  * The webhook dispatcher of the whole emulator: one queue per environment, one chaos setting (in
  * the storage's coordination: a sandbox of several processes shares it), and the outbox every
@@ -30,6 +27,7 @@ export class WebhookService {
     const host = {
       agents: this.agents,
       timeoutMs: emulator.options.webhookTimeoutMs,
+      leaseMarginMs: emulator.options.webhookLeaseMarginMs,
       chaos: () => this.currentChaos(),
       freshChaos: () => this.freshChaos(),
       tally: this.sinceDrain,
@@ -55,7 +53,7 @@ export class WebhookService {
     });
     const sweep = setInterval(() => {
       for (const d of this.all()) void d.expireLeases().catch(() => undefined);
-    }, LEASE_SWEEP_MS);
+    }, emulator.options.webhookLeaseSweepMs);
     sweep.unref();
     emulator.onClose(async () => {
       clearInterval(sweep);

@@ -14,8 +14,6 @@ const MAX_IN_FLIGHT = 256;
 /** With `reorder` on a system clock, how long fresh deliveries are held to form a burst. */
 const REORDER_HOLD_MS = 200;
 const MAX_TIMER_MS = 2 ** 31 - 1;
-/** DESIGN: a claim outlives its attempt by the response timeout plus 5 s of real time. */
-const LEASE_MARGIN_MS = 5_000;
 
 export interface AttemptTally {
   attempted: number;
@@ -27,6 +25,8 @@ export interface AttemptTally {
 export interface DispatcherHost {
   agents: Agents;
   timeoutMs: number;
+  /** How long a claim outlives the response timeout, in real ms (the emulator's `webhookLeaseMarginMs`). */
+  leaseMarginMs: number;
   /** The chaos setting last read (at once). */
   chaos(): WebhookChaos;
   /** The chaos setting as the sandbox holds it now (another process may have changed it). */
@@ -138,7 +138,7 @@ export class EnvDispatcher {
   }
 
   private lease(): Lease {
-    return { owner: this.host.owner, until: Date.now() + this.host.timeoutMs + LEASE_MARGIN_MS };
+    return { owner: this.host.owner, until: Date.now() + this.host.timeoutMs + this.host.leaseMarginMs };
   }
 
   private send(batch: ClaimedDelivery[]): void {

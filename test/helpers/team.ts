@@ -9,6 +9,7 @@ import { readyCalls, type CallOptions, type Response } from './emulator.js';
 import { createTestDatabase, type TestDatabase } from './postgres.js';
 import { startReceiver, type Received, type Receiver } from './receiver.js';
 import { verify } from '../../src/webhooks/sign.js';
+import { waitFor } from './wait.js';
 
 /**
  * A team sandbox for tests (DESIGN: Storage and the team sandbox): several emulator processes of the
@@ -260,4 +261,20 @@ export function byEventId(received: Received[], secret: string): Map<string, num
     counts.set(id, (counts.get(id) ?? 0) + 1);
   }
   return counts;
+}
+
+const isSentinel = (r: Received) => JSON.parse(r.body).type === 'webhook.test';
+
+/**
+ * For "nothing more arrives": a `webhook.test` event (POST /webhook/test on `on`, the test store's
+ * webhook or the credential's) sent after what the test waited for, awaited at the receiver; resolves
+ * with what arrived before it, sentinels left out. A delivery the process had still to make would be
+ * claimed no later than the sentinel, so it is counted. Extra copies chaos makes of it are left out too.
+ */
+export async function sentinel(on: Member, rx: Receiver, credential?: string): Promise<Received[]> {
+  const seen = rx.received.filter(isSentinel).length;
+  const res = await on.api('POST', '/webhook/test', { credential });
+  if (res.status !== 202 || !res.body.data.queued) throw new Error(`POST /webhook/test answered ${res.status}: ${JSON.stringify(res.body)}`);
+  await waitFor(() => rx.received.filter(isSentinel).length > seen, () => `the webhook.test sentinel at the receiver (got ${rx.received.length} requests)`);
+  return rx.received.filter((r) => !isSentinel(r));
 }

@@ -2,63 +2,97 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEASE_EXPIRED } from '../../../emulator/adapters/postgres/webhook-claims.js';
 import { admin, PG_URL } from '../../helpers/postgres.js';
 import { startReceiver, type Receiver } from '../../helpers/receiver.js';
-import { byEventId, hook, simulate, startTeam, stock, useTeams, type Member, type Team } from '../../helpers/team.js';
+import { byEventId, hook, newStore, simulate, startTeam, stock, useTeams, type Member, type Team } from '../../helpers/team.js';
 
 // DESIGN, Storage and the team sandbox: "each attempt is made by one process under a lease. A process
 // that dies mid-attempt loses the lease after the 10 s response timeout plus 5 s of real time; the
-// attempt then counts as failed and the next follows the schedule." The process killed here runs
-// startEmulator() with a 1 s response timeout (the CLI has no flag for it), so its lease is 6 s; the
-// two that stay are CLI processes.
+// attempt then counts as failed and the next follows the schedule." The first test reads the lease a
+// CLI process (the real defaults) writes; the second waits one out in real time, so its processes run
+// startEmulator() with TEST-ONLY options the CLI has no flag for: the one killed a 1 s response timeout
+// plus a 1 s margin (a 2 s lease), the one that takes it back a sweep every 250 ms instead of 5 s.
 
 const TIMEOUT_MS = 1000;
-const LEASE_MS = TIMEOUT_MS + 5000;
+const MARGIN_MS = 1000;
+const LEASE_MS = TIMEOUT_MS + MARGIN_MS;
 
 useTeams();
 let team: Team;
-let doomed: Member;
-let rx: Receiver;
+let cli: Member;
 beforeAll(async () => {
-  team = await startTeam({ processes: 2 });
-  doomed = await team.addScripted({ webhookTimeoutMs: TIMEOUT_MS });
-  rx = await startReceiver();
+  team = await startTeam({ processes: 1 });
+  cli = team.members[0]!;
   await stock(team);
 });
-afterAll(() => rx?.close());
+
+/** The claim deadlines (real ms since the epoch) of the deliveries being attempted now. */
+async function claimDeadlines(): Promise<number[]> {
+  const rows = await admin((c) => c.query("SELECT claim_until FROM merchant_kit_test.webhook_deliveries WHERE status = 'delivering'"), team.database.url);
+  return rows.rows.map((r: { claim_until: string }) => Number(r.claim_until));
+}
+
+describe.skipIf(!PG_URL)('the lease of a delivery attempt', () => {
+  it('runs for the 10 s response timeout plus 5 s of real time from the claim (a CLI process, the defaults)', async () => {
+    // Its own store: the attempt held here fails when the receiver closes, and its retry stays out of the next test.
+    const { storeId, credential } = await newStore(team);
+    const rx = await startReceiver();
+    try {
+      await hook(team, rx.url, credential);
+      rx.behave = () => 'hang';
+      const beforeClaim = Date.now();
+      await simulate(team, storeId, cli);
+      await rx.waitFor(1);
+      const afterSend = Date.now();
+      const [until, ...more] = await claimDeadlines();
+      expect(more).toEqual([]);
+      expect(until).toBeGreaterThanOrEqual(beforeClaim + 15_000);
+      expect(until).toBeLessThanOrEqual(afterSend + 15_000);
+    } finally {
+      await rx.close();
+    }
+  });
+});
 
 describe.skipIf(!PG_URL)('a process killed mid-delivery', () => {
-  it('loses its attempt after the response timeout plus 5 s: another process counts it failed and sends the retry on schedule', async () => {
+  let rx: Receiver;
+  afterAll(() => rx?.close());
+
+  it('loses its attempt once its lease has run out: another process counts it failed and sends the retry on schedule', async () => {
+    const [sweeper, doomed] = await Promise.all([
+      team.addScripted({ webhookLeaseSweepMs: 250 }),
+      team.addScripted({ webhookTimeoutMs: TIMEOUT_MS, webhookLeaseMarginMs: MARGIN_MS }),
+    ]);
+    rx = await startReceiver();
     const secret = await hook(team, rx.url);
     // The first attempt is held open and its process killed while it waits; later ones succeed.
     rx.behave = (_req, n) => {
       if (n > 0) return { status: 200 };
-      doomed.process.child.kill('SIGKILL');
+      doomed!.process.child.kill('SIGKILL');
       return 'hang';
     };
-    const [a, b] = team.members;
     // The process that writes an event makes its first attempt (its claim comes after this moment).
     const beforeClaim = Date.now();
     const order = await simulate(team, team.test.store_id, doomed);
-    await rx.waitFor(1, 15_000);
-    await doomed.process.exited;
-    const [held] = (await a!.api('GET', '/webhook/deliveries')).body.data;
-    expect(held.status).toBe('delivering');
+    await rx.waitFor(1);
+    await doomed!.process.exited;
 
     // Taken back only once the lease has run out, as one failed attempt.
-    await expect.poll(async () => (await b!.api('GET', '/webhook/deliveries')).body.data[0].status, { timeout: 30_000, interval: 250 }).toBe('pending');
+    await expect.poll(async () => (await sweeper!.api('GET', '/webhook/deliveries')).body.data[0].status, { interval: 50 }).toBe('pending');
     expect(Date.now() - beforeClaim).toBeGreaterThanOrEqual(LEASE_MS);
-    const [taken] = (await a!.api('GET', '/webhook/deliveries')).body.data;
-    expect(taken).toMatchObject({ id: held.id, attempt_count: 1 });
+    const deliveries = (await cli.api('GET', '/webhook/deliveries')).body.data;
+    expect(deliveries).toHaveLength(1);
+    const [taken] = deliveries;
+    expect(taken).toMatchObject({ attempt_count: 1 });
     expect(taken.attempts).toMatchObject([{ number: 1, succeeded: false, manual: false, response_status: null, error: LEASE_EXPIRED }]);
     // spec: the first retry comes 1 min after the failed attempt (on the emulator's clock).
-    const now = Date.parse((await a!.control('GET', '/clock')).body.data.now);
+    const now = Date.parse((await cli.control('GET', '/clock')).body.data.now);
     expect(Date.parse(taken.next_attempt_at) - now).toBe(60_000);
     expect(rx.received).toHaveLength(1);
 
-    expect((await b!.control('POST', '/clock/advance', { seconds: 60 })).status).toBe(200);
-    await rx.waitFor(2, 15_000);
-    await expect.poll(async () => (await a!.api('GET', '/webhook/deliveries')).body.data[0].status, { timeout: 15_000 }).toBe('succeeded');
-    const [done] = (await b!.api('GET', '/webhook/deliveries')).body.data;
-    expect(done.attempt_count).toBe(2);
+    expect((await sweeper!.control('POST', '/clock/advance', { seconds: 60 })).status).toBe(200);
+    await rx.waitFor(2);
+    await expect.poll(async () => (await cli.api('GET', '/webhook/deliveries')).body.data[0].status).toBe('succeeded');
+    const [done] = (await sweeper!.api('GET', '/webhook/deliveries')).body.data;
+    expect(done).toMatchObject({ id: taken.id, attempt_count: 2 });
     expect(done.attempts.map((x: { succeeded: boolean }) => x.succeeded)).toEqual([false, true]);
     // At least once: the same event, signed, twice; never a third time.
     expect([...byEventId(rx.received, secret).entries()]).toEqual([[done.event_id, 2]]);
@@ -76,13 +110,13 @@ describe.skipIf(!PG_URL)('a process gone for good after a failed attempt (system
       receiver.behave = (_req, n) => ({ status: n === 0 ? 500 : 200 });
       const [a, b] = sys.members;
       await simulate(sys, sys.test.store_id, a!);
-      await receiver.waitFor(1, 15_000);
-      await expect.poll(async () => (await b!.api('GET', '/webhook/deliveries')).body.data[0].status, { timeout: 15_000 }).toBe('pending');
+      await receiver.waitFor(1);
+      await expect.poll(async () => (await b!.api('GET', '/webhook/deliveries')).body.data[0].status).toBe('pending');
       await a!.kill();
       // The minute to the retry passes (moved in the database rather than waited for): b sends it.
       await admin((c) => c.query("UPDATE merchant_kit_test.webhook_deliveries SET next_attempt_at = $1 WHERE status = 'pending'", [Date.now()]), sys.database.url);
-      await receiver.waitFor(2, 20_000);
-      await expect.poll(async () => (await b!.api('GET', '/webhook/deliveries')).body.data[0].status, { timeout: 15_000 }).toBe('succeeded');
+      await receiver.waitFor(2);
+      await expect.poll(async () => (await b!.api('GET', '/webhook/deliveries')).body.data[0].status).toBe('succeeded');
       expect([...byEventId(receiver.received, secret).values()]).toEqual([2]);
     } finally {
       await receiver.close();

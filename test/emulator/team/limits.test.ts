@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Response } from '../../helpers/emulator.js';
 import { admin, PG_URL } from '../../helpers/postgres.js';
+import { waitFor } from '../../helpers/wait.js';
 import { freshKey, newStore, startTeam, useTeams, type Team } from '../../helpers/team.js';
 
 // DESIGN, Storage and the team sandbox: "rate limits (one budget per integration and per IP), the
@@ -97,11 +98,6 @@ describe.skipIf(!PG_URL)('rate limits across processes', () => {
 /** Resolves once a process holds the one-batch gate (a row of the sandbox's shared schema). */
 function gateHeld(t: Team): Promise<void> {
   return admin(async (client) => {
-    for (let i = 0; i < 2000; i++) {
-      const { rows } = await client.query('SELECT count(*)::int AS n FROM merchant_kit_shared.batch_gate');
-      if (rows[0].n > 0) return;
-      await new Promise((r) => setTimeout(r, 5));
-    }
-    throw new Error('no process took the batch gate');
+    await waitFor(async () => (await client.query('SELECT count(*)::int AS n FROM merchant_kit_shared.batch_gate')).rows[0].n > 0, () => 'a process to take the batch gate', { intervalMs: 5 });
   }, t.database.url);
 }

@@ -7,6 +7,7 @@ import { RETRY_DELAYS_MS } from '../../../../emulator/webhooks/retry-schedule.js
 import type { Change } from '../../../../emulator/store/changes.js';
 import type { StoragePort, Tx } from '../../../../emulator/store/port.js';
 import { ENV_TABLES } from '../../../../emulator/adapters/postgres/schema.js';
+import { waitFor } from '../../../helpers/wait.js';
 
 // Two PostgresStorage instances on one database, as two emulator processes: every guarantee that
 // DESIGN's "Storage and the team sandbox" gives across processes.
@@ -61,18 +62,28 @@ describePostgres('two processes on one sandbox', (h) => {
   });
 
   it('frees the claim of a process that died once its lease ran out', async () => {
-    // Leases of 2 s renewed every 2/3 s: a busy machine may pause a renewal, never three in a row.
-    const dead = await h.openAnother({ leaseMs: 2000 });
-    expect(await dead.coordination.idempotency.claim('test', 'int_1', 'k', 'fp', T0)).toEqual({ kind: 'fresh' });
+    // Leases of 600 ms, renewed every 200 ms (the default is 30 s): short, so that the test waits little for a death.
+    const dead = await h.openAnother({ leaseMs: 600 });
+    const key = `lease-${Date.now()}`;
+    expect(await dead.coordination.idempotency.claim('test', 'int_1', key, 'fp', T0)).toEqual({ kind: 'fresh' });
     expect(await dead.coordination.batches.acquire('test', 'int_1')).toBe(true);
-    // Alive, it renews its lease: the key stays its own.
-    await new Promise((r) => setTimeout(r, 3000));
-    expect(await h.storage.coordination.idempotency.claim('test', 'int_1', 'k', 'fp', T0)).toEqual({ kind: 'in_progress' });
-    expect(await h.storage.coordination.batches.acquire('test', 'int_1')).toBe(false);
+    // Alive, it renews its leases: both move forward, twice, and the key and the gate stay its own.
+    const leases = await leaseReader(h.database!.url, key);
+    try {
+      const first = await leases.read();
+      await waitFor(async () => {
+        const now = await leases.read();
+        return now.key > first.key + 300 && now.gate > first.gate + 300;
+      }, () => `two renewals of the leases written at ${JSON.stringify(first)}`);
+      expect(await h.storage.coordination.idempotency.claim('test', 'int_1', key, 'fp', T0)).toEqual({ kind: 'in_progress' });
+      expect(await h.storage.coordination.batches.acquire('test', 'int_1')).toBe(false);
+    } finally {
+      await leases.close();
+    }
     await dead.close(); // dies: no more renewals
-    await new Promise((r) => setTimeout(r, 2500));
-    expect(await h.storage.coordination.idempotency.claim('test', 'int_1', 'k', 'fp', T0)).toEqual({ kind: 'fresh' });
-    expect(await h.storage.coordination.batches.acquire('test', 'int_1')).toBe(true);
+    // Free once its leases ran out: the other process takes the key and the gate.
+    await waitFor(async () => (await h.storage.coordination.idempotency.claim('test', 'int_1', key, 'fp', T0)).kind === 'fresh', () => 'the dead process\'s key to be free');
+    await waitFor(() => h.storage.coordination.batches.acquire('test', 'int_1'), () => 'the dead process\'s batch gate to be free');
   });
 
   it('counts one rate budget across processes: 130 hits, 120 allowed', async () => {
@@ -197,7 +208,11 @@ describePostgres('two processes on one sandbox', (h) => {
       await tx.orders.insert(order(storeId, 2, { id: 'ord_never' }));
       throw new Error('rolled back');
     })).rejects.toThrow();
-    await new Promise((r) => setTimeout(r, 200));
+    // A change committed after the rollback: once the other process has heard of it, it would have heard of the first.
+    await env.tx(async (tx) => {
+      await tx.orders.insert(order(storeId, 3, { id: 'ord_after' }));
+    });
+    await expect.poll(() => seen.some((c) => c.topic === 'orders' && c.orderId === 'ord_after')).toBe(true);
     expect(seen.some((c) => c.topic === 'orders' && c.orderId === 'ord_never')).toBe(false);
   });
 
@@ -292,7 +307,8 @@ describePostgres('two processes on one sandbox', (h) => {
         await read(tx);
         order_.push('second locked');
       });
-      await new Promise((r) => setTimeout(r, 200));
+      // The second's statement is in the database, waiting for the first's lock.
+      await waitFor(() => lockWaiters(h.database!.url), () => 'a backend waiting for a lock');
       expect(order_).toEqual(['first locked']);
       release();
       await Promise.all([first, second]);
@@ -341,3 +357,40 @@ describePostgres('two processes on one sandbox', (h) => {
     expect(deliveries.map((d) => d.seq).sort()).toEqual([1, 2, 3, 4]);
   });
 });
+
+/**
+ * Reads the lease deadlines of an idempotency key (in whichever test sandbox of the file's database
+ * holds it) and of int_1's batch gate there.
+ */
+async function leaseReader(url: string, key: string): Promise<{ read(): Promise<{ key: number; gate: number }>; close(): Promise<void> }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const { rows } = await client.query("SELECT table_schema AS s FROM information_schema.tables WHERE table_name = 'idempotency_keys' AND table_schema LIKE '%\\_test'");
+  let schema: string | undefined;
+  for (const { s } of rows) {
+    const found = await client.query(`SELECT 1 FROM "${s}".idempotency_keys WHERE key = $1`, [key]);
+    if (found.rowCount) schema = s;
+  }
+  if (!schema) throw new Error(`no sandbox holds the key ${key}`);
+  const shared = `${schema.slice(0, -'_test'.length)}_shared`;
+  return {
+    async read() {
+      const k = await client.query(`SELECT lease_until FROM "${schema}".idempotency_keys WHERE key = $1`, [key]);
+      const g = await client.query(`SELECT lease_until FROM "${shared}".batch_gate WHERE integration_id = 'int_1'`);
+      return { key: Number(k.rows[0].lease_until), gate: Number(g.rows[0].lease_until) };
+    },
+    close: () => client.end(),
+  };
+}
+
+/** Whether a backend of this database waits for a lock now. */
+async function lockWaiters(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
+    return rows[0].n > 0;
+  } finally {
+    await client.end();
+  }
+}
