@@ -158,8 +158,9 @@ describe('merchant-kit proxy and request bodies', () => {
 
 describe('merchant-kit proxy and stalled clients', () => {
   it('closes a socket whose headers stall within the emulator\'s 10 s, not Node\'s 60 s', async () => {
-    const result = await stalledRequest(root.url, 'GET /sandbox/v1/me HTTP/1.1\r\nHost: 127.0.0.1\r\n', 'X-Slow: 1', 30_000);
+    // Waits past Node's 60 s; the cut is asserted halfway between the two (35 s).
+    const result = await stalledRequest(root.url, 'GET /sandbox/v1/me HTTP/1.1\r\nHost: 127.0.0.1\r\n', 'X-Slow: 1', 70_000);
     expect(result.closedAfterMs).not.toBeNull();
-    expect(result.closedAfterMs!).toBeLessThan(20_000);
-  }, 60_000);
+    expect(result.closedAfterMs!).toBeLessThan(35_000);
+  });
 });

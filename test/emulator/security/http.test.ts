@@ -2,11 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { rawRequest, stalledRequest } from '../../helpers/security.js';
 import { canonicalJson } from '../../../src/contract/canonical-json.js';
+import { HEADERS_TIMEOUT_MS } from '../../../src/server/timeouts.js';
+
+// The request timeout, shortened (TEST-ONLY) so that stalled sockets are cut fast. A cut is asserted
+// halfway between this and the nearest time a server that ignored it would take (the default headers
+// limit, 10 s): a slow machine cannot fail it, a missing cut can. The sockets wait longer than both.
+const CUT_MS = 600;
+const CUT_BOUND_MS = (CUT_MS + HEADERS_TIMEOUT_MS) / 2;
+const STALL_WAIT_MS = 2 * HEADERS_TIMEOUT_MS;
 
 let emu: TestEmulator;
 let port: string;
 beforeAll(async () => {
-  emu = await startTestEmulator({ requestTimeoutMs: 600 });
+  emu = await startTestEmulator({ requestTimeoutMs: CUT_MS });
   port = new URL(emu.url).port;
 });
 afterAll(() => emu.close());
@@ -142,9 +150,9 @@ describe('never a 500 from bad input, never a hung connection', () => {
 
   it('closes a stalled body with 400 malformed_json in the spec’s body once the request timeout passes', async () => {
     const head = `PATCH /sandbox/v1/store HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${emu.test.credential}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`;
-    const result = await stalledRequest(emu.url, head, '{"accepting_', 5_000);
+    const result = await stalledRequest(emu.url, head, '{"accepting_', STALL_WAIT_MS);
     expect(result.closedAfterMs).not.toBeNull();
-    expect(result.closedAfterMs!).toBeLessThan(3_000);
+    expect(result.closedAfterMs!).toBeLessThan(CUT_BOUND_MS);
     expect(result.text).toMatch(/^HTTP\/1\.1 400 /);
     const body = JSON.parse(result.text.slice(result.text.indexOf('\r\n\r\n') + 4));
     expect(body.error.code).toBe('malformed_json');
@@ -154,18 +162,18 @@ describe('never a 500 from bad input, never a hung connection', () => {
   it('closes 300 stalled connections, each with a spec error body', async () => {
     // The control API reads the body before anything else answers (no credential, no rate limit).
     const head = `POST /_emulator/stores HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n`;
-    const results = await Promise.all(Array.from({ length: 300 }, () => stalledRequest(emu.url, head, '{"environment":', 8_000)));
+    const results = await Promise.all(Array.from({ length: 300 }, () => stalledRequest(emu.url, head, '{"environment":', STALL_WAIT_MS)));
     for (const r of results) {
       expect(r.closedAfterMs).not.toBeNull();
       expect(r.text).toMatch(/^HTTP\/1\.1 400 /);
       expect(r.text).toContain('"code":"malformed_json"');
     }
-    expect(Math.max(...results.map((r) => r.closedAfterMs!))).toBeLessThan(5_000);
+    expect(Math.max(...results.map((r) => r.closedAfterMs!))).toBeLessThan(CUT_BOUND_MS);
   });
 
   it('answers headers past the size Node reads with 413 payload_too_large in the spec’s body, then closes', async () => {
     const head = `GET /sandbox/v1/me HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`;
-    const result = await stalledRequest(emu.url, head, '', 5_000);
+    const result = await stalledRequest(emu.url, head, '', STALL_WAIT_MS);
     expect(result.closedAfterMs).not.toBeNull();
     expect(result.text).toMatch(/^HTTP\/1\.1 413 /);
     const body = JSON.parse(result.text.slice(result.text.indexOf('\r\n\r\n') + 4));
@@ -175,7 +183,7 @@ describe('never a 500 from bad input, never a hung connection', () => {
   });
 
   it('answers a request line that is not HTTP with 400 malformed_json in the spec’s body, then closes', async () => {
-    const result = await stalledRequest(emu.url, 'NOT AN HTTP REQUEST\r\n\r\n', '', 5_000);
+    const result = await stalledRequest(emu.url, 'NOT AN HTTP REQUEST\r\n\r\n', '', STALL_WAIT_MS);
     expect(result.closedAfterMs).not.toBeNull();
     expect(result.text).toMatch(/^HTTP\/1\.1 400 /);
     const body = JSON.parse(result.text.slice(result.text.indexOf('\r\n\r\n') + 4));
@@ -183,14 +191,14 @@ describe('never a 500 from bad input, never a hung connection', () => {
   });
 
   it('closes a connection that never sends a byte', async () => {
-    const result = await stalledRequest(emu.url, '', '', 5_000);
+    const result = await stalledRequest(emu.url, '', '', STALL_WAIT_MS);
     expect(result.closedAfterMs).not.toBeNull();
-    expect(result.closedAfterMs!).toBeLessThan(3_000);
+    expect(result.closedAfterMs!).toBeLessThan(CUT_BOUND_MS);
   });
 
   it('closes a connection whose headers never finish', async () => {
-    const result = await stalledRequest(emu.url, `GET /_emulator/health HTTP/1.1\r\nHost: 127.0.0.1\r\n`, 'X-Slow: 1', 5_000);
+    const result = await stalledRequest(emu.url, `GET /_emulator/health HTTP/1.1\r\nHost: 127.0.0.1\r\n`, 'X-Slow: 1', STALL_WAIT_MS);
     expect(result.closedAfterMs).not.toBeNull();
-    expect(result.closedAfterMs!).toBeLessThan(3_000);
+    expect(result.closedAfterMs!).toBeLessThan(CUT_BOUND_MS);
   });
 });
