@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { catalogOf, generateMenu, jsonOut, readJson, restaurant, RESTAURANT_CSV, RESTAURANT_JSON, useCatalogRig } from '../helpers/catalog-cli.js';
 import { newStore } from '../helpers/stores.js';
 
-const rig = useCatalogRig({ each: true });
+const rig = useCatalogRig({ each: 'reset', limits: false });
 
 const productCount = restaurant().products.length;
 const categoryCount = restaurant().categories.length;

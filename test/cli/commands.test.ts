@@ -19,8 +19,8 @@ async function run(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<Cl
   return result;
 }
 
-async function json<T = any>(args: string[]): Promise<T> {
-  const r = await run([...args, '--json']);
+async function json<T = any>(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<T> {
+  const r = await run([...args, '--json'], extraEnv);
   expect(r.stderr, `stderr of ${args.join(' ')}`).toBe('');
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout) as T;
@@ -247,12 +247,14 @@ describe('faults and failures', () => {
   it('a 5xx storm: retried, then exit 1 with the code; a retried ack is applied once', async () => {
     const [order] = await json(['simulate', 'order']);
     await emu.control('POST', '/faults', { method: 'POST', path: '/sandbox/v1/orders/*/ack', status: 503, times: 50 });
-    const storm = await run(['orders', 'ack', order.id, '--external-id', 'ERP-STORM']);
+    // The client's backoff shortened (TEST-ONLY): the retries, not their waits, are the subject.
+    const fast = { MERCHANT_KIT_RETRY_BASE_MS: '5' };
+    const storm = await run(['orders', 'ack', order.id, '--external-id', 'ERP-STORM'], fast);
     expect(storm.code, storm.stderr).toBe(1);
     expect(storm.stderr).toMatch(/503 maintenance/);
     await emu.control('DELETE', '/faults');
     await emu.control('POST', '/faults', { method: 'POST', path: '/sandbox/v1/orders/*/ack', status: 500, times: 2 });
-    const acked = await json(['orders', 'ack', order.id, '--external-id', 'ERP-STORM']);
+    const acked = await json(['orders', 'ack', order.id, '--external-id', 'ERP-STORM'], fast);
     expect(acked.integration.ack_status).toBe('acknowledged');
     const events = (await readAllEvents(emu)).filter((e) => e.type === 'order.updated' && e.data.order.id === order.id);
     expect(events).toHaveLength(1);

@@ -11,6 +11,7 @@ import { ROOT } from '../helpers/cli.js';
 import { buildPrivateCli, cli, cliEntry, tempConfig, type CliResult } from '../helpers/cli-core.js';
 import { request, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { waitFor } from '../helpers/wait.js';
+import { inParallel } from '../helpers/parallel.js';
 
 // The sandbox tools from the CLI (`emulator clock|faults|chaos|logs tail`, `panel`), as a subprocess
 // against an in-process emulator (manual clock); each effect is checked through the control API.
@@ -236,14 +237,19 @@ describe('panel', () => {
 
 describe('emulator-only commands and their target', () => {
   it('nothing listening: one line that asks whether the emulator is running, exit 1, no retries', async () => {
-    for (const args of [['emulator', 'clock'], ['emulator', 'faults', 'clear'], ['simulate', 'paid', 'ord_x'], ['panel'], ['emulator', 'logs', 'tail']]) {
-      // A retry would first wait at least 48 s (a minute's backoff, less its jitter): the command ends long before.
+    const cases = [['emulator', 'clock'], ['emulator', 'faults', 'clear'], ['simulate', 'paid', 'ord_x'], ['panel'], ['emulator', 'logs', 'tail']];
+    // A retry would first wait at least 48 s (a minute's backoff, less its jitter): each command ends long before.
+    const results = await inParallel(cases, async (args) => {
       const began = Date.now();
       const r = await run(args, { MERCHANT_KIT_BASE_URL: 'http://127.0.0.1:9/sandbox/v1', MERCHANT_KIT_RETRY_BASE_MS: '60000' });
+      return { ...r, tookMs: Date.now() - began };
+    });
+    for (const [i, args] of cases.entries()) {
+      const r = results[i]!;
       expect(r.code, args.join(' ')).toBe(1);
       expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
       expect(r.stderr, args.join(' ')).toMatch(/no emulator answered at http:\/\/127\.0\.0\.1:9.*is it running\?/);
-      expect(Date.now() - began, args.join(' ')).toBeLessThan(40_000);
+      expect(r.tookMs, args.join(' ')).toBeLessThan(40_000);
     }
   });
 
@@ -252,8 +258,10 @@ describe('emulator-only commands and their target', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     try {
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      for (const args of [['emulator', 'clock'], ['panel']]) {
-        const r = await run(args, { MERCHANT_KIT_BASE_URL: base });
+      const cases = [['emulator', 'clock'], ['panel']];
+      const results = await Promise.all(cases.map((args) => run(args, { MERCHANT_KIT_BASE_URL: base })));
+      for (const [i, args] of cases.entries()) {
+        const r = results[i]!;
         expect(r.code, args.join(' ')).toBe(1);
         expect(r.stderr, args.join(' ')).toMatch(/is not a merchant-kit emulator/);
       }

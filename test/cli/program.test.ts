@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 import { cli, buildPrivateCli, cliEntry } from '../helpers/cli-core.js';
+import { inParallel } from '../helpers/parallel.js';
 
 // The program itself: version, help with an example on every command, exit codes of usage errors,
 // completion scripts, and the promise that --help/--version load no server or HTTP module.
@@ -30,8 +32,7 @@ function commandPaths(script: string): string[] {
 
 describe('merchant-kit', () => {
   it('--version prints the package version and exits 0', async () => {
-    for (const flag of ['--version', '-V']) {
-      const r = await cli([flag]);
+    for (const r of await inParallel(['--version', '-V'], (flag) => cli([flag]))) {
       expect(r.code).toBe(0);
       expect(r.stdout.trim()).toBe(pkg.version);
     }
@@ -48,25 +49,27 @@ describe('merchant-kit', () => {
   });
 
   it('bare merchant-kit prints the help on stdout and exits 0, as --help does (issue 27)', async () => {
-    const r = await cli([]);
+    const [r, help] = await Promise.all([cli([]), cli(['--help'])]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe((await cli(['--help'])).stdout);
+    expect(r.stdout).toBe(help.stdout);
     expect(r.stderr).toBe('');
   });
 
   it('every command has --help with a copy-paste example', async () => {
     const all = commandPaths(help);
     expect(all).toEqual(expect.arrayContaining(['emulator start', 'catalog sync', 'feed tail', 'homologate', 'proxy', 'replay']));
-    for (const path of all) {
-      const r = await cli([...path.split(' '), '--help']);
-      expect(r.code, path).toBe(0);
-      expect(r.stdout, path).toMatch(/Examples?:\n {2}\$ merchant-kit /);
-    }
-  }, 120_000);
+    const helps = await inParallel(all, (path) => cli([...path.split(' '), '--help']));
+    all.forEach((path, i) => {
+      expect(helps[i]!.code, path).toBe(0);
+      expect(helps[i]!.stdout, path).toMatch(/Examples?:\n {2}\$ merchant-kit /);
+    });
+  });
 
   it('an unknown subcommand, a missing argument and an unknown option exit 2', async () => {
-    for (const args of [['nope'], ['orders', 'nope'], ['orders', 'get'], ['orders', 'list', '--nope'], ['store'], ['completion', 'tcsh']]) {
-      const r = await cli(args);
+    const cases = [['nope'], ['orders', 'nope'], ['orders', 'get'], ['orders', 'list', '--nope'], ['store'], ['completion', 'tcsh']];
+    const results = await inParallel(cases, (args) => cli(args));
+    for (const [i, args] of cases.entries()) {
+      const r = results[i]!;
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr, args.join(' ')).toMatch(args.length === 1 && args[0] === 'store' ? /Usage: merchant-kit store/ : /error:/);
       expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -74,8 +77,10 @@ describe('merchant-kit', () => {
   });
 
   it('a rejected option value or argument that holds a secret is quoted redacted, exit 2', async () => {
-    for (const args of [['orders', 'list', '--limit', 'svs_test_SECRETSECRET'], ['completion', 'svs_live_SECRETSECRET'], ['orders', 'list', '--nope=svs_test_SECRETSECRET']]) {
-      const r = await cli(args);
+    const cases = [['orders', 'list', '--limit', 'svs_test_SECRETSECRET'], ['completion', 'svs_live_SECRETSECRET'], ['orders', 'list', '--nope=svs_test_SECRETSECRET']];
+    const results = await inParallel(cases, (args) => cli(args));
+    for (const [i, args] of cases.entries()) {
+      const r = results[i]!;
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr, args.join(' ')).toMatch(/^error: .*svs_(test|live)_\[redacted\]/);
       expect(r.stderr, args.join(' ')).not.toContain('SECRETSECRET');
@@ -84,8 +89,10 @@ describe('merchant-kit', () => {
 
   it('an empty argument (an unset shell variable) is a usage error, exit 2, before any call', async () => {
     const env = { MERCHANT_KIT_BASE_URL: 'http://127.0.0.1:1/sandbox/v1', MERCHANT_KIT_CREDENTIAL: 'svk_test_AAAAAAAA.svs_test_BBBBBBBB' };
-    for (const [args, name] of [[['orders', 'get', ''], 'order_id'], [['orders', 'ack', ' ', '--external-id', 'X'], 'order_id'], [['webhook', 'retry', ''], 'delivery_id'], [['entregas', 'get', ''], 'id']] as const) {
-      const r = await cli([...args], { env });
+    const cases = [[['orders', 'get', ''], 'order_id'], [['orders', 'ack', ' ', '--external-id', 'X'], 'order_id'], [['webhook', 'retry', ''], 'delivery_id'], [['entregas', 'get', ''], 'id']] as const;
+    const results = await inParallel(cases, ([args]) => cli([...args], { env }));
+    for (const [i, [args, name]] of cases.entries()) {
+      const r = results[i]!;
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
       expect(r.stderr.trim()).toBe(`error: the argument <${name}> of "${args[1]}" is empty.`);
     }
@@ -97,10 +104,10 @@ describe('merchant-kit', () => {
     const offered = [...help.split('_opts()')[1].matchAll(/^\s+'([a-z -]*)'\) echo '([^']*)'/gm)];
     expect(offered.find(([, path]) => path === 'orders list')?.[2].split(' ')).toEqual(expect.arrayContaining(['--ack-status', '--json', '--help']));
     for (const [, path, words] of offered) expect(new Set(words.split(' ')).size, `options of "${path}" offered once each`).toBe(words.split(' ').length);
-    const fish = (await cli(['completion', 'fish'])).stdout;
+    const [fish, zsh] = (await Promise.all([cli(['completion', 'fish']), cli(['completion', 'zsh'])])).map((r) => r.stdout);
     expect(fish).toMatch(/complete -c merchant-kit -n '__merchant_kit_at \\'orders\\'' -a 'list'/);
     expect(fish).toMatch(/-l 'ack-status'/);
-    expect((await cli(['completion', 'zsh'])).stdout).toMatch(/^#compdef merchant-kit\n/);
+    expect(zsh).toMatch(/^#compdef merchant-kit\n/);
   });
 
   it('completes subcommands and options in bash', () => {
@@ -110,24 +117,28 @@ describe('merchant-kit', () => {
     expect(out).toEqual(['list', '--ack-status']);
   });
 
-  it('--help and --version load neither fastify, better-sqlite3, undici, zod nor the emulator', () => {
+  it('--help and --version load neither fastify, better-sqlite3, undici, zod nor the emulator', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'merchant-kit-imports-'));
     try {
-      const log = join(dir, 'loaded.txt');
+      // Each process logs what it resolves to the file its environment names (they run at once).
       writeFileSync(
         join(dir, 'hooks.mjs'),
         `import { appendFileSync } from 'node:fs';
 export async function resolve(specifier, context, next) {
   const result = await next(specifier, context);
-  appendFileSync(${JSON.stringify(log)}, result.url + '\\n');
+  appendFileSync(process.env.MK_IMPORTS_LOG, result.url + '\\n');
   return result;
 }`,
       );
       writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module'; register(${JSON.stringify(`file://${join(dir, 'hooks.mjs')}`)});`);
-      for (const args of [['--version'], ['--help'], ['orders', '--help'], ['profile', 'add', '--help']]) {
+      const cases = [['--version'], ['--help'], ['orders', '--help'], ['profile', 'add', '--help']];
+      const logs = await inParallel(cases.map((args, i) => ({ args, log: join(dir, `loaded-${i}.txt`) })), async ({ args, log }) => {
         writeFileSync(log, '');
-        execFileSync(process.execPath, ['--import', join(dir, 'register.mjs'), cliEntry(), ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
-        const loaded = readFileSync(log, 'utf8');
+        await promisify(execFile)(process.execPath, ['--import', join(dir, 'register.mjs'), cliEntry(), ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', MK_IMPORTS_LOG: log } });
+        return readFileSync(log, 'utf8');
+      });
+      for (const [i, args] of cases.entries()) {
+        const loaded = logs[i]!;
         expect(loaded, args.join(' ')).toMatch(/commander/);
         expect(loaded, args.join(' ')).not.toMatch(/node_modules\/(fastify|better-sqlite3|undici|zod|ora)\/|\/emulator\//);
       }

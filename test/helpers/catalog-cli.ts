@@ -35,8 +35,8 @@ export interface CatalogRig {
   close(): Promise<void>;
 }
 
-async function catalogRig(options: EmulatorOptions = {}): Promise<CatalogRig> {
-  const emu = await startTestEmulator(options);
+async function catalogRig(options: EmulatorOptions = {}, given?: TestEmulator): Promise<CatalogRig> {
+  const emu = given ?? (await startTestEmulator(options));
   const config = tempConfig();
   const env = (credential = emu.test.credential): NodeJS.ProcessEnv => ({
     ...config.env,
@@ -63,7 +63,7 @@ async function catalogRig(options: EmulatorOptions = {}): Promise<CatalogRig> {
       return path;
     },
     close: async () => {
-      await emu.close();
+      if (!given) await emu.close();
       config.cleanup();
     },
   };
@@ -72,11 +72,34 @@ async function catalogRig(options: EmulatorOptions = {}): Promise<CatalogRig> {
 /**
  * The rig of a test file, on a private build of the CLI (cli-core's buildPrivateCli: a rebuild of
  * dist/ by another test file cannot pull chunks from under a running command). One rig for the
- * whole file, or a fresh one for each test with `each`. Call once, at the top level of the file;
- * the object returned always holds the current rig.
+ * whole file; a fresh one for each test with `each: true`; with `each: 'reset'`, one emulator for
+ * the file, reset (POST /_emulator/reset: the seeded stores and credentials stay) with a fresh config
+ * folder before each test — for files whose tests leave no request running behind them (a killed
+ * CLI's batch would land in the next test's sandbox), and without limits (a reset keeps the rate
+ * windows). Call once, at the top level of the file; the object returned always holds the current rig.
  */
-export function useCatalogRig(options: EmulatorOptions & { each?: boolean } = {}): CatalogRig {
+export function useCatalogRig(options: EmulatorOptions & { each?: boolean | 'reset' } = {}): CatalogRig {
   const { each, ...emulator } = options;
+  if (each === 'reset') {
+    const rig = {} as CatalogRig;
+    let removeBuild = () => {};
+    let shared: TestEmulator | undefined;
+    beforeAll(async () => {
+      removeBuild = await buildPrivateCli();
+      shared = await startTestEmulator(emulator);
+    });
+    afterAll(async () => {
+      removeBuild();
+      await shared?.close();
+    });
+    beforeEach(async () => {
+      const reset = await shared!.control('POST', '/reset');
+      if (reset.status !== 200) throw new Error(`POST /_emulator/reset answered ${reset.status}`);
+      Object.assign(rig, await catalogRig(emulator, shared));
+    });
+    afterEach(() => rig.close());
+    return rig;
+  }
   const rig = {} as CatalogRig;
   let removeBuild = () => {};
   beforeAll(async () => {
