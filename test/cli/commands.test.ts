@@ -46,10 +46,9 @@ afterAll(async () => {
 
 describe('me and store', () => {
   it('me --json prints the API data of GET /me; the human summary names store, environment and key id', async () => {
-    const me = await json(['me']);
+    const [me, human] = await Promise.all([json(['me']), run(['me'])]);
     expect(me.store.id).toBe(emu.test.store_id);
     expect(me.integration.environment).toBe('test');
-    const human = await run(['me']);
     expect(human.code, human.stderr).toBe(0);
     expect(human.stdout).toMatch(/Environment:\s+test/);
     expect(human.stdout).toContain(me.integration.credential.key_id);

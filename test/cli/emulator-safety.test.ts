@@ -115,8 +115,10 @@ describe('a newcomer’s first minutes', () => {
     const bundle = join(tempDir(), 'other.json.gz');
     const exported = await finished(runCli(['--base-url', ready.url, 'emulator', 'export', '--out', bundle]));
     expect(exported.code, exported.stderr).toBe(0);
-    for (const args of [['--data', data], ['--data', data, '--from', bundle]]) {
-      const second = await finished(runCli(['emulator', 'start', '--port', '0', ...args]));
+    const cases = [['--data', data], ['--data', data, '--from', bundle]];
+    const seconds = await Promise.all(cases.map((args) => finished(runCli(['emulator', 'start', '--port', '0', ...args]))));
+    for (const [i, args] of cases.entries()) {
+      const second = seconds[i]!;
       expect(second.code, args.join(' ')).toBe(1);
       expect(second.stderr).toContain(`is served by another emulator (pid ${ready.pid}): stop it first (merchant-kit emulator stop --data`);
     }

@@ -74,15 +74,17 @@ describe('profile add, list, use, remove', () => {
   // command failed with a misleading message. Names are looked up among the file's own profiles.
   it.each(['constructor', 'toString', 'hasOwnProperty', 'valueOf'])('refuses profile use/remove and --profile %s as an unknown profile, changing nothing', async (name) => {
     await add('sandbox', emu.running.sandbox_base_url, emu.test.credential);
-    for (const args of [['profile', 'use', name], ['profile', 'remove', name], ['--profile', name, 'me']]) {
-      const res = await cli(args, { env: config.env });
+    const cases = [['profile', 'use', name], ['profile', 'remove', name], ['--profile', name, 'me']];
+    const results = await Promise.all(cases.map((args) => cli(args, { env: config.env })));
+    for (const [i, args] of cases.entries()) {
+      const res = results[i]!;
       expect(res.code, args.join(' ')).toBe(2);
       expect(res.stderr.trim()).toBe(`error: no profile named "${name}" (see: merchant-kit profile list)`);
     }
-    const me = await cli(['me', '--json'], { env: config.env });
+    const [me, list] = await Promise.all([cli(['me', '--json'], { env: config.env }), cli(['profile', 'list', '--json'], { env: config.env })]);
     expect(me.code, me.stderr).toBe(0);
     expect(JSON.parse(me.stdout).store.id).toBe(emu.test.store_id);
-    expect(JSON.parse((await cli(['profile', 'list', '--json'], { env: config.env })).stdout).map((p: any) => [p.name, p.active])).toEqual([['sandbox', true]]);
+    expect(JSON.parse(list.stdout).map((p: any) => [p.name, p.active])).toEqual([['sandbox', true]]);
   });
 
   it('refuses a live credential against the sandbox base path (and the reverse) before any call', async () => {
@@ -121,8 +123,7 @@ describe('profile add, list, use, remove', () => {
     const file = JSON.parse(readFileSync(path, 'utf8'));
     file.profiles.sandbox.base_url = 'http://127.0.0.1:9/sandbox/v1';
     writeFileSync(path, JSON.stringify(file));
-    for (const args of [['me'], ['profile', 'list']]) {
-      const r = await cli(args, { env: config.env });
+    for (const r of await Promise.all([['me'], ['profile', 'list']].map((args) => cli(args, { env: config.env })))) {
       expect(r.code).toBe(1);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toMatch(/cannot be decrypted/);
