@@ -245,8 +245,9 @@ describe('faults and failures', () => {
 
   it('a 5xx storm: retried, then exit 1 with the code; a retried ack is applied once', async () => {
     const [order] = await json(['simulate', 'order']);
-    await emu.control('POST', '/faults', { method: 'POST', path: '/sandbox/v1/orders/*/ack', status: 503, times: 50 });
-    // The client's backoff shortened (TEST-ONLY): the retries, not their waits, are the subject.
+    // The retries, not their waits, are the subject: no Retry-After (a 503's default is 1 s) and the
+    // client's backoff shortened (TEST-ONLY).
+    await emu.control('POST', '/faults', { method: 'POST', path: '/sandbox/v1/orders/*/ack', status: 503, retry_after: 0, times: 50 });
     const fast = { MERCHANT_KIT_RETRY_BASE_MS: '5' };
     const storm = await run(['orders', 'ack', order.id, '--external-id', 'ERP-STORM'], fast);
     expect(storm.code, storm.stderr).toBe(1);
