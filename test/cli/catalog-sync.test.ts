@@ -180,10 +180,12 @@ describe('catalog sync under the batch limits', () => {
 
 describe('catalog sync under 5xx faults', () => {
   const path = '/sandbox/v1/catalog/batch';
+  // The retries, not their waits, are the subject: no Retry-After (a 503's default is 1 s) and the
+  // client's backoff shortened (TEST-ONLY).
   const fast = { MERCHANT_KIT_RETRY_BASE_MS: '5' };
 
   it('rides out 503s on the batch with backoff, then applies everything', async () => {
-    expect((await rig.emu.control('POST', '/faults', { method: 'POST', path, status: 503, times: 2 })).status).toBeLessThan(300);
+    expect((await rig.emu.control('POST', '/faults', { method: 'POST', path, status: 503, retry_after: 0, times: 2 })).status).toBeLessThan(300);
     const run = await rig.run(['catalog', 'sync', RESTAURANT_JSON, '--json'], { env: fast });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/waiting [\d.]+ s: 503 maintenance/);
@@ -192,7 +194,7 @@ describe('catalog sync under 5xx faults', () => {
   });
 
   it('a 503 storm that outlasts the retries: exit 1 with the API line and no stack trace, nothing applied', async () => {
-    expect((await rig.emu.control('POST', '/faults', { method: 'POST', path, status: 503, times: 50 })).status).toBeLessThan(300);
+    expect((await rig.emu.control('POST', '/faults', { method: 'POST', path, status: 503, retry_after: 0, times: 50 })).status).toBeLessThan(300);
     const run = await rig.run(['catalog', 'sync', RESTAURANT_JSON], { env: fast });
     expect(run.code, run.stderr).toBe(1);
     expect(run.stderr.trim().split('\n').at(-1)).toMatch(/^error: .+\(503 maintenance, request_id req_\w+\)$/);
