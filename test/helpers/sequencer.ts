@@ -11,7 +11,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 export const SLOW_FILES = [
   'test/docs/docs.test.ts', // 192 s
-  'test/package/pack.test.ts', // 200 s, about 100 since the compiler runs share the cores
+  'test/package/pack.test.ts', // 200 s (a quarter less since its compiler runs share the cores)
   'test/checks/zoo/correct.test.ts', // 114 s
   'test/checks/observer.test.ts', // 73 s
   'test/cli/commands.test.ts', // 38 s
