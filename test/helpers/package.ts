@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './cli.js';
@@ -110,6 +110,46 @@ export function run(command: string, args: string[], cwd: string, timeoutMs = 24
   return { status: r.status, stdout: r.stdout ?? '', output: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}` };
 }
 
+/**
+ * `run` without blocking the test's process, never rejecting: what failed is in the result. The
+ * limit only bounds a hang (SIGKILL, then status null).
+ */
+export function runAsync(command: string, args: string[], cwd: string, timeoutMs = 600_000): Promise<RunResult> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, env: { ...process.env, npm_config_update_notifier: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let output = '';
+    child.stdout.on('data', (d) => ((stdout += d), (output += d)));
+    child.stderr.on('data', (d) => (output += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('error', (error) => (output += String(error)));
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ status: code, stdout, output });
+    });
+  });
+}
+
+/**
+ * Runs jobs at most `concurrency` at a time, in the order they are queued; `queue` returns the job's
+ * own promise. For the package test's compiler runs: each is a core's work for seconds, and they
+ * depend on nothing but the installed project.
+ */
+export function pool(concurrency: number): <T>(job: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const next = () => {
+    if (running >= concurrency) return;
+    const start = waiting.shift();
+    if (start) (running++, start());
+  };
+  return <T>(job: () => Promise<T>) =>
+    new Promise<T>((resolve, reject) => {
+      waiting.push(() => job().then(resolve, reject).finally(() => (running--, next())));
+      next();
+    });
+}
+
 const BUILD_INPUTS = [
   'package.json', 'tsup.config.ts', 'tsconfig.json', 'tsconfig.build.json', 'rollup.types.config.mjs', 'prepare.mjs',
   'bin', 'src', 'emulator', 'checks', 'fixtures', 'docs', 'README.md', 'LICENSE',
@@ -176,4 +216,19 @@ export function newConsumer(dir: string, name: string, type: 'commonjs' | 'modul
 /** The lines of npm's output that warn or fail (`npm warn …`, `npm error …`, EBADENGINE). */
 export function warnings(output: string): string[] {
   return output.split('\n').filter((line) => /\b(warn|error|ERR!)\b|EBADENGINE|deprecated/i.test(line));
+}
+
+/**
+ * A second new project with the install of `from` (issue 27): a copy of its folder, node_modules
+ * included, with `"type"` set. npm's install reads no `type`, so a second `npm install` of the same
+ * tarball would build the same tree; the copy proves the same for a project of the other type.
+ */
+export function copyConsumer(from: string, name: string, type: 'commonjs' | 'module'): string {
+  const project = join(from, '..', name);
+  cpSync(from, project, { recursive: true, verbatimSymlinks: true });
+  const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
+  manifest.name = name;
+  manifest.type = type;
+  writeFileSync(join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  return project;
 }

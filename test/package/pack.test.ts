@@ -1,18 +1,23 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
-import { buildAndPack, installedPackages, newConsumer, reuseNativeDriver, run, satisfies, warnings, type RunResult } from '../helpers/package.js';
+import {
+  buildAndPack, copyConsumer, installedPackages, newConsumer, pool, reuseNativeDriver, run, runAsync, satisfies, warnings, type RunResult,
+} from '../helpers/package.js';
 
 // issue 14: the package as a user gets it. The repo is built and packed in a scratch copy
-// (`npm run build`, `npm pack`); the tarball is installed with `npm install <tarball>` into two new
-// projects made by `npm init -y`, one CommonJS and one ESM, with the allowScripts of README's "Use it
-// from your project" (dependencies come from the registry; better-sqlite3's install takes the driver
-// this repo built, see reuseNativeDriver). Both run the package, and TypeScript files using it are
-// compiled under a consumer's settings: TypeScript's defaults, a fresh `tsc --init`, node16,
-// nodenext and bundler, always with `skipLibCheck` off. TypeScript and @types/node are this repo's.
+// (`npm run build`, `npm pack`); the tarball is installed with `npm install <tarball>` into a new
+// project made by `npm init -y` (CommonJS), with the allowScripts of README's "Use it from your
+// project" (dependencies come from the registry; better-sqlite3's install takes the driver this repo
+// built, see reuseNativeDriver), and a copy of that project with `"type": "module"` is the ESM one
+// (npm's install reads no `type`: a second install would build the same tree, for 15 s). Both run
+// the package, and TypeScript files using it are compiled under a consumer's settings: TypeScript's
+// defaults, a fresh `tsc --init`, node16, nodenext and bundler, always with `skipLibCheck` off.
+// TypeScript and @types/node are this repo's. The compiler runs (a core's work for 3–15 s each) start
+// together once the projects are ready, a core each (issue 27), and each test awaits its own.
 
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const FLOOR = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).engines.node as string).replace(/^>=\s*/, '');
@@ -102,9 +107,9 @@ await emu.close();
 `;
 
 const tsc = (cwd: string, args: string[]): RunResult => run(process.execPath, [TSC, ...args], cwd);
-let defaults: RunResult | undefined;
-/** `tsc --strict` with TypeScript's defaults, emitting CommonJS into build/ (once: two tests use it). */
-const compileDefaults = (cwd: string): RunResult => (defaults ??= tsc(cwd, ['--strict', '--outDir', 'build', 'client.ts', 'full.ts']));
+/** The compiler runs share the machine's cores: a queue, a core each. */
+const queue = pool(Math.max(1, availableParallelism()));
+const tscLater = (cwd: string, args: string[]): Promise<RunResult> => queue(() => runAsync(process.execPath, [TSC, ...args], cwd));
 const node = (cwd: string, args: string[]): RunResult => run(process.execPath, args, cwd, 120_000);
 
 /** Compiler flags of each setting; files are appended. `null`: the project's tsconfig.json (`tsc --init`'s). */
@@ -123,16 +128,22 @@ describe('the packed package in new projects (issue 14)', () => {
   let dir: string;
   let tarball: string;
   let build: RunResult;
-  const projects: Record<'cjs' | 'esm', { dir: string; install: RunResult }> = {} as never;
+  let install: RunResult;
+  const projects: Record<'cjs' | 'esm', { dir: string }> = {} as never;
+  /** Each setting's compile of client.ts and full.ts, and its list of files for client.ts alone (started in beforeAll). */
+  const compiles = new Map<string, Promise<RunResult>>();
+  const listings = new Map<string, Promise<RunResult>>();
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'merchant-kit-pack-'));
     ({ tarball, build } = buildAndPack(dir));
     reuseNativeDriver(dir);
-    projects.cjs = newConsumer(dir, 'cjs', 'commonjs', tarball);
-    projects.esm = newConsumer(dir, 'esm', 'module', tarball);
+    const cjs = newConsumer(dir, 'cjs', 'commonjs', tarball);
+    install = cjs.install;
+    if (install.status !== 0) return;
+    projects.cjs = { dir: cjs.dir };
+    projects.esm = { dir: copyConsumer(cjs.dir, 'esm', 'module') };
     for (const project of Object.values(projects)) {
-      if (project.install.status !== 0) continue;
       writeFileSync(join(project.dir, 'client.ts'), CLIENT_TS);
       writeFileSync(join(project.dir, 'full.ts'), FULL_TS);
       // A TypeScript user's own @types/node (README: the types need it), unless the install brought one.
@@ -147,6 +158,14 @@ describe('the packed package in new projects (issue 14)', () => {
     if (init.status !== 0) throw new Error(`tsc --init failed:\n${init.output}`);
     const tsconfig = join(projects.esm.dir, 'tsconfig.json');
     writeFileSync(tsconfig, readFileSync(tsconfig, 'utf8').replace(/"skipLibCheck": true/, '"skipLibCheck": false'));
+    // The first setting emits CommonJS into build/, which a test then runs.
+    for (const setting of SETTINGS) {
+      const cwd = projects[setting.project].dir;
+      compiles.set(setting.name, tscLater(cwd,
+        setting === SETTINGS[0] ? ['--strict', '--outDir', 'build', 'client.ts', 'full.ts']
+          : setting.flags ? [...setting.flags, '--noEmit', 'client.ts', 'full.ts'] : ['-p', '.', '--noEmit']));
+      if (setting.flags) listings.set(setting.name, tscLater(cwd, [...setting.flags, '--listFilesOnly', 'client.ts']));
+    }
   }, 900_000);
 
   afterAll(() => {
@@ -181,15 +200,14 @@ describe('the packed package in new projects (issue 14)', () => {
     expect(lines).toEqual([]);
   });
 
-  it.each(['cjs', 'esm'] as const)('installs into a new %s project without a warning', (name) => {
-    const { install } = projects[name];
+  it('installs into a new project without a warning', () => {
     expect(install.status, install.output).toBe(0);
     expect(warnings(install.output)).toEqual([]);
   });
 
   // What npm warns about (EBADENGINE) on the Node release that runs it; this holds for the floor itself.
-  it.each(['cjs', 'esm'] as const)('installs in the %s project only packages that run on the lowest Node the package supports', (name) => {
-    const packages = installedPackages(join(projects[name].dir, 'node_modules'));
+  it('installs only packages that run on the lowest Node the package supports', () => {
+    const packages = installedPackages(join(projects.cjs.dir, 'node_modules'));
     expect(packages.some((p) => p.name === 'fastify')).toBe(true);
     const excluding = packages
       .filter((p) => typeof p.engines?.node === 'string' && !satisfies(FLOOR, p.engines.node))
@@ -233,17 +251,15 @@ describe('the packed package in new projects (issue 14)', () => {
   }, 120_000);
 
   // The `@ts-expect-error` lines of client.ts make each of these fail if the types were `any`.
-  it.each(SETTINGS.map((s) => [s.name, s] as const))('compiles strict TypeScript that uses every entry, under %s', (_name, setting) => {
-    const cwd = projects[setting.project].dir;
-    const out = setting === SETTINGS[0] ? compileDefaults(cwd)
-      : setting.flags ? tsc(cwd, [...setting.flags, '--noEmit', 'client.ts', 'full.ts']) : tsc(cwd, ['-p', '.', '--noEmit']);
+  it.each(SETTINGS.map((s) => [s.name, s] as const))('compiles strict TypeScript that uses every entry, under %s', async (_name, setting) => {
+    const out = await compiles.get(setting.name)!;
     expect(out.output).toBe('');
     expect(out.status).toBe(0);
   }, 240_000);
 
-  it("runs TypeScript's CommonJS output: `import { MerchantClient } from 'merchant-kit'` in a CommonJS project", () => {
+  it("runs TypeScript's CommonJS output: `import { MerchantClient } from 'merchant-kit'` in a CommonJS project", async () => {
     const cwd = projects.cjs.dir;
-    expect(compileDefaults(cwd).output).toBe('');
+    expect((await compiles.get(SETTINGS[0].name)!).output).toBe('');
     expect(readFileSync(join(cwd, 'build', 'full.js'), 'utf8')).toMatch(/require\("merchant-kit"\)/);
     const out = node(cwd, [join('build', 'full.js')]);
     expect(out.status, out.output).toBe(0);
@@ -253,9 +269,8 @@ describe('the packed package in new projects (issue 14)', () => {
   // A client-only user does not pay for the emulator's types (issue 14: 17 s before).
   it.each(SETTINGS.filter((s) => s.flags).map((s) => [s.name, s] as const))(
     'type-checks only the client and the contract for a client-only import, under %s',
-    (_name, setting) => {
-      const cwd = projects[setting.project].dir;
-      const out = tsc(cwd, [...setting.flags!, '--listFilesOnly', 'client.ts']);
+    async (_name, setting) => {
+      const out = await listings.get(setting.name)!;
       expect(out.status, out.output).toBe(0);
       const files = out.stdout.trim().split('\n');
       const ours = files.filter((f) => f.includes('/node_modules/merchant-kit/'));

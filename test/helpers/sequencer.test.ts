@@ -1,0 +1,68 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { TestSpecification } from 'vitest/node';
+import { ROOT } from './cli.js';
+import { SLOW_FILES, SlowFirstSequencer } from './sequencer.js';
+
+// issue 27: the order in which the suite's files start (vitest.config.ts). With two workers a long
+// file that starts late runs alone at the end; the slowest files start first, on a fresh clone too.
+
+const spec = (project: string, path: string) =>
+  ({ moduleId: join(ROOT, path), project: { name: project, config: { sequence: { groupOrder: 0 } } } }) as unknown as TestSpecification;
+
+function sequencer(results: Record<string, { duration: number; failed?: boolean }>, sizes: Record<string, number> = {}) {
+  const cache = {
+    getFileTestResults: (key: string) => (results[key] ? { failed: false, ...results[key] } : undefined),
+    getFileStats: (key: string) => (sizes[key] === undefined ? undefined : { size: sizes[key] }),
+  };
+  return new SlowFirstSequencer({ cache, config: { root: ROOT } } as never);
+}
+
+const order = async (seq: SlowFirstSequencer, specs: TestSpecification[]) =>
+  (await seq.sort(specs)).map((s) => `${s.project.name}:${s.moduleId.slice(ROOT.length + 1)}`);
+
+describe('the order the suite starts its files in (issue 27)', () => {
+  it('names only files that exist (a renamed slow file would silently start late)', () => {
+    expect(SLOW_FILES.filter((file) => !existsSync(join(ROOT, file)))).toEqual([]);
+  });
+
+  it('on a fresh clone (no record of a run) starts the slow files first, in their order, then the largest', async () => {
+    const specs = [
+      spec('sqlite', 'test/a.test.ts'),
+      spec('sqlite', 'test/checks/zoo/correct.test.ts'),
+      spec('postgres', 'test/b.test.ts'),
+      spec('sqlite', 'test/docs/docs.test.ts'),
+    ];
+    const sizes = { 'sqlite:test/a.test.ts': 10, 'postgres:test/b.test.ts': 20, 'sqlite:test/checks/zoo/correct.test.ts': 1 };
+    expect(await order(sequencer({}, sizes), specs)).toEqual([
+      'sqlite:test/docs/docs.test.ts',
+      'sqlite:test/checks/zoo/correct.test.ts',
+      'postgres:test/b.test.ts',
+      'sqlite:test/a.test.ts',
+    ]);
+  });
+
+  it("with a record, starts the longest first across both projects (not every postgres file before the sqlite ones); new files and last run's failures before the rest", async () => {
+    const specs = [
+      spec('postgres', 'test/short.test.ts'),
+      spec('sqlite', 'test/long.test.ts'),
+      spec('sqlite', 'test/failed.test.ts'),
+      spec('sqlite', 'test/new.test.ts'),
+      spec('postgres', 'test/middle.test.ts'),
+    ];
+    const results = {
+      'postgres:test/short.test.ts': { duration: 1_000 },
+      'sqlite:test/long.test.ts': { duration: 60_000 },
+      'sqlite:test/failed.test.ts': { duration: 500, failed: true },
+      'postgres:test/middle.test.ts': { duration: 9_000 },
+    };
+    expect(await order(sequencer(results), specs)).toEqual([
+      'sqlite:test/new.test.ts',
+      'sqlite:test/failed.test.ts',
+      'sqlite:test/long.test.ts',
+      'postgres:test/middle.test.ts',
+      'postgres:test/short.test.ts',
+    ]);
+  });
+});
