@@ -160,6 +160,22 @@ describe('the session\'s probe order', () => {
     expect(signatureRejection.grade(observation(calls, answered))).toMatchObject({ status: 'fail', reason: 'the receiver got 1 probe(s) wrong: older version after a newer one' });
   });
 
+  it('fails an import done again after the older version while the first import, begun before it, still waited out a Retry-After', () => {
+    // Seen under load (issue 23): the probe order's ack got the session's injected 429; the older
+    // version came during the ERP's 1 s wait; its retry (same key) succeeded, then it acked again.
+    const calls = [ack(T0 + 50, 'k1'), ack(T0 + 1200, 'k1'), ack(T0 + 1300, 'k2')];
+    calls[0] = { ...calls[0]!, status: 429, code: 'rate_limited', injected: true };
+    const outcome = signatureRejection.grade(observation(calls, { ...base, probes: allProbes() }));
+    expect(outcome).toMatchObject({ status: 'fail', reason: 'the receiver got 1 probe(s) wrong: older version after a newer one' });
+    expect(outcome.evidence.find((e) => e.step === 'probe: older version after a newer one')!.actual).toMatch(/then POST \/orders\/ord_pr\/ack \(req_\d+\): imported the older version again$/);
+  });
+
+  it('takes a first import done only after the older version arrived as late, not as done again; a second one under a new key fails', () => {
+    expect(signatureRejection.grade(observation([ack(T0 + 200, 'k1')], { ...base, probes: allProbes() })).status).toBe('pass');
+    const twice = signatureRejection.grade(observation([ack(T0 + 200, 'k1'), ack(T0 + 300, 'k2')], { ...base, probes: allProbes() }));
+    expect(twice).toMatchObject({ status: 'fail', reason: 'the receiver got 1 probe(s) wrong: older version after a newer one' });
+  });
+
   it('takes an ack after an import-failure as the recovery the spec allows, not an import done again', () => {
     const calls = [call('POST', '/orders/ord_pr/import-failure', 200, { at: T0 + 50, idempotency_key: 'k1' }), ack(T0 + 200, 'k2')];
     expect(signatureRejection.grade(observation(calls, { ...base, probes: allProbes() })).status).toBe('pass');
