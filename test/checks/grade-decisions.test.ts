@@ -202,6 +202,16 @@ describe('retry timing: from the refused answer sent to the retry\'s first bytes
     expect(outcome.status, outcome.reason).toBe(status);
   });
 
+  it('passes a retry that waited and was refused for good (409: the order changed during the wait), and waits on one answered 503 again', () => {
+    // Seen under load (issue 23): the session cancelled its probe order while the ERP waited out the
+    // Retry-After of an injected 503 on a status move; the retry got 409, and retries stayed pending.
+    const first = refused(T0, T0 + 5);
+    const refusedForGood = retries.grade(observation([first, retry(T0 + 1010, T0 + 1006, 409)], { faults: [fault(503, first.seq)] }));
+    expect(refusedForGood.status, refusedForGood.reason).toBe('pass');
+    const againLater = retries.grade(observation([first, retry(T0 + 1010, T0 + 1006, 503)], { faults: [fault(503, first.seq)] }));
+    expect(againLater.status, againLater.reason).toBe('pending');
+  });
+
   it('says an early retry came under Retry-After where one decimal would round its bound up to it', () => {
     const first = refused(T0, T0 + 5);
     const outcome = retries.grade(observation([first, retry(T0 + 960, T0 + 400)], { faults: [fault(503, first.seq)] }));
