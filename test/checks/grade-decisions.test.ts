@@ -120,6 +120,20 @@ describe('tasks and an ERP\'s own automation', () => {
     expect(statuses.grade(observation(calls, { tasks: STATUS_TASKS })).status).toBe('pending');
   });
 
+  it('takes the person\'s one refused move on a task\'s order the ERP made final first for the task done late, not a move on a final order', () => {
+    // Seen under load (issue 23): the person read the order accepted, the ERP completed it, and the
+    // person's cancel came after the ERP's own answer had shown it completed.
+    const completed = [move('ord_c', 'pending', 'accepted'), move('ord_c', 'accepted', 'completed')];
+    const late = move('ord_c', 'completed', 'cancelled', { code: 'invalid_status_transition' }, 409);
+    const calls = [...forward, move('ord_r', 'pending', 'rejected'), ...completed, late];
+    expect(statuses.grade(observation(calls, { tasks: STATUS_TASKS })).status).toBe('pending');
+    // A second move on that order, or one on an order of no such task, is still a move on a final order.
+    const second = move('ord_c', 'completed', 'ready', { code: 'invalid_status_transition' }, 409);
+    expect(statuses.grade(observation([...calls, second], { tasks: STATUS_TASKS })).reason).toMatch(/tried to move order ord_c to ready after the ERP had been told it was final/);
+    const other = [...forward, move('o1', 'ready', 'completed'), move('o1', 'completed', 'cancelled', { code: 'invalid_status_transition' }, 409)];
+    expect(statuses.grade(observation(other, { tasks: STATUS_TASKS })).reason).toMatch(/tried to move order o1 to cancelled after the ERP had been told it was final/);
+  });
+
   it('grades the re-issue instead of the first task, and fails statuses naming both automatic moves the second time', () => {
     const first: OpenedTask = { ...CANCEL, reissued_as: 'tsk_3' };
     const second: OpenedTask = { id: 'tsk_3', action: 'cancel_order', order_id: 'ord_c2', order_number: 12, opened_at: T0 + 5000, reissue_of: 'tsk_2', context: 'Order #8 (ord_c) was completed by POST … before the task was done' };
