@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { SlowFirstSequencer } from './test/helpers/sequencer.js';
 
 // Tests of the data folder, the SQLite adapter's own mechanisms and crashes of one process: they name
@@ -13,6 +13,9 @@ const SQLITE_ONLY = [
   'test/emulator/webhooks/recovery.test.ts',
   'test/emulator/webhooks/restart.test.ts',
 ];
+
+// Files of the postgres project alone (observed zoo sessions, each on a database of its own).
+const POSTGRES_ONLY = ['test/checks/zoo/postgres.test.ts'];
 
 // The port's contract suite, the adapters' own suites and the team tests choose their adapters.
 const ADAPTERS_OWN = ['test/emulator/store', 'test/emulator/adapters', 'test/emulator/team'];
@@ -58,9 +61,9 @@ export default defineConfig({
     // The slowest files first (a fresh clone has no record of an earlier run's times).
     sequence: { sequencer: SlowFirstSequencer },
     projects: [
-      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...POSTGRES_ONLY] } },
       ...(withPostgres
-        ? [{ extends: true, test: { name: 'postgres', include: emulatorSuite(), env: { MERCHANT_KIT_TEST_STORE: 'postgres' } } }]
+        ? [{ extends: true, test: { name: 'postgres', include: [...emulatorSuite(), ...POSTGRES_ONLY], env: { MERCHANT_KIT_TEST_STORE: 'postgres' } } }]
         : []),
     ],
   },

@@ -60,6 +60,9 @@ async function runOnEmulator(ctx: Parameters<Check['run']>[0]): Promise<CheckOut
   return pass('the 503 and the 429 were each retried once with the same Idempotency-Key after Retry-After, and applied once', log.items);
 }
 
+/** The answers a write is retried after (the spec's Errors: 429 and 5xx). */
+const RETRIED_STATUS = (status: number) => status === 429 || status >= 500;
+
 /** How many faults of one status the session injects at most: more when a measurement could not tell (MEASURE_SLACK_MS). */
 export const MAX_SAMPLES = 4;
 
@@ -97,10 +100,12 @@ function sample(obs: Observation, f: InjectedFault): Sample {
     actual: `${sameKey ? 'same key' : `another key (${next.idempotency_key ?? 'none'})`}, its first bytes ${waited} after the ${f.status}`,
   });
   if (verdict !== 'waited') return { verdict, evidence, waited };
-  // The effect once: the request finally succeeded under its one key (a repeat with the same key is
-  // a replay, never a second effect; the injected answers never ran).
-  const done = obs.calls.find((c) => c.seq > call.seq && c.method === call.method && c.path === call.path && c.idempotency_key === call.idempotency_key && ok2xx(c));
-  if (done && done !== next) evidence.push(callEvidence(`success after ${f.status}`, done));
+  // The effect once: the request was finally answered under its one key (a repeat with the same key
+  // is a replay, never a second effect; the injected answers never ran). A final refusal counts too:
+  // the order may have changed during the wait (the session cancels its probe order), and a retry
+  // refused with 409 was still the right retry; only a 429 or 5xx leaves it to be retried again.
+  const done = obs.calls.find((c) => c.seq > call.seq && c.method === call.method && c.path === call.path && c.idempotency_key === call.idempotency_key && !RETRIED_STATUS(c.status));
+  if (done && done !== next) evidence.push(callEvidence(`${ok2xx(done) ? 'success' : 'final answer'} after ${f.status}`, done, true));
   return { verdict: done ? 'waited' : 'done', evidence, waited };
 }
 

@@ -5,7 +5,7 @@ import { expired, ok2xx, orderOf, waitingForOrders } from './internal/calls.js';
 import { EvidenceLog } from './internal/evidence.js';
 import { postLocalProbe, reformatted, STALE_SECONDS, randomSecret, type LocalProbe } from './internal/probes.js';
 import { ensureReceiver } from './internal/setup.js';
-import type { Observation, ProbeKind, ProbeRecord } from '../src/contract/observation.js';
+import type { Observation, ProbeKind, ProbeRecord, RecordedCall } from '../src/contract/observation.js';
 import { ACCEPTED_KINDS, latestProbes, PROBE_KINDS, receiverRefusesAll, receiverSilent } from './internal/probe-verdicts.js';
 import { fail, pass, pending, skip, type Evidence } from './types.js';
 
@@ -75,13 +75,20 @@ function judgeProbe(obs: Observation, p: ProbeRecord, probeOrder: string | null,
     }
   } else {
     // DESIGN: only an import or ack done again counts as acting on the older version (status calls on
-    // the probe order are graded by statuses alone). A retry of a write begun before the probe keeps
-    // its key: not new work; an import the ERP had not done yet is late, not a second one; an ack
-    // after an import-failure is the recovery the spec allows.
-    const before = imports.filter((c) => c.at < p.sent_at);
-    const keys = new Set(before.map((c) => c.idempotency_key));
-    const doneBefore = (kind: string) => before.some((c) => !c.injected && ok2xx(c) && c.path.endsWith(kind));
-    const again = writes.find((c) => c.at >= p.sent_at && !keys.has(c.idempotency_key) && IMPORTS.some((k) => c.path.endsWith(k) && doneBefore(k)));
+    // the probe order are graded by statuses alone). An import is one key: its retries keep it, so a
+    // write under a key begun before the probe is not new work, and the first import done late (a
+    // queue, or a retry still waiting out Retry-After when the probe came) is not a second one. A
+    // write after the probe under a new key, once another key of that kind was begun before it and
+    // succeeded, is the import done again; an ack after an import-failure is the recovery the spec allows.
+    // A write without an Idempotency-Key cannot be told from a retry: all such writes are one key.
+    const keyOf = (c: RecordedCall) => `${IMPORTS.find((k) => c.path.endsWith(k))} ${c.idempotency_key ?? '(none)'}`;
+    const beforeKeys = new Set(imports.filter((c) => c.at < p.sent_at).map(keyOf));
+    const begunAt = new Map<string, number>();
+    for (const c of imports) begunAt.set(keyOf(c), Math.min(begunAt.get(keyOf(c)) ?? c.at, c.at));
+    const succeeded = new Set(writes.filter(ok2xx).map(keyOf));
+    const sameKind = (a: string, b: string) => a.split(' ')[0] === b.split(' ')[0];
+    const importedBefore = (c: RecordedCall) => [...succeeded].some((k) => k !== keyOf(c) && sameKind(k, keyOf(c)) && begunAt.get(k)! < c.at);
+    const again = writes.find((c) => c.at >= p.sent_at && !beforeKeys.has(keyOf(c)) && importedBefore(c));
     if (again) return { ok: false, actual: `${answer}; then ${again.method} ${again.path} (${again.request_id}): imported the older version again` };
   }
   // Watched from the receiver's answer: the ERP acts on a probe only once it has it (a receiver that

@@ -57,11 +57,29 @@ export function toldFinal(obs: Observation, call: RecordedCall): string | null {
 }
 
 /**
+ * DESIGN: a task never fails for a move the ERP made before the person could act. The person doing
+ * such a task late (the order read before the ERP made it final, the move sent after) makes one
+ * refused reject or cancel on the task's order: that is the task pre-empted, not a move on an order
+ * the ERP knew final. Only the first refused move on each such order; a second one still counts.
+ */
+function lateTaskMoves(obs: Observation, calls: RecordedCall[]): Set<RecordedCall> {
+  const late = new Set<RecordedCall>();
+  for (const t of obs.session.tasks) {
+    if (!madeFinalBeforeDone(obs, t)) continue;
+    const first = calls.find((c) => orderOf(c) === t.order_id && movesFinal(c) && !ok2xx(c));
+    if (first && (first.facts?.status === 'rejected' || first.facts?.status === 'cancelled')) late.add(first);
+  }
+  return late;
+}
+
+/**
  * The first move on an order the ERP had been told is final, as a failure naming the call and how it
  * was told. One refused move on a final order, not repeated, is never a failure by itself.
  */
 function moveOnFinal(obs: Observation, calls: RecordedCall[]): CheckOutcome | null {
+  const late = lateTaskMoves(obs, calls);
   for (const c of calls.filter(movesFinal)) {
+    if (late.has(c)) continue;
     const told = toldFinal(obs, c);
     if (!told) continue;
     const evidence = [callEvidence(`move to ${c.facts?.status} on a ${c.facts?.previous_status} order`, c, false, 'no move on an order known to be final')];

@@ -120,6 +120,20 @@ describe('tasks and an ERP\'s own automation', () => {
     expect(statuses.grade(observation(calls, { tasks: STATUS_TASKS })).status).toBe('pending');
   });
 
+  it('takes the person\'s one refused move on a task\'s order the ERP made final first for the task done late, not a move on a final order', () => {
+    // Seen under load (issue 23): the person read the order accepted, the ERP completed it, and the
+    // person's cancel came after the ERP's own answer had shown it completed.
+    const completed = [move('ord_c', 'pending', 'accepted'), move('ord_c', 'accepted', 'completed')];
+    const late = move('ord_c', 'completed', 'cancelled', { code: 'invalid_status_transition' }, 409);
+    const calls = [...forward, move('ord_r', 'pending', 'rejected'), ...completed, late];
+    expect(statuses.grade(observation(calls, { tasks: STATUS_TASKS })).status).toBe('pending');
+    // A second move on that order, or one on an order of no such task, is still a move on a final order.
+    const second = move('ord_c', 'completed', 'ready', { code: 'invalid_status_transition' }, 409);
+    expect(statuses.grade(observation([...calls, second], { tasks: STATUS_TASKS })).reason).toMatch(/tried to move order ord_c to ready after the ERP had been told it was final/);
+    const other = [...forward, move('o1', 'ready', 'completed'), move('o1', 'completed', 'cancelled', { code: 'invalid_status_transition' }, 409)];
+    expect(statuses.grade(observation(other, { tasks: STATUS_TASKS })).reason).toMatch(/tried to move order o1 to cancelled after the ERP had been told it was final/);
+  });
+
   it('grades the re-issue instead of the first task, and fails statuses naming both automatic moves the second time', () => {
     const first: OpenedTask = { ...CANCEL, reissued_as: 'tsk_3' };
     const second: OpenedTask = { id: 'tsk_3', action: 'cancel_order', order_id: 'ord_c2', order_number: 12, opened_at: T0 + 5000, reissue_of: 'tsk_2', context: 'Order #8 (ord_c) was completed by POST … before the task was done' };
@@ -160,6 +174,22 @@ describe('the session\'s probe order', () => {
     expect(signatureRejection.grade(observation(calls, answered))).toMatchObject({ status: 'fail', reason: 'the receiver got 1 probe(s) wrong: older version after a newer one' });
   });
 
+  it('fails an import done again after the older version while the first import, begun before it, still waited out a Retry-After', () => {
+    // Seen under load (issue 23): the probe order's ack got the session's injected 429; the older
+    // version came during the ERP's 1 s wait; its retry (same key) succeeded, then it acked again.
+    const calls = [ack(T0 + 50, 'k1'), ack(T0 + 1200, 'k1'), ack(T0 + 1300, 'k2')];
+    calls[0] = { ...calls[0]!, status: 429, code: 'rate_limited', injected: true };
+    const outcome = signatureRejection.grade(observation(calls, { ...base, probes: allProbes() }));
+    expect(outcome).toMatchObject({ status: 'fail', reason: 'the receiver got 1 probe(s) wrong: older version after a newer one' });
+    expect(outcome.evidence.find((e) => e.step === 'probe: older version after a newer one')!.actual).toMatch(/then POST \/orders\/ord_pr\/ack \(req_\d+\): imported the older version again$/);
+  });
+
+  it('takes a first import done only after the older version arrived as late, not as done again; a second one under a new key fails', () => {
+    expect(signatureRejection.grade(observation([ack(T0 + 200, 'k1')], { ...base, probes: allProbes() })).status).toBe('pass');
+    const twice = signatureRejection.grade(observation([ack(T0 + 200, 'k1'), ack(T0 + 300, 'k2')], { ...base, probes: allProbes() }));
+    expect(twice).toMatchObject({ status: 'fail', reason: 'the receiver got 1 probe(s) wrong: older version after a newer one' });
+  });
+
   it('takes an ack after an import-failure as the recovery the spec allows, not an import done again', () => {
     const calls = [call('POST', '/orders/ord_pr/import-failure', 200, { at: T0 + 50, idempotency_key: 'k1' }), ack(T0 + 200, 'k2')];
     expect(signatureRejection.grade(observation(calls, { ...base, probes: allProbes() })).status).toBe('pass');
@@ -184,6 +214,16 @@ describe('retry timing: from the refused answer sent to the retry\'s first bytes
     const calls = [first, retry(at, after)];
     const outcome = retries.grade(observation(calls, { faults: [fault(503, first.seq)] }));
     expect(outcome.status, outcome.reason).toBe(status);
+  });
+
+  it('passes a retry that waited and was refused for good (409: the order changed during the wait), and waits on one answered 503 again', () => {
+    // Seen under load (issue 23): the session cancelled its probe order while the ERP waited out the
+    // Retry-After of an injected 503 on a status move; the retry got 409, and retries stayed pending.
+    const first = refused(T0, T0 + 5);
+    const refusedForGood = retries.grade(observation([first, retry(T0 + 1010, T0 + 1006, 409)], { faults: [fault(503, first.seq)] }));
+    expect(refusedForGood.status, refusedForGood.reason).toBe('pass');
+    const againLater = retries.grade(observation([first, retry(T0 + 1010, T0 + 1006, 503)], { faults: [fault(503, first.seq)] }));
+    expect(againLater.status, againLater.reason).toBe('pending');
   });
 
   it('says an early retry came under Retry-After where one decimal would round its bound up to it', () => {

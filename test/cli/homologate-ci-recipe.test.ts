@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureBuilt, ROOT } from '../helpers/cli.js';
 import { filesIn, homologationScratch } from '../helpers/homologation.js';
 import { startReferenceErp } from '../helpers/reference-erp.js';
+import { waitFor } from '../helpers/wait.js';
 
 // docs/homologation.md's CI recipe, run as written: the script block after `<!-- ci-recipe -->`,
 // with `npx merchant-kit` on PATH as the repo's built bin, a stand-in ./start-connector.sh that
@@ -21,7 +22,7 @@ function recipe(markdown: string): string {
   return lines.slice(open + 1, close).join('\n');
 }
 
-beforeAll(ensureBuilt, 180_000);
+beforeAll(ensureBuilt);
 
 /** The pids of built-bin emulators still running with `dir` as their working directory (Linux /proc). */
 function emulatorsIn(dir: string): number[] {
@@ -61,8 +62,7 @@ describe('docs/homologation.md CI recipe', () => {
 
     // The stand-in connector: the reference ERP, started with the target the script exported.
     const request = join(dir, 'connector.request');
-    const until = Date.now() + 20_000;
-    while (!existsSync(request) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => existsSync(request), () => `the recipe's connector.request; its output so far:\n${output}`, { intervalMs: 50 });
     const [baseUrl, credential] = readFileSync(request, 'utf8').trim().split('\n');
     const erp = await startReferenceErp(baseUrl!, credential!);
     writeFileSync(join(dir, 'connector.url'), erp.operatorUrl);
@@ -89,11 +89,11 @@ describe('docs/homologation.md CI recipe', () => {
     // issue 14: the recipe stops its emulator (by the ready line's pid) and leaves no credential in
     // the workspace (the ready line goes to a private temporary file).
     try {
-      await expect.poll(() => emulatorsIn(dir), { timeout: 15_000, interval: 200 }).toEqual([]);
+      await expect.poll(() => emulatorsIn(dir), { interval: 200 }).toEqual([]);
     } finally {
       for (const pid of emulatorsIn(dir)) process.kill(pid, 'SIGKILL');
     }
     const left = filesIn(dir).filter((f) => !f.path.endsWith('connector.request') && /svs_(?:test|live)_|whsec_/.test(f.text));
     expect(left.map((f) => f.path)).toEqual([]);
-  }, 90_000);
+  });
 });

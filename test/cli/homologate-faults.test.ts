@@ -1,16 +1,17 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, runCli } from '../helpers/cli.js';
+import { ensureBuilt, runCli, waitForStderr } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { homologationScratch, runToEnd, startBadTarget } from '../helpers/homologation.js';
+import { waitFor } from '../helpers/wait.js';
 
 let emu: TestEmulator;
 
 beforeAll(async () => {
   await ensureBuilt();
   emu = await startTestEmulator();
-}, 180_000);
+});
 afterAll(() => emu?.close());
 
 /** Runs homologate against a target with a credential of the emulator's test store. */
@@ -78,7 +79,7 @@ describe('homologate: bad targets give failed checks with the reason, never a cr
     } finally {
       await target.close();
     }
-  }, 30_000);
+  });
   it('fails the checks of a target that closes every connection, naming the reset', async () => {
     const target = await startBadTarget('reset');
     try {
@@ -89,7 +90,7 @@ describe('homologate: bad targets give failed checks with the reason, never a cr
     } finally {
       await target.close();
     }
-  }, 30_000);
+  });
 });
 
 describe('homologate: refusals and usage', () => {
@@ -152,7 +153,7 @@ describe('homologate: the verdict and the set-up', () => {
     const r = await homologate(emu.running.sandbox_base_url, ['--format', 'json,md']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim()).toBe('Reference run passed: 8/8 checks passed.');
-  }, 60_000);
+  });
 
   it('writes every report with the reason when its set-up meets a 5xx storm (the reference store\'s menu)', async () => {
     await emu.control('POST', '/faults', { method: 'PUT', path: '/sandbox/v1/catalog/categories/*', status: 503, times: 50 });
@@ -169,7 +170,7 @@ describe('homologate: the verdict and the set-up', () => {
     } finally {
       await emu.control('DELETE', '/faults');
     }
-  }, 60_000);
+  });
 });
 
 describe('homologate: a manual clock', () => {
@@ -191,8 +192,7 @@ describe('homologate: interrupted', () => {
     // Without a terminal summary to come, stderr's progress shows each decided check (issue 27: with one, under CI, it leaves them to it).
     const cli = runCli(['homologate', '--report-dir', scratch.reports, '--format', 'json,junit'], { ...scratch.env, MERCHANT_KIT_BASE_URL: emu.running.sandbox_base_url, MERCHANT_KIT_CREDENTIAL: emu.test.credential });
     // The retries check waits out two Retry-After seconds: interrupt it then.
-    const until = Date.now() + 20_000;
-    while (!/PASS\s+statuses/.test(cli.stderr()) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    await waitForStderr(cli, (stderr) => /PASS\s+statuses/.test(stderr));
     cli.child.kill('SIGINT');
     const { code } = await cli.exited;
     expect(code).toBe(1);
@@ -201,7 +201,7 @@ describe('homologate: interrupted', () => {
     expect(byId(report).statuses.status).toBe('pass');
     expect(byId(report).retries).toMatchObject({ status: 'pending', reason: expect.stringMatching(/interrupted/) });
     expect(readFileSync(join(scratch.reports, 'homologation.junit.xml'), 'utf8')).toContain('<skipped message="pending: ');
-  }, 30_000);
+  });
 
   it('writes the reports marked interrupted when SIGINT comes while the target is still being probed', async () => {
     // A target that never answers: the CLI is still asking /_emulator/health when the person stops it.
@@ -209,8 +209,7 @@ describe('homologate: interrupted', () => {
     const scratch = homologationScratch();
     try {
       const cli = runCli(['homologate', '--non-interactive', '--report-dir', scratch.reports], { ...scratch.env, MERCHANT_KIT_BASE_URL: target.url, MERCHANT_KIT_CREDENTIAL: emu.test.credential });
-      const until = Date.now() + 15_000;
-      while (target.requests.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      await waitFor(() => target.requests.length > 0, () => `a request to the target; stderr: ${cli.stderr()}`);
       expect(target.requests[0]).toBe('/_emulator/health');
       cli.child.kill('SIGINT');
       const exit = await cli.exited;
@@ -220,5 +219,5 @@ describe('homologate: interrupted', () => {
     } finally {
       await target.close();
     }
-  }, 30_000);
+  });
 });

@@ -36,7 +36,7 @@ beforeAll(async () => {
   expect((await runToEnd(['homologate', '--only', 'connection', '--report-dir', b.reports], { ...b.env, ...env })).code).toBe(0);
   partial = b.reports;
   browser = await launchChromium();
-}, 180_000);
+});
 afterAll(async () => {
   await browser?.close();
   await emu?.close();

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, runCli } from '../helpers/cli.js';
+import { ensureBuilt, runCli, waitForStderr } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { filesIn, homologationScratch, runToEnd, startBalancer } from '../helpers/homologation.js';
 import { driveTasks, startReferenceErp, type ReferenceErp, type TaskDriver } from '../helpers/reference-erp.js';
@@ -12,7 +12,7 @@ let emu: TestEmulator | undefined;
 let erp: ReferenceErp | undefined;
 let driver: TaskDriver | undefined;
 
-beforeAll(ensureBuilt, 180_000);
+beforeAll(ensureBuilt);
 afterEach(async () => {
   await driver?.stop();
   await erp?.close();
@@ -53,7 +53,7 @@ describe('homologate --observe', () => {
     expect(filesIn(scratch.reports)).toHaveLength(4);
     expect(erp.errors).toEqual([]);
     expect(driver.errors).toEqual([]);
-  }, 60_000);
+  });
 
   it('names the address it was given (a balancer in front of the emulator), the intake and settings, and prints the verdict line with --format json,md', async () => {
     emu = await startTestEmulator({ clock: 'system' });
@@ -75,7 +75,7 @@ describe('homologate --observe', () => {
     } finally {
       await balancer.close();
     }
-  }, 60_000);
+  });
 
   it('names the tasks still open when nobody does them, fails statuses, and leaves no listener warning after many polls', async () => {
     emu = await startTestEmulator({ clock: 'system' });
@@ -89,16 +89,14 @@ describe('homologate --observe', () => {
     expect(r.stdout).toMatch(/Your steps:\n\s+OPEN tsk_1 reject_order: Reject order #/);
     // About 20 polls of the report: none leaves an abort listener behind.
     expect(r.stderr).not.toContain('MaxListenersExceededWarning');
-  }, 60_000);
+  });
 
   it('writes the reports marked incomplete when interrupted with SIGINT', async () => {
     emu = await startTestEmulator({ clock: 'system' });
     // No ERP runs: the session's checks stay pending until the person stops the watch.
     const scratch = homologationScratch();
     const cli = runCli(['homologate', '--observe', '--integration', emu.test.integration_id, '--timeout', '60', '--report-dir', scratch.reports], envFor(emu, scratch));
-    const until = Date.now() + 15_000;
-    while (!cli.stderr().includes('Observing') && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-    expect(cli.stderr()).toContain('Observing');
+    await waitForStderr(cli, 'Observing');
     cli.child.kill('SIGINT');
     const { code } = await cli.exited;
     expect(code).toBe(1);
@@ -109,14 +107,13 @@ describe('homologate --observe', () => {
     expect(report.notes.join(' ')).toMatch(/interrupted/);
     const md = readFileSync(join(scratch.reports, 'homologation.md'), 'utf8');
     expect(md).toContain('**incomplete**');
-  }, 60_000);
+  });
 
   it('writes the reports with the undecided checks failed when the emulator stops answering mid-session', async () => {
     emu = await startTestEmulator({ clock: 'system' });
     const scratch = homologationScratch();
     const cli = runCli(['homologate', '--observe', '--integration', emu.test.integration_id, '--timeout', '60', '--report-dir', scratch.reports], envFor(emu, scratch));
-    const until = Date.now() + 15_000;
-    while (!cli.stderr().includes('Observing') && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    await waitForStderr(cli, 'Observing');
     await emu.close();
     emu = undefined;
     const { code } = await cli.exited;
@@ -128,7 +125,7 @@ describe('homologate --observe', () => {
     expect(failed.length).toBeGreaterThan(0);
     expect(report.notes.join(' ')).toMatch(/emulator stopped answering/);
     expect(filesIn(scratch.reports)).toHaveLength(4);
-  }, 60_000);
+  });
 
   it('refuses --observe against something that is not an emulator (exit 2), and where nothing answers (exit 1, is it running?)', async () => {
     const scratch = homologationScratch();

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, runCli } from '../helpers/cli.js';
+import { ensureBuilt, runCli, waitForStderr } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { homologationScratch, runToEnd, startRealEnvironmentProxy } from '../helpers/homologation.js';
 
@@ -13,7 +13,7 @@ beforeAll(async () => {
   await ensureBuilt();
   emu = await startTestEmulator();
   proxy = await startRealEnvironmentProxy(emu.url);
-}, 180_000);
+});
 afterAll(async () => {
   await proxy?.close();
   await emu?.close();
@@ -33,13 +33,12 @@ describe('homologate against a real environment', () => {
     expect(r.stdout).toMatch(/note: --non-interactive/);
     // The real environment's webhook is left alone (it could not reach this machine anyway).
     expect((await emu.api('GET', '/webhook')).status).toBe(404);
-  }, 60_000);
+  });
 
   it('asks the person to create the orders in the panel and finds them on the feed', async () => {
     const scratch = homologationScratch();
     const cli = runCli(['homologate', '--timeout', '30', '--report-dir', scratch.reports], { ...scratch.env, MERCHANT_KIT_BASE_URL: proxy.url, MERCHANT_KIT_CREDENTIAL: emu.test.credential });
-    const until = Date.now() + 20_000;
-    while (!cli.stderr().includes('Create three orders') && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    await waitForStderr(cli, 'Create three orders');
     expect(cli.stderr()).toContain('Waiting up to 30 s for them on the event feed');
     // The person, in the panel's simulator.
     for (const scenario of ['delivery', 'pickup_invoice', 'unmapped_product']) {
@@ -51,5 +50,5 @@ describe('homologate against a real environment', () => {
     expect(report.mode).toBe('interactive');
     expect(statusOf(report)).toEqual({ connection: 'pass', catalog: 'pass', order_reception: 'pass', signature_rejection: 'pass', import: 'pass', import_recovery: 'pass', statuses: 'pass', retries: 'skip' });
     expect(report.checks.find((c: { id: string }) => c.id === 'order_reception').reason).toMatch(/webhook delivery not checked/);
-  }, 60_000);
+  });
 });

@@ -11,7 +11,7 @@ let emu: TestEmulator;
 beforeAll(async () => {
   await ensureBuilt();
   emu = await startTestEmulator();
-}, 180_000);
+});
 afterAll(() => emu?.close());
 
 /** Runs `merchant-kit …args` on a pseudo-terminal; the screen's text without colours, cursor moves or carriage returns. */
@@ -41,5 +41,5 @@ describe('homologate on a terminal', () => {
     for (const id of ['connection', 'catalog']) expect(screen.match(new RegExp(`PASS\\s+${id}\\s`, 'g')), screen).toHaveLength(1);
     expect(screen.match(/Selected checks passed: 2\/2/g)).toHaveLength(1);
     expect(screen).not.toContain('MaxListenersExceededWarning');
-  }, 60_000);
+  });
 });

@@ -33,7 +33,7 @@ beforeAll(async () => {
     MERCHANT_KIT_BASE_URL: emu.running.sandbox_base_url,
     MERCHANT_KIT_CREDENTIAL: emu.test.credential,
   });
-}, 180_000);
+});
 afterAll(async () => {
   await developerHook?.close();
   await emu?.close();

@@ -25,7 +25,7 @@ export interface Policy {
   actsOnFinal?: boolean;
   /** Waits this long before working on an order (a slow ERP). */
   workAfterMs?: number;
-  /** Broken: whether an order is imported is read from the version at hand, so an older version is imported again. */
+  /** Broken: whether an order is imported is read from the version it was handed, so an older version is imported again. */
   importsByVersion?: boolean;
 }
 
@@ -59,7 +59,10 @@ export class BackOffice {
   async handle(order: ZooOrder): Promise<void> {
     if (this.policy.workAfterMs) await sleep(this.policy.workAfterMs);
     const current = this.newest(order.id) ?? order;
-    await this.importOrder(current);
+    // Broken on purpose, and shown on every run: it imports from the version it was handed, so an
+    // answer that came in meanwhile (its own first import's, finishing after a Retry-After) cannot
+    // hide the older version from it.
+    await this.importOrder(this.policy.importsByVersion ? order : current);
     await this.ownMoves(current);
   }
 

@@ -20,10 +20,10 @@ export interface Observed {
   writes: string[];
 }
 
-/** The emulator's request log of API writes, oldest first: "POST /sandbox/v1/orders/ord_…/ack 503 maintenance (req_…)". */
-async function requestLog(emu: EmulatorProcess): Promise<string[]> {
-  const page = await emu.control<{ data: { entries: { method: string; path: string; status: number; error_code: string | null; request_id: string; time: string }[] } }>('GET', '/logs?tail=500');
-  return page.body.data.entries.filter((e) => e.method !== 'GET' && !e.path.startsWith('/_emulator')).map((e) => `${e.time.slice(11, 23)} ${e.method} ${e.path} ${e.status}${e.error_code ? ` ${e.error_code}` : ''} (${e.request_id})`);
+/** The emulator's request log of one integration's API writes, oldest first: "POST /sandbox/v1/orders/ord_…/ack 503 maintenance (req_…)". */
+async function requestLog(emu: EmulatorProcess, integrationId: string): Promise<string[]> {
+  const page = await emu.control<{ data: { entries: { method: string; path: string; status: number; error_code: string | null; request_id: string; time: string; integration_id: string | null }[] } }>('GET', '/logs?tail=500');
+  return page.body.data.entries.filter((e) => e.integration_id === integrationId && e.method !== 'GET' && !e.path.startsWith('/_emulator')).map((e) => `${e.time.slice(11, 23)} ${e.method} ${e.path} ${e.status}${e.error_code ? ` ${e.error_code}` : ''} (${e.request_id})`);
 }
 
 let bundled: Promise<string> | null = null;
@@ -56,11 +56,19 @@ interface EmulatorProcess {
   close(): Promise<void>;
 }
 
-async function startEmulatorProcess(): Promise<EmulatorProcess> {
+/** Where a session runs: the emulator and the integration (with its credential) of the ERP under test. */
+interface SessionTarget {
+  emu: EmulatorProcess;
+  integrationId: string;
+  credential: string;
+}
+
+/** `storage`: the emulator's storage options (default `--memory`; `--database-url …` for PostgreSQL). */
+async function startEmulatorProcess(storage: string[] = ['--memory']): Promise<EmulatorProcess> {
   // The run's copy of the built CLI (helpers/run-build.ts): a rebuild of dist/ during the run cannot
   // pull its chunks from under a running session.
   const bin = join(await runBuild(), 'bin', 'merchant-kit.js');
-  const child = spawn(process.execPath, [bin, 'emulator', 'start', '--json', '--port', '0', '--memory'], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'emulator', 'start', '--json', '--port', '0', ...storage], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += String(d)));
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
@@ -90,9 +98,9 @@ async function startEmulatorProcess(): Promise<EmulatorProcess> {
 }
 
 /** A zoo ERP in a thread of its own (test/helpers/erps/worker-entry.ts), ready once it connected and published. */
-async function startErpThread(v: Variant, emu: EmulatorProcess): Promise<ErpThread> {
+async function startErpThread(v: Variant, { emu, credential, integrationId }: SessionTarget): Promise<ErpThread> {
   const worker = new Worker(await workerFile(), {
-    workerData: { variant: v.name, baseUrl: emu.ready.sandbox_base_url, credential: emu.test.credential, adminUrl: emu.ready.admin_url, integrationId: emu.test.integration_id },
+    workerData: { variant: v.name, baseUrl: emu.ready.sandbox_base_url, credential, adminUrl: emu.ready.admin_url, integrationId },
   });
   const next = (type: string) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
@@ -124,14 +132,57 @@ async function startErpThread(v: Variant, emu: EmulatorProcess): Promise<ErpThre
  * their own; the settings set in the panel, the ERP started (it connects and publishes), the session
  * started with a long timeout, the person doing the tasks; the report polled until it is complete or
  * `budgetSeconds` pass. Everything is closed before it returns. Needs the run's build (`runBuild`).
+ * `storage`: the emulator's storage options (a fresh PostgreSQL database per session: processes on
+ * one database are one sandbox, and the seeded store's webhook would outlive the session).
  */
-export async function observeVariant(v: Variant, timeoutSeconds = v.sessionTimeoutSeconds ?? 600): Promise<Observed> {
-  const emu = await startEmulatorProcess();
+export async function observeVariant(v: Variant, storage?: string[]): Promise<Observed> {
+  const emu = await startEmulatorProcess(storage);
+  try {
+    return await observeOn({ emu, integrationId: emu.test.integration_id, credential: emu.test.credential }, v);
+  } finally {
+    await emu.close();
+  }
+}
+
+/**
+ * Sessions `n` at a time, each on a store of its own (`POST /_emulator/stores`: its own integration,
+ * credential, webhook, catalog and orders) in one of `n` emulator processes, one per slot, started
+ * when first needed and reused: a session sees what it would see on a fresh emulator (one session per
+ * process at a time), without paying for a process start. `close()` stops the processes.
+ */
+export function sharedEmulators(n: number): { observe(v: Variant): Promise<Observed>; close(): Promise<void> } {
+  const limit = slots(n);
+  const idle: EmulatorProcess[] = [];
+  const started: Promise<EmulatorProcess>[] = [];
+  return {
+    observe: (v) =>
+      limit(async () => {
+        const emu = idle.pop() ?? (await (started[started.length] = startEmulatorProcess()));
+        let healthy = false;
+        try {
+          const made = await emu.control<{ data: { integration: { id: string }; credential: string } }>('POST', '/stores', { environment: 'test', name: `zoo ${v.name}`.slice(0, 60) });
+          if (made.status !== 201) throw new Error(`POST /_emulator/stores: ${made.status} ${JSON.stringify(made.body)}`);
+          const observed = await observeOn({ emu, integrationId: made.body.data.integration.id, credential: made.body.data.credential }, v);
+          healthy = true;
+          return observed;
+        } finally {
+          // An emulator that failed a session is not handed to the next one.
+          if (healthy) idle.push(emu);
+          else await emu.close();
+        }
+      }),
+    async close() {
+      await Promise.all(started.map((p) => p.then((e) => e.close(), () => undefined)));
+    },
+  };
+}
+
+async function observeOn(target: SessionTarget, v: Variant, timeoutSeconds = v.sessionTimeoutSeconds ?? 600): Promise<Observed> {
+  const { emu, integrationId: id } = target;
   let erp: ErpThread | undefined;
   try {
-    const id = emu.test.integration_id;
     if (v.settings) await emu.control('PATCH', `/integrations/${id}`, { settings: v.settings });
-    erp = await startErpThread(v, emu);
+    erp = await startErpThread(v, target);
     const started = Date.now();
     const start = await emu.control('POST', `/homologation/${id}/start`, { timeout_seconds: timeoutSeconds });
     if (start.status !== 201) throw new Error(`session start: ${start.status} ${JSON.stringify(start.body)}`);
@@ -147,11 +198,10 @@ export async function observeVariant(v: Variant, timeoutSeconds = v.sessionTimeo
     const { errors, personErrors } = await erp.close();
     erp = undefined;
     // An incomplete session's failure message gets the ERP's writes as the emulator answered them.
-    const writes = report.complete ? [] : await requestLog(emu);
+    const writes = report.complete ? [] : await requestLog(emu, id);
     return { report, errors, personErrors, seconds, writes };
   } finally {
     await erp?.close().catch(() => undefined);
-    await emu.close();
   }
 }
 
