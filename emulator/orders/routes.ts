@@ -44,10 +44,10 @@ export function ordersRoutes(app: FastifyInstance, env: EnvContext, emulator: Em
   });
 
   // Integrations poll this one: a kept body answers without a promise (order-text.ts).
-  apiRoute(app, env, emulator, api.getOrder, ({ auth, params }): Outcome | Promise<Outcome> => {
-    const text = orderBodyText(env, params.order_id, auth.store.id);
+  apiRoute(app, env, emulator, api.getOrder, ({ auth, params, request }): Outcome | Promise<Outcome> => {
+    const text = orderBodyText(env, params.order_id, auth.store.id, request.prefetch);
     return isPromise(text) ? text.then((body) => ({ body })) : { body: text };
-  });
+  }, { prefetch: 'order' });
 
   apiRoute(app, env, emulator, api.ackOrder, async ({ auth, params, body }) =>
     ok(await presentOrder(orders, await acknowledge(env, params.order_id, auth.store.id, auth.integration.id, body))),

@@ -5,6 +5,7 @@ import { order, storeWithIntegration, T0 } from './fixtures.js';
 import { authRecords } from '../../../../emulator/stores/repository.js';
 import { orderWithHistory } from '../../../../emulator/orders/repository.js';
 import { roundTrips } from '../../../../emulator/adapters/postgres/round-trips.js';
+import type { StoragePort } from '../../../../emulator/store/port.js';
 
 /** The round trips `read` made on PostgreSQL (the adapter's own counter). */
 async function tripsOf<T>(read: () => Promise<T>): Promise<{ value: T; trips: number }> {
@@ -82,3 +83,102 @@ describePostgres('the reads of a request in one, on a shared sandbox', (h) => {
     expect(seen.history).toEqual([{ status: 'accepted', at: T0 + 2, by: 'integration', integrationId, reason: null }]);
   });
 });
+
+describeAdapters('the admission of an API request', (h) => {
+  it('is one statement on a server database, and none on the embedded one (each question answers at once there)', async () => {
+    if (h.kind === 'sqlite') return expect(h.storage.admissions).toBeUndefined();
+    const env = h.storage.env('test');
+    const { storeId, integrationId } = await storeWithIntegration(env);
+    const digest = createHash('sha256').update('svs_secret').digest();
+    await env.tx((tx) => tx.credentials.insert('svk_a', integrationId, digest, T0));
+    const o = order(storeId, 1);
+    await env.tx(async (tx) => {
+      await tx.orders.insert(o);
+      await tx.orders.addHistory(o.id, { status: 'pending', at: T0, by: 'customer', integrationId: null, reason: null });
+    });
+    await h.storage.coordination.clock.save({ mode: 'manual', offsetMs: 5, frozenAt: T0 });
+    const { value: admission, trips } = await ownTripsOf(() => admit(h, { keyId: 'svk_a', digest }, o.id));
+    expect(trips).toBe(1);
+    expect(admission.shared).toEqual({ clock: { mode: 'manual', offsetMs: 5, frozenAt: T0 }, generation: 0 });
+    expect(admission.records).toEqual(await authRecords(env, 'svk_a'));
+    expect(admission.order).toEqual(await orderWithHistory(env.orders, o.id));
+    expect(admission.hit).toEqual({ allowed: true, remaining: 119, retryAfterSeconds: 60 });
+    expect(admission.blocked).toBe(false);
+    expect((await admit(h, { keyId: 'svk_a', digest }, o.id)).hit!.remaining).toBe(118);
+    // What the pipeline would count itself: the same window.
+    expect((await h.storage.coordination.windows.hit('requests', integrationId, T0 + 5)).remaining).toBe(117);
+    const none = await admit(h, null, 'ord_nobody');
+    expect([none.records, none.order, none.hit]).toEqual([undefined, undefined, null]);
+  });
+
+  it('counts the request hit only for a credential the request will be admitted with', async () => {
+    if (h.kind === 'sqlite') return;
+    const env = h.storage.env('test');
+    const { integrationId } = await storeWithIntegration(env);
+    const digest = createHash('sha256').update('svs_secret').digest();
+    const wrong = createHash('sha256').update('svs_other').digest();
+    await env.credentials.insert('svk_a', integrationId, digest, T0);
+    await h.storage.coordination.clock.save({ mode: 'manual', offsetMs: 0, frozenAt: T0 });
+    const remaining = async () => (await h.storage.coordination.windows.hit('requests', integrationId, T0)).remaining;
+    // A wrong secret: the records (the pipeline refuses them itself), no hit.
+    const refused = await admit(h, { keyId: 'svk_a', digest: wrong }, null);
+    expect(refused.records?.credential.keyId).toBe('svk_a');
+    expect(refused.hit).toBeNull();
+    expect(await remaining()).toBe(119);
+    // A fault exists: the fault answers first, the pipeline counts after it.
+    await h.storage.coordination.faults.add({ path: '/nothing', times: 1 });
+    expect((await admit(h, { keyId: 'svk_a', digest }, null)).hit).toBeNull();
+    await h.storage.coordination.faults.clear();
+    // The IP used its 30 authentication failures of the minute: blocked, no hit.
+    for (let i = 0; i < 30; i++) await h.storage.coordination.windows.hit('auth_failures', '192.0.2.9', T0);
+    const blocked = await admit(h, { keyId: 'svk_a', digest }, null, '192.0.2.9');
+    expect([blocked.blocked, blocked.hit]).toEqual([true, null]);
+    expect(await remaining()).toBe(118);
+    // Expired at the sandbox's time (its clock, not this process's), then revoked: no hit.
+    await env.credentials.expireOthers(integrationId, 'svk_none', T0 + 1000);
+    expect((await admit(h, { keyId: 'svk_a', digest }, null)).hit).not.toBeNull();
+    await h.storage.coordination.clock.save({ mode: 'manual', offsetMs: 1000, frozenAt: T0 });
+    expect((await admit(h, { keyId: 'svk_a', digest }, null)).hit).toBeNull();
+    await h.storage.coordination.clock.save({ mode: 'manual', offsetMs: 0, frozenAt: T0 });
+    await env.credentials.revoke('svk_a', integrationId, T0);
+    expect((await admit(h, { keyId: 'svk_a', digest }, null)).hit).toBeNull();
+  });
+
+  it('sees a write acknowledged through another process (nothing kept between admissions)', async () => {
+    if (h.kind === 'sqlite') return;
+    const other = await h.openAnother();
+    const env = h.storage.env('test');
+    const { storeId, integrationId } = await storeWithIntegration(env);
+    const digest = createHash('sha256').update('svs_secret').digest();
+    await env.credentials.insert('svk_a', integrationId, digest, T0);
+    const o = order(storeId, 1);
+    await env.orders.insert(o);
+    expect((await admit(h, { keyId: 'svk_a', digest }, o.id)).order!.order.status).toBe('pending');
+    await other.env('test').orders.update({ ...o, status: 'accepted', updatedAt: T0 + 1 });
+    await other.env('test').credentials.revoke('svk_a', integrationId, T0 + 1);
+    await other.coordination.reset();
+    const after = await admit(h, { keyId: 'svk_a', digest }, o.id);
+    expect(after.order!.order.status).toBe('accepted');
+    expect(after.records!.credential.revokedAt).toBe(T0 + 1);
+    expect(after.shared.generation).toBe(1);
+  });
+});
+
+let scopes = 0;
+
+/** The round trips `read` made itself (counted in a scope of its own: a notice still under way from an earlier write is not its). */
+async function ownTripsOf<T>(read: () => Promise<T>): Promise<{ value: T; trips: number }> {
+  roundTrips.countRequests();
+  const route = `admission ${++scopes}`;
+  const value = await roundTrips.inRequest(async () => {
+    roundTrips.name(route);
+    const v = await read();
+    roundTrips.answered();
+    return v;
+  });
+  return { value, trips: roundTrips.snapshot().requests[route]!.trips };
+}
+
+function admit(h: { storage: StoragePort }, credential: { keyId: string; digest: Buffer } | null, orderId: string | null, ip = '192.0.2.1') {
+  return h.storage.admissions!.admit({ environment: 'test', credential, ip, limits: true, realNow: T0, now: T0, orderId });
+}
