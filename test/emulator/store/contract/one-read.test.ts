@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { describeAdapters, describePostgres } from './harness.js';
 import { order, storeWithIntegration, T0 } from './fixtures.js';
 import { authRecords } from '../../../../emulator/stores/repository.js';
-import { orderWithHistory } from '../../../../emulator/orders/repository.js';
+import { orderWithHistory, type EventRecord } from '../../../../emulator/orders/repository.js';
 import { roundTrips } from '../../../../emulator/adapters/postgres/round-trips.js';
 import type { StoragePort } from '../../../../emulator/store/port.js';
 
@@ -182,3 +182,43 @@ async function ownTripsOf<T>(read: () => Promise<T>): Promise<{ value: T; trips:
 function admit(h: { storage: StoragePort }, credential: { keyId: string; digest: Buffer } | null, orderId: string | null, ip = '192.0.2.1') {
   return h.storage.admissions!.admit({ environment: 'test', credential, ip, limits: true, realNow: T0, now: T0, orderId });
 }
+
+describeAdapters('a feed page after a cursor in one read', (h) => {
+  it('gives the cursor\'s event, the counter and the page exactly as the reads one by one', async () => {
+    const env = h.storage.env('test');
+    if (h.kind === 'sqlite') return expect(env.events.feedAfter).toBeUndefined();
+    const a = await storeWithIntegration(env);
+    const b = await storeWithIntegration(env);
+    const emitted: EventRecord[] = [];
+    for (let i = 0; i < 4; i++) {
+      await env.tx(async (tx) => {
+        emitted.push(...(await tx.emit('order.created', a.storeId, { order_id: `ord_${i}` } as never, a.integrationId)));
+        emitted.push(...(await tx.emit('order.created', b.storeId, { order_id: `ord_b${i}` } as never, b.integrationId)));
+      });
+    }
+    const mine = emitted.filter((e) => e.integrationId === a.integrationId);
+    const types = ['order.created'];
+    const args = { integrationId: a.integrationId, cutoff: T0 - 1, types, limit: 2 };
+    const { value: read, trips } = await ownTripsOf(() => env.events.feedAfter!({ ...args, cursor: { seq: mine[0]!.seq, createdAt: mine[0]!.createdAt } }));
+    expect(trips).toBe(1);
+    expect(read).toEqual({
+      cursorEvent: { integrationId: a.integrationId, createdAt: mine[0]!.createdAt },
+      maxSeq: await env.events.maxSeq(),
+      rows: await env.events.feedPage({ ...args, after: mine[0]!.seq }),
+    });
+    expect(read.rows.map((r) => r.id)).toEqual([mine[1]!.id, mine[2]!.id]);
+    expect(read.rows[0]!.data.toString('utf8')).toBe(JSON.stringify({ order_id: 'ord_1' }));
+    // Another integration's event, a wrong time, a cursor past retention, no event there: from the start.
+    const fromStart = await env.events.feedPage({ ...args, after: 0 });
+    const theirs = emitted.find((e) => e.integrationId === b.integrationId)!;
+    for (const cursor of [{ seq: theirs.seq, createdAt: theirs.createdAt }, { seq: mine[1]!.seq, createdAt: 1 }, { seq: 999, createdAt: T0 }]) {
+      expect((await env.events.feedAfter!({ ...args, cursor })).rows).toEqual(fromStart);
+    }
+    const late = await env.events.feedAfter!({ ...args, cutoff: T0 + 1, cursor: { seq: mine[0]!.seq, createdAt: mine[0]!.createdAt } });
+    expect(late).toEqual({ cursorEvent: { integrationId: a.integrationId, createdAt: mine[0]!.createdAt }, maxSeq: await env.events.maxSeq(), rows: [] });
+    expect((await env.events.feedAfter!({ ...args, cursor: { seq: 999, createdAt: T0 } })).cursorEvent).toBeNull();
+    // A page with nothing after the cursor.
+    const last = mine.at(-1)!;
+    expect((await env.events.feedAfter!({ ...args, cursor: { seq: last.seq, createdAt: last.createdAt } })).rows).toEqual([]);
+  });
+});
