@@ -5,7 +5,7 @@ import type { ChangeActor, OrderStatus } from '../../src/contract/orders.js';
 import { ApiError } from '../../src/contract/errors.js';
 import { parseDate } from '../../src/contract/dates.js';
 import { mayChange, transition, type StatusAuthority } from './status-machine.js';
-import { presentOrder } from './present.js';
+import { keepPresented, presentOrder } from './present.js';
 
 // The orders aggregate's commands (import confirmation, import failures, status changes, payment): one
 // per spec section, each one unit of work that loads the order locked and emits its events in it.
@@ -94,7 +94,7 @@ export async function changeStatus(env: EnvContext, orderId: string, storeId: st
     await tx.orders.update(updated);
     await tx.orders.addHistory(order.id, { status: change.status, at, by: actor.type, integrationId: actor.integrationId, reason: change.reason ?? null });
     await tx.emit('order.status_changed', order.storeId, {
-      order: await presentOrder(tx.orders, updated),
+      order: await keepPresented(tx.orders, updated),
       previous_status: previous,
       changed_by: changedBy(actor),
     });
@@ -103,7 +103,7 @@ export async function changeStatus(env: EnvContext, orderId: string, storeId: st
 }
 
 async function emitUpdated(tx: Tx, order: OrderRecord, changed: string[], actor: Actor): Promise<void> {
-  await tx.emit('order.updated', order.storeId, { order: await presentOrder(tx.orders, order), changed, changed_by: changedBy(actor) });
+  await tx.emit('order.updated', order.storeId, { order: await keepPresented(tx.orders, order), changed, changed_by: changedBy(actor) });
 }
 
 /**

@@ -1,6 +1,10 @@
 import type { EventType } from '../../../src/contract/events.js';
 import type { EventBytes, EventRecord, EventsRepository } from '../../orders/repository.js';
 import { statement, tableIn, type Conn } from './conn.js';
+import type { IntegrationRecord } from '../../stores/repository.js';
+import type { WebhookRecord } from '../../webhooks/repository.js';
+import { INTEGRATION_COLUMNS, integrationOf } from './stores.js';
+import { WEBHOOK_COLUMNS, webhookOf } from './webhooks.js';
 
 /**
  * The events table. A feed position must never become visible after a higher one (a reader paging
@@ -34,13 +38,16 @@ export function eventsSql(schema: string) {
       `INSERT INTO ${t('sequences')} AS s (name, seq) VALUES ('events', 0)
        ON CONFLICT (name) DO UPDATE SET seq = s.seq RETURNING seq`,
     ),
-    // The same, and the ids of the store's integrations (in IntegrationsRepository.byStore's order) that an event goes to.
+    // The same, and the store's integrations (in IntegrationsRepository.byStore's order) that an event
+    // goes to, each with its webhook (what the outbox reads of each: issue 25).
     holdFor: statement(
       `WITH h AS (
          INSERT INTO ${t('sequences')} AS s (name, seq) VALUES ('events', 0)
          ON CONFLICT (name) DO UPDATE SET seq = s.seq RETURNING seq
        )
-       SELECT i.id FROM ${t('integrations')} i, h WHERE i.store_id = $1 ORDER BY i.created_at, i.id`,
+       SELECT ${INTEGRATION_COLUMNS()}, ${WEBHOOK_COLUMNS()}
+       FROM ${t('integrations')} i LEFT JOIN ${t('webhooks')} w ON w.integration_id = i.id, h
+       WHERE i.store_id = $1 ORDER BY i.created_at, i.id`,
     ),
     byId: statement(`SELECT seq, id, type, store_id AS "storeId", integration_id AS "integrationId", created_at AS "createdAt", data FROM ${t('events')} WHERE id = $1`),
     bySeq: statement(`SELECT seq, id, type, store_id AS "storeId", integration_id AS "integrationId", created_at AS "createdAt", data FROM ${t('events')} WHERE seq = $1`),
@@ -82,11 +89,17 @@ type FeedAfterRow = { c_integration: string | null; c_created: number | null; ma
 
 const toRecord = (r: EventRow): EventRecord => ({ ...r, type: r.type as EventType, data: JSON.parse(r.data) });
 
+/** An integration an event goes to, and its webhook (none: undefined). */
+export interface EmitTarget {
+  integration: IntegrationRecord;
+  webhook: WebhookRecord | undefined;
+}
+
 export interface PgEventsRepository extends EventsRepository {
   /** Takes the feed counter's lock until the transaction ends (once per transaction: then at once). */
   hold(): Promise<void>;
-  /** The same in one statement with the ids of the store's integrations (emit's targets). */
-  holdFor(storeId: string): Promise<string[]>;
+  /** The same in one statement with the store's integrations (emit's targets), each with its webhook. */
+  holdFor(storeId: string): Promise<EmitTarget[]>;
 }
 
 export function pgEvents(conn: Conn, s: ReturnType<typeof eventsSql>): PgEventsRepository {
@@ -98,9 +111,9 @@ export function pgEvents(conn: Conn, s: ReturnType<typeof eventsSql>): PgEventsR
       held = true;
     },
     async holdFor(storeId) {
-      const rows = await conn.rows<{ id: string }>(s.holdFor, [storeId]);
+      const rows = await conn.rows<Record<string, unknown>>(s.holdFor, [storeId]);
       held = true;
-      return rows.map((r) => r.id);
+      return rows.map((r) => ({ integration: integrationOf(r), webhook: webhookOf(r) }));
     },
     async insert(e) {
       const [row] = await conn.rows<{ seq: number }>(s.insert, [e.id, e.type, e.storeId, e.integrationId, e.createdAt, JSON.stringify(e.data)]);

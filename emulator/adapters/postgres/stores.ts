@@ -176,6 +176,12 @@ export function credentialsSql(schema: string) {
 /** The columns of a credential's three records (credential c, integration i, store s), each under a prefix (`authRecordsOf`). */
 export const AUTH_RECORD_COLUMNS = `${prefixed('c.', 'c_', CREDENTIAL)}, ${prefixed('i.', 'i_', INTEGRATION)}, ${prefixed('s.', 's_', STORE)}`;
 
+/** An integration `i`'s columns under the prefix `i_` (`integrationOf`). */
+export const INTEGRATION_COLUMNS = () => prefixed('i.', 'i_', INTEGRATION);
+
+/** The integration of a row read with INTEGRATION_COLUMNS. */
+export const integrationOf = (row: Record<string, unknown>): IntegrationRecord => toIntegration(unprefixed<IntegrationRow>(row, 'i_'));
+
 /** The join the three records are read from (`c.key_id` picks the credential). */
 export const authRecordsFrom = (schema: string) => {
   const t = tableIn(schema);
