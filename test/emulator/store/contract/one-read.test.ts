@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { describeAdapters, describePostgres } from './harness.js';
-import { order, storeWithIntegration, T0 } from './fixtures.js';
+import { order, storeWithIntegration, T0, webhook } from './fixtures.js';
 import { authRecords } from '../../../../emulator/stores/repository.js';
 import { orderWithHistory, type EventRecord } from '../../../../emulator/orders/repository.js';
 import { roundTrips } from '../../../../emulator/adapters/postgres/round-trips.js';
@@ -220,5 +220,25 @@ describeAdapters('a feed page after a cursor in one read', (h) => {
     // A page with nothing after the cursor.
     const last = mine.at(-1)!;
     expect((await env.events.feedAfter!({ ...args, cursor: { seq: last.seq, createdAt: last.createdAt } })).rows).toEqual([]);
+  });
+});
+
+describeAdapters('what an emit reads of its targets', (h) => {
+  it('is what the transaction reads of their integrations and webhooks, until it writes them', async () => {
+    const env = h.storage.env('test');
+    const a = await storeWithIntegration(env);
+    await env.webhooks.save(webhook(a.storeId, a.integrationId));
+    const seen: unknown[] = [];
+    await env.tx(async (tx) => {
+      await tx.emit('order.created', a.storeId, { order_id: 'ord_1' } as never);
+      // As the outbox reads them (on PostgreSQL from the emit's own statement, without a round trip).
+      const { value, trips } = await ownTripsOf(async () => [await tx.integrations.byId(a.integrationId), await tx.webhooks.get(a.integrationId)]);
+      if (h.kind === 'postgres') expect(trips).toBe(0);
+      seen.push(...value);
+      await tx.webhooks.save(webhook(a.storeId, a.integrationId, { url: 'https://erp.example/other', updatedAt: T0 + 1 }));
+      seen.push((await tx.webhooks.get(a.integrationId))!.url);
+      expect(await tx.webhooks.get('int_nobody')).toBeUndefined();
+    });
+    expect(seen).toEqual([await env.integrations.byId(a.integrationId), webhook(a.storeId, a.integrationId), 'https://erp.example/other']);
   });
 });
