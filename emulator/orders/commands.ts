@@ -14,6 +14,11 @@ import { keepPresented, presentOrder } from './present.js';
 export interface Actor {
   type: ChangeActor;
   integrationId: string | null;
+  /**
+   * The integration's status authority as the request's credential read it (api/authenticate.ts), in
+   * this request, after every write answered before it: no second read inside the transaction.
+   */
+  authority?: StatusAuthority;
 }
 
 export interface StatusChange {
@@ -39,6 +44,7 @@ export async function loadOrder(r: Repositories, orderId: string, storeId: strin
  */
 async function authorityFor(tx: Tx, storeId: string, actor: Actor): Promise<StatusAuthority> {
   if (actor.type === 'integration' && actor.integrationId) {
+    if (actor.authority) return actor.authority;
     return (await tx.integrations.byId(actor.integrationId))?.settings.order_status_authority ?? 'both';
   }
   const settings = (await tx.integrations.byStore(storeId)).map((i) => i.settings.order_status_authority);

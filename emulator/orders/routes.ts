@@ -58,7 +58,7 @@ export function ordersRoutes(app: FastifyInstance, env: EnvContext, emulator: Em
   );
 
   apiRoute(app, env, emulator, api.changeOrderStatus, async ({ auth, params, body }) => {
-    const actor = { type: 'integration' as const, integrationId: auth.integration.id };
+    const actor = { type: 'integration' as const, integrationId: auth.integration.id, authority: auth.integration.settings.order_status_authority };
     return ok(await presentAnswer(orders, await changeStatus(env, params.order_id, auth.store.id, actor, body)));
   });
 
