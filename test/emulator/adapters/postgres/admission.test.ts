@@ -23,9 +23,7 @@ describe.skipIf(!PG_URL)('an API request on PostgreSQL', () => {
 
   /** The round trips the requests of `route` made, on average, while `calls` ran. */
   async function tripsOf(route: string, calls: () => Promise<unknown>): Promise<number> {
-    // A copy: the snapshot's counts are the live ones.
-    const seen = roundTrips.snapshot().requests[route];
-    const before = seen ? { ...seen } : { requests: 0, trips: 0 };
+    const before = roundTrips.snapshot().requests[route] ?? { requests: 0, trips: 0 };
     await calls();
     // The count of a request closes when its answer is handed to the socket: maybe just after the client read it.
     while ((roundTrips.snapshot().requests[route]?.requests ?? 0) === before.requests) await new Promise((resolve) => setImmediate(resolve));
