@@ -79,6 +79,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
     },
   });
   app.decorateRequest('auth', null);
+  app.decorateRequest('prefetch', null);
   registerBodyParsers(app);
 
   // A callback hook: an async one costs a promise and a turn of the queue on every request.
@@ -89,7 +90,9 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
     // DESIGN: a method the API does not have is an unknown route (before any body is read).
     if (!KNOWN_METHODS.has(request.method)) return sendError(request, reply, ApiError.of('not_found'));
     // A shared sandbox: what other processes did (a clock moved, a reset) is in effect before this
-    // request runs. One process on SQLite answers at once.
+    // request runs. One process on SQLite answers at once. An API route on a server database reads
+    // it with the rest of its admission, in one statement (api/env-plugin.ts).
+    if (request.routeOptions.config?.admitted) return done();
     const synced = emulator.sync();
     if (isPromise(synced)) synced.then(() => done(), (error: Error) => done(error));
     else done();

@@ -7,7 +7,7 @@ import { IdSource } from './id-source.js';
 import { ENVIRONMENTS, type Environment } from '../src/contract/store.js';
 import { OutboundGuard } from './net/outbound.js';
 import type { StoragePort, Outbox } from './store/port.js';
-import type { ClockState, SeededStore } from './store/coordination.js';
+import type { ClockState, SeededStore, SharedState } from './store/coordination.js';
 import { whenReady, type MaybePromise } from './store/maybe.js';
 import { REQUEST_TIMEOUT_MS } from '../src/server/timeouts.js';
 import { isLoopbackHost } from '../src/contract/hosts.js';
@@ -273,16 +273,27 @@ export class Emulator implements Lifecycle {
     const epoch = this.clockEpoch;
     const state = this.storage.coordination.sharedState();
     if (state === null) return;
-    return whenReady(state, (s) => {
-      // Read across a change of this process's own (an advance, a reset): stale, and the change's
-      // own notification brings the next read.
-      if (s === null || epoch !== this.clockEpoch) return;
-      if (s.clock) this.clock.adopt(s.clock);
-      if (s.generation !== this.generation) {
-        this.generation = s.generation;
-        return this.runResetHooks();
-      }
-    });
+    return whenReady(state, (s) => this.adoptShared(s, epoch));
+  }
+
+  /** Where the clock's changes stand now: hand it to `adoptShared` with shared state read after this call. */
+  syncEpoch(): number {
+    return this.clockEpoch;
+  }
+
+  /**
+   * Shared state read elsewhere (an API request's admission, api/env-plugin.ts) applied as `sync`
+   * applies its own read; `epoch` is `syncEpoch()` taken before the read.
+   */
+  adoptShared(s: SharedState | null, epoch: number): void | Promise<void> {
+    // Read across a change of this process's own (an advance, a reset): stale, and the change's
+    // own notification brings the next read.
+    if (s === null || epoch !== this.clockEpoch) return;
+    if (s.clock) this.clock.adopt(s.clock);
+    if (s.generation !== this.generation) {
+      this.generation = s.generation;
+      return this.runResetHooks();
+    }
   }
 
   private async runResetHooks(): Promise<void> {

@@ -31,6 +31,11 @@ export class AuthCache {
     return this.changes.version('auth');
   }
 
+  /** Records as this cache hands them out (frozen), without keeping them. */
+  freeze(auth: AuthContext): AuthContext {
+    return deepFreeze(auth);
+  }
+
   /** Keeps the records frozen: a caller that changed one would change what the next request reads. */
   set(keyId: string, auth: AuthContext, ticket: number): AuthContext {
     const frozen = deepFreeze(auth);

@@ -1,4 +1,5 @@
 import { ApiError } from '../../src/contract/errors.js';
+import type { HistoryRecord, OrderRecord } from '../orders/repository.js';
 import type { CredentialRecord, IntegrationRecord, StoreRecord } from '../stores/repository.js';
 
 /** Who calls an API route: the credential's records, as the environment's pipeline found them (api/authenticate.ts). */
@@ -13,11 +14,22 @@ export interface AuthContext {
 declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthContext | null;
+    /** What the request's admission read for its route (a server database; null elsewhere). */
+    prefetch: Prefetch | null;
   }
   interface FastifyContextConfig {
     /** Routes that answer without a credential (the OpenAPI document). */
     public?: boolean;
+    /** The route's read that a server database makes with the request's admission (store/admission.ts). */
+    prefetch?: 'order';
+    /** Set on every route of an environment on a server database: admitted in one statement (api/env-plugin.ts). */
+    admitted?: boolean;
   }
+}
+
+/** GET /orders/{id}'s order as the admission read it (undefined: no order of that id). */
+export interface Prefetch {
+  order: { order: OrderRecord; history: HistoryRecord[] } | undefined;
 }
 
 /** spec: Authentication 6 — suspension answers 403 everywhere but GET /me. */

@@ -43,6 +43,8 @@ export interface RouteOptions {
    * before the envelope (POST /catalog/batch: more than 500 operations is 413 before any 422).
    */
   parsesBodyItself?: boolean;
+  /** A read a server database makes with the request's admission (the handler finds it in `request.prefetch`). */
+  prefetch?: 'order';
 }
 
 export const ok = (data: unknown, status = 200): Outcome => ({ status, body: { data } });
@@ -71,6 +73,7 @@ export function apiRoute<E extends Endpoint>(
   app.route({
     method: endpoint.method,
     url: fastifyPath(endpoint.path),
+    ...(options.prefetch ? { config: { prefetch: options.prefetch } } : {}),
     handler: async (request, reply) => {
       const auth = request.auth!;
       if (endpoint.scope !== null) {

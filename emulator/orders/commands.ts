@@ -5,7 +5,7 @@ import type { ChangeActor, OrderStatus } from '../../src/contract/orders.js';
 import { ApiError } from '../../src/contract/errors.js';
 import { parseDate } from '../../src/contract/dates.js';
 import { mayChange, transition, type StatusAuthority } from './status-machine.js';
-import { presentOrder } from './present.js';
+import { keepPresented, presentOrder } from './present.js';
 
 // The orders aggregate's commands (import confirmation, import failures, status changes, payment): one
 // per spec section, each one unit of work that loads the order locked and emits its events in it.
@@ -14,6 +14,11 @@ import { presentOrder } from './present.js';
 export interface Actor {
   type: ChangeActor;
   integrationId: string | null;
+  /**
+   * The integration's status authority as the request's credential read it (api/authenticate.ts), in
+   * this request, after every write answered before it: no second read inside the transaction.
+   */
+  authority?: StatusAuthority;
 }
 
 export interface StatusChange {
@@ -39,6 +44,7 @@ export async function loadOrder(r: Repositories, orderId: string, storeId: strin
  */
 async function authorityFor(tx: Tx, storeId: string, actor: Actor): Promise<StatusAuthority> {
   if (actor.type === 'integration' && actor.integrationId) {
+    if (actor.authority) return actor.authority;
     return (await tx.integrations.byId(actor.integrationId))?.settings.order_status_authority ?? 'both';
   }
   const settings = (await tx.integrations.byStore(storeId)).map((i) => i.settings.order_status_authority);
@@ -94,7 +100,7 @@ export async function changeStatus(env: EnvContext, orderId: string, storeId: st
     await tx.orders.update(updated);
     await tx.orders.addHistory(order.id, { status: change.status, at, by: actor.type, integrationId: actor.integrationId, reason: change.reason ?? null });
     await tx.emit('order.status_changed', order.storeId, {
-      order: await presentOrder(tx.orders, updated),
+      order: await keepPresented(tx.orders, updated),
       previous_status: previous,
       changed_by: changedBy(actor),
     });
@@ -103,7 +109,7 @@ export async function changeStatus(env: EnvContext, orderId: string, storeId: st
 }
 
 async function emitUpdated(tx: Tx, order: OrderRecord, changed: string[], actor: Actor): Promise<void> {
-  await tx.emit('order.updated', order.storeId, { order: await presentOrder(tx.orders, order), changed, changed_by: changedBy(actor) });
+  await tx.emit('order.updated', order.storeId, { order: await keepPresented(tx.orders, order), changed, changed_by: changedBy(actor) });
 }
 
 /**

@@ -41,6 +41,31 @@ async function startAfter(env: EnvContext, integrationId: string, after: string 
 }
 
 /**
+ * Where to start and the page from there: the cursor's check and the page in one read where the
+ * adapter has it (issue 25), judged by the same rules as `startAfter`.
+ */
+async function startAndPage(
+  env: EnvContext, integrationId: string, query: FeedQuery, cutoff: number, types: readonly string[],
+): Promise<{ start: { seq: number; expired: boolean }; rows: EventBytes[] }> {
+  const events = env.store.events;
+  const limit = query.limit + 1;
+  if (query.after === undefined || !events.feedAfter) {
+    const start = await startAfter(env, integrationId, query.after, cutoff);
+    return { start, rows: await events.feedPage({ integrationId, after: start.seq, cutoff, types, limit }) };
+  }
+  const position = decodeFeedCursor(query.after);
+  const read = await events.feedAfter({ integrationId, cursor: position, cutoff, types, limit });
+  const event = read.cursorEvent;
+  if (event) {
+    if (event.integrationId !== integrationId || event.createdAt !== position.createdAt) throw ApiError.of('invalid_cursor');
+    // The page was read after the cursor when it is within retention, else from the start.
+    return { start: event.createdAt < cutoff ? { seq: 0, expired: true } : { seq: position.seq, expired: false }, rows: read.rows };
+  }
+  if (position.seq > read.maxSeq || position.createdAt > env.clock.now()) throw ApiError.of('invalid_cursor');
+  return { start: { seq: 0, expired: true }, rows: read.rows };
+}
+
+/**
  * spec: GET /events and DESIGN's feed decision: strict creation order, only the types the
  * integration's scopes allow; `next_cursor` is always the position to pass next time (the given
  * `after` on an empty page) and null only while the integration has no event at all. Answers
@@ -48,9 +73,8 @@ async function startAfter(env: EnvContext, integrationId: string, after: string 
  */
 export async function readFeed(env: EnvContext, integration: IntegrationRecord, query: FeedQuery): Promise<Buffer> {
   const cutoff = retentionCutoff(env);
-  const start = await startAfter(env, integration.id, query.after, cutoff);
   const allowed = visibleEventTypes(integration.scopes).filter((t) => !query.types || query.types.includes(t));
-  const rows = await env.store.events.feedPage({ integrationId: integration.id, after: start.seq, cutoff, types: allowed, limit: query.limit + 1 });
+  const { start, rows } = await startAndPage(env, integration.id, query, cutoff, allowed);
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   let next: string | null;

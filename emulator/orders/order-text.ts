@@ -3,6 +3,7 @@ import { JsonText } from '../http/json-text.js';
 import { presentOrder, presentOrderWith } from './present.js';
 import { orderWithHistory } from './repository.js';
 import { loadOrder } from './commands.js';
+import type { Prefetch } from '../http/auth.js';
 
 interface OrderText {
   storeId: string;
@@ -54,16 +55,17 @@ function textsOf(env: EnvContext): OrderTexts {
 }
 
 /** Another store's order is not found, as in `loadOrder`. A kept text answers at once (no promise). */
-export function orderBodyText(env: EnvContext, orderId: string, storeId: string): JsonText | Promise<JsonText> {
+export function orderBodyText(env: EnvContext, orderId: string, storeId: string, prefetch: Prefetch | null = null): JsonText | Promise<JsonText> {
   const cache = textsOf(env);
   const kept = cache.get(orderId);
   if (kept && kept.storeId === storeId) return new JsonText(kept.text);
-  return readOrderText(env, cache, orderId, storeId);
+  return readOrderText(env, cache, orderId, storeId, prefetch);
 }
 
-async function readOrderText(env: EnvContext, cache: OrderTexts, orderId: string, storeId: string): Promise<JsonText> {
+/** `prefetch`: the order as the request's admission read it (a server database), instead of a read of its own. */
+async function readOrderText(env: EnvContext, cache: OrderTexts, orderId: string, storeId: string, prefetch: Prefetch | null): Promise<JsonText> {
   const ticket = cache.ticket();
-  const found = await orderWithHistory(env.store.orders, orderId);
+  const found = prefetch && (prefetch.order === undefined || prefetch.order.order.id === orderId) ? prefetch.order : await orderWithHistory(env.store.orders, orderId);
   if (!found || found.order.storeId !== storeId) {
     // Not found, answered as loadOrder answers it; an order written since is read the usual way (not kept).
     const order = await loadOrder(env.store, orderId, storeId);

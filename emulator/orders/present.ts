@@ -28,6 +28,26 @@ export async function presentOrder(orders: OrdersRepository, o: OrderRecord): Pr
   return presentOrderWith(o, await orders.history(o.id));
 }
 
+/** Orders as the transaction that wrote them presented them, after its last write (see `keepPresented`). */
+const presentedByTheirWrite = new WeakMap<OrderRecord, Order>();
+
+/**
+ * Presents `o` and keeps the view with the record: the command's answer (`presentAnswer`) is then
+ * what its own transaction read, with no read again after the commit (issue 25). Only for a record
+ * that nothing writes to after this call (a command's last state of the order).
+ */
+export async function keepPresented(orders: OrdersRepository, o: OrderRecord): Promise<Order> {
+  const view = await presentOrder(orders, o);
+  presentedByTheirWrite.set(o, view);
+  return view;
+}
+
+/** A command's answer: the view its transaction kept (`keepPresented`), else read now. */
+export function presentAnswer(orders: OrdersRepository, o: OrderRecord): Promise<Order> {
+  const kept = presentedByTheirWrite.get(o);
+  return kept ? Promise.resolve(kept) : presentOrder(orders, o);
+}
+
 /** The order with the history given. */
 export function presentOrderWith(o: OrderRecord, history: HistoryRecord[]): Order {
   const error = o.lastImportError;

@@ -168,6 +168,16 @@ export interface FeedPageArgs {
   limit: number;
 }
 
+export interface FeedAfterArgs extends Omit<FeedPageArgs, 'after'> {
+  cursor: { seq: number; createdAt: number };
+}
+
+export interface FeedAfter {
+  cursorEvent: Pick<EventRecord, 'integrationId' | 'createdAt'> | null;
+  maxSeq: number;
+  rows: EventBytes[];
+}
+
 export interface EventsRepository {
   /** Writes one event; its `seq` is given here. */
   insert(event: Omit<EventRecord, 'seq'>): Promise<EventRecord>;
@@ -175,6 +185,13 @@ export interface EventsRepository {
   bySeq(seq: number): Promise<EventRecord | undefined>;
   /** One page of the feed (spec: GET /events), in strict creation order, `data` kept as bytes. */
   feedPage(args: FeedPageArgs): Promise<EventBytes[]>;
+  /**
+   * A page after a cursor in one read (issue 25; optional: the embedded adapter reads one by one):
+   * the cursor's event as stored (null: none at that position), the highest position handed out, and
+   * the page read after the cursor when the cursor names the integration's event at its time and
+   * within retention, else from the start.
+   */
+  feedAfter?(args: FeedAfterArgs): Promise<FeedAfter>;
   /** The integration's newest event not older than `cutoff`, or null. */
   latestSeq(integrationId: string, cutoff: number): Promise<number | null>;
   /** The highest position ever handed out (0 when none). */

@@ -7,7 +7,7 @@ import type { Emulator } from '../emulator.js';
 import { apiRoute, ok, type Outcome } from '../http/route.js';
 import { isPromise } from '../store/maybe.js';
 import { acknowledge, changeStatus, reportImportFailure } from './commands.js';
-import { presentOrder } from './present.js';
+import { presentAnswer, presentOrder } from './present.js';
 import { orderBodyText } from './order-text.js';
 import { decodeOrderCursor, encodeOrderCursor } from './cursors.js';
 import { readFeed } from './feed.js';
@@ -44,22 +44,22 @@ export function ordersRoutes(app: FastifyInstance, env: EnvContext, emulator: Em
   });
 
   // Integrations poll this one: a kept body answers without a promise (order-text.ts).
-  apiRoute(app, env, emulator, api.getOrder, ({ auth, params }): Outcome | Promise<Outcome> => {
-    const text = orderBodyText(env, params.order_id, auth.store.id);
+  apiRoute(app, env, emulator, api.getOrder, ({ auth, params, request }): Outcome | Promise<Outcome> => {
+    const text = orderBodyText(env, params.order_id, auth.store.id, request.prefetch);
     return isPromise(text) ? text.then((body) => ({ body })) : { body: text };
-  });
+  }, { prefetch: 'order' });
 
   apiRoute(app, env, emulator, api.ackOrder, async ({ auth, params, body }) =>
-    ok(await presentOrder(orders, await acknowledge(env, params.order_id, auth.store.id, auth.integration.id, body))),
+    ok(await presentAnswer(orders, await acknowledge(env, params.order_id, auth.store.id, auth.integration.id, body))),
   );
 
   apiRoute(app, env, emulator, api.reportImportFailure, async ({ auth, params, body }) =>
-    ok(await presentOrder(orders, await reportImportFailure(env, params.order_id, auth.store.id, auth.integration.id, body))),
+    ok(await presentAnswer(orders, await reportImportFailure(env, params.order_id, auth.store.id, auth.integration.id, body))),
   );
 
   apiRoute(app, env, emulator, api.changeOrderStatus, async ({ auth, params, body }) => {
-    const actor = { type: 'integration' as const, integrationId: auth.integration.id };
-    return ok(await presentOrder(orders, await changeStatus(env, params.order_id, auth.store.id, actor, body)));
+    const actor = { type: 'integration' as const, integrationId: auth.integration.id, authority: auth.integration.settings.order_status_authority };
+    return ok(await presentAnswer(orders, await changeStatus(env, params.order_id, auth.store.id, actor, body)));
   });
 
   // spec: GET /events — the feed response is its own envelope (data, next_cursor, has_more, cursor_expired).

@@ -10,6 +10,7 @@ import type { CertificateLedger } from '../certificates/repository.js';
 import type { ChangeFeed } from './changes.js';
 import type { Coordination } from './coordination.js';
 import type { Admin } from './admin.js';
+import type { Admissions } from './admission.js';
 
 /**
  * The storage port: everything the emulator keeps, behind one interface. The embedded adapter
@@ -37,6 +38,11 @@ export interface StoragePort {
    * environment's (never in a bundle; a reset or a restore leaves it as it is).
    */
   readonly certificates: CertificateLedger;
+  /**
+   * A server database's one-statement admission of an API request (admission.ts); absent where each
+   * question is answered at once (the embedded database).
+   */
+  readonly admissions?: Admissions;
   close(): Promise<void>;
 }
 

@@ -9,7 +9,9 @@ import { checkoutOrUnavailable, type Pool, type PoolClient } from './connect.js'
 import { DEADLOCK, isDriverUnavailable, SERIALIZATION_FAILURE, sqlState, translate, UNIQUE_VIOLATION } from './errors.js';
 import type { PgChangeFeed } from './changes.js';
 import { environmentSql, LazyRepositories, type EnvironmentSql } from './repositories.js';
-import type { PgEventsRepository } from './events.js';
+import type { EmitTarget, PgEventsRepository } from './events.js';
+import type { IntegrationsRepository } from '../../stores/repository.js';
+import type { WebhooksRepository } from '../../webhooks/repository.js';
 import { runAfterCommit } from '../../store/after-commit.js';
 
 export interface PgEnvOptions {
@@ -78,6 +80,32 @@ export class PgEnvStore extends LazyRepositories implements EnvStore {
   }
 }
 
+/**
+ * `repository` with its `reader` (one id in, one record out) answering from `read` when the id is
+ * there; any other call forgets what was read (it may be a write to these rows).
+ */
+function readThrough<R extends object, K extends keyof R>(repository: R, read: Map<string, EmitTarget>, reader: K, pick: (t: EmitTarget) => unknown): R {
+  const out: Record<string, unknown> = {};
+  for (const [name, member] of Object.entries(repository)) {
+    if (typeof member !== 'function') {
+      out[name] = member;
+      continue;
+    }
+    const call = (member as (...args: unknown[]) => unknown).bind(repository);
+    out[name] =
+      name === reader
+        ? (id: string, ...rest: unknown[]) => {
+            const target = read.get(id);
+            return target && rest.length === 0 ? Promise.resolve(pick(target)) : call(id, ...rest);
+          }
+        : (...args: unknown[]) => {
+            read.clear();
+            return call(...args);
+          };
+  }
+  return out as R;
+}
+
 /** A short random pause before running again, growing with each run: two colliding transactions part ways. */
 const pause = (run: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * run));
 
@@ -122,8 +150,31 @@ class PgTx extends LazyRepositories implements Tx {
     // position is not stamped with a time from before it waited.
     const events = this.events as PgEventsRepository;
     // The store's integrations come with the lock (one round trip, not two).
-    const targets = integrationId ? (await events.hold(), undefined) : await events.holdFor(storeId);
+    let targets: string[] | undefined;
+    if (integrationId) await events.hold();
+    else {
+      const read = await events.holdFor(storeId);
+      // What the outbox reads of each target (its webhook, its integration), read with the lock.
+      for (const target of read) this.read.set(target.integration.id, target);
+      targets = read.map((t) => t.integration.id);
+    }
     return emitEvents(this, this.options.context, (change) => this.changes.push(change), { type, storeId, data, integrationId }, targets);
+  }
+
+  /**
+   * Integrations and webhooks this transaction read with its emit's lock, by integration id: its
+   * reads of them answer from here (they are the transaction's own reads) until it writes either.
+   */
+  private readonly read = new Map<string, EmitTarget>();
+  private integrationsRead: IntegrationsRepository | null = null;
+  private webhooksRead: WebhooksRepository | null = null;
+
+  override get integrations(): IntegrationsRepository {
+    return (this.integrationsRead ??= readThrough(super.integrations, this.read, 'byId', (t) => t.integration));
+  }
+
+  override get webhooks(): WebhooksRepository {
+    return (this.webhooksRead ??= readThrough(super.webhooks, this.read, 'get', (t) => t.webhook));
   }
 
   /** Runs the after-commit hooks; one that throws does not keep the others from running. */

@@ -1,6 +1,10 @@
 import type { EventType } from '../../../src/contract/events.js';
 import type { EventBytes, EventRecord, EventsRepository } from '../../orders/repository.js';
 import { statement, tableIn, type Conn } from './conn.js';
+import type { IntegrationRecord } from '../../stores/repository.js';
+import type { WebhookRecord } from '../../webhooks/repository.js';
+import { INTEGRATION_COLUMNS, integrationOf } from './stores.js';
+import { WEBHOOK_COLUMNS, webhookOf } from './webhooks.js';
 
 /**
  * The events table. A feed position must never become visible after a higher one (a reader paging
@@ -34,13 +38,16 @@ export function eventsSql(schema: string) {
       `INSERT INTO ${t('sequences')} AS s (name, seq) VALUES ('events', 0)
        ON CONFLICT (name) DO UPDATE SET seq = s.seq RETURNING seq`,
     ),
-    // The same, and the ids of the store's integrations (in IntegrationsRepository.byStore's order) that an event goes to.
+    // The same, and the store's integrations (in IntegrationsRepository.byStore's order) that an event
+    // goes to, each with its webhook (what the outbox reads of each: issue 25).
     holdFor: statement(
       `WITH h AS (
          INSERT INTO ${t('sequences')} AS s (name, seq) VALUES ('events', 0)
          ON CONFLICT (name) DO UPDATE SET seq = s.seq RETURNING seq
        )
-       SELECT i.id FROM ${t('integrations')} i, h WHERE i.store_id = $1 ORDER BY i.created_at, i.id`,
+       SELECT ${INTEGRATION_COLUMNS()}, ${WEBHOOK_COLUMNS()}
+       FROM ${t('integrations')} i LEFT JOIN ${t('webhooks')} w ON w.integration_id = i.id, h
+       WHERE i.store_id = $1 ORDER BY i.created_at, i.id`,
     ),
     byId: statement(`SELECT seq, id, type, store_id AS "storeId", integration_id AS "integrationId", created_at AS "createdAt", data FROM ${t('events')} WHERE id = $1`),
     bySeq: statement(`SELECT seq, id, type, store_id AS "storeId", integration_id AS "integrationId", created_at AS "createdAt", data FROM ${t('events')} WHERE seq = $1`),
@@ -48,6 +55,23 @@ export function eventsSql(schema: string) {
       `SELECT seq, id, type, store_id AS "storeId", integration_id AS "integrationId", created_at AS "createdAt", data
        FROM ${t('events')} WHERE integration_id = $1 AND seq > $2 AND created_at >= $3 AND type = ANY($4::text[])
        ORDER BY seq LIMIT $5`,
+    ),
+    // The cursor's event, the counter and the page in one statement (issue 25): the page starts after
+    // the cursor when the cursor names the integration's event at its time within retention, else at
+    // the start (feed.ts judges the cursor with the first row's `c_*` and `max_seq`).
+    feedAfter: statement(
+      `WITH c AS (SELECT integration_id, created_at FROM ${t('events')} WHERE seq = $2),
+       h AS (
+         SELECT (SELECT integration_id FROM c) AS c_integration, (SELECT created_at FROM c) AS c_created,
+           COALESCE((SELECT seq FROM ${t('sequences')} WHERE name = 'events'), 0) AS max_seq,
+           CASE WHEN EXISTS (SELECT 1 FROM c WHERE c.integration_id = $1 AND c.created_at = $6 AND c.created_at >= $3) THEN $2::bigint ELSE 0 END AS start
+       ),
+       p AS (
+         SELECT e.seq, e.id, e.type, e.store_id AS "storeId", e.integration_id AS "integrationId", e.created_at AS "createdAt", e.data
+         FROM ${t('events')} e, h WHERE e.integration_id = $1 AND e.seq > h.start AND e.created_at >= $3 AND e.type = ANY($4::text[])
+         ORDER BY e.seq LIMIT $5
+       )
+       SELECT h.c_integration, h.c_created, h.max_seq, p.* FROM h LEFT JOIN p ON true ORDER BY p.seq`,
     ),
     latest: statement(`SELECT MAX(seq) AS seq FROM ${t('events')} WHERE integration_id = $1 AND created_at >= $2`),
     maxSeq: statement(`SELECT seq FROM ${t('sequences')} WHERE name = 'events'`),
@@ -57,13 +81,25 @@ export function eventsSql(schema: string) {
 
 type EventRow = Omit<EventRecord, 'data'> & { data: string };
 
+/** A row of feedAfter: the cursor's columns, then a page row (all null on a page with none). */
+type FeedAfterRow = { c_integration: string | null; c_created: number | null; max_seq: number } & Omit<EventBytes, 'data' | 'seq'> & {
+  seq: number | null;
+  data: string;
+};
+
 const toRecord = (r: EventRow): EventRecord => ({ ...r, type: r.type as EventType, data: JSON.parse(r.data) });
+
+/** An integration an event goes to, and its webhook (none: undefined). */
+export interface EmitTarget {
+  integration: IntegrationRecord;
+  webhook: WebhookRecord | undefined;
+}
 
 export interface PgEventsRepository extends EventsRepository {
   /** Takes the feed counter's lock until the transaction ends (once per transaction: then at once). */
   hold(): Promise<void>;
-  /** The same in one statement with the ids of the store's integrations (emit's targets). */
-  holdFor(storeId: string): Promise<string[]>;
+  /** The same in one statement with the store's integrations (emit's targets), each with its webhook. */
+  holdFor(storeId: string): Promise<EmitTarget[]>;
 }
 
 export function pgEvents(conn: Conn, s: ReturnType<typeof eventsSql>): PgEventsRepository {
@@ -75,9 +111,9 @@ export function pgEvents(conn: Conn, s: ReturnType<typeof eventsSql>): PgEventsR
       held = true;
     },
     async holdFor(storeId) {
-      const rows = await conn.rows<{ id: string }>(s.holdFor, [storeId]);
+      const rows = await conn.rows<Record<string, unknown>>(s.holdFor, [storeId]);
       held = true;
-      return rows.map((r) => r.id);
+      return rows.map((r) => ({ integration: integrationOf(r), webhook: webhookOf(r) }));
     },
     async insert(e) {
       const [row] = await conn.rows<{ seq: number }>(s.insert, [e.id, e.type, e.storeId, e.integrationId, e.createdAt, JSON.stringify(e.data)]);
@@ -90,6 +126,20 @@ export function pgEvents(conn: Conn, s: ReturnType<typeof eventsSql>): PgEventsR
       // The stored text's UTF-8 bytes, copied into the response as they are.
       for (const row of rows) row.data = Buffer.from(row.data as string, 'utf8');
       return rows as EventBytes[];
+    },
+    async feedAfter(a) {
+      const rows = await conn.rows<FeedAfterRow>(s.feedAfter, [a.integrationId, a.cursor.seq, a.cutoff, a.types, a.limit, a.cursor.createdAt]);
+      const head = rows[0]!;
+      const page: EventBytes[] = [];
+      for (const { c_integration: _i, c_created: _c, max_seq: _m, ...row } of rows) {
+        if (row.seq === null) continue;
+        page.push({ ...row, data: Buffer.from(row.data as string, 'utf8') } as EventBytes);
+      }
+      return {
+        cursorEvent: head.c_integration === null ? null : { integrationId: head.c_integration, createdAt: head.c_created! },
+        maxSeq: head.max_seq,
+        rows: page,
+      };
     },
     latestSeq: async (integrationId, cutoff) => (await conn.rows<{ seq: number | null }>(s.latest, [integrationId, cutoff]))[0]?.seq ?? null,
     maxSeq: async () => (await conn.rows<{ seq: number }>(s.maxSeq))[0]?.seq ?? 0,

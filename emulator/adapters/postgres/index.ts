@@ -14,6 +14,8 @@ import type { CertificateLedger } from '../../certificates/repository.js';
 import { checkServer, migrate, SchemaError } from './migrate.js';
 import { schemaNames, type SchemaNames } from './schema.js';
 import { roundTrips } from './round-trips.js';
+import { pgAdmissions } from './admission.js';
+import type { Admissions } from '../../store/admission.js';
 
 export { isDriverUnavailable, StorageUnavailableError } from './errors.js';
 
@@ -38,6 +40,7 @@ export class PostgresStorage implements StoragePort {
   readonly coordination: ReturnType<typeof pgCoordination>;
   readonly admin: PgAdmin;
   readonly certificates: CertificateLedger;
+  readonly admissions: Admissions;
   private readonly leases: LeaseKeeper;
 
   private constructor(
@@ -54,6 +57,7 @@ export class PostgresStorage implements StoragePort {
     ) as Record<Environment, PgEnvStore>;
     this.certificates = pgCertificates(conn, pool, names);
     this.coordination = pgCoordination({ conn, pool, names, feed: changes, leases: this.leases });
+    this.admissions = pgAdmissions(conn, names, this.coordination.shared);
     this.admin = new PgAdmin(pool, names, changes, () => {
       this.leases.forget();
       this.coordination.homologation.clear();

@@ -36,6 +36,24 @@ const FIELDS: [column: string, field: keyof OrderRecord, json?: true][] = [
 
 const ORDER = FIELDS.map(([column, field]) => (column === field ? column : `${column} AS "${field}"`)).join(', ');
 
+/**
+ * The columns of an order `o` (each under `prefix`) and its history as a JSON array under
+ * `${prefix}history`: one statement, one snapshot (issue 25: GET /orders/{id}).
+ */
+export function orderWithHistoryColumns(schema: string, prefix: string): string {
+  const columns = FIELDS.map(([column, field]) => `o.${column} AS "${prefix}${field}"`).join(', ');
+  return `${columns}, (SELECT COALESCE(json_agg(json_build_object('status', h.status, 'at', h.at, 'by', h.by,
+    'integrationId', h.integration_id, 'reason', h.reason) ORDER BY h.seq), '[]'::json)
+    FROM ${tableIn(schema)('order_status_history')} h WHERE h.order_id = o.id) AS "${prefix}history"`;
+}
+
+/** The order and its history of a row read with `orderWithHistoryColumns(schema, prefix)`. */
+export function orderWithHistoryOf(row: Record<string, unknown>, prefix: string): { order: OrderRecord; history: HistoryRecord[] } {
+  const fields: Record<string, unknown> = {};
+  for (const [, field] of FIELDS) fields[field] = row[`${prefix}${field}`];
+  return { order: toRecord(fields as OrderRow), history: row[`${prefix}history`] as HistoryRecord[] };
+}
+
 const values = (o: OrderRecord) =>
   FIELDS.map(([, field, json]) => {
     const value = o[field];
@@ -69,12 +87,7 @@ export function ordersSql(schema: string) {
     ),
     history: statement(`SELECT ${HISTORY} FROM ${t('order_status_history')} WHERE order_id = $1 ORDER BY seq`),
     // The order and its history in one statement, one snapshot (issue 25: GET /orders/{id}).
-    withHistory: statement(
-      `SELECT ${ORDER}, (SELECT COALESCE(json_agg(json_build_object('status', h.status, 'at', h.at, 'by', h.by,
-         'integrationId', h.integration_id, 'reason', h.reason) ORDER BY h.seq), '[]'::json)
-         FROM ${t('order_status_history')} h WHERE h.order_id = o.id) AS "history"
-       FROM ${t('orders')} o WHERE o.id = $1`,
-    ),
+    withHistory: statement(`SELECT ${orderWithHistoryColumns(schema, '')} FROM ${t('orders')} o WHERE o.id = $1`),
     lastNumber: statement(`SELECT MAX(number) AS n FROM ${t('orders')} WHERE store_id = $1`),
     // The simulator's view of the catalog: what a customer can put in the cart right now.
     orderable: statement(
@@ -107,10 +120,8 @@ export function pgOrders(conn: Conn, s: ReturnType<typeof ordersSql>, environmen
     },
     history: (orderId) => conn.rows<HistoryRecord>(s.history, [orderId]),
     async withHistory(id) {
-      const [row] = await conn.rows<OrderRow & { history: HistoryRecord[] }>(s.withHistory, [id]);
-      if (!row) return undefined;
-      const { history, ...order } = row;
-      return { order: toRecord(order), history };
+      const [row] = await conn.rows<Record<string, unknown>>(s.withHistory, [id]);
+      return row && orderWithHistoryOf(row, '');
     },
     lastNumber: async (storeId) => (await conn.rows<{ n: number | null }>(s.lastNumber, [storeId]))[0]?.n ?? 0,
     orderableProductIds: async (storeId, panelOnly = false) => (await conn.rows<{ id: string }>(s.orderable, [storeId, panelOnly])).map((r) => r.id),

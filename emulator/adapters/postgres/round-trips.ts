@@ -30,6 +30,7 @@ export class RoundTrips {
   private readonly routes = new Map<string, Counts & { requests: number }>();
   private readonly background = new Map<string, Counts>();
   private scopes: AsyncLocalStorage<Scope> | null = null;
+  private countingHttp = false;
 
   /** Counts per request from now on (costly: an async context per request). */
   countRequests(): void {
@@ -46,7 +47,9 @@ export class RoundTrips {
    * Node's own `http.server.request.start` channel opens it, so the HTTP layer knows nothing of it.
    */
   countHttpRequests(): void {
-    if (this.scopes) return;
+    // Its own flag: scopes opened by countRequests() alone (a test's) do not subscribe to the channel.
+    if (this.countingHttp) return;
+    this.countingHttp = true;
     this.countRequests();
     const scopes = this.scopes!;
     subscribe('http.server.request.start', (message) => {
@@ -108,8 +111,9 @@ export class RoundTrips {
     return {
       at: Date.now(),
       total: { ...this.total },
-      requests: Object.fromEntries(this.routes),
-      background: Object.fromEntries(this.background),
+      // Copies: a caller keeping a snapshot keeps the counts as they were.
+      requests: Object.fromEntries([...this.routes].map(([route, counts]) => [route, { ...counts }])),
+      background: Object.fromEntries([...this.background].map(([label, counts]) => [label, { ...counts }])),
     };
   }
 

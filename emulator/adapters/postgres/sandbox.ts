@@ -51,11 +51,16 @@ export class SharedRow {
   }
 
   async read(): Promise<SharedState> {
-    const [row] = await this.conn.rows<Row>(this.statements.read);
-    this.faults = row!.faults;
-    this.armed = row!.armed;
-    this.chaos = this.parseChaos(row!.chaos);
-    return { clock: clockOf(row!), generation: row!.generation };
+    const [row] = await this.conn.rows<SharedRowValues>(this.statements.read);
+    return this.adopt(row!);
+  }
+
+  /** What a read of the row (this one's, or an admission's) tells: kept here, and the shared state. */
+  adopt(row: SharedRowValues): SharedState {
+    this.faults = row.faults;
+    this.armed = row.armed;
+    this.chaos = this.parseChaos(row.chaos);
+    return { clock: clockOf(row), generation: row.generation };
   }
 
   clockStore(onSave: () => void): ClockStore {
@@ -94,7 +99,8 @@ interface ClockRow {
   clockFrozenAt: number | null;
 }
 
-interface Row extends ClockRow {
+/** The shared row's columns as `read` (and the admission) select them. */
+export interface SharedRowValues extends ClockRow {
   generation: number;
   chaos: string | null;
   faults: boolean;

@@ -1,6 +1,6 @@
 import type { Environment } from '../../../src/contract/store.js';
 import type {
-  CredentialRecord, CredentialsRepository, IntegrationRecord, IntegrationsRepository, IntegrationStatus, StoreRecord, StoresRepository,
+  AuthRecords, CredentialRecord, CredentialsRepository, IntegrationRecord, IntegrationsRepository, IntegrationStatus, StoreRecord, StoresRepository,
 } from '../../stores/repository.js';
 import { statement, tableIn, type Conn } from './conn.js';
 
@@ -169,16 +169,36 @@ export function credentialsSql(schema: string) {
     ),
     revoke: statement(`UPDATE ${t('credentials')} SET revoked_at = $3 WHERE key_id = $1 AND integration_id = $2 AND revoked_at IS NULL`),
     // The three records of an API request's credential in one statement (issue 25), each under a prefix.
-    withRecords: statement(
-      `SELECT ${prefixed('c.', 'c_', CREDENTIAL)}, ${prefixed('i.', 'i_', INTEGRATION)}, ${prefixed('s.', 's_', STORE)}
-       FROM ${t('credentials')} c JOIN ${t('integrations')} i ON i.id = c.integration_id JOIN ${t('stores')} s ON s.id = i.store_id
-       WHERE c.key_id = $1`,
-    ),
+    withRecords: statement(`SELECT ${AUTH_RECORD_COLUMNS} ${authRecordsFrom(schema)} WHERE c.key_id = $1`),
+  };
+}
+
+/** The columns of a credential's three records (credential c, integration i, store s), each under a prefix (`authRecordsOf`). */
+export const AUTH_RECORD_COLUMNS = `${prefixed('c.', 'c_', CREDENTIAL)}, ${prefixed('i.', 'i_', INTEGRATION)}, ${prefixed('s.', 's_', STORE)}`;
+
+/** An integration `i`'s columns under the prefix `i_` (`integrationOf`). */
+export const INTEGRATION_COLUMNS = () => prefixed('i.', 'i_', INTEGRATION);
+
+/** The integration of a row read with INTEGRATION_COLUMNS. */
+export const integrationOf = (row: Record<string, unknown>): IntegrationRecord => toIntegration(unprefixed<IntegrationRow>(row, 'i_'));
+
+/** The join the three records are read from (`c.key_id` picks the credential). */
+export const authRecordsFrom = (schema: string) => {
+  const t = tableIn(schema);
+  return `FROM ${t('credentials')} c JOIN ${t('integrations')} i ON i.id = c.integration_id JOIN ${t('stores')} s ON s.id = i.store_id`;
+};
+
+/** The records of a row read with AUTH_RECORD_COLUMNS. */
+export function authRecordsOf(row: Record<string, unknown>): AuthRecords {
+  return {
+    credential: unprefixed<CredentialRecord>(row, 'c_'),
+    integration: toIntegration(unprefixed<IntegrationRow>(row, 'i_')),
+    store: toStore(unprefixed<StoreRow>(row, 's_')),
   };
 }
 
 /** `id, store_id AS "storeId"` → `i.id AS "i_id", i.store_id AS "i_storeId"`: a column list under a table alias and a prefix. */
-function prefixed(table: string, prefix: string, columns: string): string {
+export function prefixed(table: string, prefix: string, columns: string): string {
   return columns
     .split(',')
     .map((c) => c.trim())
@@ -190,7 +210,7 @@ function prefixed(table: string, prefix: string, columns: string): string {
 }
 
 /** The fields of one prefix of a row, without it. */
-function unprefixed<T>(row: Record<string, unknown>, prefix: string): T {
+export function unprefixed<T>(row: Record<string, unknown>, prefix: string): T {
   const out: Record<string, unknown> = {};
   for (const key in row) if (key.startsWith(prefix)) out[key.slice(prefix.length)] = row[key];
   return out as T;
@@ -206,12 +226,7 @@ export function pgCredentials(conn: Conn, s: ReturnType<typeof credentialsSql>, 
     byKey: async (keyId) => (await conn.rows<CredentialRecord>(s.byKey, [keyId]))[0],
     async withRecords(keyId) {
       const [row] = await conn.rows<Record<string, unknown>>(s.withRecords, [keyId]);
-      if (!row) return undefined;
-      return {
-        credential: unprefixed<CredentialRecord>(row, 'c_'),
-        integration: toIntegration(unprefixed<IntegrationRow>(row, 'i_')),
-        store: toStore(unprefixed<StoreRow>(row, 's_')),
-      };
+      return row && authRecordsOf(row);
     },
     notRevoked: (integrationId) => conn.rows<CredentialRecord>(s.live, [integrationId]),
     byIntegration: (integrationId) => conn.rows<CredentialRecord>(s.byIntegration, [integrationId]),

@@ -3,6 +3,7 @@ import type { DeliveryStatus } from '../../../src/contract/webhooks.js';
 import type { AttemptRecord, DeliveryRecord, OrderDelivery, WebhookRecord, WebhooksRepository } from '../../webhooks/repository.js';
 import { statement, tableIn, type Conn } from './conn.js';
 import { claimsSql, pgClaims } from './webhook-claims.js';
+import { prefixed, unprefixed } from './stores.js';
 
 // One webhook per integration (spec: Webhook configuration); its deliveries form a persistent queue
 // written in the same transaction as their event. Claims (which process makes an attempt) are in
@@ -11,6 +12,15 @@ import { claimsSql, pgClaims } from './webhook-claims.js';
 const WEBHOOK = `integration_id AS "integrationId", store_id AS "storeId", url, events, active, paused, paused_reason AS "pausedReason",
   secret, previous_secret AS "previousSecret", previous_expires_at AS "previousExpiresAt", failing_since AS "failingSince",
   created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+/** A webhook `w`'s columns under the prefix `w_` (`webhookOf`: undefined when the row has none). */
+export const WEBHOOK_COLUMNS = () => prefixed('w.', 'w_', WEBHOOK);
+
+export function webhookOf(row: Record<string, unknown>): WebhookRecord | undefined {
+  if (row.w_integrationId === null || row.w_integrationId === undefined) return undefined;
+  const w = unprefixed<WebhookRow>(row, 'w_');
+  return { ...w, events: JSON.parse(w.events) };
+}
 
 /** The delivery columns named as the record's fields: rows are records. */
 export const DELIVERY = `d.seq, d.id, d.integration_id AS "integrationId", d.event_id AS "eventId", d.event_type AS "eventType", d.body,

@@ -3,6 +3,11 @@ import { WINDOW_LIMITS, type RateWindows, type WindowHit, type WindowKind } from
 import { statement, tableIn, type Conn } from './conn.js';
 import type { SchemaNames } from './schema.js';
 
+/** A hit on a window row `w` of `rate_windows`: a newer window starts again at one (the admission counts with it too). */
+export const HIT_ON_CONFLICT = `ON CONFLICT (kind, key) DO UPDATE SET
+       count = CASE WHEN excluded.window_start > w.window_start THEN 1 ELSE w.count + 1 END,
+       window_start = GREATEST(w.window_start, excluded.window_start)`;
+
 /**
  * spec: Limits — one budget per key for the whole sandbox: a hit is one upsert that answers the
  * key's count in the window holding `now` (a newer window starts again at one; a hit of a process
@@ -12,9 +17,7 @@ export function pgWindows(conn: Conn, names: SchemaNames): RateWindows {
   const t = tableIn(names.shared);
   const hit = statement(
     `INSERT INTO ${t('rate_windows')} AS w (kind, key, window_start, count) VALUES ($1, $2, $3, 1)
-     ON CONFLICT (kind, key) DO UPDATE SET
-       count = CASE WHEN excluded.window_start > w.window_start THEN 1 ELSE w.count + 1 END,
-       window_start = GREATEST(w.window_start, excluded.window_start)
+     ${HIT_ON_CONFLICT}
      RETURNING count`,
   );
   const count = statement(`SELECT count FROM ${t('rate_windows')} WHERE kind = $1 AND key = $2 AND window_start = $3`);

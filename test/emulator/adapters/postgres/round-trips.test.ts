@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createPool } from '../../../../emulator/adapters/postgres/connect.js';
 import { roundTrips, routeOf, RoundTrips } from '../../../../emulator/adapters/postgres/round-trips.js';
@@ -30,6 +32,31 @@ describe('the count of statements sent per request', () => {
     expect(snap.total).toEqual({ trips: 3, statements: 4 });
     expect(snap.requests).toEqual({ 'GET /x': { requests: 1, trips: 1, statements: 2 } });
     expect(snap.background).toEqual({ 'SELECT 3': { trips: 1, statements: 1 }, 'SELECT 4': { trips: 1, statements: 1 } });
+  });
+});
+
+describe('the count per HTTP request', () => {
+  it('counts HTTP requests even when scopes were opened before without them (tests share a process)', async () => {
+    const counts = new RoundTrips();
+    counts.countRequests();
+    counts.countHttpRequests();
+    const server = createServer((_request, response) => {
+      counts.sent(() => 'SELECT 1', true);
+      response.end('ok');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      expect(await (await fetch(`http://127.0.0.1:${port}/orders/ord_1`)).text()).toBe('ok');
+      while (!counts.snapshot().requests['GET /orders/:id']) await new Promise((resolve) => setImmediate(resolve));
+      const snap = counts.snapshot();
+      expect(snap.requests['GET /orders/:id']).toEqual({ requests: 1, trips: 1, statements: 1 });
+      // A snapshot keeps its counts: it is a copy.
+      counts.sent(() => 'SELECT 2', true);
+      expect(snap.background).toEqual({});
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { roundTrips } from '../../../../emulator/adapters/postgres/round-trips.js';
+import { startTestEmulator, type TestEmulator } from '../../../helpers/emulator.js';
+import { createTestDatabase, PG_URL, type TestDatabase } from '../../../helpers/postgres.js';
+import { orderAction, seedMenu, simulate } from '../../../helpers/orders.js';
+
+// issue 25: an API request on a server database is admitted in one statement (shared state,
+// credential, rate window) and GET /orders/{id}'s order comes in that same statement: one round trip.
+
+describe.skipIf(!PG_URL)('an API request on PostgreSQL', () => {
+  let emu: TestEmulator;
+  let database: TestDatabase;
+  beforeAll(async () => {
+    roundTrips.countHttpRequests();
+    database = await createTestDatabase({ migrated: true });
+    emu = await startTestEmulator({ databaseUrl: database.url });
+    await seedMenu(emu);
+  });
+  afterAll(async () => {
+    await emu?.close();
+    await database?.drop();
+  });
+
+  /** The round trips the requests of `route` made, on average, while `calls` ran. */
+  async function tripsOf(route: string, calls: () => Promise<unknown>): Promise<number> {
+    const before = roundTrips.snapshot().requests[route] ?? { requests: 0, trips: 0 };
+    await calls();
+    // The count of a request closes when its answer is handed to the socket: maybe just after the client read it.
+    while ((roundTrips.snapshot().requests[route]?.requests ?? 0) === before.requests) await new Promise((resolve) => setImmediate(resolve));
+    const after = roundTrips.snapshot().requests[route]!;
+    return (after.trips - before.trips) / (after.requests - before.requests);
+  }
+
+  it('reads an order in one round trip, and sees a change made since at the next read', async () => {
+    const order = await simulate(emu);
+    const path = `/orders/${order.id}`;
+    const read = async () => {
+      const res = await emu.api('GET', path);
+      expect(res.status).toBe(200);
+      return res;
+    };
+    expect(await tripsOf('GET /sandbox/v1/orders/:id', () => read())).toBe(1);
+    expect((await orderAction(emu, order.id, 'ack', { external_id: 'ERP-1' })).status).toBe(200);
+    const after = await read();
+    expect(after.body.data.integration.ack_status).toBe('acknowledged');
+    expect(after.headers.get('x-ratelimit-remaining')).not.toBeNull();
+    // Another store's order and no order at all: 404 as ever.
+    expect((await emu.api('GET', '/orders/ord_01ZZZZZZZZZZZZZZZZZZZZZZZZ')).status).toBe(404);
+  });
+
+  it('counts the request in its integration\'s window only when it is admitted', async () => {
+    const remaining = async () => Number((await emu.api('GET', '/me')).headers.get('x-ratelimit-remaining'));
+    const first = await remaining();
+    const wrong = emu.test.credential.replace(/\.svs_test_.*/, '.svs_test_wrong');
+    expect((await emu.api('GET', '/me', { credential: wrong })).status).toBe(401);
+    expect(await remaining()).toBe(first - 1);
+  });
+
+  it('answers an ack and a status change with the order their transaction wrote, without reading it again', async () => {
+    const order = await simulate(emu);
+    const ack = await tripsOf('POST /sandbox/v1/orders/:id/ack', () => orderAction(emu, order.id, 'ack', { external_id: 'ERP-2' }));
+    const status = await tripsOf('POST /sandbox/v1/orders/:id/status', () => orderAction(emu, order.id, 'status', { status: 'accepted', estimated_minutes: 20 }));
+    // admission, idempotency claim, BEGIN, the order locked, (ack: its external id), the
+    // update, (the history written), the history read for the event, the feed's lock with the targets, the
+    // event, notices + COMMIT, the idempotency answer: no read of the order after the commit.
+    expect([ack, status]).toEqual([11, 12]);
+    const read = await emu.api('GET', `/orders/${order.id}`);
+    expect(read.body.data.status).toBe('accepted');
+    expect(read.body.data.status_history.map((h: { status: string }) => h.status)).toEqual(['pending', 'accepted']);
+  });
+});
