@@ -7,7 +7,7 @@ import { authenticate } from './authenticate.js';
 import { rateLimited, sendError } from '../http/reply.js';
 import { takenFault, type FaultView } from '../faults.js';
 import { isPromise, type MaybePromise } from '../store/maybe.js';
-import type { Admission, AdmitRequest } from '../store/admission.js';
+import type { Admission, AdmitRequest } from '../store/port.js';
 import { digestSecret, parseAuthorization } from '../stores/credentials.js';
 
 /** One group of routes of the API (an aggregate's), registered under each environment's base path. */

@@ -1,5 +1,5 @@
 import { ApiError } from '../../src/contract/errors.js';
-import type { HistoryRecord, OrderRecord } from '../orders/repository.js';
+import type { Admission } from '../store/port.js';
 import type { CredentialRecord, IntegrationRecord, StoreRecord } from '../stores/repository.js';
 
 /** Who calls an API route: the credential's records, as the environment's pipeline found them (api/authenticate.ts). */
@@ -20,7 +20,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routes that answer without a credential (the OpenAPI document). */
     public?: boolean;
-    /** The route's read that a server database makes with the request's admission (store/admission.ts). */
+    /** The route's read that a server database makes with the request's admission (store/port.ts, Admissions). */
     prefetch?: 'order';
     /** Set on every route of an environment on a server database: admitted in one statement (api/env-plugin.ts). */
     admitted?: boolean;
@@ -29,7 +29,7 @@ declare module 'fastify' {
 
 /** GET /orders/{id}'s order as the admission read it (undefined: no order of that id). */
 export interface Prefetch {
-  order: { order: OrderRecord; history: HistoryRecord[] } | undefined;
+  order: Admission['order'];
 }
 
 /** spec: Authentication 6 — suspension answers 403 everywhere but GET /me. */

@@ -11,8 +11,8 @@ import { COMPOSITION_ROOT, LAYERS, SCANNED } from './layers.js';
 /**
  * The imports that still run from a lower layer up to a higher one (a ratchet: lower it when one
  * goes, never raise it but for a new aggregate's repository). All are type-only: the port names each
- * aggregate's repository interface (store/port.ts ×7: the five, the access requests and the
- * certificates' ledger; store/emit.ts), the port's admin names the bundle's payload (store/admin.ts),
+ * aggregate's repository interface and the admission's records (store/port.ts ×7: the five, the access
+ * requests and the certificates' ledger; store/emit.ts), the port's admin names the bundle's payload (store/admin.ts),
  * and the route kit's caller is made of the stores aggregate's records (http/auth.ts).
  */
 const MAX_BACK_ARROWS = 10;

@@ -1,6 +1,6 @@
 import type { Environment } from '../../../src/contract/store.js';
 import { fixedWindow } from '../../clock.js';
-import type { Admission, Admissions, AdmitRequest } from '../../store/admission.js';
+import type { Admission, Admissions, AdmitRequest } from '../../store/port.js';
 import { WINDOW_LIMITS } from '../../store/coordination.js';
 import { statement, tableIn, type Conn, type Statement } from './conn.js';
 import { AUTH_RECORD_COLUMNS, authRecordsFrom, authRecordsOf } from './stores.js';
@@ -10,7 +10,7 @@ import type { SharedRow, SharedRowValues } from './sandbox.js';
 import type { SchemaNames } from './schema.js';
 
 /**
- * An API request's admission in one statement (issue 25; the port's admission.ts): the shared row
+ * An API request's admission in one statement (issue 25; the port's Admissions, store/port.ts): the shared row
  * (with the sandbox's time computed from its clock, so the windows and the expiry are judged at the
  * time every process shares), the IP's authentication failures, the credential's records, the
  * request hit (a data-modifying CTE, counted only when the request will be admitted: no fault

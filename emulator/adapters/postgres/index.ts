@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ENVIRONMENTS, type Environment } from '../../../src/contract/store.js';
-import type { StoragePort } from '../../store/port.js';
+import type { Admissions, StoragePort } from '../../store/port.js';
 import type { EmitContext } from '../../store/emit.js';
 import { QueryConn } from './conn.js';
 import { checkout, createPool, openError, type ConnectOptions, type Pool } from './connect.js';
@@ -15,7 +15,6 @@ import { checkServer, migrate, SchemaError } from './migrate.js';
 import { schemaNames, type SchemaNames } from './schema.js';
 import { roundTrips } from './round-trips.js';
 import { pgAdmissions } from './admission.js';
-import type { Admissions } from '../../store/admission.js';
 
 export { isDriverUnavailable, StorageUnavailableError } from './errors.js';
 
