@@ -49,8 +49,19 @@ export function clientConfig(url: string, options: ConnectOptions = {}): pg.Clie
     // process that hung or lost its network, and the server ends it (releasing its locks, the feed's
     // counter among them) instead of keeping every other writer waiting.
     idle_in_transaction_session_timeout: 60_000,
+    options: GENERIC_PLANS,
   };
 }
+
+/**
+ * Every statement is prepared once per connection under its name (conn.ts). Left to choose
+ * (`plan_cache_mode = auto`), the server may plan a parameterised statement again on each execution
+ * when a custom plan looks cheaper, and for the one-statement admission that was a large part of
+ * PostgreSQL's own CPU per request (bench/README.md). The emulator's statements look rows up by key,
+ * where a generic plan is as good as a custom one. Sent at start-up (no round trip); a URL that names
+ * its own `options` keeps them instead (node-postgres takes the URL's).
+ */
+const GENERIC_PLANS = '-c plan_cache_mode=force_generic_plan';
 
 /**
  * The pool: a connection that breaks is dropped and the next operation opens a new one, so the
