@@ -5,7 +5,7 @@ import { eventEnvelopeHead } from './event-envelope.js';
 import { ApiError } from '../../src/contract/errors.js';
 import { visibleEventTypes, type EventType } from '../../src/contract/events.js';
 import { LIMITS } from '../../src/contract/limits.js';
-import { decodeFeedCursor, encodeFeedCursor } from './cursors.js';
+import { decodeFeedCursor, encodeFeedCursor, type FeedPosition } from './cursors.js';
 
 export interface FeedQuery {
   after?: string;
@@ -23,20 +23,30 @@ export async function purgeExpiredEvents(env: EnvContext): Promise<number> {
   return env.store.events.purgeBefore(retentionCutoff(env));
 }
 
+type Start = { seq: number; expired: boolean };
+
 /**
  * Where to start reading: after the cursor's event, or from the oldest available with
  * `expired` when that event was removed (spec: GET /events). A cursor naming another
  * integration's event, or a position never handed out, is 400 `invalid_cursor`.
  */
-async function startAfter(env: EnvContext, integrationId: string, after: string | undefined, cutoff: number): Promise<{ seq: number; expired: boolean }> {
+async function startAfter(env: EnvContext, integrationId: string, after: string | undefined, cutoff: number): Promise<Start> {
   if (after === undefined) return { seq: 0, expired: false };
   const position = decodeFeedCursor(after);
   const event = await env.store.events.bySeq(position.seq);
-  if (event) {
-    if (event.integrationId !== integrationId || event.createdAt !== position.createdAt) throw ApiError.of('invalid_cursor');
-    return event.createdAt < cutoff ? { seq: 0, expired: true } : { seq: position.seq, expired: false };
-  }
-  if (position.seq > (await env.store.events.maxSeq()) || position.createdAt > env.clock.now()) throw ApiError.of('invalid_cursor');
+  if (event) return afterEvent(event, position, integrationId, cutoff);
+  return afterRemoved(position, await env.store.events.maxSeq(), env.clock.now());
+}
+
+/** The cursor's event still stored: it must be this integration's, at the cursor's time. */
+function afterEvent(event: { integrationId: string; createdAt: number }, position: FeedPosition, integrationId: string, cutoff: number): Start {
+  if (event.integrationId !== integrationId || event.createdAt !== position.createdAt) throw ApiError.of('invalid_cursor');
+  return event.createdAt < cutoff ? { seq: 0, expired: true } : { seq: position.seq, expired: false };
+}
+
+/** The cursor's event gone: a position once handed out (not past the counter nor the clock) reads from the oldest. */
+function afterRemoved(position: FeedPosition, maxSeq: number, now: number): Start {
+  if (position.seq > maxSeq || position.createdAt > now) throw ApiError.of('invalid_cursor');
   return { seq: 0, expired: true };
 }
 
@@ -46,7 +56,7 @@ async function startAfter(env: EnvContext, integrationId: string, after: string 
  */
 async function startAndPage(
   env: EnvContext, integrationId: string, query: FeedQuery, cutoff: number, types: readonly string[],
-): Promise<{ start: { seq: number; expired: boolean }; rows: EventBytes[] }> {
+): Promise<{ start: Start; rows: EventBytes[] }> {
   const events = env.store.events;
   const limit = query.limit + 1;
   if (query.after === undefined || !events.feedAfter) {
@@ -55,14 +65,9 @@ async function startAndPage(
   }
   const position = decodeFeedCursor(query.after);
   const read = await events.feedAfter({ integrationId, cursor: position, cutoff, types, limit });
-  const event = read.cursorEvent;
-  if (event) {
-    if (event.integrationId !== integrationId || event.createdAt !== position.createdAt) throw ApiError.of('invalid_cursor');
-    // The page was read after the cursor when it is within retention, else from the start.
-    return { start: event.createdAt < cutoff ? { seq: 0, expired: true } : { seq: position.seq, expired: false }, rows: read.rows };
-  }
-  if (position.seq > read.maxSeq || position.createdAt > env.clock.now()) throw ApiError.of('invalid_cursor');
-  return { start: { seq: 0, expired: true }, rows: read.rows };
+  // The adapter read the page after the cursor, or from the oldest when its event is gone or past retention.
+  const start = read.cursorEvent ? afterEvent(read.cursorEvent, position, integrationId, cutoff) : afterRemoved(position, read.maxSeq, env.clock.now());
+  return { start, rows: read.rows };
 }
 
 /**

@@ -10,6 +10,8 @@ import { SLOW_FILES, SlowFirstSequencer } from './sequencer.js';
 
 const spec = (project: string, path: string) =>
   ({ moduleId: join(ROOT, path), project: { name: project, config: { sequence: { groupOrder: 0 } } } }) as unknown as TestSpecification;
+/** Specifications named as the sequencer's results name them: `project:path`. */
+const specs = (...keys: string[]) => keys.map((key) => spec(key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1)));
 
 function sequencer(results: Record<string, { duration: number; failed?: boolean }>, sizes: Record<string, number> = {}) {
   const cache = {
@@ -28,14 +30,9 @@ describe('the order the suite starts its files in (issue 27)', () => {
   });
 
   it('on a fresh clone (no record of a run) starts the slow files first, in their order, then the largest', async () => {
-    const specs = [
-      spec('sqlite', 'test/a.test.ts'),
-      spec('sqlite', 'test/checks/zoo/correct.test.ts'),
-      spec('postgres', 'test/b.test.ts'),
-      spec('sqlite', 'test/docs/docs.test.ts'),
-    ];
+    const files = specs('sqlite:test/a.test.ts', 'sqlite:test/checks/zoo/correct.test.ts', 'postgres:test/b.test.ts', 'sqlite:test/docs/docs.test.ts');
     const sizes = { 'sqlite:test/a.test.ts': 10, 'postgres:test/b.test.ts': 20, 'sqlite:test/checks/zoo/correct.test.ts': 1 };
-    expect(await order(sequencer({}, sizes), specs)).toEqual([
+    expect(await order(sequencer({}, sizes), files)).toEqual([
       'sqlite:test/docs/docs.test.ts',
       'sqlite:test/checks/zoo/correct.test.ts',
       'postgres:test/b.test.ts',
@@ -44,20 +41,14 @@ describe('the order the suite starts its files in (issue 27)', () => {
   });
 
   it("with a record, starts the longest first across both projects (not every postgres file before the sqlite ones); new files and last run's failures before the rest", async () => {
-    const specs = [
-      spec('postgres', 'test/short.test.ts'),
-      spec('sqlite', 'test/long.test.ts'),
-      spec('sqlite', 'test/failed.test.ts'),
-      spec('sqlite', 'test/new.test.ts'),
-      spec('postgres', 'test/middle.test.ts'),
-    ];
+    const files = specs('postgres:test/short.test.ts', 'sqlite:test/long.test.ts', 'sqlite:test/failed.test.ts', 'sqlite:test/new.test.ts', 'postgres:test/middle.test.ts');
     const results = {
       'postgres:test/short.test.ts': { duration: 1_000 },
       'sqlite:test/long.test.ts': { duration: 60_000 },
       'sqlite:test/failed.test.ts': { duration: 500, failed: true },
       'postgres:test/middle.test.ts': { duration: 9_000 },
     };
-    expect(await order(sequencer(results), specs)).toEqual([
+    expect(await order(sequencer(results), files)).toEqual([
       'sqlite:test/new.test.ts',
       'sqlite:test/failed.test.ts',
       'sqlite:test/long.test.ts',
