@@ -40,6 +40,13 @@ describe('the order the suite starts its files in (issue 27)', () => {
     ]);
   });
 
+  // `npm test` is `vitest run`: the repo's type check is a test file, and runs beside the first files.
+  it("starts the repo's type check first, even when the last run found it short", async () => {
+    const files = specs('sqlite:test/docs/docs.test.ts', 'sqlite:test/long.test.ts', 'sqlite:test/typecheck.test.ts');
+    const results = { 'sqlite:test/typecheck.test.ts': { duration: 100 }, 'sqlite:test/long.test.ts': { duration: 60_000 } };
+    expect((await order(sequencer(results), files))[0]).toBe('sqlite:test/typecheck.test.ts');
+  });
+
   it("with a record, starts the longest first across both projects (not every postgres file before the sqlite ones); new files and last run's failures before the rest", async () => {
     const files = specs('postgres:test/short.test.ts', 'sqlite:test/long.test.ts', 'sqlite:test/failed.test.ts', 'sqlite:test/new.test.ts', 'postgres:test/middle.test.ts');
     const results = {
