@@ -130,26 +130,6 @@ export function runAsync(command: string, args: string[], cwd: string, timeoutMs
   });
 }
 
-/**
- * Runs jobs at most `concurrency` at a time, in the order they are queued; `queue` returns the job's
- * own promise. For the package test's compiler runs: each is a core's work for seconds, and they
- * depend on nothing but the installed project.
- */
-export function pool(concurrency: number): <T>(job: () => Promise<T>) => Promise<T> {
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  const next = () => {
-    if (running >= concurrency) return;
-    const start = waiting.shift();
-    if (start) (running++, start());
-  };
-  return <T>(job: () => Promise<T>) =>
-    new Promise<T>((resolve, reject) => {
-      waiting.push(() => job().then(resolve, reject).finally(() => (running--, next())));
-      next();
-    });
-}
-
 const BUILD_INPUTS = [
   'package.json', 'tsup.config.ts', 'tsconfig.json', 'tsconfig.build.json', 'rollup.types.config.mjs', 'prepare.mjs',
   'bin', 'src', 'emulator', 'checks', 'fixtures', 'docs', 'README.md', 'LICENSE',

@@ -1,11 +1,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 import {
-  buildAndPack, copyConsumer, installedPackages, newConsumer, pool, reuseNativeDriver, run, runAsync, satisfies, warnings, type RunResult,
+  buildAndPack, copyConsumer, installedPackages, newConsumer, reuseNativeDriver, run, runAsync, satisfies, warnings, type RunResult,
 } from '../helpers/package.js';
 
 // issue 14: the package as a user gets it. The repo is built and packed in a scratch copy
@@ -16,8 +16,11 @@ import {
 // (npm's install reads no `type`: a second install would build the same tree, for 15 s). Both run
 // the package, and TypeScript files using it are compiled under a consumer's settings: TypeScript's
 // defaults, a fresh `tsc --init`, node16, nodenext and bundler, always with `skipLibCheck` off.
-// TypeScript and @types/node are this repo's. The compiler runs (a core's work for 3–15 s each) start
-// together once the projects are ready, a core each (issue 27), and each test awaits its own.
+// TypeScript and @types/node are this repo's. The type checks run in one Node process through
+// TypeScript's API (test/helpers/consumer-types.mjs, issue 27): a program per setting, reporting what
+// that setting's `tsc` reports about the consumer's files and merchant-kit's declarations (lib files
+// and @types/node, the user's own, are parsed once and not checked seven times); it starts once the
+// projects are ready, and each test awaits its part.
 
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const FLOOR = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).engines.node as string).replace(/^>=\s*/, '');
@@ -107,9 +110,7 @@ await emu.close();
 `;
 
 const tsc = (cwd: string, args: string[]): RunResult => run(process.execPath, [TSC, ...args], cwd);
-/** The compiler runs share the machine's cores: a queue, a core each. */
-const queue = pool(Math.max(1, availableParallelism()));
-const tscLater = (cwd: string, args: string[]): Promise<RunResult> => queue(() => runAsync(process.execPath, [TSC, ...args], cwd));
+const CONSUMER_TYPES = join(ROOT, 'test', 'helpers', 'consumer-types.mjs');
 const node = (cwd: string, args: string[]): RunResult => run(process.execPath, args, cwd, 120_000);
 
 /** Compiler flags of each setting; files are appended. `null`: the project's tsconfig.json (`tsc --init`'s). */
@@ -133,6 +134,8 @@ describe('the packed package in new projects (issue 14)', () => {
   /** Each setting's compile of client.ts and full.ts, and its list of files for client.ts alone (started in beforeAll). */
   const compiles = new Map<string, Promise<RunResult>>();
   const listings = new Map<string, Promise<RunResult>>();
+  /** The consumer-types process's report: one result per job, by name; a crash fails every test that awaits it. */
+  let checked: Promise<Map<string, RunResult & { files: string[] }>>;
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'merchant-kit-pack-'));
@@ -159,12 +162,29 @@ describe('the packed package in new projects (issue 14)', () => {
     const tsconfig = join(projects.esm.dir, 'tsconfig.json');
     writeFileSync(tsconfig, readFileSync(tsconfig, 'utf8').replace(/"skipLibCheck": true/, '"skipLibCheck": false'));
     // The first setting emits CommonJS into build/, which a test then runs.
-    for (const setting of SETTINGS) {
+    const jobs = SETTINGS.flatMap((setting) => {
       const cwd = projects[setting.project].dir;
-      compiles.set(setting.name, tscLater(cwd,
-        setting === SETTINGS[0] ? ['--strict', '--outDir', 'build', 'client.ts', 'full.ts']
-          : setting.flags ? [...setting.flags, '--noEmit', 'client.ts', 'full.ts'] : ['-p', '.', '--noEmit']));
-      if (setting.flags) listings.set(setting.name, tscLater(cwd, [...setting.flags, '--listFilesOnly', 'client.ts']));
+      const compile = {
+        name: `compile: ${setting.name}`, cwd, flags: setting === SETTINGS[0] ? ['--strict', '--outDir', 'build'] : setting.flags, files: ['client.ts', 'full.ts'],
+        noEmit: setting !== SETTINGS[0],
+      };
+      return setting.flags ? [compile, { name: `list: ${setting.name}`, cwd, flags: setting.flags, files: ['client.ts'], listOnly: true }] : [compile];
+    });
+    writeFileSync(join(dir, 'jobs.json'), JSON.stringify(jobs));
+    checked = runAsync(process.execPath, [CONSUMER_TYPES, join(dir, 'jobs.json')], dir).then((out) => {
+      if (out.status !== 0) throw new Error(`consumer-types.mjs failed:\n${out.output}`);
+      const results = JSON.parse(out.stdout) as { name: string; status: number; output: string; files: string[] }[];
+      return new Map(results.map((r) => [r.name, { status: r.status, output: r.output, stdout: r.files.join('\n'), files: r.files }]));
+    });
+    // Each test that awaits its part reports a failure; until then none is unhandled.
+    const part = (name: string) => {
+      const result = checked.then((results) => results.get(name)!);
+      result.catch(() => undefined);
+      return result;
+    };
+    for (const setting of SETTINGS) {
+      compiles.set(setting.name, part(`compile: ${setting.name}`));
+      if (setting.flags) listings.set(setting.name, part(`list: ${setting.name}`));
     }
   }, 900_000);
 
