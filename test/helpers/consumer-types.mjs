@@ -50,12 +50,16 @@ function host(options, cwd) {
   base.readFile = (path) => (installed(path) ? once(texts, path, () => readFile(path)) : readFile(path));
   base.fileExists = (path) => (installed(path) ? once(exists, path, () => fileExists(path)) : fileExists(path));
   const getSourceFile = base.getSourceFile.bind(base);
+  const { module, moduleResolution, moduleDetection, jsx, jsxImportSource, importHelpers, ...declarationKey } = options;
   base.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreate) => {
     if (!ts.isDeclarationFileName(fileName)) return getSourceFile(fileName, languageVersionOrOptions, onError, shouldCreate);
     const text = base.readFile(fileName);
     if (text === undefined) return undefined;
-    // The registry keys a file by the options that change how it is parsed and bound, and its module format.
-    return registry.acquireDocument(fileName, options, ts.ScriptSnapshot.fromString(text), '1', ts.ScriptKind.TS, languageVersionOrOptions);
+    // The registry keys a file by its module format and the options that change how a file is parsed
+    // and bound. Of those, the module options and jsx change nothing in a declaration file (it is a
+    // module only by its own imports and exports, whatever `module` and `moduleDetection` say), so
+    // they are left out of the key: the settings of one target share lib files and @types/node.
+    return registry.acquireDocument(fileName, declarationKey, ts.ScriptSnapshot.fromString(text), '1', ts.ScriptKind.TS, languageVersionOrOptions);
   };
   return base;
 }
