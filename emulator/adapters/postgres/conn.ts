@@ -22,6 +22,8 @@ export const tableIn = (schema: string) => (table: string) => `${quote(schema)}.
 
 export interface Queryable {
   query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  /** A text of one or more statements without parameters (the simple protocol). */
+  query(text: string): Promise<unknown>;
 }
 
 /**
@@ -62,8 +64,43 @@ export class QueryConn implements Conn {
     }
   }
 
+  /** Runs a text of statements without parameters (one round trip for all of them). */
+  async text(sql: string): Promise<void> {
+    try {
+      await this.db.query(sql);
+    } catch (error) {
+      this.onFailure?.(error);
+      throw translate(error);
+    }
+  }
+
   changed(change: Change): void {
     this.sink(change);
+  }
+}
+
+/**
+ * A connection whose statements first send what `before` holds back (an emit's writes, env-store.ts):
+ * a statement of the transaction then sees them, as if they had been written when asked.
+ */
+export class FlushingConn implements Conn {
+  constructor(
+    private readonly conn: Conn,
+    private readonly before: () => Promise<void> | null,
+  ) {}
+
+  async rows<R>(s: Statement, values?: unknown[]): Promise<R[]> {
+    await this.before();
+    return this.conn.rows<R>(s, values);
+  }
+
+  async run(s: Statement, values?: unknown[]): Promise<number> {
+    await this.before();
+    return this.conn.run(s, values);
+  }
+
+  changed(change: Change): void {
+    this.conn.changed(change);
   }
 }
 

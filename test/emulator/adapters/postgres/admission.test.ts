@@ -61,9 +61,9 @@ describe.skipIf(!PG_URL)('an API request on PostgreSQL', () => {
     const ack = await tripsOf('POST /sandbox/v1/orders/:id/ack', () => orderAction(emu, order.id, 'ack', { external_id: 'ERP-2' }));
     const status = await tripsOf('POST /sandbox/v1/orders/:id/status', () => orderAction(emu, order.id, 'status', { status: 'accepted', estimated_minutes: 20 }));
     // admission, idempotency claim, BEGIN, the order locked, (ack: its external id), the
-    // update, (the history written), the history read for the event, the feed's lock with the targets, the
-    // event, notices + COMMIT, the idempotency answer: no read of the order after the commit.
-    expect([ack, status]).toEqual([11, 12]);
+    // update, (the history written), the history read for the event, the feed's lock with the targets,
+    // the event with the notices and COMMIT, the idempotency answer: no read of the order after the commit.
+    expect([ack, status]).toEqual([10, 11]);
     const read = await emu.api('GET', `/orders/${order.id}`);
     expect(read.body.data.status).toBe('accepted');
     expect(read.body.data.status_history.map((h: { status: string }) => h.status)).toEqual(['pending', 'accepted']);
