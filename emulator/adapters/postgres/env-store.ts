@@ -4,13 +4,14 @@ import type { EventData, EventRecord } from '../../orders/repository.js';
 import type { Change } from '../../store/changes.js';
 import { emitEvents, type EmitContext } from '../../store/emit.js';
 import type { EnvStore, Tx } from '../../store/port.js';
-import { FlushingConn, QueryConn } from './conn.js';
+import { QueryConn, TxConn } from './conn.js';
 import { checkoutOrUnavailable, type Pool, type PoolClient } from './connect.js';
 import { DEADLOCK, isDriverUnavailable, SERIALIZATION_FAILURE, sqlState, translate, UNIQUE_VIOLATION } from './errors.js';
 import type { PgChangeFeed } from './changes.js';
 import { environmentSql, LazyRepositories, type EnvironmentSql } from './repositories.js';
 import { emitWritesText, type EmitTarget, type PendingDelivery, type PgEventsRepository } from './events.js';
-import type { EventsRepository } from '../../orders/repository.js';
+import type { EventsRepository, HistoryRecord, OrdersRepository } from '../../orders/repository.js';
+import { pgOrders } from './orders.js';
 import type { IntegrationsRepository } from '../../stores/repository.js';
 import type { WebhooksRepository } from '../../webhooks/repository.js';
 import { runAfterCommit } from '../../store/after-commit.js';
@@ -55,13 +56,19 @@ export class PgEnvStore extends LazyRepositories implements EnvStore {
       const tx = new PgTx(this.options, client, this.sql);
       let out: T;
       try {
-        await client.query('BEGIN');
+        // BEGIN goes out with the work's first statement (the driver sends it once BEGIN is answered):
+        // no round trip of its own. It fails only with the connection, and then so does that statement.
+        const began = client.query('BEGIN').then(() => undefined, (error: unknown) => error ?? new Error('BEGIN failed'));
         out = await work(tx);
+        const notBegun = await began;
+        if (notBegun !== undefined) throw notBegun;
         // A statement failed and the work went on (it caught the error): PostgreSQL has aborted the
         // transaction, and COMMIT would quietly roll back. The failure is the outcome.
         if (tx.failure !== undefined) throw tx.failure;
         // The emit's writes, the notices and COMMIT in one round trip.
         await client.query(`${tx.takeWrites()}${this.options.feed.notifyText(tx.changes)}COMMIT`);
+        // A write sent without waiting failed after the check above: COMMIT answered as ROLLBACK.
+        if (tx.failure !== undefined) throw tx.failure;
       } catch (error) {
         const broken = isDriverUnavailable(error);
         if (!broken) await client.query('ROLLBACK').catch(() => undefined);
@@ -72,7 +79,8 @@ export class PgEnvStore extends LazyRepositories implements EnvStore {
           await pause(run);
           continue;
         }
-        throw translate(error);
+        // The first failed statement is the outcome, not what the work made of it afterwards.
+        throw translate(cause);
       }
       client.release();
       this.options.feed.publish(tx.changes);
@@ -161,10 +169,7 @@ class PgTx extends LazyRepositories implements Tx {
     }),
   ) {
     // Any statement of the transaction first writes what its emits held back: it sees them.
-    super(options.environment, new FlushingConn(raw, () => {
-      const text = writes.take();
-      return text ? raw.text(text) : null;
-    }), sql);
+    super(options.environment, new TxConn(raw, () => writes.take()), sql);
     this.writes = writes;
   }
 
@@ -227,6 +232,14 @@ class PgTx extends LazyRepositories implements Tx {
       return Promise.resolve();
     };
     return (this.webhooksRead = { ...repository, insertDelivery });
+  }
+
+  /** The histories this transaction read with its orders' locks, or wrote (orders.ts `pgOrders`). */
+  private readonly histories = new Map<string, HistoryRecord[]>();
+  private ordersKept: OrdersRepository | null = null;
+
+  override get orders(): OrdersRepository {
+    return (this.ordersKept ??= pgOrders(this.conn, this.sql.orders, this.environment, this.histories));
   }
 
   override get events(): EventsRepository {
