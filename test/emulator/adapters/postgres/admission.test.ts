@@ -69,4 +69,15 @@ describe.skipIf(!PG_URL)('an API request on PostgreSQL', () => {
     expect(read.body.data.status).toBe('accepted');
     expect(read.body.data.status_history.map((h: { status: string }) => h.status)).toEqual(['pending', 'accepted']);
   });
+
+  it('simulates an order in the same round trips whatever its lines: the cart\'s products come in one read', async () => {
+    const route = 'POST /_emulator/orders';
+    const trips: number[] = [];
+    for (let i = 0; i < 6; i++) trips.push(await tripsOf(route, () => simulate(emu)));
+    // shared state, the store (the route's owner check, its environment), BEGIN sent with the store,
+    // its hours, its orderable products, the cart's products with their groups and options, the order
+    // number, the order and its history sent with the feed's lock, the event with the COMMIT; the
+    // answer is the order as the transaction presented it for its event.
+    expect(new Set(trips)).toEqual(new Set([10]));
+  });
 });
