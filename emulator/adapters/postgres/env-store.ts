@@ -38,6 +38,8 @@ export interface PgEnvOptions {
  */
 export const MAX_RUNS = 5;
 const RETRIED = new Set([SERIALIZATION_FAILURE, DEADLOCK, UNIQUE_VIOLATION]);
+/** 25P02: a statement sent after another failed in the same transaction. */
+const IN_FAILED_TRANSACTION = '25P02';
 
 /** One environment in its schema: repositories on the pool, and transactions on one pooled connection. */
 export class PgEnvStore extends LazyRepositories implements EnvStore {
@@ -79,8 +81,9 @@ export class PgEnvStore extends LazyRepositories implements EnvStore {
           await pause(run);
           continue;
         }
-        // The first failed statement is the outcome, not what the work made of it afterwards.
-        throw translate(cause);
+        // A statement refused because an earlier one (maybe sent without waiting) failed: that earlier
+        // failure is the outcome. Any other error is the work's own answer, as it threw it.
+        throw translate(sqlState(error) === IN_FAILED_TRANSACTION ? cause : error);
       }
       client.release();
       this.options.feed.publish(tx.changes);
