@@ -77,7 +77,7 @@ function observeRequest(service: HomologationService, emulator: Emulator) {
 
 async function observeWrite(service: HomologationService, env: EnvContext | null, path: string, seen: Seen, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   seen.digest = bodyDigest(request.body);
-  const previous = env && request.method === 'POST' && path.endsWith('/status') ? await currentStatus(env, path) : null;
+  const previous = env && request.method === 'POST' && path.endsWith('/status') ? await currentStatus(env, path, request) : null;
   seen.facts = factsOf(request.method, path, request.body, previous);
   if (request.method === 'POST' && path === '/catalog/batch') seen.batchOps = batchOpsOf(request.body);
   if (request.headers['idempotency-key'] === undefined) return;
@@ -150,8 +150,13 @@ function recordCall(service: HomologationService) {
   };
 }
 
-/** The order's status before a status call runs (graded as the move's starting point). */
-async function currentStatus(env: EnvContext, path: string): Promise<string | null> {
+/**
+ * The order's status before a status call runs (graded as the move's starting point): the one the
+ * request's admission read with it on a server database (issue 25: no read of its own), else read.
+ */
+async function currentStatus(env: EnvContext, path: string, request: FastifyRequest): Promise<string | null> {
   const orderId = path.split('/')[2] ?? '';
+  const prefetched = request.prefetch?.order;
+  if (prefetched && prefetched.order.id === orderId) return prefetched.order.status;
   return (await env.store.orders.byId(orderId))?.status ?? null;
 }

@@ -1,5 +1,5 @@
 import type { Repositories } from '../store/port.js';
-import type { OptionGroupRecord, OptionRecord, ProductRecord } from '../catalog/repository.js';
+import { productsWithOptions, type OptionGroupRecord, type OptionRecord, type ProductRecord, type ProductWithOptions } from '../catalog/repository.js';
 import type { StoredItem, StoredItemOption } from './repository.js';
 import type { SimulatedItem } from '../../src/contract/orders.js';
 import { ApiError, type FieldIssue } from '../../src/contract/errors.js';
@@ -14,9 +14,9 @@ interface Choice {
   quantity: number;
 }
 
-/** An order line: names and prices copied from the catalog now (spec: Order rule 1). */
-async function buildItem(r: Repositories, line: number, product: ProductRecord, choices: Choice[], quantity: number, notes: string): Promise<StoredItem> {
-  const groups = new Map((await r.catalog.groupsOfProducts([product.id])).map((g) => [g.id, g]));
+/** An order line: names and prices copied from the catalog now (spec: Order rule 1); `groups`: the product's. */
+function buildItem(line: number, product: ProductRecord, groupList: OptionGroupRecord[], choices: Choice[], quantity: number, notes: string): StoredItem {
+  const groups = new Map(groupList.map((g) => [g.id, g]));
   const options: StoredItemOption[] = choices.map(({ option, quantity: q }) => {
     const group = groups.get(option.groupId)!;
     return {
@@ -97,11 +97,10 @@ export async function resolveItems(r: Repositories, storeId: string, requested: 
       else if (!option.available) issues.push({ field: optionField, code: 'option_unavailable', message: `La opción "${option.name}" está agotada.` });
       else choices.push({ option, quantity: o.quantity });
     }
-    if (choices.length === item.options.length) {
-      issues.push(...groupIssues(await r.catalog.groupsOfProducts([product.id]), choices, `items.${i}.options`));
-    }
+    const groups = await r.catalog.groupsOfProducts([product.id]);
+    if (choices.length === item.options.length) issues.push(...groupIssues(groups, choices, `items.${i}.options`));
     try {
-      items.push(await buildItem(r, i + 1, product, choices, item.quantity, item.notes ?? ''));
+      items.push(buildItem(i + 1, product, groups, choices, item.quantity, item.notes ?? ''));
     } catch (error) {
       if (!(error instanceof AmountTooLarge)) throw error;
       issues.push({ field: `items.${i}.quantity`, code: 'too_large', message: TOO_LARGE_LINE });
@@ -112,10 +111,10 @@ export async function resolveItems(r: Repositories, storeId: string, requested: 
 }
 
 /** A plausible set of option choices for a product, or null when a required group has too few options available. */
-async function chooseOptions(r: Repositories, chance: Chance, product: ProductRecord): Promise<Choice[] | null> {
-  const options = (await r.catalog.optionsOfProducts([product.id])).filter((o) => o.available);
+function chooseOptions(chance: Chance, { groups, options: all }: ProductWithOptions): Choice[] | null {
+  const options = all.filter((o) => o.available);
   const choices: Choice[] = [];
-  for (const group of await r.catalog.groupsOfProducts([product.id])) {
+  for (const group of groups) {
     const available = options.filter((o) => o.groupId === group.id);
     if (available.length < group.minSelect) return null;
     const upper = Math.min(group.maxSelect, available.length, group.minSelect + 2);
@@ -131,16 +130,23 @@ async function chooseOptions(r: Repositories, chance: Chance, product: ProductRe
   return choices;
 }
 
-/** One to three random lines from the given products (already known to be orderable). */
+/**
+ * One to three random lines from the given products (already known to be orderable). The first
+ * products of the draw come in one read with their groups and options (issue 25); one that cannot be
+ * ordered (a required group sold out) makes the draw go on, reading the next one then.
+ */
 export async function randomItems(r: Repositories, chance: Chance, productIds: string[], lines = chance.int(1, 3)): Promise<StoredItem[]> {
   const items: StoredItem[] = [];
-  for (const id of chance.sample(productIds, productIds.length)) {
+  const drawn = chance.sample(productIds, productIds.length);
+  const read = new Map((await productsWithOptions(r.catalog, drawn.slice(0, lines))).map((p) => [p.product.id, p]));
+  for (const id of drawn) {
     if (items.length >= lines) break;
-    const product = (await r.catalog.productById(id))!;
-    const choices = await chooseOptions(r, chance, product);
+    const found = read.get(id) ?? (await productsWithOptions(r.catalog, [id]))[0];
+    if (!found) continue; // gone since the store's orderable products were read
+    const choices = chooseOptions(chance, found);
     if (!choices) continue;
     const notes = chance.bool(0.3) ? chance.pick(ITEM_NOTES) : '';
-    items.push(await buildItem(r, items.length + 1, product, choices, chance.int(1, 3), notes));
+    items.push(buildItem(items.length + 1, found.product, found.groups, choices, chance.int(1, 3), notes));
   }
   return items;
 }

@@ -6,7 +6,7 @@ import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
 import { simulateOrder } from './simulator.js';
 import { changeStatus, markPaid } from './commands.js';
-import { presentOrder } from './present.js';
+import { presentAnswer, presentOrder } from './present.js';
 import { ownedBy, resolvedEnvironment, storeInBody } from '../http/control-access.js';
 import { requireBody } from '../http/route.js';
 
@@ -32,7 +32,8 @@ export function ordersControl(app: FastifyInstance, emulator: Emulator): void {
     const env = await emulator.envOf(resolvedEnvironment(request), (e) => e.store.stores.byId(body.store_id));
     if (!env) throw ApiError.of('not_found', undefined, NO_STORE);
     const order = await simulateOrder(env, body);
-    return reply.code(201).send({ data: await presentOrder(env.store.orders, order) });
+    // The order as its transaction presented it for its event: no read after the commit.
+    return reply.code(201).send({ data: await presentAnswer(env.store.orders, order) });
   });
 
   app.get<OrderParams>('/orders/:order_id', orderOwner, async (request) => {

@@ -60,7 +60,8 @@ export function ordersRoutes(app: FastifyInstance, env: EnvContext, emulator: Em
   apiRoute(app, env, emulator, api.changeOrderStatus, async ({ auth, params, body }) => {
     const actor = { type: 'integration' as const, integrationId: auth.integration.id, authority: auth.integration.settings.order_status_authority };
     return ok(await presentAnswer(orders, await changeStatus(env, params.order_id, auth.store.id, actor, body)));
-  });
+    // The homologation recorder's starting status comes with the admission (homologation/hooks.ts).
+  }, { prefetch: 'order' });
 
   // spec: GET /events — the feed response is its own envelope (data, next_cursor, has_more, cursor_expired).
   apiRoute(app, env, emulator, api.listEvents, async ({ auth, query }) => ({ body: await readFeed(env, auth.integration, query) }));

@@ -11,7 +11,7 @@ import { AmountTooLarge, orderTotals } from './totals.js';
 import { Chance } from './chance.js';
 import { randomItems, renumber, resolveItems } from './cart.js';
 import { fakeAddress, fakeCustomer } from './customer.js';
-import { presentOrder } from './present.js';
+import { keepPresented } from './present.js';
 import { DELIVERY_FEES_PYG, ORDER_NOTES, PANEL_PROMO } from './sample-data.js';
 
 const GS = 100; // one guaraní in hundredths
@@ -133,7 +133,7 @@ export async function simulateOrder(env: EnvContext, request: SimulateOrderReque
     };
     await tx.orders.insert(order);
     await tx.orders.addHistory(order.id, { status: 'pending', at: now, by: 'customer', integrationId: null, reason: null });
-    await tx.emit('order.created', store.id, { order: await presentOrder(tx.orders, order) });
+    await tx.emit('order.created', store.id, { order: await keepPresented(tx.orders, order) });
     return order;
   });
 }

@@ -59,6 +59,17 @@ export function catalogSql(schema: string) {
     ),
     groupsOfProducts: statement(`SELECT ${GROUP} FROM ${t('option_groups')} WHERE product_id = ANY($1::text[]) ORDER BY product_id, position, id`),
     optionsOfProducts: statement(`SELECT ${OPTION} FROM ${t('options')} WHERE product_id = ANY($1::text[]) ORDER BY product_id, position, id`),
+    // Products with their groups and options as JSON arrays of records, in one statement (issue 25).
+    productsWithOptions: statement(
+      `SELECT ${PRODUCT},
+         (SELECT COALESCE(json_agg(json_build_object('id', g.id, 'productId', g.product_id, 'integrationId', g.integration_id,
+            'externalId', g.external_id, 'name', g.name, 'minSelect', g.min_select, 'maxSelect', g.max_select, 'position', g.position)
+            ORDER BY g.position, g.id), '[]'::json) FROM ${t('option_groups')} g WHERE g.product_id = p.id) AS "groups",
+         (SELECT COALESCE(json_agg(json_build_object('id', o.id, 'groupId', o.group_id, 'productId', o.product_id,
+            'integrationId', o.integration_id, 'externalId', o.external_id, 'name', o.name, 'price', o.price, 'available', o.available,
+            'position', o.position) ORDER BY o.position, o.id), '[]'::json) FROM ${t('options')} o WHERE o.product_id = p.id) AS "options"
+       FROM ${t('products')} p WHERE p.id = ANY($1::text[])`,
+    ),
     groupByExternal: statement(`SELECT ${GROUP} FROM ${t('option_groups')} WHERE integration_id = $1 AND external_id = $2`),
     optionByExternal: statement(`SELECT ${OPTION} FROM ${t('options')} WHERE integration_id = $1 AND external_id = $2`),
     optionById: statement(`SELECT ${OPTION} FROM ${t('options')} WHERE id = $1`),
@@ -133,6 +144,11 @@ export function pgCatalog(conn: Conn, s: ReturnType<typeof catalogSql>, environm
 
     groupsOfProducts: async (ids) => (ids.length === 0 ? [] : conn.rows<OptionGroupRecord>(s.groupsOfProducts, [ids])),
     optionsOfProducts: async (ids) => (ids.length === 0 ? [] : conn.rows<OptionRecord>(s.optionsOfProducts, [ids])),
+    async productsWithOptions(ids) {
+      if (ids.length === 0) return [];
+      const rows = await conn.rows<ProductRecord & { groups: OptionGroupRecord[]; options: OptionRecord[] }>(s.productsWithOptions, [ids]);
+      return rows.map(({ groups, options, ...product }) => ({ product, groups, options }));
+    },
     groupByExternal: (integrationId, code) => one<OptionGroupRecord>(s.groupByExternal, [integrationId, code]),
     optionByExternal: (integrationId, code) => one<OptionRecord>(s.optionByExternal, [integrationId, code]),
     optionById: (id) => one<OptionRecord>(s.optionById, [id]),

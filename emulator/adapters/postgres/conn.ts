@@ -22,6 +22,8 @@ export const tableIn = (schema: string) => (table: string) => `${quote(schema)}.
 
 export interface Queryable {
   query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  /** A text of one or more statements without parameters (the simple protocol). */
+  query(text: string): Promise<unknown>;
 }
 
 /**
@@ -33,6 +35,11 @@ export interface Conn {
   rows<R>(statement: Statement, values?: unknown[]): Promise<R[]>;
   /** Rows written. */
   run(statement: Statement, values?: unknown[]): Promise<number>;
+  /**
+   * A write whose result nobody reads, queued without waiting (a transaction's connection only: the
+   * pool's has none, each of its writes commits on its own).
+   */
+  send?(statement: Statement, values?: unknown[]): void;
   changed(change: Change): void;
 }
 
@@ -62,9 +69,57 @@ export class QueryConn implements Conn {
     }
   }
 
+  /** Runs a text of statements without parameters (one round trip for all of them). */
+  async text(sql: string): Promise<void> {
+    try {
+      await this.db.query(sql);
+    } catch (error) {
+      this.onFailure?.(error);
+      throw translate(error);
+    }
+  }
+
   changed(change: Change): void {
     this.sink(change);
   }
 }
 
-export const first = <R>(rows: R[]): R | undefined => rows[0];
+/**
+ * A transaction's connection (env-store.ts). Its statements first send what `take` holds back (an
+ * emit's writes): a statement of the transaction then sees them, as if written when asked. `send`
+ * queues a write whose result nobody reads without waiting for it: the driver sends it once the
+ * statements before it are answered, the next statement goes behind it, and a failure fails the
+ * transaction (the connection's `onFailure`) at its next statement or its COMMIT.
+ */
+export class TxConn implements Conn {
+  constructor(
+    private readonly conn: QueryConn,
+    private readonly take: () => string,
+  ) {}
+
+  async rows<R>(s: Statement, values?: unknown[]): Promise<R[]> {
+    await this.flush();
+    return this.conn.rows<R>(s, values);
+  }
+
+  async run(s: Statement, values?: unknown[]): Promise<number> {
+    await this.flush();
+    return this.conn.run(s, values);
+  }
+
+  send(s: Statement, values: unknown[] = []): void {
+    const text = this.take();
+    if (text) this.conn.text(text).catch(() => undefined);
+    // The failure is the transaction's (onFailure); here it is only kept from being unhandled.
+    this.conn.run(s, values).catch(() => undefined);
+  }
+
+  changed(change: Change): void {
+    this.conn.changed(change);
+  }
+
+  private flush(): Promise<void> | undefined {
+    const text = this.take();
+    return text ? this.conn.text(text) : undefined;
+  }
+}

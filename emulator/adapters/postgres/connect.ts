@@ -70,7 +70,12 @@ const GENERIC_PLANS = '-c plan_cache_mode=force_generic_plan';
  */
 export function createPool(url: string, options: ConnectOptions = {}): pg.Pool {
   // Each connection counts what it sends (round-trips.ts; issue 25: the benchmark prints it).
-  const pool = new CountingPool({ ...clientConfig(url, options), Client: CountingClient, max: options.poolSize ?? 10, idleTimeoutMillis: 30_000 });
+  // Pipeline mode: a statement queued behind others goes out at once instead of after their answers,
+  // so a transaction's BEGIN travels with its first statement and the writes it does not wait for
+  // with the next one (issue 25; a failed one still fails the transaction: PostgreSQL aborts it).
+  const pool = new CountingPool({
+    ...clientConfig(url, options), Client: CountingClient, max: options.poolSize ?? 10, idleTimeoutMillis: 30_000, pipeline: true,
+  } as pg.PoolConfig);
   pool.on('error', () => undefined);
   return pool;
 }

@@ -4,12 +4,14 @@ import type { EventData, EventRecord } from '../../orders/repository.js';
 import type { Change } from '../../store/changes.js';
 import { emitEvents, type EmitContext } from '../../store/emit.js';
 import type { EnvStore, Tx } from '../../store/port.js';
-import { QueryConn } from './conn.js';
+import { QueryConn, TxConn } from './conn.js';
 import { checkoutOrUnavailable, type Pool, type PoolClient } from './connect.js';
 import { DEADLOCK, isDriverUnavailable, SERIALIZATION_FAILURE, sqlState, translate, UNIQUE_VIOLATION } from './errors.js';
 import type { PgChangeFeed } from './changes.js';
 import { environmentSql, LazyRepositories, type EnvironmentSql } from './repositories.js';
-import type { EmitTarget, PgEventsRepository } from './events.js';
+import { emitWritesText, type EmitTarget, type PendingDelivery, type PgEventsRepository } from './events.js';
+import type { EventsRepository, HistoryRecord, OrdersRepository } from '../../orders/repository.js';
+import { pgOrders } from './orders.js';
 import type { IntegrationsRepository } from '../../stores/repository.js';
 import type { WebhooksRepository } from '../../webhooks/repository.js';
 import { runAfterCommit } from '../../store/after-commit.js';
@@ -36,6 +38,8 @@ export interface PgEnvOptions {
  */
 export const MAX_RUNS = 5;
 const RETRIED = new Set([SERIALIZATION_FAILURE, DEADLOCK, UNIQUE_VIOLATION]);
+/** 25P02: a statement sent after another failed in the same transaction. */
+const IN_FAILED_TRANSACTION = '25P02';
 
 /** One environment in its schema: repositories on the pool, and transactions on one pooled connection. */
 export class PgEnvStore extends LazyRepositories implements EnvStore {
@@ -54,12 +58,19 @@ export class PgEnvStore extends LazyRepositories implements EnvStore {
       const tx = new PgTx(this.options, client, this.sql);
       let out: T;
       try {
-        await client.query('BEGIN');
+        // BEGIN goes out with the work's first statement (the driver sends it once BEGIN is answered):
+        // no round trip of its own. It fails only with the connection, and then so does that statement.
+        const began = client.query('BEGIN').then(() => undefined, (error: unknown) => error ?? new Error('BEGIN failed'));
         out = await work(tx);
+        const notBegun = await began;
+        if (notBegun !== undefined) throw notBegun;
         // A statement failed and the work went on (it caught the error): PostgreSQL has aborted the
         // transaction, and COMMIT would quietly roll back. The failure is the outcome.
         if (tx.failure !== undefined) throw tx.failure;
-        await client.query(`${this.options.feed.notifyText(tx.changes)}COMMIT`);
+        // The emit's writes, the notices and COMMIT in one round trip.
+        await client.query(`${tx.takeWrites()}${this.options.feed.notifyText(tx.changes)}COMMIT`);
+        // A write sent without waiting failed after the check above: COMMIT answered as ROLLBACK.
+        if (tx.failure !== undefined) throw tx.failure;
       } catch (error) {
         const broken = isDriverUnavailable(error);
         if (!broken) await client.query('ROLLBACK').catch(() => undefined);
@@ -70,7 +81,9 @@ export class PgEnvStore extends LazyRepositories implements EnvStore {
           await pause(run);
           continue;
         }
-        throw translate(error);
+        // A statement refused because an earlier one (maybe sent without waiting) failed: that earlier
+        // failure is the outcome. Any other error is the work's own answer, as it threw it.
+        throw translate(sqlState(error) === IN_FAILED_TRANSACTION ? cause : error);
       }
       client.release();
       this.options.feed.publish(tx.changes);
@@ -84,7 +97,9 @@ export class PgEnvStore extends LazyRepositories implements EnvStore {
  * `repository` with its `reader` (one id in, one record out) answering from `read` when the id is
  * there; any other call forgets what was read (it may be a write to these rows).
  */
-function readThrough<R extends object, K extends keyof R>(repository: R, read: Map<string, EmitTarget>, reader: K, pick: (t: EmitTarget) => unknown): R {
+function readThrough<R extends object, K extends keyof R>(
+  repository: R, read: Map<string, EmitTarget>, reader: K, pick: (t: EmitTarget) => unknown, keeps: readonly string[] = [],
+): R {
   const out: Record<string, unknown> = {};
   for (const [name, member] of Object.entries(repository)) {
     if (typeof member !== 'function') {
@@ -98,10 +113,12 @@ function readThrough<R extends object, K extends keyof R>(repository: R, read: M
             const target = read.get(id);
             return target && rest.length === 0 ? Promise.resolve(pick(target)) : call(id, ...rest);
           }
-        : (...args: unknown[]) => {
-            read.clear();
-            return call(...args);
-          };
+        : keeps.includes(name)
+          ? call
+          : (...args: unknown[]) => {
+              read.clear();
+              return call(...args);
+            };
   }
   return out as R;
 }
@@ -115,22 +132,48 @@ interface TxState {
   failure: unknown;
 }
 
+/**
+ * An emit's writes held back until the transaction's next statement or its COMMIT (issue 25): the
+ * events (their positions taken under the feed counter's lock) and the deliveries the outbox queued
+ * for them. Sent as one text with the COMMIT, the counter's lock is held for one round trip of the
+ * server's, not for a turn of this process's event loop per statement.
+ */
+class EmitWrites {
+  events: EventRecord[] = [];
+  deliveries: PendingDelivery[] = [];
+  /** The last position taken (the counter's value once these are written), once an emit holds the counter. */
+  seq = 0;
+  held = false;
+
+  constructor(private readonly schema: string) {}
+
+  /** The text that writes them ('' when there is nothing), and forgets them. */
+  take(): string {
+    if (this.events.length === 0) return '';
+    const text = emitWritesText(this.schema, this.events, this.seq, this.deliveries);
+    this.events = [];
+    this.deliveries = [];
+    return text;
+  }
+}
+
 class PgTx extends LazyRepositories implements Tx {
   private hooks: (() => void)[] | null = null;
+  private readonly writes: EmitWrites;
 
   constructor(
     private readonly options: PgEnvOptions,
     client: PoolClient,
     sql: EnvironmentSql,
     private readonly state: TxState = { changes: [], failure: undefined },
+    writes = new EmitWrites(options.schema),
+    raw = new QueryConn(client as never, (change) => state.changes.push(change), (error) => {
+      state.failure ??= error;
+    }),
   ) {
-    super(
-      options.environment,
-      new QueryConn(client as never, (change) => state.changes.push(change), (error) => {
-        state.failure ??= error;
-      }),
-      sql,
-    );
+    // Any statement of the transaction first writes what its emits held back: it sees them.
+    super(options.environment, new TxConn(raw, () => writes.take()), sql);
+    this.writes = writes;
   }
 
   get changes(): Change[] {
@@ -141,23 +184,28 @@ class PgTx extends LazyRepositories implements Tx {
     return this.state.failure;
   }
 
+  /** The SQL text of the emits' writes not sent yet (sent with the COMMIT). */
+  takeWrites(): string {
+    return this.writes.take();
+  }
+
   afterCommit(fn: () => void): void {
     (this.hooks ??= []).push(fn);
   }
 
   async emit<T extends EventType>(type: T, storeId: string, data: EventData<T>, integrationId?: string): Promise<EventRecord[]> {
-    // The feed's position first, then the clock (events.ts): a transaction that waited for its
-    // position is not stamped with a time from before it waited.
-    const events = this.events as PgEventsRepository;
-    // The store's integrations come with the lock (one round trip, not two).
-    let targets: string[] | undefined;
-    if (integrationId) await events.hold();
-    else {
-      const read = await events.holdFor(storeId);
-      // What the outbox reads of each target (its webhook, its integration), read with the lock.
-      for (const target of read) this.read.set(target.integration.id, target);
-      targets = read.map((t) => t.integration.id);
-    }
+    // The feed counter's lock first, then the clock (events.ts): a transaction that waited for its
+    // position is not stamped with a time from before it waited. The lock's statement brings the
+    // event's targets with their webhooks and the counter's value: the positions are taken here
+    // (this transaction holds the counter until it ends), and the events and their deliveries are
+    // written with the COMMIT (EmitWrites).
+    const held = await (super.events as PgEventsRepository).holdFor(storeId, integrationId);
+    // Flushed before the lock's statement, earlier writes of this transaction moved the counter to here.
+    this.writes.seq = held.seq;
+    this.writes.held = true;
+    // What the outbox reads of each target (its webhook, its integration), read with the lock.
+    for (const target of held.targets) this.read.set(target.integration.id, target);
+    const targets = integrationId ? undefined : held.targets.map((t) => t.integration.id);
     return emitEvents(this, this.options.context, (change) => this.changes.push(change), { type, storeId, data, integrationId }, targets);
   }
 
@@ -168,13 +216,47 @@ class PgTx extends LazyRepositories implements Tx {
   private readonly read = new Map<string, EmitTarget>();
   private integrationsRead: IntegrationsRepository | null = null;
   private webhooksRead: WebhooksRepository | null = null;
+  private eventsHeld: EventsRepository | null = null;
 
   override get integrations(): IntegrationsRepository {
     return (this.integrationsRead ??= readThrough(super.integrations, this.read, 'byId', (t) => t.integration));
   }
 
   override get webhooks(): WebhooksRepository {
-    return (this.webhooksRead ??= readThrough(super.webhooks, this.read, 'get', (t) => t.webhook));
+    if (this.webhooksRead) return this.webhooksRead;
+    const repository = readThrough(super.webhooks, this.read, 'get', (t) => t.webhook, ['insertDelivery']);
+    const writes = this.writes;
+    const insertDelivery: WebhooksRepository['insertDelivery'] = (delivery, at) => {
+      // A delivery of an event held back is held back with it; any other is written now.
+      const event = writes.events.find((e) => e.id === delivery.eventId);
+      if (!event) return repository.insertDelivery(delivery, at);
+      writes.deliveries.push({ delivery, at });
+      this.changes.push({ topic: 'webhooks', environment: this.environment, storeId: event.storeId, config: false });
+      return Promise.resolve();
+    };
+    return (this.webhooksRead = { ...repository, insertDelivery });
+  }
+
+  /** The histories this transaction read with its orders' locks, or wrote (orders.ts `pgOrders`). */
+  private readonly histories = new Map<string, HistoryRecord[]>();
+  private ordersKept: OrdersRepository | null = null;
+
+  override get orders(): OrdersRepository {
+    return (this.ordersKept ??= pgOrders(this.conn, this.sql.orders, this.environment, this.histories));
+  }
+
+  override get events(): EventsRepository {
+    if (this.eventsHeld) return this.eventsHeld;
+    const repository = super.events;
+    const writes = this.writes;
+    // An emit's event takes the next position of the counter this transaction holds (emit above).
+    const insert: EventsRepository['insert'] = (event) => {
+      if (!writes.held) return repository.insert(event);
+      const record: EventRecord = { ...event, seq: ++writes.seq };
+      writes.events.push(record);
+      return Promise.resolve(record);
+    };
+    return (this.eventsHeld = { ...repository, insert });
   }
 
   /** Runs the after-commit hooks; one that throws does not keep the others from running. */

@@ -1,6 +1,7 @@
 import type { EventType } from '../../../src/contract/events.js';
 import type { EventBytes, EventRecord, EventsRepository } from '../../orders/repository.js';
 import { statement, tableIn, type Conn } from './conn.js';
+import { escapeLiteral } from './connect.js';
 import type { IntegrationRecord } from '../../stores/repository.js';
 import type { WebhookRecord } from '../../webhooks/repository.js';
 import { INTEGRATION_COLUMNS, integrationOf } from './stores.js';
@@ -33,21 +34,19 @@ export function eventsSql(schema: string) {
        INSERT INTO ${t('events')} (seq, id, type, store_id, integration_id, created_at, data)
        SELECT seq, $1, $2, $3, $4, $5, $6 FROM position RETURNING seq`,
     ),
-    // Takes the counter's lock without moving it (the row is made at 0 when there is none yet).
-    hold: statement(
-      `INSERT INTO ${t('sequences')} AS s (name, seq) VALUES ('events', 0)
-       ON CONFLICT (name) DO UPDATE SET seq = s.seq RETURNING seq`,
-    ),
-    // The same, and the store's integrations (in IntegrationsRepository.byStore's order) that an event
-    // goes to, each with its webhook (what the outbox reads of each: issue 25).
+    // Takes the counter's lock without moving it (the row is made at 0 when there is none yet), and
+    // reads the integrations an event goes to (the store's, in IntegrationsRepository.byStore's
+    // order; or the one named by $2), each with its webhook (what the outbox reads of each: issue 25).
+    // The counter's value comes in every row (one row with no integration when there is none).
     holdFor: statement(
       `WITH h AS (
          INSERT INTO ${t('sequences')} AS s (name, seq) VALUES ('events', 0)
          ON CONFLICT (name) DO UPDATE SET seq = s.seq RETURNING seq
        )
-       SELECT ${INTEGRATION_COLUMNS()}, ${WEBHOOK_COLUMNS()}
-       FROM ${t('integrations')} i LEFT JOIN ${t('webhooks')} w ON w.integration_id = i.id, h
-       WHERE i.store_id = $1 ORDER BY i.created_at, i.id`,
+       SELECT h.seq AS held_seq, ${INTEGRATION_COLUMNS()}, ${WEBHOOK_COLUMNS()}
+       FROM h LEFT JOIN (${t('integrations')} i LEFT JOIN ${t('webhooks')} w ON w.integration_id = i.id)
+         ON CASE WHEN $2::text IS NULL THEN i.store_id = $1 ELSE i.id = $2 END
+       ORDER BY i.created_at, i.id`,
     ),
     byId: statement(`SELECT seq, id, type, store_id AS "storeId", integration_id AS "integrationId", created_at AS "createdAt", data FROM ${t('events')} WHERE id = $1`),
     bySeq: statement(`SELECT seq, id, type, store_id AS "storeId", integration_id AS "integrationId", created_at AS "createdAt", data FROM ${t('events')} WHERE seq = $1`),
@@ -95,25 +94,28 @@ export interface EmitTarget {
   webhook: WebhookRecord | undefined;
 }
 
+/** What `holdFor` read with the counter's lock: the counter's value, and the event's targets. */
+export interface Held {
+  seq: number;
+  targets: EmitTarget[];
+}
+
 export interface PgEventsRepository extends EventsRepository {
-  /** Takes the feed counter's lock until the transaction ends (once per transaction: then at once). */
-  hold(): Promise<void>;
-  /** The same in one statement with the store's integrations (emit's targets), each with its webhook. */
-  holdFor(storeId: string): Promise<EmitTarget[]>;
+  /**
+   * Takes the feed counter's lock until the transaction ends, with the integrations an event goes to
+   * (the store's, or only `integrationId`), each with its webhook, and the counter's value.
+   */
+  holdFor(storeId: string, integrationId?: string): Promise<Held>;
 }
 
 export function pgEvents(conn: Conn, s: ReturnType<typeof eventsSql>): PgEventsRepository {
-  let held = false;
   return {
-    async hold() {
-      if (held) return;
-      await conn.rows(s.hold);
-      held = true;
-    },
-    async holdFor(storeId) {
-      const rows = await conn.rows<Record<string, unknown>>(s.holdFor, [storeId]);
-      held = true;
-      return rows.map((r) => ({ integration: integrationOf(r), webhook: webhookOf(r) }));
+    async holdFor(storeId, integrationId) {
+      const rows = await conn.rows<Record<string, unknown>>(s.holdFor, [storeId, integrationId ?? null]);
+      return {
+        seq: Number(rows[0]!.held_seq),
+        targets: rows.filter((r) => r.i_id !== null).map((r) => ({ integration: integrationOf(r), webhook: webhookOf(r) })),
+      };
     },
     async insert(e) {
       const [row] = await conn.rows<{ seq: number }>(s.insert, [e.id, e.type, e.storeId, e.integrationId, e.createdAt, JSON.stringify(e.data)]);
@@ -145,4 +147,44 @@ export function pgEvents(conn: Conn, s: ReturnType<typeof eventsSql>): PgEventsR
     maxSeq: async () => (await conn.rows<{ seq: number }>(s.maxSeq))[0]?.seq ?? 0,
     purgeBefore: (cutoff) => conn.run(s.purge, [cutoff]),
   };
+}
+
+/** A delivery the outbox queued for an event of the same transaction (written with it). */
+export interface PendingDelivery {
+  delivery: { id: string; integrationId: string; eventId: string; eventType: string; body: string };
+  at: number;
+}
+
+const int = (n: number): string => {
+  if (!Number.isSafeInteger(n)) throw new RangeError(`not an integer: ${n}`);
+  return String(n);
+};
+
+/**
+ * The SQL text that writes an emit's events (positions already taken under the counter's lock:
+ * `lastSeq` is the last of them) and their deliveries, sent with the transaction's COMMIT (or before
+ * its next statement) in one round trip: the counter's lock is then held for no turn of this
+ * process's event loop after the emit (issue 25). Values are literals (`escapeLiteral`): a text of
+ * several statements takes no parameters.
+ */
+export function emitWritesText(schema: string, events: readonly EventRecord[], lastSeq: number, deliveries: readonly PendingDelivery[]): string {
+  if (events.length === 0) return '';
+  const t = tableIn(schema);
+  const q = escapeLiteral;
+  const rows = events.map((e) => `(${int(e.seq)}, ${q(e.id)}, ${q(e.type)}, ${q(e.storeId)}, ${q(e.integrationId)}, ${int(e.createdAt)}, ${q(JSON.stringify(e.data))})`);
+  let text =
+    `UPDATE ${t('sequences')} SET seq = ${int(lastSeq)} WHERE name = 'events';` +
+    `INSERT INTO ${t('events')} (seq, id, type, store_id, integration_id, created_at, data) VALUES ${rows.join(', ')};`;
+  if (deliveries.length > 0) {
+    const n = deliveries.length;
+    const values = deliveries.map(({ delivery: d, at }, i) =>
+      `(${i + 1}, ${q(d.id)}, ${q(d.integrationId)}, ${q(d.eventId)}, ${q(d.eventType)}, ${q(d.body)}, ${int(at)}::bigint)`);
+    text +=
+      `WITH position AS (INSERT INTO ${t('sequences')} AS s (name, seq) VALUES ('webhook_deliveries', ${n})
+         ON CONFLICT (name) DO UPDATE SET seq = s.seq + ${n} RETURNING seq)
+       INSERT INTO ${t('webhook_deliveries')} (seq, id, integration_id, event_id, event_type, body, status, next_attempt_at, created_at, updated_at)
+       SELECT position.seq - ${n} + v.ord, v.id, v.integration_id, v.event_id, v.event_type, v.body, 'pending', v.at, v.at, v.at
+       FROM position, (VALUES ${values.join(', ')}) AS v(ord, id, integration_id, event_id, event_type, body, at);`;
+  }
+  return text;
 }

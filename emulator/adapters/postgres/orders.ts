@@ -69,6 +69,8 @@ export function ordersSql(schema: string) {
     update: statement(`UPDATE ${t('orders')} SET ${FIELDS.slice(1).map(([c], i) => `${c} = $${i + 2}`).join(', ')} WHERE id = $1`),
     byId: statement(`SELECT ${ORDER} FROM ${t('orders')} WHERE id = $1`),
     lock: statement(`SELECT ${ORDER} FROM ${t('orders')} WHERE id = $1 FOR UPDATE`),
+    // The same with its history (a transaction's lock: its event presents the order with no read more).
+    lockWithHistory: statement(`SELECT ${orderWithHistoryColumns(schema, '')} FROM ${t('orders')} o WHERE o.id = $1 FOR UPDATE OF o`),
     byExternal: statement(`SELECT ${ORDER} FROM ${t('orders')} WHERE store_id = $1 AND external_id = $2`),
     list: statement(
       `SELECT ${ORDER} FROM ${t('orders')} WHERE store_id = $1 AND number > $2
@@ -98,27 +100,52 @@ export function ordersSql(schema: string) {
   };
 }
 
-export function pgOrders(conn: Conn, s: ReturnType<typeof ordersSql>, environment: Environment): OrdersRepository {
+/**
+ * The orders repository on `conn`. With `histories` (a transaction's: nothing kept outlives it) the
+ * history of an order locked or inserted in the transaction is kept with its later entries, and
+ * `history` answers from there (issue 25: the event's presentation reads nothing); the order's row
+ * and its history writes are then sent without waiting (`Conn.send`), when the connection can.
+ */
+export function pgOrders(conn: Conn, s: ReturnType<typeof ordersSql>, environment: Environment, histories?: Map<string, HistoryRecord[]>): OrdersRepository {
   const changed = (storeId: string | null, orderId: string) => conn.changed({ topic: 'orders', environment, storeId, orderId });
   const many = async (st: typeof s.byId, args: unknown[]) => (await conn.rows<OrderRow>(st, args)).map(toRecord);
+  const write = (st: typeof s.update, args: unknown[]) => (conn.send ? (conn.send(st, args), Promise.resolve()) : conn.run(st, args).then(() => undefined));
   return {
     async insert(o) {
-      await conn.run(s.insert, values(o));
+      await write(s.insert, values(o));
+      histories?.set(o.id, []);
       changed(o.storeId, o.id);
     },
-    byId: async (id, options) => (await many(options?.lock ? s.lock : s.byId, [id]))[0],
+    async byId(id, options) {
+      if (!options?.lock || !histories) return (await many(options?.lock ? s.lock : s.byId, [id]))[0];
+      const [row] = await conn.rows<Record<string, unknown>>(s.lockWithHistory, [id]);
+      if (!row) return undefined;
+      const { order, history } = orderWithHistoryOf(row, '');
+      // A lock that waited for another writer returns the order as that writer committed it, but the
+      // history as the statement's snapshot had it, from before. Every history entry is a status
+      // change (to a later status: status-machine.ts), so a history that ends on another status than
+      // the order's is one of those: it is read again when asked.
+      if (history.at(-1)?.status === order.status) histories.set(id, history);
+      else histories.delete(id);
+      return order;
+    },
     byExternalId: async (storeId, externalId) => (await many(s.byExternal, [storeId, externalId]))[0],
     async update(o) {
-      await conn.run(s.update, values(o));
+      await write(s.update, values(o));
       changed(o.storeId, o.id);
     },
     list: (a) => many(s.list, [a.storeId, a.afterNumber, a.limit, a.statuses, a.ackStatus, a.createdSince, a.updatedSince]),
     notAcknowledged: (storeId) => many(s.waitingAck, [storeId]),
     async addHistory(orderId, h) {
-      await conn.run(s.insertHistory, [orderId, h.status, h.at, h.by, h.integrationId, h.reason]);
+      await write(s.insertHistory, [orderId, h.status, h.at, h.by, h.integrationId, h.reason]);
+      histories?.get(orderId)?.push({ status: h.status, at: h.at, by: h.by, integrationId: h.integrationId, reason: h.reason });
       changed(null, orderId);
     },
-    history: (orderId) => conn.rows<HistoryRecord>(s.history, [orderId]),
+    async history(orderId) {
+      const kept = histories?.get(orderId);
+      if (kept) return kept.map((h) => ({ ...h }));
+      return conn.rows<HistoryRecord>(s.history, [orderId]);
+    },
     async withHistory(id) {
       const [row] = await conn.rows<Record<string, unknown>>(s.withHistory, [id]);
       return row && orderWithHistoryOf(row, '');
