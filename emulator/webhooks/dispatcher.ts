@@ -175,7 +175,7 @@ export class EnvDispatcher {
   private async attempt(d: ClaimedDelivery, manual: boolean, before: DeliveryState): Promise<void> {
     const generation = this.generation;
     try {
-      const webhook = await this.env.store.webhooks.get(d.integrationId);
+      const webhook = d.webhook !== undefined ? d.webhook : await this.env.store.webhooks.get(d.integrationId);
       if (!webhook) return;
       const delay = (await this.host.freshChaos()).delay_ms;
       if (delay > 0) await sleep(delay);

@@ -41,6 +41,11 @@ export interface DeliveryRecord {
 /** A delivery claimed for one attempt: settling it needs the same token (another process may have taken it since). */
 export interface ClaimedDelivery extends DeliveryRecord {
   claimToken: string;
+  /**
+   * The delivery's webhook as the claim read it, null when it has none (a server database reads it
+   * with the claim: one statement less per attempt); absent: the attempt reads it itself.
+   */
+  webhook?: WebhookRecord | null;
 }
 
 export interface AttemptRecord {

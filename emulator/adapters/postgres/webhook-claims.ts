@@ -2,6 +2,7 @@ import type { DeliveryStatus } from '../../../src/contract/webhooks.js';
 import type { ClaimedDelivery, DeliveryRecord, WebhooksRepository } from '../../webhooks/repository.js';
 import { settleAttempt } from '../../webhooks/retry-schedule.js';
 import { statement, tableIn, type Conn } from './conn.js';
+import { WEBHOOK_COLUMNS, webhookOf } from './webhooks.js';
 
 /**
  * Webhook delivery claims across processes (DESIGN: each attempt is made by one process under a
@@ -33,14 +34,14 @@ export function claimsSql(schema: string) {
          FOR UPDATE OF d SKIP LOCKED
        )
        UPDATE ${t('webhook_deliveries')} d SET ${take}, claim_manual = false, claim_from = 'pending'
-       FROM o WHERE d.seq = o.seq
-       RETURNING ${claimed}`,
+       FROM o LEFT JOIN ${t('webhooks')} w ON w.integration_id = o.integration_id WHERE d.seq = o.seq
+       RETURNING ${claimed}, ${WEBHOOK_COLUMNS()}`,
     ),
     claim: statement(
       `WITH o AS (SELECT * FROM ${t('webhook_deliveries')} WHERE id = $4 AND status = $5 FOR UPDATE)
        UPDATE ${t('webhook_deliveries')} d SET ${take}, claim_manual = true, claim_from = $5
-       FROM o WHERE d.seq = o.seq
-       RETURNING ${claimed}`,
+       FROM o LEFT JOIN ${t('webhooks')} w ON w.integration_id = o.integration_id WHERE d.seq = o.seq
+       RETURNING ${claimed}, ${WEBHOOK_COLUMNS()}`,
     ),
     settle: statement(
       `UPDATE ${t('webhook_deliveries')} d SET status = $3, attempt_count = $4, next_attempt_at = $5, updated_at = $6, ${CLEAR}
@@ -103,7 +104,12 @@ export function pgClaims(conn: Conn, s: ReturnType<typeof claimsSql>, changed: (
   const tell = (rows: { storeId: string | null }[]) => {
     for (const storeId of new Set(rows.map((r) => r.storeId))) changed(storeId, false);
   };
-  const strip = ({ storeId: _store, ...delivery }: Claimed): ClaimedDelivery => delivery;
+  // The claimed delivery with its webhook as the claim read it (issue 25: no read of it per attempt).
+  const strip = (row: Claimed): ClaimedDelivery => {
+    const delivery: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(row)) if (key !== 'storeId' && !key.startsWith('w_')) delivery[key] = value;
+    return { ...(delivery as unknown as ClaimedDelivery), webhook: webhookOf(row as unknown as Record<string, unknown>) ?? null };
+  };
   const byQueueOrder = (a: DeliveryRecord, b: DeliveryRecord) => (a.nextAttemptAt ?? 0) - (b.nextAttemptAt ?? 0) || a.seq - b.seq;
 
   async function expireLeases(realNow: number, now: number): Promise<number> {
