@@ -209,7 +209,11 @@ function admitStatement(names: SchemaNames, schema: string, read: ReadKind): Sta
        RETURNING count
      )${parts.ctes}
      SELECT n.generation, n."clockMode", n."clockOffsetMs", n."clockFrozenAt", n.chaos, n.faults, n.armed, n.now, n.blocked,
-       a."c_keyId" AS "k_keyId", a."i_id" AS "k_integrationId", a.stamp AS k_stamp, r.*, (SELECT count FROM hit) AS "hitCount"${parts.columns}
+       a."c_keyId" AS "k_keyId", a."i_id" AS "k_integrationId", a.stamp AS k_stamp, r.*${parts.columns},
+       -- Last: the hit locks the integration's window row until the statement ends, and every other
+       -- request of the integration waits for it; a route's read evaluated after it (a products page:
+       -- milliseconds) would hold them all that long. PostgreSQL evaluates the list in order.
+       (SELECT count FROM hit) AS "hitCount"
      FROM n LEFT JOIN a ON true LEFT JOIN a r ON r.stamp IS DISTINCT FROM $8::text${parts.from}`,
   );
 }
