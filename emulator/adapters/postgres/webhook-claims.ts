@@ -48,6 +48,22 @@ export function claimsSql(schema: string) {
        WHERE d.id = $1 AND d.status = 'delivering' AND d.claim_token = $2
        RETURNING (SELECT store_id FROM ${t('integrations')} WHERE id = d.integration_id) AS "storeId"`,
     ),
+    // The delivery settled by its token and its attempt recorded, in one statement (issue 25), with
+    // the webhook as it stands (its failure run). Nothing is written when the token no longer holds.
+    settleWithAttempt: statement(
+      `WITH settled AS (
+         UPDATE ${t('webhook_deliveries')} d SET status = $3, attempt_count = $4, next_attempt_at = $5, updated_at = $6, ${CLEAR}
+         WHERE d.id = $1 AND d.status = 'delivering' AND d.claim_token = $2
+         RETURNING d.id, d.integration_id
+       ), attempt AS (
+         INSERT INTO ${t('webhook_attempts')} (delivery_id, number, attempted_at, manual, succeeded, response_status, error, duration_ms)
+         SELECT id, (SELECT COUNT(*) + 1 FROM ${t('webhook_attempts')} WHERE delivery_id = $1), $7, $8, $9, $10, $11, $12 FROM settled
+         RETURNING delivery_id
+       )
+       SELECT (SELECT store_id FROM ${t('integrations')} WHERE id = s.integration_id) AS "storeId", (SELECT count(*) FROM attempt) AS attempts,
+         ${WEBHOOK_COLUMNS()}
+       FROM settled s LEFT JOIN ${t('webhooks')} w ON w.integration_id = s.integration_id`,
+    ),
     expired: statement(
       `SELECT d.id, d.claim_token AS token, d.claim_from AS "from", d.claim_manual AS manual, d.attempt_count AS "attemptCount",
          d.next_attempt_at AS "nextAttemptAt", d.claimed_at AS "claimedAt"
@@ -98,7 +114,7 @@ interface Expired {
   claimedAt: number;
 }
 
-type ClaimMethods = Pick<WebhooksRepository, 'claimDue' | 'claim' | 'settle' | 'expireLeases' | 'recoverInterrupted'>;
+type ClaimMethods = Pick<WebhooksRepository, 'claimDue' | 'claim' | 'settle' | 'settleWithAttempt' | 'expireLeases' | 'recoverInterrupted'>;
 
 export function pgClaims(conn: Conn, s: ReturnType<typeof claimsSql>, changed: (storeId: string | null, config: boolean) => void): ClaimMethods {
   const tell = (rows: { storeId: string | null }[]) => {
@@ -141,6 +157,14 @@ export function pgClaims(conn: Conn, s: ReturnType<typeof claimsSql>, changed: (
       const rows = await conn.rows<{ storeId: string | null }>(s.settle, [id, token, next.status, next.attemptCount, next.nextAttemptAt, now]);
       tell(rows);
       return rows.length > 0;
+    },
+    async settleWithAttempt(token, next, now, a) {
+      const rows = await conn.rows<Record<string, unknown> & { storeId: string | null }>(s.settleWithAttempt, [
+        a.deliveryId, token, next.status, next.attemptCount, next.nextAttemptAt, now,
+        a.attemptedAt, a.manual, a.succeeded, a.responseStatus, a.error, a.durationMs,
+      ]);
+      tell(rows);
+      return rows[0] ? { webhook: webhookOf(rows[0]) } : undefined;
     },
     expireLeases,
     /**
