@@ -53,11 +53,10 @@ export function addEnvHooks(app: FastifyInstance, emulator: Emulator, env: EnvCo
   });
 }
 
-/** What the request's admission reads: a public route's none of the credential's; GET /orders/{id} its order. */
+/** What the request's admission reads: a public route's none of the credential's; a route with a prefetch its read. */
 function admitRequest(emulator: Emulator, env: EnvContext, request: FastifyRequest): AdmitRequest {
   const config = request.routeOptions.config;
   const parsed = config?.public ? undefined : parseAuthorization(request.headers.authorization);
-  const orderId = config?.prefetch === 'order' ? (request.params as { order_id?: unknown }).order_id : undefined;
   return {
     environment: env.name,
     credential: parsed && parsed.env === env.name ? { keyId: parsed.keyId, digest: digestSecret(parsed.secret) } : null,
@@ -65,7 +64,7 @@ function admitRequest(emulator: Emulator, env: EnvContext, request: FastifyReque
     limits: emulator.options.limits,
     realNow: Date.now(),
     now: env.clock.now(),
-    orderId: typeof orderId === 'string' ? orderId : null,
+    read: config?.prefetch?.({ params: request.params, query: request.query }) ?? null,
   };
 }
 
@@ -109,7 +108,7 @@ function admit(
   const fail = (error: unknown) => (error instanceof ApiError ? void sendError(request, reply, error) : done(error as Error));
   const authenticated = (auth: AuthContext) => {
     request.auth = auth;
-    if (admission) request.prefetch = { order: admission.order };
+    if (admission) request.prefetch = { order: admission.order, products: admission.products, feed: admission.feed };
     // The admission's hit was counted for this very credential, judged usable as it is here.
     const hit = admission?.hit && admission.records?.credential.keyId === auth.credential.keyId ? admission.hit : windows.hit('requests', auth.integration.id, now);
     then(hit, (count) => {

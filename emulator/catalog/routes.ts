@@ -14,6 +14,32 @@ import { patchOption } from './options.js';
 import { decodeCursor, page } from './cursor.js';
 import { presentCategory } from './present.js';
 import { runBatch } from './batch-run.js';
+import type { z } from 'zod';
+import { sameProductPage, type AdmitRead, type ProductPageQuery } from '../store/port.js';
+
+type ProductsQuery = z.output<NonNullable<typeof api.listProducts.query>>;
+
+/** GET /catalog/products's page arguments but the caller's (a bad cursor or date throws its 400/422). */
+function productPageQuery(query: ProductsQuery): ProductPageQuery {
+  return {
+    since: query.updated_since === undefined ? 0 : parseDate(query.updated_since),
+    after: decodeCursor(query.cursor, 'product'),
+    limit: query.limit ?? LIMITS.listPageDefault,
+    categoryExternalId: query.category_external_id ?? null,
+    active: query.active ?? null,
+  };
+}
+
+/** The products page read with the request's admission (a server database); none when the query is not valid. */
+function productsPrefetch({ query }: { query: unknown }): AdmitRead | undefined {
+  const parsed = api.listProducts.query!.safeParse(query);
+  if (!parsed.success) return undefined;
+  try {
+    return { kind: 'products', page: productPageQuery(parsed.data as ProductsQuery) };
+  } catch {
+    return undefined;
+  }
+}
 
 const managed = { guard: (auth: AuthContext) => assertCatalogManaged(auth.integration) };
 // The catalog service validates bodies with the same contract schemas (the batch calls it too).
@@ -40,19 +66,16 @@ export function catalogRoutes(app: FastifyInstance, env: EnvContext, emulator: E
   apiRoute(app, env, emulator, api.deleteCategory, async ({ auth, params }) =>
     ok(await store.tx((tx) => deactivateCategory(env, tx, auth.integration, params.external_id))), managed);
 
-  // The body comes whole from the storage (an adapter may keep it between writes).
-  apiRoute(app, env, emulator, api.listProducts, async ({ auth, query }) => {
-    const body = await store.catalog.productPage({
-      integrationId: auth.integration.id,
-      storeId: auth.store.id,
-      since: query.updated_since === undefined ? 0 : parseDate(query.updated_since),
-      after: decodeCursor(query.cursor, 'product'),
-      limit: query.limit ?? LIMITS.listPageDefault,
-      categoryExternalId: query.category_external_id ?? null,
-      active: query.active ?? null,
-    });
+  // The body comes whole from the storage (an adapter may keep it between writes), or from the
+  // request's admission (a server database) when it read this page for this caller.
+  apiRoute(app, env, emulator, api.listProducts, async ({ auth, query, request }) => {
+    const page = productPageQuery(query);
+    const read = request.prefetch?.products;
+    const body = read && read.integrationId === auth.integration.id && sameProductPage(read.query, page)
+      ? read.body
+      : await store.catalog.productPage({ integrationId: auth.integration.id, storeId: auth.store.id, ...page });
     return { body: new JsonText(body) };
-  });
+  }, { prefetch: productsPrefetch });
 
   apiRoute(app, env, emulator, api.putProduct, async ({ auth, params, query, rawBody }) => {
     const { status, result } = await store.tx((tx) => upsertProduct(env, tx, auth.integration, params.external_id, rawBody, query.link_to_id));

@@ -1,5 +1,5 @@
 import { ApiError } from '../../src/contract/errors.js';
-import type { Admission } from '../store/port.js';
+import type { Admission, AdmitRead } from '../store/port.js';
 import type { CredentialRecord, IntegrationRecord, StoreRecord } from '../stores/repository.js';
 
 /** Who calls an API route: the credential's records, as the environment's pipeline found them (api/authenticate.ts). */
@@ -20,16 +20,22 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routes that answer without a credential (the OpenAPI document). */
     public?: boolean;
-    /** The route's read that a server database makes with the request's admission (store/port.ts, Admissions). */
-    prefetch?: 'order';
+    /**
+     * The route's read that a server database makes with the request's admission (store/port.ts,
+     * Admissions), from the request's params and query as they came (undefined: none, as when they
+     * are not valid: the route then answers its error without it).
+     */
+    prefetch?: (request: { params: unknown; query: unknown }) => AdmitRead | undefined;
     /** Set on every route of an environment on a server database: admitted in one statement (api/env-plugin.ts). */
     admitted?: boolean;
   }
 }
 
-/** GET /orders/{id}'s order as the admission read it (undefined: no order of that id). */
+/** What the admission read for the route: GET /orders/{id}'s order (undefined: no order of that id), a products or feed page. */
 export interface Prefetch {
   order: Admission['order'];
+  products?: Admission['products'];
+  feed?: Admission['feed'];
 }
 
 /** spec: Authentication 6 — suspension answers 403 everywhere but GET /me. */

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Endpoint } from '../../src/contract/endpoint.js';
 import { ApiError } from '../../src/contract/errors.js';
@@ -44,7 +44,7 @@ export interface RouteOptions {
    */
   parsesBodyItself?: boolean;
   /** A read a server database makes with the request's admission (the handler finds it in `request.prefetch`). */
-  prefetch?: 'order';
+  prefetch?: NonNullable<FastifyContextConfig['prefetch']>;
 }
 
 export const ok = (data: unknown, status = 200): Outcome => ({ status, body: { data } });

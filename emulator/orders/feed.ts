@@ -6,6 +6,8 @@ import { ApiError } from '../../src/contract/errors.js';
 import { visibleEventTypes, type EventType } from '../../src/contract/events.js';
 import { LIMITS } from '../../src/contract/limits.js';
 import { decodeFeedCursor, encodeFeedCursor, type FeedPosition } from './cursors.js';
+import { listEvents } from '../../src/contract/orders-endpoints.js';
+import { sameFeedPage, type AdmitRead, type AdmittedFeedPage, type FeedPageQuery } from '../store/port.js';
 
 export interface FeedQuery {
   after?: string;
@@ -55,8 +57,17 @@ function afterRemoved(position: FeedPosition, maxSeq: number, now: number): Star
  * adapter has it (issue 25), judged by the same rules as `startAfter`.
  */
 async function startAndPage(
-  env: EnvContext, integrationId: string, query: FeedQuery, cutoff: number, types: readonly string[],
+  env: EnvContext, integrationId: string, query: FeedQuery, cutoff: number, types: readonly string[], admitted: AdmittedFeedPage | undefined,
 ): Promise<{ start: Start; rows: EventBytes[] }> {
+  if (admitted) {
+    // Read with the request's admission (a server database): the same rules, at the time it read at.
+    if (query.after === undefined) return { start: { seq: 0, expired: false }, rows: admitted.rows };
+    const position = decodeFeedCursor(query.after);
+    const start = admitted.cursorEvent
+      ? afterEvent(admitted.cursorEvent, position, integrationId, cutoff)
+      : afterRemoved(position, admitted.maxSeq, admitted.now);
+    return { start, rows: admitted.rows };
+  }
   const events = env.store.events;
   const limit = query.limit + 1;
   if (query.after === undefined || !events.feedAfter) {
@@ -76,10 +87,12 @@ async function startAndPage(
  * `after` on an empty page) and null only while the integration has no event at all. Answers
  * the response body as JSON bytes (see `feedBody`).
  */
-export async function readFeed(env: EnvContext, integration: IntegrationRecord, query: FeedQuery): Promise<Buffer> {
-  const cutoff = retentionCutoff(env);
+export async function readFeed(env: EnvContext, integration: IntegrationRecord, query: FeedQuery, prefetch?: AdmittedFeedPage): Promise<Buffer> {
+  // The page the request's admission read, when it read this page for this integration.
+  const read = prefetch && prefetch.integrationId === integration.id && sameFeedPage(prefetch.query, feedPageQuery(query)) ? prefetch : undefined;
+  const cutoff = read ? read.now - LIMITS.eventRetentionMs : retentionCutoff(env);
   const allowed = visibleEventTypes(integration.scopes).filter((t) => !query.types || query.types.includes(t));
-  const { start, rows } = await startAndPage(env, integration.id, query, cutoff, allowed);
+  const { start, rows } = await startAndPage(env, integration.id, query, cutoff, allowed, read);
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   let next: string | null;
@@ -93,6 +106,25 @@ export async function readFeed(env: EnvContext, integration: IntegrationRecord, 
   }
   const tail = JSON.stringify({ next_cursor: next, has_more: rows.length > query.limit, cursor_expired: start.expired });
   return feedBody(page, tail);
+}
+
+/** The page's arguments but the caller's (a cursor that is not one throws 400 `invalid_cursor`). */
+export function feedPageQuery(query: FeedQuery): FeedPageQuery {
+  return { cursor: query.after === undefined ? null : decodeFeedCursor(query.after), limit: query.limit, types: query.types ?? null };
+}
+
+/**
+ * GET /events's read made with the request's admission on a server database (route option
+ * `prefetch`): from the query as it came; none when it is not valid (the route answers its error).
+ */
+export function feedPrefetch({ query }: { query: unknown }): AdmitRead | undefined {
+  const parsed = listEvents.query!.safeParse(query);
+  if (!parsed.success) return undefined;
+  try {
+    return { kind: 'feed', page: feedPageQuery(parsed.data as FeedQuery) };
+  } catch {
+    return undefined;
+  }
 }
 
 const OPEN = '{"data":[';

@@ -10,7 +10,7 @@ import { acknowledge, changeStatus, reportImportFailure } from './commands.js';
 import { presentAnswer, presentOrder } from './present.js';
 import { orderBodyText } from './order-text.js';
 import { decodeOrderCursor, encodeOrderCursor } from './cursors.js';
-import { readFeed } from './feed.js';
+import { feedPrefetch, readFeed } from './feed.js';
 
 const since = (text: string | undefined) => (text === undefined ? null : parseDate(text));
 
@@ -47,7 +47,10 @@ export function ordersRoutes(app: FastifyInstance, env: EnvContext, emulator: Em
   apiRoute(app, env, emulator, api.getOrder, ({ auth, params, request }): Outcome | Promise<Outcome> => {
     const text = orderBodyText(env, params.order_id, auth.store.id, request.prefetch);
     return isPromise(text) ? text.then((body) => ({ body })) : { body: text };
-  }, { prefetch: 'order' });
+  }, { prefetch: ({ params }) => {
+    const orderId = (params as { order_id?: unknown }).order_id;
+    return typeof orderId === 'string' ? { kind: 'order', orderId } : undefined;
+  } });
 
   apiRoute(app, env, emulator, api.ackOrder, async ({ auth, params, body }) =>
     ok(await presentAnswer(orders, await acknowledge(env, params.order_id, auth.store.id, auth.integration.id, body))),
@@ -64,5 +67,7 @@ export function ordersRoutes(app: FastifyInstance, env: EnvContext, emulator: Em
   }, { prefetch: 'order' });
 
   // spec: GET /events — the feed response is its own envelope (data, next_cursor, has_more, cursor_expired).
-  apiRoute(app, env, emulator, api.listEvents, async ({ auth, query }) => ({ body: await readFeed(env, auth.integration, query) }));
+  apiRoute(app, env, emulator, api.listEvents, async ({ auth, query, request }) => ({ body: await readFeed(env, auth.integration, query, request.prefetch?.feed) }), {
+    prefetch: feedPrefetch,
+  });
 }

@@ -1,8 +1,8 @@
 import type { Environment } from '../../src/contract/store.js';
 import type { EventType } from '../../src/contract/events.js';
 import type { StoresRepository, IntegrationsRepository, CredentialsRepository, AuthRecords } from '../stores/repository.js';
-import type { CatalogRepository, SnapshotsRepository } from '../catalog/repository.js';
-import type { OrdersRepository, EventsRepository, EventRecord, EventData, HistoryRecord, OrderRecord } from '../orders/repository.js';
+import type { CatalogRepository, ProductPageArgs, SnapshotsRepository } from '../catalog/repository.js';
+import type { OrdersRepository, EventsRepository, EventRecord, EventData, FeedAfter, HistoryRecord, OrderRecord } from '../orders/repository.js';
 import type { WebhooksRepository } from '../webhooks/repository.js';
 import type { EntregasRepository } from '../entregas/repository.js';
 import type { AccessRequestsRepository } from '../access/repository.js';
@@ -120,8 +120,47 @@ export interface AdmitRequest {
   realNow: number;
   /** This process's emulator time, used while the sandbox has saved no clock. */
   now: number;
-  /** GET /orders/{id}: the order to read with its history, or null. */
-  orderId: string | null;
+  /** The route's read made in the same statement (GET /orders/{id}, /catalog/products, /events), or null. */
+  read: AdmitRead | null;
+}
+
+/**
+ * A route's read folded into its admission: the order GET /orders/{id} answers, the products page, the
+ * feed page. The page reads take the credential's integration and store (and the feed its scopes)
+ * from the records the same statement reads; the route uses the answer only when its own arguments
+ * and caller are the ones it was read for (`sameProductPage`, `sameFeedPage`).
+ */
+export type AdmitRead =
+  | { kind: 'order'; orderId: string }
+  | { kind: 'products'; page: ProductPageQuery }
+  | { kind: 'feed'; page: FeedPageQuery };
+
+/** GET /catalog/products's arguments but the caller's (the statement takes them from the credential's records). */
+export type ProductPageQuery = Omit<ProductPageArgs, 'integrationId' | 'storeId'>;
+
+/** GET /events's arguments but the caller's. */
+export interface FeedPageQuery {
+  /** The cursor's position (null: from the start). */
+  cursor: { seq: number; createdAt: number } | null;
+  /** The page's size (the statement reads one more, to tell `has_more`). */
+  limit: number;
+  /** The types asked for (null: every type); the statement keeps those the integration's scopes allow. */
+  types: readonly EventType[] | null;
+}
+
+/** A page read by an admission, with the integration it was read for. */
+export interface AdmittedProductPage {
+  integrationId: string;
+  query: ProductPageQuery;
+  /** The page's response body. */
+  body: Buffer;
+}
+
+export interface AdmittedFeedPage extends FeedAfter {
+  integrationId: string;
+  query: FeedPageQuery;
+  /** The sandbox's time the statement judged retention at. */
+  now: number;
 }
 
 export interface Admission {
@@ -139,4 +178,15 @@ export interface Admission {
   hit: WindowHit | null;
   /** The order asked for with its history (undefined: none of that id, or none asked). */
   order: { order: OrderRecord; history: HistoryRecord[] } | undefined;
+  /** The products page asked for (undefined: none asked, or no such credential). */
+  products?: AdmittedProductPage;
+  /** The feed page asked for (undefined: none asked, or no such credential). */
+  feed?: AdmittedFeedPage;
 }
+
+export const sameProductPage = (a: ProductPageQuery, b: ProductPageQuery): boolean =>
+  a.since === b.since && a.after === b.after && a.limit === b.limit && a.categoryExternalId === b.categoryExternalId && a.active === b.active;
+
+export const sameFeedPage = (a: FeedPageQuery, b: FeedPageQuery): boolean =>
+  a.limit === b.limit && a.cursor?.seq === b.cursor?.seq && a.cursor?.createdAt === b.cursor?.createdAt &&
+  (a.types === null ? b.types === null : b.types !== null && a.types.length === b.types.length && a.types.every((t, i) => t === b.types![i]));

@@ -175,7 +175,7 @@ export class EnvDispatcher {
   private async attempt(d: ClaimedDelivery, manual: boolean, before: DeliveryState): Promise<void> {
     const generation = this.generation;
     try {
-      const webhook = await this.env.store.webhooks.get(d.integrationId);
+      const webhook = d.webhook !== undefined ? d.webhook : await this.env.store.webhooks.get(d.integrationId);
       if (!webhook) return;
       const delay = (await this.host.freshChaos()).delay_ms;
       if (delay > 0) await sleep(delay);
@@ -230,7 +230,8 @@ export class EnvDispatcher {
   }
 
   private async recordOnce(d: ClaimedDelivery, manual: boolean, before: DeliveryState, attemptedAt: number, result: SendResult): Promise<void> {
-    const settled = await this.env.store.tx(async (tx) => {
+    const webhooks = this.env.store.webhooks;
+    const settled = webhooks.settleWithAttempt ? await this.settleInOne(d, manual, before, attemptedAt, result) : await this.env.store.tx(async (tx) => {
       const now = this.env.clock.now();
       const next = settleAttempt(before, result.succeeded, manual, now);
       // A claim taken back meanwhile (its lease ran out) is no longer this attempt's to settle.
@@ -262,6 +263,41 @@ export class EnvDispatcher {
     tally.attempted++;
     if (result.succeeded) tally.succeeded++;
     else tally.failed++;
+  }
+
+  /**
+   * The delivery settled and its attempt recorded in one statement (a server database), then the
+   * webhook's failure run moved when it changes (rare: the first failure after a success, the first
+   * success after failures, the pause): a write of its own, as the configuration's writes are.
+   */
+  private async settleInOne(d: ClaimedDelivery, manual: boolean, before: DeliveryState, attemptedAt: number, result: SendResult): Promise<boolean> {
+    const now = this.env.clock.now();
+    const next = settleAttempt(before, result.succeeded, manual, now);
+    const attempt = {
+      deliveryId: d.id, attemptedAt, manual, succeeded: result.succeeded, responseStatus: result.responseStatus, error: result.error, durationMs: result.durationMs,
+    };
+    const settled = await this.env.store.webhooks.settleWithAttempt!(d.claimToken, next, now, attempt);
+    if (!settled) return false;
+    const webhook = settled.webhook;
+    if (!webhook) return true;
+    const run = trackFailureRun(webhook.failingSince, result.succeeded, now);
+    const pause = run.pause && !webhook.paused;
+    if (run.failingSince !== webhook.failingSince || pause) {
+      await this.env.store.tx(async (tx) => {
+        // Read again under the transaction: a configuration write may have come in between.
+        const current = await tx.webhooks.get(d.integrationId);
+        if (!current) return;
+        const again = trackFailureRun(current.failingSince, result.succeeded, now);
+        const pauseNow = again.pause && !current.paused;
+        if (again.failingSince === current.failingSince && !pauseNow) return;
+        await tx.webhooks.save({
+          ...current,
+          failingSince: again.failingSince,
+          ...(pauseNow ? { paused: true, pausedReason: PAUSED_REASON, updatedAt: now } : {}),
+        });
+      });
+    }
+    return true;
   }
 
   /**

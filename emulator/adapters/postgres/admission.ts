@@ -1,10 +1,16 @@
 import type { Environment } from '../../../src/contract/store.js';
 import { fixedWindow } from '../../clock.js';
-import type { Admission, Admissions, AdmitRequest } from '../../store/port.js';
+import type { Admission, AdmittedFeedPage, AdmittedProductPage, Admissions, AdmitRead, AdmitRequest } from '../../store/port.js';
+import type { EventBytes } from '../../orders/repository.js';
+import { EVENT_SCOPES, EVENT_TYPES } from '../../../src/contract/events.js';
+import { LIMITS } from '../../../src/contract/limits.js';
 import { WINDOW_LIMITS } from '../../store/coordination.js';
 import { statement, tableIn, type Conn, type Statement } from './conn.js';
 import { AUTH_RECORD_COLUMNS, authRecordsFrom, authRecordsOf } from './stores.js';
+import type { AuthRecords } from '../../stores/repository.js';
 import { orderWithHistoryColumns, orderWithHistoryOf } from './orders.js';
+import { productPageBody, productPageParts, type ProductPageRow } from './product-page.js';
+import { feedParts } from './events.js';
 import { HIT_ON_CONFLICT } from './windows.js';
 import type { SharedRow, SharedRowValues } from './sandbox.js';
 import type { SchemaNames } from './schema.js';
@@ -15,49 +21,170 @@ import type { SchemaNames } from './schema.js';
  * time every process shares), the IP's authentication failures, the credential's records, the
  * request hit (a data-modifying CTE, counted only when the request will be admitted: no fault
  * exists, the IP is not blocked, the digest of the presented secret is the stored one, the credential
- * is neither revoked nor expired) and GET /orders/{id}'s order with its history. Nothing is kept
- * between requests: every answer is the database's as of this statement, so a write acknowledged on
- * any process is seen here.
+ * is neither revoked nor expired) and the route's read: GET /orders/{id}'s order with its history, the
+ * products page, the feed page (the pages for the credential's integration and store, the feed's types
+ * those its scopes allow). Every answer is the database's as of this statement, so a write
+ * acknowledged on any process is seen here: the only thing kept between requests is the credential's
+ * records, and the statement sends them again whenever their rows' stamp is not the kept one.
  */
 export function pgAdmissions(conn: Conn, names: SchemaNames, shared: SharedRow): Admissions {
   const statements = Object.fromEntries(
-    (Object.keys(names.env) as Environment[]).map((environment) => [environment, admitStatement(names, names.env[environment])]),
-  ) as Record<Environment, Statement>;
+    (Object.keys(names.env) as Environment[]).map((environment) => {
+      const schema = names.env[environment];
+      return [environment, Object.fromEntries(READS.map((read) => [read, admitStatement(names, schema, read)]))];
+    }),
+  ) as Record<Environment, Record<ReadKind, Statement>>;
+  // The records of recent keys (by environment and key id) with their stamp, handed out as they are
+  // (the pipeline freezes them once): a request whose records did not change gets no record columns
+  // back, nor parses any.
+  const records = new Map<string, { stamp: string; records: AuthRecords }>();
+  const keep = (key: string, stamp: string, found: AuthRecords): AuthRecords => {
+    if (records.size >= 1000) records.clear();
+    records.set(key, { stamp, records: found });
+    return found;
+  };
   return {
     async admit(request: AdmitRequest): Promise<Admission> {
-      const [row] = await conn.rows<Row>(statements[request.environment], [
-        request.realNow, request.now, request.limits, request.ip, request.credential?.keyId ?? null, request.credential?.digest ?? null,
-        request.orderId, WINDOW_LIMITS.auth_failures,
+      const read = request.read;
+      const keyId = request.credential?.keyId ?? null;
+      const key = `${request.environment}:${keyId}`;
+      const kept = keyId === null ? undefined : records.get(key);
+      const [row] = await conn.rows<Row>(statements[request.environment][read?.kind ?? 'none'], [
+        request.realNow, request.now, request.limits, request.ip, keyId, request.credential?.digest ?? null,
+        WINDOW_LIMITS.auth_failures, kept?.stamp ?? null, ...(read ? readValues(read) : []),
       ]);
       const r = row!;
       const state = shared.adopt(r);
       const limit = WINDOW_LIMITS.requests;
-      return {
+      const fields = r as unknown as Record<string, unknown>;
+      const admission: Admission = {
         shared: state,
         blocked: r.blocked,
-        records: r.c_keyId === null ? undefined : authRecordsOf(r as unknown as Record<string, unknown>),
+        records: r.k_keyId === null ? undefined : r.c_keyId === null ? kept!.records : keep(key, r.k_stamp!, authRecordsOf(fields)),
         hit:
           r.hitCount === null
             ? null
             : { allowed: r.hitCount <= limit, remaining: Math.max(0, limit - r.hitCount), retryAfterSeconds: fixedWindow(r.now).retryAfterSeconds },
-        order: r.o_id === null ? undefined : orderWithHistoryOf(r as unknown as Record<string, unknown>, 'o_'),
+        order: read?.kind === 'order' && r.o_id !== null ? orderWithHistoryOf(fields, 'o_') : undefined,
       };
+      if (read?.kind === 'products' && r.k_integrationId !== null) admission.products = productsOf(r, read.page);
+      if (read?.kind === 'feed' && r.k_integrationId !== null) admission.feed = feedOf(r, read.page);
+      return admission;
     },
   };
 }
 
+const READS = ['none', 'order', 'products', 'feed'] as const;
+type ReadKind = (typeof READS)[number];
+
 interface Row extends SharedRowValues {
   now: number;
   blocked: boolean | null;
+  /** The credential's key id, its integration and its records' stamp (null: no such credential). */
+  k_keyId: string | null;
+  k_integrationId: string | null;
+  k_stamp: string | null;
+  /** Null when the records are the ones kept (their stamp is the one sent). */
   c_keyId: string | null;
   hitCount: number | null;
   o_id: string | null;
 }
 
-function admitStatement(names: SchemaNames, schema: string): Statement {
-  const sh = tableIn(names.shared);
+type ProductsRow = Row & { [K in keyof ProductPageRow as `p_${K}`]: ProductPageRow[K] };
+
+/** A feed row as `json_build_array` gives it: seq, id, type, storeId, integrationId, createdAt, data. */
+type FeedTuple = [number, string, string, string, string, number, string];
+type FeedRow = Row & { f_c_integration: string | null; f_c_created: number | null; f_max_seq: number; f_rows: FeedTuple[] | null };
+
+function productsOf(r: Row, query: AdmittedProductPage['query']): AdmittedProductPage {
+  const p = r as ProductsRow;
+  return { integrationId: r.k_integrationId!, query, body: productPageBody({ products: p.p_products, groups: p.p_groups, options: p.p_options }, query.limit) };
+}
+
+function feedOf(r: Row, query: AdmittedFeedPage['query']): AdmittedFeedPage {
+  const f = r as FeedRow;
+  const rows: EventBytes[] = (f.f_rows ?? []).map(([seq, id, type, storeId, integrationId, createdAt, data]) => ({
+    seq, id, type: type as EventBytes['type'], storeId, integrationId, createdAt, data: Buffer.from(data, 'utf8'),
+  }));
+  return {
+    integrationId: r.k_integrationId!,
+    query,
+    now: r.now,
+    cursorEvent: f.f_c_integration === null ? null : { integrationId: f.f_c_integration, createdAt: f.f_c_created! },
+    maxSeq: f.f_max_seq,
+    rows,
+  };
+}
+
+// The feed's types and the scope each needs (null: none), in the order of EVENT_TYPES.
+const SCOPE_OF_TYPE = EVENT_TYPES.map((t) => EVENT_SCOPES[t]);
+
+/** The read's parameters, from $9 on (see `readParts`). */
+function readValues(read: AdmitRead): unknown[] {
+  switch (read.kind) {
+    case 'order':
+      return [read.orderId];
+    case 'products': {
+      const q = read.page;
+      return [q.since, q.after, q.limit + 1, q.categoryExternalId, q.active];
+    }
+    case 'feed': {
+      const q = read.page;
+      const asked = q.types;
+      return [
+        q.cursor?.seq ?? 0, q.cursor?.createdAt ?? 0, LIMITS.eventRetentionMs,
+        asked ? EVENT_TYPES.filter((t) => asked.includes(t)) : EVENT_TYPES, asked ? SCOPE_OF_TYPE.filter((_, i) => asked.includes(EVENT_TYPES[i]!)) : SCOPE_OF_TYPE,
+        q.limit + 1,
+      ];
+    }
+  }
+}
+
+/** The read's CTEs (after the admission's own) and columns. */
+function readParts(schema: string, read: ReadKind): { ctes: string; columns: string; from: string } {
   const env = tableIn(schema);
-  // $1 real time, $2 this process's time, $3 limits on, $4 IP, $5 key id, $6 secret digest, $7 order id, $8 auth-failure allowance.
+  switch (read) {
+    case 'none':
+      return { ctes: '', columns: '', from: '' };
+    case 'order':
+      return { ctes: '', columns: `, ${orderWithHistoryColumns(schema, 'o_')}`, from: ` LEFT JOIN ${env('orders')} o ON o.id = $9::text` };
+    case 'products': {
+      const parts = productPageParts(schema, {
+        storeId: '(SELECT "s_id" FROM a)', integrationId: '(SELECT "i_id" FROM a)',
+        since: '$9::bigint', after: '$10::text', limitPlusOne: '$11::integer', categoryExternalId: '$12', active: '$13',
+      }, 'p_');
+      return { ctes: `, ${parts.cte}`, columns: `, ${parts.columns}`, from: '' };
+    }
+    case 'feed': {
+      // The types asked for ($12) that the integration's scopes allow: each type's scope ($13, null for none) among them.
+      const types = `ARRAY(SELECT u.t FROM unnest($12::text[], $13::text[]) AS u(t, s) WHERE u.s IS NULL OR (SELECT "i_scopes" FROM a)::jsonb ? u.s)`;
+      const ctes = feedParts(schema, {
+        integrationId: '(SELECT "i_id" FROM a)', cursorSeq: '$9', cursorCreatedAt: '$10', cutoff: '((SELECT now FROM n) - $11::bigint)',
+        types, limitPlusOne: '$14::integer',
+      });
+      return {
+        ctes: `, ${ctes}`,
+        columns: `, h.c_integration AS f_c_integration, h.c_created AS f_c_created, h.max_seq AS f_max_seq,
+          (SELECT json_agg(json_build_array(p.seq, p.id, p.type, p."storeId", p."integrationId", p."createdAt", p.data) ORDER BY p.seq) FROM p) AS f_rows`,
+        from: ' CROSS JOIN h',
+      };
+    }
+  }
+}
+
+/**
+ * What tells that a credential's records changed: the row versions of the credential, its integration
+ * and its store (each UPDATE writes a new version, with its transaction's id and a new place; a reset
+ * or a restore writes new rows). Equal stamps are the same rows as read before; a stamp that changed
+ * without a change of what the records hold (a vacuum moving rows) only reads them again.
+ */
+const STAMP = `concat_ws(',', c.xmin, c.ctid, i.xmin, i.ctid, s.xmin, s.ctid)`;
+
+function admitStatement(names: SchemaNames, schema: string, read: ReadKind): Statement {
+  const sh = tableIn(names.shared);
+  const parts = readParts(schema, read);
+  // $1 real time, $2 this process's time, $3 limits on, $4 IP, $5 key id, $6 secret digest, $7 auth-failure allowance,
+  // $8 the stamp of the credential's records this process keeps (null: none); the read's from $9.
   return statement(
     `WITH st AS (
        SELECT generation, clock_mode AS "clockMode", clock_offset_ms AS "clockOffsetMs", clock_frozen_at AS "clockFrozenAt", chaos,
@@ -69,10 +196,10 @@ function admitStatement(names: SchemaNames, schema: string): Statement {
      ), n AS (
        SELECT st.*, st.now / 60000 * 60000 AS window_start,
          CASE WHEN $3::boolean THEN COALESCE((SELECT w.count FROM ${sh('rate_windows')} w
-           WHERE w.kind = 'auth_failures' AND w.key = $4::text AND w.window_start = st.now / 60000 * 60000), 0) >= $8::bigint END AS blocked
+           WHERE w.kind = 'auth_failures' AND w.key = $4::text AND w.window_start = st.now / 60000 * 60000), 0) >= $7::bigint END AS blocked
        FROM st
      ), a AS (
-       SELECT ${AUTH_RECORD_COLUMNS} ${authRecordsFrom(schema)} WHERE c.key_id = $5::text
+       SELECT ${AUTH_RECORD_COLUMNS}, ${STAMP} AS stamp ${authRecordsFrom(schema)} WHERE c.key_id = $5::text
      ), hit AS (
        INSERT INTO ${sh('rate_windows')} AS w (kind, key, window_start, count)
        SELECT 'requests', a."i_id", n.window_start, 1 FROM n, a
@@ -80,9 +207,13 @@ function admitStatement(names: SchemaNames, schema: string): Statement {
          AND (a."c_expiresAt" IS NULL OR a."c_expiresAt" > n.now)
        ${HIT_ON_CONFLICT}
        RETURNING count
-     )
-     SELECT n.generation, n."clockMode", n."clockOffsetMs", n."clockFrozenAt", n.chaos, n.faults, n.armed, n.now, n.blocked, a.*,
-       (SELECT count FROM hit) AS "hitCount", ${orderWithHistoryColumns(schema, 'o_')}
-     FROM n LEFT JOIN a ON true LEFT JOIN ${env('orders')} o ON o.id = $7::text`,
+     )${parts.ctes}
+     SELECT n.generation, n."clockMode", n."clockOffsetMs", n."clockFrozenAt", n.chaos, n.faults, n.armed, n.now, n.blocked,
+       a."c_keyId" AS "k_keyId", a."i_id" AS "k_integrationId", a.stamp AS k_stamp, r.*${parts.columns},
+       -- Last: the hit locks the integration's window row until the statement ends, and every other
+       -- request of the integration waits for it; a route's read evaluated after it (a products page:
+       -- milliseconds) would hold them all that long. PostgreSQL evaluates the list in order.
+       (SELECT count FROM hit) AS "hitCount"
+     FROM n LEFT JOIN a ON true LEFT JOIN a r ON r.stamp IS DISTINCT FROM $8::text${parts.from}`,
   );
 }

@@ -59,23 +59,44 @@ export function eventsSql(schema: string) {
     // the cursor when the cursor names the integration's event at its time within retention, else at
     // the start (feed.ts judges the cursor with the first row's `c_*` and `max_seq`).
     feedAfter: statement(
-      `WITH c AS (SELECT integration_id, created_at FROM ${t('events')} WHERE seq = $2),
-       h AS (
-         SELECT (SELECT integration_id FROM c) AS c_integration, (SELECT created_at FROM c) AS c_created,
-           COALESCE((SELECT seq FROM ${t('sequences')} WHERE name = 'events'), 0) AS max_seq,
-           CASE WHEN EXISTS (SELECT 1 FROM c WHERE c.integration_id = $1 AND c.created_at = $6 AND c.created_at >= $3) THEN $2::bigint ELSE 0 END AS start
-       ),
-       p AS (
-         SELECT e.seq, e.id, e.type, e.store_id AS "storeId", e.integration_id AS "integrationId", e.created_at AS "createdAt", e.data
-         FROM ${t('events')} e, h WHERE e.integration_id = $1 AND e.seq > h.start AND e.created_at >= $3 AND e.type = ANY($4::text[])
-         ORDER BY e.seq LIMIT $5
-       )
+      `WITH ${feedParts(schema, { integrationId: '$1', cursorSeq: '$2', cursorCreatedAt: '$6', cutoff: '$3', types: '$4::text[]', limitPlusOne: '$5' })}
        SELECT h.c_integration, h.c_created, h.max_seq, p.* FROM h LEFT JOIN p ON true ORDER BY p.seq`,
     ),
     latest: statement(`SELECT MAX(seq) AS seq FROM ${t('events')} WHERE integration_id = $1 AND created_at >= $2`),
     maxSeq: statement(`SELECT seq FROM ${t('sequences')} WHERE name = 'events'`),
     purge: statement(`DELETE FROM ${t('events')} WHERE created_at < $1`),
   };
+}
+
+/** SQL expressions of a feed read's arguments (parameters, or columns of an admission's credential). */
+export interface FeedParams {
+  integrationId: string;
+  /** The cursor's position and time (0 and 0 from the start: no event has position 0). */
+  cursorSeq: string;
+  cursorCreatedAt: string;
+  cutoff: string;
+  types: string;
+  limitPlusOne: string;
+}
+
+/**
+ * The CTEs `c` (the cursor's event), `h` (its integration and time, the counter, where the page
+ * starts) and `p` (the page's events, `data` as the stored text).
+ */
+export function feedParts(schema: string, f: FeedParams): string {
+  const t = tableIn(schema);
+  return `c AS (SELECT integration_id, created_at FROM ${t('events')} WHERE seq = ${f.cursorSeq}::bigint),
+       h AS (
+         SELECT (SELECT integration_id FROM c) AS c_integration, (SELECT created_at FROM c) AS c_created,
+           COALESCE((SELECT seq FROM ${t('sequences')} WHERE name = 'events'), 0) AS max_seq,
+           CASE WHEN EXISTS (SELECT 1 FROM c WHERE c.integration_id = ${f.integrationId} AND c.created_at = ${f.cursorCreatedAt}::bigint
+             AND c.created_at >= ${f.cutoff}) THEN ${f.cursorSeq}::bigint ELSE 0 END AS start
+       ),
+       p AS (
+         SELECT e.seq, e.id, e.type, e.store_id AS "storeId", e.integration_id AS "integrationId", e.created_at AS "createdAt", e.data
+         FROM ${t('events')} e, h WHERE e.integration_id = ${f.integrationId} AND e.seq > h.start AND e.created_at >= ${f.cutoff}
+           AND e.type = ANY(${f.types}) ORDER BY e.seq LIMIT ${f.limitPlusOne}
+       )`;
 }
 
 type EventRow = Omit<EventRecord, 'data'> & { data: string };

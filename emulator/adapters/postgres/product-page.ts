@@ -9,40 +9,71 @@ import { GROUP, OPTION, PRODUCT } from './catalog-columns.js';
 // presenter and stringified: the same bytes as the SQLite adapter's texts, by construction. Nothing is
 // kept between requests: another process may have written since (the change feed is not exact).
 
-export function productPageSql(schema: string) {
+/** SQL expressions of a page's arguments (parameters, or columns of an admission's credential). */
+export interface ProductPageParams {
+  storeId: string;
+  since: string;
+  after: string;
+  /** One more than the page's size. */
+  limitPlusOne: string;
+  integrationId: string;
+  categoryExternalId: string;
+  active: string;
+}
+
+/**
+ * The page as a CTE `page` (one more product than the limit, to tell whether a next page exists) and
+ * the select list of its products, option groups and options, each as a JSON array of records (the
+ * columns' aliases are the records' fields; bigint and integer columns come back as numbers, as the
+ * adapter's row parser gives them). No filter is `$n IS NULL`: one plan serves every combination; an
+ * unknown category filters everything out, as a filter does.
+ */
+export function productPageParts(schema: string, p: ProductPageParams, prefix = ''): { cte: string; columns: string } {
   const t = tableIn(schema);
   return {
-    // The page in one statement, one snapshot (issue 25): its products (one more than the limit, to
-    // tell whether a next page exists), their option groups and options, each as a JSON array of
-    // records (the columns' aliases are the records' fields; bigint and integer columns come back as
-    // numbers, as the adapter's row parser gives them). No filter is `$n IS NULL`: one plan serves
-    // every combination; an unknown category filters everything out, as a filter does.
-    page: statement(
-      `WITH page AS (
+    cte: `page AS (
          SELECT ${PRODUCT}, c.external_id AS "categoryExternalId"
          FROM ${t('products')} p JOIN ${t('categories')} c ON c.id = p.category_id
-         WHERE p.store_id = $1 AND p.updated_at >= $2 AND p.id > $3
-           AND ($6::text IS NULL OR p.category_id = (SELECT id FROM ${t('categories')} WHERE integration_id = $5 AND external_id = $6::text))
-           AND ($7::boolean IS NULL OR p.active = $7::boolean)
-         ORDER BY p.id LIMIT $4
-       )
-       SELECT
-         (SELECT COALESCE(json_agg(x ORDER BY x.id), '[]'::json) FROM page x) AS products,
+         WHERE p.store_id = ${p.storeId} AND p.updated_at >= ${p.since} AND p.id > ${p.after}
+           AND (${p.categoryExternalId}::text IS NULL OR p.category_id = (SELECT id FROM ${t('categories')} WHERE integration_id = ${p.integrationId} AND external_id = ${p.categoryExternalId}::text))
+           AND (${p.active}::boolean IS NULL OR p.active = ${p.active}::boolean)
+         ORDER BY p.id LIMIT ${p.limitPlusOne}
+       )`,
+    columns: `(SELECT COALESCE(json_agg(x ORDER BY x.id), '[]'::json) FROM page x) AS "${prefix}products",
          (SELECT COALESCE(json_agg(g ORDER BY g."productId", g.position, g.id), '[]'::json)
-            FROM (SELECT ${GROUP} FROM ${t('option_groups')} WHERE product_id IN (SELECT id FROM page)) g) AS groups,
+            FROM (SELECT ${GROUP} FROM ${t('option_groups')} WHERE product_id IN (SELECT id FROM page)) g) AS "${prefix}groups",
          (SELECT COALESCE(json_agg(o ORDER BY o."productId", o.position, o.id), '[]'::json)
-            FROM (SELECT ${OPTION} FROM ${t('options')} WHERE product_id IN (SELECT id FROM page)) o) AS options`,
-    ),
+            FROM (SELECT ${OPTION} FROM ${t('options')} WHERE product_id IN (SELECT id FROM page)) o) AS "${prefix}options"`,
   };
 }
 
-export async function productPage(conn: Conn, s: ReturnType<typeof productPageSql>, args: ProductPageArgs): Promise<Buffer> {
-  const [row] = await conn.rows<{ products: ProductView[]; groups: OptionGroupRecord[]; options: OptionRecord[] }>(s.page, [
-    args.storeId, args.since, args.after, args.limit + 1, args.integrationId, args.categoryExternalId, args.active,
-  ]);
-  const cut = page(row!.products, args.limit);
-  const groups = groupBy(row!.groups, (g) => g.productId);
-  const options = groupBy(row!.options, (o) => o.groupId);
+export function productPageSql(schema: string) {
+  const parts = productPageParts(schema, {
+    storeId: '$1', since: '$2', after: '$3', limitPlusOne: '$4', integrationId: '$5', categoryExternalId: '$6', active: '$7',
+  });
+  // The page in one statement, one snapshot (issue 25).
+  return { page: statement(`WITH ${parts.cte} SELECT ${parts.columns}`) };
+}
+
+/** The columns of a page read with `productPageParts` (under its prefix). */
+export interface ProductPageRow {
+  products: ProductView[];
+  groups: OptionGroupRecord[];
+  options: OptionRecord[];
+}
+
+/** The page's response body from its rows (`limit`: the page's size; the rows may hold one more). */
+export function productPageBody(row: ProductPageRow, limit: number): Buffer {
+  const cut = page(row.products, limit);
+  const groups = groupBy(row.groups, (g) => g.productId);
+  const options = groupBy(row.options, (o) => o.groupId);
   const data = cut.rows.map((view) => presentProduct(view, groups.get(view.id) ?? [], options));
   return Buffer.from(JSON.stringify({ data, next_cursor: cut.next_cursor }), 'utf8');
+}
+
+export async function productPage(conn: Conn, s: ReturnType<typeof productPageSql>, args: ProductPageArgs): Promise<Buffer> {
+  const [row] = await conn.rows<ProductPageRow>(s.page, [
+    args.storeId, args.since, args.after, args.limit + 1, args.integrationId, args.categoryExternalId, args.active,
+  ]);
+  return productPageBody(row!, args.limit);
 }

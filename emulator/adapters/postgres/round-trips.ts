@@ -162,14 +162,20 @@ export class CountingClient extends pg.Client {
 }
 
 /**
- * The pool, with each waiter for a connection called back in its own asynchronous context: pg calls
- * a waiter from the context of whoever released the connection, which would count one request's
- * statements under another's (or under none).
+ * The pool, with each waiter for a connection called back in its own asynchronous context while
+ * requests are counted: pg calls a waiter from the context of whoever released the connection, which
+ * would count one request's statements under another's (or under none). Only then: nothing else
+ * reads that context, and `AsyncResource.bind` is not free (it defines deprecated accessors on every
+ * function it binds: `util.deprecate` was 1.3 % of a PostgreSQL process's busy time under the mix).
  */
 export class CountingPool extends pg.Pool {
   override connect(...args: unknown[]): never {
     const [callback] = args;
-    if (typeof callback === 'function') return (super.connect as unknown as (cb: unknown) => never)(AsyncResource.bind(callback as () => void));
-    return (super.connect as unknown as () => never)();
+    if (typeof callback === 'function' && roundTrips.countingRequests) {
+      const resource = new AsyncResource('merchant-kit.pg-connect');
+      const inScope = (...a: unknown[]) => resource.runInAsyncScope(callback as (...a: unknown[]) => unknown, undefined, ...a);
+      return (super.connect as unknown as (cb: unknown) => never)(inScope);
+    }
+    return (super.connect as unknown as (...a: unknown[]) => never)(...args);
   }
 }

@@ -2,6 +2,7 @@ import type { DeliveryStatus } from '../../../src/contract/webhooks.js';
 import type { ClaimedDelivery, DeliveryRecord, WebhooksRepository } from '../../webhooks/repository.js';
 import { settleAttempt } from '../../webhooks/retry-schedule.js';
 import { statement, tableIn, type Conn } from './conn.js';
+import { WEBHOOK_COLUMNS, webhookOf } from './webhooks.js';
 
 /**
  * Webhook delivery claims across processes (DESIGN: each attempt is made by one process under a
@@ -33,19 +34,35 @@ export function claimsSql(schema: string) {
          FOR UPDATE OF d SKIP LOCKED
        )
        UPDATE ${t('webhook_deliveries')} d SET ${take}, claim_manual = false, claim_from = 'pending'
-       FROM o WHERE d.seq = o.seq
-       RETURNING ${claimed}`,
+       FROM o LEFT JOIN ${t('webhooks')} w ON w.integration_id = o.integration_id WHERE d.seq = o.seq
+       RETURNING ${claimed}, ${WEBHOOK_COLUMNS()}`,
     ),
     claim: statement(
       `WITH o AS (SELECT * FROM ${t('webhook_deliveries')} WHERE id = $4 AND status = $5 FOR UPDATE)
        UPDATE ${t('webhook_deliveries')} d SET ${take}, claim_manual = true, claim_from = $5
-       FROM o WHERE d.seq = o.seq
-       RETURNING ${claimed}`,
+       FROM o LEFT JOIN ${t('webhooks')} w ON w.integration_id = o.integration_id WHERE d.seq = o.seq
+       RETURNING ${claimed}, ${WEBHOOK_COLUMNS()}`,
     ),
     settle: statement(
       `UPDATE ${t('webhook_deliveries')} d SET status = $3, attempt_count = $4, next_attempt_at = $5, updated_at = $6, ${CLEAR}
        WHERE d.id = $1 AND d.status = 'delivering' AND d.claim_token = $2
        RETURNING (SELECT store_id FROM ${t('integrations')} WHERE id = d.integration_id) AS "storeId"`,
+    ),
+    // The delivery settled by its token and its attempt recorded, in one statement (issue 25), with
+    // the webhook as it stands (its failure run). Nothing is written when the token no longer holds.
+    settleWithAttempt: statement(
+      `WITH settled AS (
+         UPDATE ${t('webhook_deliveries')} d SET status = $3, attempt_count = $4, next_attempt_at = $5, updated_at = $6, ${CLEAR}
+         WHERE d.id = $1 AND d.status = 'delivering' AND d.claim_token = $2
+         RETURNING d.id, d.integration_id
+       ), attempt AS (
+         INSERT INTO ${t('webhook_attempts')} (delivery_id, number, attempted_at, manual, succeeded, response_status, error, duration_ms)
+         SELECT id, (SELECT COUNT(*) + 1 FROM ${t('webhook_attempts')} WHERE delivery_id = $1), $7, $8, $9, $10, $11, $12 FROM settled
+         RETURNING delivery_id
+       )
+       SELECT (SELECT store_id FROM ${t('integrations')} WHERE id = s.integration_id) AS "storeId", (SELECT count(*) FROM attempt) AS attempts,
+         ${WEBHOOK_COLUMNS()}
+       FROM settled s LEFT JOIN ${t('webhooks')} w ON w.integration_id = s.integration_id`,
     ),
     expired: statement(
       `SELECT d.id, d.claim_token AS token, d.claim_from AS "from", d.claim_manual AS manual, d.attempt_count AS "attemptCount",
@@ -97,13 +114,18 @@ interface Expired {
   claimedAt: number;
 }
 
-type ClaimMethods = Pick<WebhooksRepository, 'claimDue' | 'claim' | 'settle' | 'expireLeases' | 'recoverInterrupted'>;
+type ClaimMethods = Pick<WebhooksRepository, 'claimDue' | 'claim' | 'settle' | 'settleWithAttempt' | 'expireLeases' | 'recoverInterrupted'>;
 
 export function pgClaims(conn: Conn, s: ReturnType<typeof claimsSql>, changed: (storeId: string | null, config: boolean) => void): ClaimMethods {
   const tell = (rows: { storeId: string | null }[]) => {
     for (const storeId of new Set(rows.map((r) => r.storeId))) changed(storeId, false);
   };
-  const strip = ({ storeId: _store, ...delivery }: Claimed): ClaimedDelivery => delivery;
+  // The claimed delivery with its webhook as the claim read it (issue 25: no read of it per attempt).
+  const strip = (row: Claimed): ClaimedDelivery => {
+    const delivery: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(row)) if (key !== 'storeId' && !key.startsWith('w_')) delivery[key] = value;
+    return { ...(delivery as unknown as ClaimedDelivery), webhook: webhookOf(row as unknown as Record<string, unknown>) ?? null };
+  };
   const byQueueOrder = (a: DeliveryRecord, b: DeliveryRecord) => (a.nextAttemptAt ?? 0) - (b.nextAttemptAt ?? 0) || a.seq - b.seq;
 
   async function expireLeases(realNow: number, now: number): Promise<number> {
@@ -135,6 +157,14 @@ export function pgClaims(conn: Conn, s: ReturnType<typeof claimsSql>, changed: (
       const rows = await conn.rows<{ storeId: string | null }>(s.settle, [id, token, next.status, next.attemptCount, next.nextAttemptAt, now]);
       tell(rows);
       return rows.length > 0;
+    },
+    async settleWithAttempt(token, next, now, a) {
+      const rows = await conn.rows<Record<string, unknown> & { storeId: string | null }>(s.settleWithAttempt, [
+        a.deliveryId, token, next.status, next.attemptCount, next.nextAttemptAt, now,
+        a.attemptedAt, a.manual, a.succeeded, a.responseStatus, a.error, a.durationMs,
+      ]);
+      tell(rows);
+      return rows[0] ? { webhook: webhookOf(rows[0]) } : undefined;
     },
     expireLeases,
     /**

@@ -180,7 +180,7 @@ async function ownTripsOf<T>(read: () => Promise<T>): Promise<{ value: T; trips:
 }
 
 function admit(h: { storage: StoragePort }, credential: { keyId: string; digest: Buffer } | null, orderId: string | null, ip = '192.0.2.1') {
-  return h.storage.admissions!.admit({ environment: 'test', credential, ip, limits: true, realNow: T0, now: T0, orderId });
+  return h.storage.admissions!.admit({ environment: 'test', credential, ip, limits: true, realNow: T0, now: T0, read: orderId === null ? null : { kind: 'order', orderId } });
 }
 
 describeAdapters('a feed page after a cursor in one read', (h) => {

@@ -1,0 +1,64 @@
+import { expect, it } from 'vitest';
+import { describeAdapters } from './harness.js';
+import { id, storeWithIntegration, T0, webhook } from './fixtures.js';
+import { roundTrips } from '../../../../emulator/adapters/postgres/round-trips.js';
+
+// issue 25: a server database's claim of due deliveries brings each one's webhook in the same
+// statement (the dispatcher then makes no read of it per attempt); the embedded database leaves it
+// out and the attempt reads it, at once, itself.
+
+const lease = { owner: 'process-a', until: Date.now() + 60_000 };
+
+describeAdapters('the webhook of a claimed delivery', (h) => {
+  it('comes with the claim, as the webhook read alone gives it, at no round trip more', async () => {
+    const env = h.storage.env('test');
+    const a = await storeWithIntegration(env);
+    await env.webhooks.save(webhook(a.storeId, a.integrationId, { url: 'https://erp.example/hooks/ñ' }));
+    const first = id('dlv');
+    const second = id('dlv');
+    for (const [i, d] of [first, second].entries()) {
+      await env.webhooks.insertDelivery({ id: d, integrationId: a.integrationId, eventId: `evt_${i}`, eventType: 'order.created', body: '{}' }, T0 + i);
+    }
+    const before = roundTrips.total.trips;
+    const [claimed] = await env.webhooks.claimDue(T0, 1, lease);
+    if (h.kind === 'sqlite') return expect(claimed!.webhook).toBeUndefined();
+    // The claim and its change notice, as without the webhook.
+    expect(roundTrips.total.trips - before).toBe(2);
+    expect(claimed!.webhook).toEqual(await env.webhooks.get(a.integrationId));
+    expect(claimed!.webhook!.url).toBe('https://erp.example/hooks/ñ');
+    // A claim by hand brings it too; a delivery whose webhook is gone brings null.
+    await env.webhooks.settle(claimed!.id, claimed!.claimToken, { status: 'failed', attemptCount: 9, nextAttemptAt: null }, T0 + 1);
+    expect((await env.webhooks.claim(first, 'failed', T0 + 2, lease))!.webhook).toEqual(await env.webhooks.get(a.integrationId));
+    const manual = await env.webhooks.claim(second, 'pending', T0 + 2, lease);
+    expect(Object.keys(manual!).filter((k) => k.startsWith('w_'))).toEqual([]);
+    expect(manual).toMatchObject({ id: second, status: 'delivering', webhook: { integrationId: a.integrationId } });
+  });
+});
+
+describeAdapters('an attempt settled in one statement', (h) => {
+  it('settles the delivery by its token and records its attempt, answering the webhook; nothing when the claim was lost', async () => {
+    const env = h.storage.env('test');
+    if (h.kind === 'sqlite') return expect(env.webhooks.settleWithAttempt).toBeUndefined();
+    const a = await storeWithIntegration(env);
+    await env.webhooks.save(webhook(a.storeId, a.integrationId));
+    const d = id('dlv');
+    await env.webhooks.insertDelivery({ id: d, integrationId: a.integrationId, eventId: 'evt_1', eventType: 'order.created', body: '{}' }, T0);
+    const attempt = (n: number) => ({ deliveryId: d, attemptedAt: T0 + n, manual: false, succeeded: false, responseStatus: 500, error: null, durationMs: 7 });
+    const [claimed] = await env.webhooks.claimDue(T0, 1, lease);
+    const before = roundTrips.total.trips;
+    const settled = await env.webhooks.settleWithAttempt!(claimed!.claimToken, { status: 'pending', attemptCount: 1, nextAttemptAt: T0 + 60_000 }, T0 + 2, attempt(1));
+    // The statement and its change notice (the transaction it replaces was four round trips and its COMMIT).
+    expect(roundTrips.total.trips - before).toBe(2);
+    expect(settled).toEqual({ webhook: await env.webhooks.get(a.integrationId) });
+    expect(await env.webhooks.delivery(d)).toMatchObject({ status: 'pending', attemptCount: 1, nextAttemptAt: T0 + 60_000, updatedAt: T0 + 2 });
+    expect(await env.webhooks.attempts(d)).toEqual([{ ...attempt(1), number: 1 }]);
+    // Settled once: the same token again writes nothing.
+    expect(await env.webhooks.settleWithAttempt!(claimed!.claimToken, { status: 'failed', attemptCount: 9, nextAttemptAt: null }, T0 + 3, attempt(2))).toBeUndefined();
+    expect((await env.webhooks.attempts(d)).map((x) => x.number)).toEqual([1]);
+    // The next claim's attempt is number 2.
+    const [again] = await env.webhooks.claimDue(T0 + 60_000, 1, lease);
+    await env.webhooks.settleWithAttempt!(again!.claimToken, { status: 'succeeded', attemptCount: 2, nextAttemptAt: null }, T0 + 60_001, { ...attempt(60_000), succeeded: true, responseStatus: 200 });
+    expect((await env.webhooks.attempts(d)).map((x) => [x.number, x.succeeded])).toEqual([[1, false], [2, true]]);
+    expect((await env.webhooks.delivery(d))!.status).toBe('succeeded');
+  });
+});
