@@ -6,6 +6,7 @@ import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
 import { apiRoute, ok, type Outcome } from '../http/route.js';
 import { isPromise } from '../store/maybe.js';
+import type { AdmitRead } from '../store/port.js';
 import { acknowledge, changeStatus, reportImportFailure } from './commands.js';
 import { presentAnswer, presentOrder } from './present.js';
 import { orderBodyText } from './order-text.js';
@@ -13,6 +14,12 @@ import { decodeOrderCursor, encodeOrderCursor } from './cursors.js';
 import { feedPrefetch, readFeed } from './feed.js';
 
 const since = (text: string | undefined) => (text === undefined ? null : parseDate(text));
+
+/** The order a route's path names, read with the request's admission (a server database). */
+function orderPrefetch({ params }: { params: unknown }): AdmitRead | undefined {
+  const orderId = (params as { order_id?: unknown }).order_id;
+  return typeof orderId === 'string' ? { kind: 'order', orderId } : undefined;
+}
 
 /** spec: Endpoints — orders (read, import confirmation, failures, statuses) and the event feed. */
 export function ordersRoutes(app: FastifyInstance, env: EnvContext, emulator: Emulator): void {
@@ -47,10 +54,7 @@ export function ordersRoutes(app: FastifyInstance, env: EnvContext, emulator: Em
   apiRoute(app, env, emulator, api.getOrder, ({ auth, params, request }): Outcome | Promise<Outcome> => {
     const text = orderBodyText(env, params.order_id, auth.store.id, request.prefetch);
     return isPromise(text) ? text.then((body) => ({ body })) : { body: text };
-  }, { prefetch: ({ params }) => {
-    const orderId = (params as { order_id?: unknown }).order_id;
-    return typeof orderId === 'string' ? { kind: 'order', orderId } : undefined;
-  } });
+  }, { prefetch: orderPrefetch });
 
   apiRoute(app, env, emulator, api.ackOrder, async ({ auth, params, body }) =>
     ok(await presentAnswer(orders, await acknowledge(env, params.order_id, auth.store.id, auth.integration.id, body))),
@@ -64,7 +68,7 @@ export function ordersRoutes(app: FastifyInstance, env: EnvContext, emulator: Em
     const actor = { type: 'integration' as const, integrationId: auth.integration.id, authority: auth.integration.settings.order_status_authority };
     return ok(await presentAnswer(orders, await changeStatus(env, params.order_id, auth.store.id, actor, body)));
     // The homologation recorder's starting status comes with the admission (homologation/hooks.ts).
-  }, { prefetch: 'order' });
+  }, { prefetch: orderPrefetch });
 
   // spec: GET /events — the feed response is its own envelope (data, next_cursor, has_more, cursor_expired).
   apiRoute(app, env, emulator, api.listEvents, async ({ auth, query, request }) => ({ body: await readFeed(env, auth.integration, query, request.prefetch?.feed) }), {
