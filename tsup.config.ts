@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 
 // The JavaScript of the package (declarations come after: `rollup -c rollup.types.config.mjs`).
@@ -23,13 +24,40 @@ const common: Options = {
   silent: true,
 };
 
+// The CLI is a build of its own: it carries its dependencies' JavaScript in its chunks (zod 4 and
+// undici are each about a hundred small files, ajv, semver and fastify's helpers as many again), so
+// that a start reads a few dozen files instead of ~600 (bench/cli-start.mjs). The library entries
+// keep importing them: a user's zod is the one the exported schemas are made of, and their bundler
+// dedupes the rest. Kept out: native modules (better-sqlite3 finds its .node file from its own
+// folder), pg (loaded only with --database-url).
+const KEEP_EXTERNAL = ['better-sqlite3', 'pg'];
+
+/** `undici` in the CLI's build is src/cli/undici.mjs: the parts of it that are used (that file says why). */
+const slimUndici: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'slim-undici',
+  setup(build) {
+    build.onResolve({ filter: /^undici$/ }, () => ({ path: resolve('src/cli/undici.mjs') }));
+  },
+};
+const cli: Options = {
+  ...common,
+  entry: { 'src/cli/main': 'src/cli/main.ts' },
+  format: ['esm'],
+  noExternal: [/^(?!better-sqlite3$|pg$|pg\/)[^./]/],
+  external: KEEP_EXTERNAL,
+  esbuildPlugins: [slimUndici],
+  // CommonJS code bundled into ESM calls `require` for Node's own modules: this gives it one.
+  banner: { js: "import { createRequire as __cliCreateRequire } from 'node:module'; const require = __cliCreateRequire(import.meta.url);" },
+};
+
 export default defineConfig((flags) => {
   // The two builds run at once into dist/, so neither may clean it (one would delete what the other
   // wrote): it is emptied once, before both. A build into another folder (`--out-dir`, the CLI tests'
   // private builds) empties that one and leaves dist/ to the commands running from it.
   rmSync(flags.outDir ?? 'dist', { recursive: true, force: true });
   return [
-    { ...common, entry: { ...library, 'src/cli/main': 'src/cli/main.ts' }, format: ['esm'] },
+    { ...common, entry: library, format: ['esm'] },
+    cli,
     // Split too, so that the three CommonJS entries share one copy of each module (one ApiError class).
     { ...common, entry: library, format: ['cjs'] },
   ];

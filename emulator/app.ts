@@ -21,6 +21,7 @@ import { removeDotSegments } from './http/dot-segments.js';
 import { recordRequests } from './http/request-log.js';
 import { serverTimeouts } from '../src/server/timeouts.js';
 import { readRestOfBody } from '../src/server/drain.js';
+import { NO_JSON_SCHEMAS } from './json-schemas.js';
 
 /** The methods of the API and the control API (HEAD comes with every GET); any other is an unknown route. */
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -64,6 +65,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
           stream: resolved.logStream ?? process.stderr,
         }
       : false,
+    schemaController: NO_JSON_SCHEMAS,
     genReqId: () => requestIds.next('request'),
     requestIdHeader: false,
     return503OnClosing: false,

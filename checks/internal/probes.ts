@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { request } from 'undici';
 import { signatureHeader } from '../../src/webhooks/sign.js';
 
 /** How stale the stale probe is: well past the spec's 300 s tolerance. */
@@ -54,6 +53,9 @@ export function probeHeaders(p: LocalProbe, deliveryId: string): Record<string, 
  * status it answered, or null when it did not answer.
  */
 export async function postLocalProbe(url: string, p: LocalProbe): Promise<number | null> {
+  // undici loads with the first probe sent: the emulator imports this file for its headers and
+  // starts without it (bench/cli-start.mjs).
+  const { request } = await import('undici');
   try {
     const res = await request(url, { method: 'POST', headers: probeHeaders(p, `dlv_probe${randomBytes(8).toString('hex')}`), body: p.body, headersTimeout: 5000, bodyTimeout: 5000 });
     await res.body.dump();

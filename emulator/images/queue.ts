@@ -1,7 +1,6 @@
 import type { EnvContext } from '../context.js';
 import type { Tx } from '../store/port.js';
 import { applyImageOutcome } from './apply.js';
-import { downloadImage } from './download.js';
 
 /** The download's time limit, in real time (the spec gives 10 s for webhook answers; we use the same). */
 const DOWNLOAD_TIMEOUT_MS = 10_000;
@@ -17,6 +16,8 @@ export class ImageQueue {
     const cancelled = this.controller.signal;
     const signal = AbortSignal.any([cancelled, AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS)]);
     const job = (async () => {
+      // The downloader (and undici with it) loads with the first image, not at the emulator's start.
+      const { downloadImage } = await import('./download.js');
       const outcome = await downloadImage(url, signal, this.env.outbound);
       if (!cancelled.aborted) await applyImageOutcome(this.env, productId, url, outcome);
     })()

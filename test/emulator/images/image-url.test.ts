@@ -17,6 +17,11 @@ let emu: TestEmulator;
 let server: Server;
 let base: string;
 let releaseHeld: () => void = () => undefined;
+// Resolves when the next /held.png request reaches the server: the download runs in the background,
+// after the PUT's answer, so the test waits for it to arrive before releasing it.
+let arrived: () => void = () => undefined;
+const nextHeld = () => new Promise<void>((r) => (arrived = r));
+let heldArrived = nextHeld();
 let hugeFinished = false;
 
 function serveLarge(res: import('node:http').ServerResponse, total: number, onFinish?: () => void): void {
@@ -45,7 +50,11 @@ beforeAll(async () => {
     if (path.startsWith('/fake.png')) return send('image/png', 'esto es texto, no una imagen');
     if (path.startsWith('/big.png')) return serveLarge(res, 6 * MB);
     if (path.startsWith('/huge.png')) return serveLarge(res, 200 * MB, () => (hugeFinished = true));
-    if (path.startsWith('/held.png')) return void new Promise<void>((r) => (releaseHeld = r)).then(() => send('image/png', PNG));
+    if (path.startsWith('/held.png')) {
+      const held = new Promise<void>((r) => (releaseHeld = r)).then(() => send('image/png', PNG));
+      arrived();
+      return void held;
+    }
     res.writeHead(404).end();
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -68,6 +77,8 @@ describe('image_url', () => {
     const url = `${base}/held.png`;
     expect((await put('IMG-HELD', { image_url: url })).status).toBe(201);
     expect((await get('IMG-HELD')).image).toEqual({ status: 'pending', source: null, requested_url: url, error: null });
+    await heldArrived;
+    heldArrived = nextHeld();
     releaseHeld();
     const drained = await drain();
     expect(drained.status).toBe(200);
