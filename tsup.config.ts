@@ -1,5 +1,5 @@
-import { rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 
 // The JavaScript of the package (declarations come after: `rollup -c rollup.types.config.mjs`).
@@ -39,13 +39,43 @@ const slimUndici: NonNullable<Options['esbuildPlugins']>[number] = {
     build.onResolve({ filter: /^undici$/ }, () => ({ path: resolve('src/cli/undici.mjs') }));
   },
 };
+/**
+ * The licenses of the packages the CLI's build carries, in `src/cli/THIRD-PARTY-NOTICES.md` beside its
+ * entry: their MIT, ISC and BSD licenses ask that the notice go with every copy of their code, and
+ * the bundle is one. Read from esbuild's list of the inputs it bundled, so it names exactly those.
+ */
+const thirdPartyNotices: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'third-party-notices',
+  setup(build) {
+    build.initialOptions.metafile = true;
+    build.onEnd((result) => {
+      if (!result.metafile || !build.initialOptions.outdir) return;
+      const dirs = new Set<string>();
+      for (const input of Object.keys(result.metafile.inputs)) {
+        const found = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
+        if (found) dirs.add(found[1]!);
+      }
+      const notices = [...dirs].map((dir) => {
+        const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; version: string; license?: string };
+        const file = readdirSync(dir).find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f));
+        return { name: pkg.name, text: `## ${pkg.name} ${pkg.version}\n\n${file ? readFileSync(join(dir, file), 'utf8').trim() : `License: ${pkg.license ?? 'see the package'}`}\n` };
+      });
+      const unique = [...new Map(notices.map((n) => [`${n.text}`, n])).values()].sort((a, b) => a.name.localeCompare(b.name));
+      const folder = join(build.initialOptions.outdir, 'src', 'cli');
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(join(folder, 'THIRD-PARTY-NOTICES.md'),
+        `# Third-party notices\n\nThe command-line interface's build (this folder and the chunks it imports) includes code of these packages, under these licenses.\n\n${unique.map((n) => n.text).join('\n')}`);
+    });
+  },
+};
+
 const cli: Options = {
   ...common,
   entry: { 'src/cli/main': 'src/cli/main.ts' },
   format: ['esm'],
   noExternal: [/^(?!better-sqlite3$|pg$|pg\/)[^./]/],
   external: KEEP_EXTERNAL,
-  esbuildPlugins: [slimUndici],
+  esbuildPlugins: [slimUndici, thirdPartyNotices],
   // CommonJS code bundled into ESM calls `require` for Node's own modules: this gives it one.
   banner: { js: "import { createRequire as __cliCreateRequire } from 'node:module'; const require = __cliCreateRequire(import.meta.url);" },
 };

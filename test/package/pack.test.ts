@@ -195,6 +195,11 @@ describe('the packed package in new projects (issue 14)', () => {
   it('ships the LICENSE, the built entries in both formats and their declarations; no source maps, no generated menu', () => {
     const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').map((f) => f.replace(/^package\//, ''));
     expect(files).toContain('LICENSE');
+    // The CLI's build carries its dependencies' code, so it carries their licenses too (tsup.config.ts).
+    expect(files).toContain('dist/src/cli/THIRD-PARTY-NOTICES.md');
+    const notices = readFileSync(join(projects.cjs.dir, 'node_modules', 'merchant-kit', 'dist', 'src', 'cli', 'THIRD-PARTY-NOTICES.md'), 'utf8');
+    for (const name of ['zod', 'commander', 'fastify', 'undici']) expect(notices).toMatch(new RegExp(`^## ${name} \\d`, 'm'));
+    expect(notices).toMatch(/Permission is hereby granted/);
     expect(readFileSync(join(ROOT, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} merchant-kit contributors\n/);
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(files.filter((f) => /^fixtures\/catalog\/large-/.test(f))).toEqual([]);
