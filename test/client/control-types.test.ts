@@ -7,8 +7,8 @@ import type { rotateCredential } from '../../emulator/stores/rotate.js';
 
 // The client writes the control API's answers out (src/client/emulator-control.ts) so that its
 // declarations never reach the emulator's internals; these checks keep each type equal to what the
-// emulator's view returns. They are type-level: `tsc --noEmit` (the first step of `npm test`) fails
-// on a difference, in either direction.
+// emulator's view returns. They are type-level: the repo's type check (test/typecheck.test.ts, part
+// of `npm test`) fails on a difference, in either direction.
 
 /** The type as one plain object (intersections merged, all the way down), so that equal shapes compare equal. */
 type Plain<T> = T extends (infer U)[] ? Plain<U>[] : T extends object ? { [K in keyof T]: Plain<T[K]> } : T;
