@@ -3,6 +3,7 @@ import { roundTrips } from '../../../../emulator/adapters/postgres/round-trips.j
 import { startTestEmulator, type TestEmulator } from '../../../helpers/emulator.js';
 import { createTestDatabase, PG_URL, type TestDatabase } from '../../../helpers/postgres.js';
 import { orderAction, seedMenu, simulate } from '../../../helpers/orders.js';
+import { tripsOf } from '../../../helpers/round-trips.js';
 
 // issue 25: an API request on a server database is admitted in one statement (shared state,
 // credential, rate window) and GET /orders/{id}'s order comes in that same statement: one round trip.
@@ -20,16 +21,6 @@ describe.skipIf(!PG_URL)('an API request on PostgreSQL', () => {
     await emu?.close();
     await database?.drop();
   });
-
-  /** The round trips the requests of `route` made, on average, while `calls` ran. */
-  async function tripsOf(route: string, calls: () => Promise<unknown>): Promise<number> {
-    const before = roundTrips.snapshot().requests[route] ?? { requests: 0, trips: 0 };
-    await calls();
-    // The count of a request closes when its answer is handed to the socket: maybe just after the client read it.
-    while ((roundTrips.snapshot().requests[route]?.requests ?? 0) === before.requests) await new Promise((resolve) => setImmediate(resolve));
-    const after = roundTrips.snapshot().requests[route]!;
-    return (after.trips - before.trips) / (after.requests - before.requests);
-  }
 
   it('reads an order in one round trip, and sees a change made since at the next read', async () => {
     const order = await simulate(emu);

@@ -3,6 +3,7 @@ import { roundTrips } from '../../../../emulator/adapters/postgres/round-trips.j
 import { startTestEmulator, type TestEmulator } from '../../../helpers/emulator.js';
 import { createTestDatabase, PG_URL, type TestDatabase } from '../../../helpers/postgres.js';
 import { orderAction, seedMenu, simulate } from '../../../helpers/orders.js';
+import { tripsOf } from '../../../helpers/round-trips.js';
 
 // issue 25: GET /catalog/products and GET /events on a server database are read in the request's
 // admission (route option `prefetch`): one round trip each, and what another process wrote since is
@@ -25,16 +26,6 @@ describe.skipIf(!PG_URL)('a products or feed page on PostgreSQL', () => {
     await emu?.close();
     await database?.drop();
   });
-
-  /** The round trips the requests of `route` made, on average, while `calls` ran. */
-  async function tripsOf(route: string, calls: () => Promise<unknown>): Promise<number> {
-    const before = roundTrips.snapshot().requests[route] ?? { requests: 0, trips: 0 };
-    await calls();
-    // The count of a request closes when its answer is handed to the socket: maybe just after the client read it.
-    while ((roundTrips.snapshot().requests[route]?.requests ?? 0) === before.requests) await new Promise((resolve) => setImmediate(resolve));
-    const after = roundTrips.snapshot().requests[route]!;
-    return (after.trips - before.trips) / (after.requests - before.requests);
-  }
 
   const ok = async (path: string) => {
     const res = await emu.api('GET', path);
