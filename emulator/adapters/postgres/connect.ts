@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { reasonOf, translate } from './errors.js';
+import { reasonOf, sessionGone, translate } from './errors.js';
 import { CountingClient, CountingPool } from './round-trips.js';
 
 export type Pool = pg.Pool;
@@ -73,11 +73,41 @@ export function createPool(url: string, options: ConnectOptions = {}): pg.Pool {
   // Pipeline mode: a statement queued behind others goes out at once instead of after their answers,
   // so a transaction's BEGIN travels with its first statement and the writes it does not wait for
   // with the next one (issue 25; a failed one still fails the transaction: PostgreSQL aborts it).
-  const pool = new CountingPool({
+  const pool = new SessionRetryingPool({
     ...clientConfig(url, options), Client: CountingClient, max: options.poolSize ?? 10, idleTimeoutMillis: 30_000, pipeline: true,
   } as pg.PoolConfig);
   pool.on('error', () => undefined);
   return pool;
+}
+
+/**
+ * How many connections a statement tries when each one's session turns out to have been ended while
+ * it was idle in the pool (`sessionGone`): every idle connection of a restarted server can be one.
+ */
+export const staleTries = (pool: pg.Pool): number => ((pool.options as { max?: number }).max ?? 10) + 1;
+
+/**
+ * A pool whose statements (each one committed on its own) run again on another connection when the
+ * one they were handed had been ended while idle: the server's restart costs the statement nothing,
+ * where otherwise every idle connection would fail one request before the pool learnt of it.
+ */
+class SessionRetryingPool extends CountingPool {
+  override query(...args: unknown[]): never {
+    const run = () => (super.query as unknown as (...a: unknown[]) => Promise<unknown>)(...args);
+    if (typeof args[args.length - 1] === 'function') return run() as never;
+    return run().catch((error: unknown) => this.again(run, error)) as never;
+  }
+
+  private async again(run: () => Promise<unknown>, error: unknown): Promise<unknown> {
+    for (let tries = 1; sessionGone(error) && tries < staleTries(this); tries++) {
+      try {
+        return await run();
+      } catch (next) {
+        error = next;
+      }
+    }
+    throw error;
+  }
 }
 
 const guarded = new WeakSet<pg.PoolClient>();

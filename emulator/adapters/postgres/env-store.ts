@@ -5,8 +5,8 @@ import type { Change } from '../../store/changes.js';
 import { emitEvents, type EmitContext } from '../../store/emit.js';
 import type { EnvStore, Tx } from '../../store/port.js';
 import { QueryConn, TxConn } from './conn.js';
-import { checkoutOrUnavailable, type Pool, type PoolClient } from './connect.js';
-import { DEADLOCK, isDriverUnavailable, SERIALIZATION_FAILURE, sqlState, translate, UNIQUE_VIOLATION } from './errors.js';
+import { checkoutOrUnavailable, staleTries, type Pool, type PoolClient } from './connect.js';
+import { DEADLOCK, isDriverUnavailable, SERIALIZATION_FAILURE, sessionGone, sqlState, translate, UNIQUE_VIOLATION } from './errors.js';
 import type { PgChangeFeed } from './changes.js';
 import { environmentSql, LazyRepositories, type EnvironmentSql } from './repositories.js';
 import { emitWritesText, type EmitTarget, type PendingDelivery, type PgEventsRepository } from './events.js';
@@ -53,14 +53,16 @@ export class PgEnvStore extends LazyRepositories implements EnvStore {
   }
 
   async tx<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    let stale = 0;
     for (let run = 1; ; run++) {
       const client = await checkoutOrUnavailable(this.options.pool);
       const tx = new PgTx(this.options, client, this.sql);
       let out: T;
+      let began: Promise<unknown> | undefined;
       try {
         // BEGIN goes out with the work's first statement (the driver sends it once BEGIN is answered):
         // no round trip of its own. It fails only with the connection, and then so does that statement.
-        const began = client.query('BEGIN').then(() => undefined, (error: unknown) => error ?? new Error('BEGIN failed'));
+        began = client.query('BEGIN').then(() => undefined, (error: unknown) => error ?? new Error('BEGIN failed'));
         out = await work(tx);
         const notBegun = await began;
         if (notBegun !== undefined) throw notBegun;
@@ -76,6 +78,12 @@ export class PgEnvStore extends LazyRepositories implements EnvStore {
         if (!broken) await client.query('ROLLBACK').catch(() => undefined);
         // A connection that broke is dropped from the pool (the next one is opened anew).
         client.release(broken ? true : undefined);
+        // A connection whose session the server had ended while it sat idle in the pool: nothing of
+        // the work reached the server, so it runs again on another (this is no run of its own).
+        if (sessionGone(await began) && ++stale < staleTries(this.options.pool)) {
+          run--;
+          continue;
+        }
         const cause = tx.failure ?? error;
         if (run < MAX_RUNS && RETRIED.has(sqlState(cause) ?? '')) {
           await pause(run);

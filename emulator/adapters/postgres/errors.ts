@@ -79,6 +79,22 @@ export const SERIALIZATION_FAILURE = '40001';
 export const DEADLOCK = '40P01';
 export const UNIQUE_VIOLATION = '23505';
 
+/**
+ * The connection's session is gone: the server ended it (57P01 an administrator or a restart, 57P02
+ * another backend's crash), or its socket was closed under the statement (EPIPE, ECONNRESET, the
+ * driver's "Connection terminated unexpectedly"). A connection idle in the pool can lose its session
+ * before the driver has read the news, and is then handed out; its first statement meets the closed
+ * socket or the server's notice without having run, and runs again on another connection
+ * (connect.ts, env-store.ts). A failed connect is not this (ECONNREFUSED: the server is down, and
+ * trying again at once would only wait for the same refusal).
+ */
+export function sessionGone(error: unknown): boolean {
+  const state = sqlState(error);
+  if (state === '57P01' || state === '57P02') return true;
+  const e = error as { code?: unknown; message?: unknown } | null;
+  return e?.code === 'EPIPE' || e?.code === 'ECONNRESET' || e?.message === 'Connection terminated unexpectedly';
+}
+
 export function sqlState(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;

@@ -7,6 +7,7 @@ import { RETRY_DELAYS_MS } from '../../../../emulator/webhooks/retry-schedule.js
 import type { Change } from '../../../../emulator/store/changes.js';
 import type { StoragePort, Tx } from '../../../../emulator/store/port.js';
 import { ENV_TABLES } from '../../../../emulator/adapters/postgres/schema.js';
+import { MAX_RUNS } from '../../../../emulator/adapters/postgres/env-store.js';
 import { waitFor } from '../../../helpers/wait.js';
 
 // Two PostgresStorage instances on one database, as two emulator processes: every guarantee that
@@ -248,7 +249,9 @@ describePostgres('two processes on one sandbox', (h) => {
     });
     const outcomes = await Promise.all([upsert(h.storage), upsert(b)]);
     expect(outcomes.sort()).toEqual(['inserted', 'updated']);
-    expect(runs).toBe(3);
+    // At least one run again; on a loaded machine PostgreSQL may break a deadlock of a run again too.
+    expect(runs).toBeGreaterThanOrEqual(3);
+    expect(runs).toBeLessThanOrEqual(2 * MAX_RUNS);
   });
 
   it('runs a unit of work again when the database broke a deadlock by rolling it back', async () => {
@@ -275,7 +278,9 @@ describePostgres('two processes on one sandbox', (h) => {
     });
     const out = await Promise.all([cross(h.storage, 'ord_one', 'ord_two'), cross(b, 'ord_two', 'ord_one')]);
     expect(out.sort()).toEqual(['ord_one', 'ord_two']);
-    expect(runs).toBe(3);
+    // At least one run again; on a loaded machine PostgreSQL may break a deadlock of a run again too.
+    expect(runs).toBeGreaterThanOrEqual(3);
+    expect(runs).toBeLessThanOrEqual(2 * MAX_RUNS);
     expect((await env.orders.byId('ord_one'))!.notes).toBe('+');
     expect((await env.orders.byId('ord_two'))!.notes).toBe('+');
   });

@@ -107,6 +107,32 @@ describe.skipIf(!PG_URL)('the server adapter on a server', () => {
     await expect(PostgresStorage.open(database.url, context, { schemaPrefix: 'a"; DROP' })).rejects.toThrow(/schema prefix/);
   });
 
+  it('runs a statement or a unit of work again on another connection when the one it was handed had been ended while idle', async () => {
+    const storage = await PostgresStorage.open(database.url, context, { schemaPrefix: 'stale' });
+    try {
+      const env = storage.env('test');
+      const { storeId } = await storeWithIntegration(env);
+      const pool = (storage as unknown as { pool: pg.Pool }).pool;
+      // Three connections go back idle, deaf until the statements below are on their way: as under
+      // load, the driver has not yet read the server's notice when the pool gives them out again.
+      const held = await Promise.all([pool.connect(), pool.connect(), pool.connect()]);
+      const pids = await Promise.all(held.map(async (c) => (await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid));
+      const sockets = held.map((c) => (c as unknown as { connection: { stream: { pause(): void; resume(): void } } }).connection.stream);
+      for (const socket of sockets) socket.pause();
+      for (const client of held) client.release();
+      // Waits until each session has ended (PostgreSQL 14: the second argument).
+      await admin((c) => c.query('SELECT pg_terminate_backend(pid, 10000) FROM unnest($1::int[]) AS pid', [pids]));
+      const answers = Promise.all([env.stores.byId(storeId), env.tx((tx) => tx.stores.byId(storeId)), env.stores.byId(storeId)]);
+      // Once the statements are on their way, the notices are read: each meets its statement.
+      setImmediate(() => sockets.forEach((socket) => socket.resume()));
+      expect((await answers).map((s) => s!.id)).toEqual([storeId, storeId, storeId]);
+      const live = await admin((c) => c.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = ANY($1::int[])', [pids]));
+      expect(live.rows[0]!.n).toBe(0);
+    } finally {
+      await storage.close();
+    }
+  });
+
   it('fails operations as unavailable while the connection is lost, and carries on once it is back', async () => {
     const storage = await PostgresStorage.open(database.url, context, { schemaPrefix: 'lost' });
     try {
