@@ -120,12 +120,15 @@ export async function acknowledge(
   env: EnvContext, orderId: string, storeId: string, integrationId: string, body: { external_id: string; external_number?: string },
 ): Promise<OrderRecord> {
   return env.store.tx(async (tx) => {
-    const order = await loadOrder(tx, orderId, storeId, true);
+    // The code's check goes with the order's lock (a server database sends both at once, the check
+    // behind the lock on the transaction's connection: one round trip, issue 25). Whatever the order
+    // they run in, a concurrent ack of another order with the same code is caught: the stored codes
+    // are unique per store, and the unit of work runs again and finds it.
+    const [order, other] = await Promise.all([loadOrder(tx, orderId, storeId, true), tx.orders.byExternalId(storeId, body.external_id)]);
     if (order.ackStatus === 'acknowledged') {
       if (order.externalId === body.external_id) return order;
       throw ApiError.of('external_id_conflict', { external_id: order.externalId });
     }
-    const other = await tx.orders.byExternalId(order.storeId, body.external_id);
     if (other && other.id !== order.id) {
       throw ApiError.of('external_id_conflict', undefined, 'Ese código externo ya identifica a otro pedido del comercio.');
     }

@@ -24,8 +24,9 @@ import type { SchemaNames } from './schema.js';
  * is neither revoked nor expired) and the route's read: GET /orders/{id}'s order with its history, the
  * products page, the feed page (the pages for the credential's integration and store, the feed's types
  * those its scopes allow). Every answer is the database's as of this statement, so a write
- * acknowledged on any process is seen here: the only thing kept between requests is the credential's
- * records, and the statement sends them again whenever their rows' stamp is not the kept one.
+ * acknowledged on any process is seen here: what is kept between requests (the credential's records,
+ * the products pages) is checked in the statement, which sends them again whenever their rows' stamp
+ * or the store's catalog version is not the kept one.
  */
 export function pgAdmissions(conn: Conn, names: SchemaNames, shared: SharedRow): Admissions {
   const statements = Object.fromEntries(
@@ -43,15 +44,19 @@ export function pgAdmissions(conn: Conn, names: SchemaNames, shared: SharedRow):
     records.set(key, { stamp, records: found });
     return found;
   };
+  const pages = new KeptPages();
   return {
     async admit(request: AdmitRequest): Promise<Admission> {
       const read = request.read;
       const keyId = request.credential?.keyId ?? null;
       const key = `${request.environment}:${keyId}`;
       const kept = keyId === null ? undefined : records.get(key);
+      // The products page kept for this integration and query, when this process knows the integration.
+      const pageKey = read?.kind === 'products' && kept ? pageKeyOf(request.environment, kept.records.integration.id, read.page) : null;
+      const keptPage = pageKey === null ? undefined : pages.get(pageKey);
       const [row] = await conn.rows<Row>(statements[request.environment][read?.kind ?? 'none'], [
         request.realNow, request.now, request.limits, request.ip, keyId, request.credential?.digest ?? null,
-        WINDOW_LIMITS.auth_failures, kept?.stamp ?? null, ...(read ? readValues(read) : []),
+        WINDOW_LIMITS.auth_failures, kept?.stamp ?? null, ...(read ? readValues(read, keptPage?.version ?? null) : []),
       ]);
       const r = row!;
       const state = shared.adopt(r);
@@ -67,7 +72,16 @@ export function pgAdmissions(conn: Conn, names: SchemaNames, shared: SharedRow):
             : { allowed: r.hitCount <= limit, remaining: Math.max(0, limit - r.hitCount), retryAfterSeconds: fixedWindow(r.now).retryAfterSeconds },
         order: read?.kind === 'order' && r.o_id !== null ? orderWithHistoryOf(fields, 'o_') : undefined,
       };
-      if (read?.kind === 'products' && r.k_integrationId !== null) admission.products = productsOf(r, read.page);
+      if (read?.kind === 'products' && r.k_integrationId !== null) {
+        const p = r as ProductsRow;
+        if (p.p_products === null) {
+          // Not sent: the store's catalog is at the version of the page kept (for this integration).
+          if (keptPage && keptPage.integrationId === r.k_integrationId) admission.products = { integrationId: r.k_integrationId, query: read.page, body: keptPage.body };
+        } else {
+          admission.products = productsOf(p, read.page);
+          pages.keep(pageKeyOf(request.environment, r.k_integrationId, read.page), { integrationId: r.k_integrationId, version: p.p_version, body: admission.products.body });
+        }
+      }
       if (read?.kind === 'feed' && r.k_integrationId !== null) admission.feed = feedOf(r, read.page);
       return admission;
     },
@@ -90,16 +104,55 @@ interface Row extends SharedRowValues {
   o_id: string | null;
 }
 
-type ProductsRow = Row & { [K in keyof ProductPageRow as `p_${K}`]: ProductPageRow[K] };
+/** The page's columns are null when the store's catalog is at the version sent (the kept page is current). */
+type ProductsRow = Row & { [K in keyof ProductPageRow as `p_${K}`]: ProductPageRow[K] | null } & { p_version: string };
 
 /** A feed row as `json_build_array` gives it: seq, id, type, storeId, integrationId, createdAt, data. */
 type FeedTuple = [number, string, string, string, string, number, string];
 type FeedRow = Row & { f_c_integration: string | null; f_c_created: number | null; f_max_seq: number; f_rows: FeedTuple[] | null };
 
-function productsOf(r: Row, query: AdmittedProductPage['query']): AdmittedProductPage {
-  const p = r as ProductsRow;
-  return { integrationId: r.k_integrationId!, query, body: productPageBody({ products: p.p_products, groups: p.p_groups, options: p.p_options }, query.limit) };
+function productsOf(p: ProductsRow, query: AdmittedProductPage['query']): AdmittedProductPage {
+  return { integrationId: p.k_integrationId!, query, body: productPageBody({ products: p.p_products!, groups: p.p_groups!, options: p.p_options! }, query.limit) };
 }
+
+const pageKeyOf = (environment: Environment, integrationId: string, q: AdmittedProductPage['query']) =>
+  JSON.stringify([environment, integrationId, q.since, q.after, q.limit, q.categoryExternalId, q.active]);
+
+interface KeptPage {
+  integrationId: string;
+  /** The store's catalog version the page was built at (a transaction id, as text: bigint). */
+  version: string;
+  body: Buffer;
+}
+
+/**
+ * The products pages this process built last, by environment, integration and query, with the
+ * store's catalog version each was built at: an admission sends that version, and the statement sends
+ * the page again only when the catalog moved. Bounded by count and bytes (a page is at most a few
+ * hundred kilobytes): past either, everything is dropped and read again.
+ */
+class KeptPages {
+  private readonly pages = new Map<string, KeptPage>();
+  private bytes = 0;
+
+  get(key: string): KeptPage | undefined {
+    return this.pages.get(key);
+  }
+
+  keep(key: string, page: KeptPage): void {
+    const before = this.pages.get(key);
+    if (before) this.bytes -= before.body.length;
+    if (this.pages.size >= MAX_KEPT_PAGES || this.bytes + page.body.length > MAX_KEPT_BYTES) {
+      this.pages.clear();
+      this.bytes = 0;
+    }
+    this.pages.set(key, page);
+    this.bytes += page.body.length;
+  }
+}
+
+const MAX_KEPT_PAGES = 500;
+const MAX_KEPT_BYTES = 32 * 1024 * 1024;
 
 function feedOf(r: Row, query: AdmittedFeedPage['query']): AdmittedFeedPage {
   const f = r as FeedRow;
@@ -119,14 +172,14 @@ function feedOf(r: Row, query: AdmittedFeedPage['query']): AdmittedFeedPage {
 // The feed's types and the scope each needs (null: none), in the order of EVENT_TYPES.
 const SCOPE_OF_TYPE = EVENT_TYPES.map((t) => EVENT_SCOPES[t]);
 
-/** The read's parameters, from $9 on (see `readParts`). */
-function readValues(read: AdmitRead): unknown[] {
+/** The read's parameters, from $9 on (see `readParts`); `version`: the kept products page's catalog version. */
+function readValues(read: AdmitRead, version: string | null): unknown[] {
   switch (read.kind) {
     case 'order':
       return [read.orderId];
     case 'products': {
       const q = read.page;
-      return [q.since, q.after, q.limit + 1, q.categoryExternalId, q.active];
+      return [q.since, q.after, q.limit + 1, q.categoryExternalId, q.active, version];
     }
     case 'feed': {
       const q = read.page;
@@ -152,8 +205,15 @@ function readParts(schema: string, read: ReadKind): { ctes: string; columns: str
       const parts = productPageParts(schema, {
         storeId: '(SELECT "s_id" FROM a)', integrationId: '(SELECT "i_id" FROM a)',
         since: '$9::bigint', after: '$10::text', limitPlusOne: '$11::integer', categoryExternalId: '$12', active: '$13',
-      }, 'p_');
-      return { ctes: `, ${parts.cte}`, columns: `, ${parts.columns}`, from: '' };
+      }, 'p_', '(SELECT moved FROM v)');
+      // The store's catalog version (0: no row, an empty catalog); the page only when it is not the one
+      // of the page kept ($14, null: none kept).
+      const version = `(SELECT COALESCE((SELECT version FROM ${env('catalog_versions')} WHERE store_id = (SELECT "s_id" FROM a)), 0) AS version)`;
+      return {
+        ctes: `, v AS (SELECT cv.version, cv.version IS DISTINCT FROM $14::bigint AS moved FROM ${version} cv), ${parts.cte}`,
+        columns: `, (SELECT version FROM v)::text AS p_version, ${parts.columns}`,
+        from: '',
+      };
     }
     case 'feed': {
       // The types asked for ($12) that the integration's scopes allow: each type's scope ($13, null for none) among them.

@@ -3,6 +3,7 @@ import { LocalChangeFeed, type Change, type ChangeFeed, type ChangeListener, typ
 import { createClient, escapeLiteral, type Client, type ConnectOptions, type Pool } from './connect.js';
 import { quote } from './schema.js';
 import { parseChangeNotice, RefusedNotices, type ChangeNotice } from './change-notice.js';
+import type { NoticeParts } from './conn.js';
 
 /**
  * The change feed of a sandbox that several processes share. A transaction collects what it changed
@@ -47,6 +48,17 @@ export class PgChangeFeed implements ChangeFeed {
     return payloads(this.origin, unique(changes), shared)
       .map((p) => `SELECT pg_notify(${escapeLiteral(this.channel)}, ${escapeLiteral(p)});`)
       .join('');
+  }
+
+  /**
+   * One change's notice around its store id (`Conn.notice`): the text `notifyText` would send for it,
+   * cut where the store id's JSON goes (`change.storeId` is replaced by a mark, found once).
+   */
+  noticeParts(change: Change): NoticeParts {
+    const mark = 'mk-store-id-mark';
+    const [payload] = payloads(this.origin, [{ ...change, storeId: mark } as Change], false);
+    const at = payload!.indexOf(JSON.stringify(mark));
+    return { channel: this.channel, before: payload!.slice(0, at), after: payload!.slice(at + JSON.stringify(mark).length) };
   }
 
   /** Tells the other processes of changes already committed (a write outside a transaction). */

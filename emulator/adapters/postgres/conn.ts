@@ -40,16 +40,36 @@ export interface Conn {
    * pool's has none, each of its writes commits on its own).
    */
   send?(statement: Statement, values?: unknown[]): void;
-  changed(change: Change): void;
+  /** `told`: the statement that wrote it already sent its notice (see `notice`): publish it here only. */
+  changed(change: Change, told?: boolean): void;
+  /**
+   * The pool's only (a write that commits on its own): the notice of `change` as parameters of the
+   * writing statement, which then sends it itself (`pg_notify(channel, before || <store id as JSON> ||
+   * after)`), one statement less than a notice sent after it. `change.storeId` is a mark the statement
+   * replaces with its row's store.
+   */
+  notice?(change: Change): NoticeParts;
+}
+
+/** A change's notice with its store id left out, for a statement to complete (see `Conn.notice`). */
+export interface NoticeParts {
+  channel: string;
+  before: string;
+  after: string;
 }
 
 export class QueryConn implements Conn {
+  readonly notice?: (change: Change) => NoticeParts;
+
   constructor(
     private readonly db: Queryable,
-    private readonly sink: (change: Change) => void,
+    private readonly sink: (change: Change, told?: boolean) => void,
     /** Told of every failed statement (a transaction then rolls back, whatever its work does with the error). */
     private readonly onFailure?: (error: unknown) => void,
-  ) {}
+    notice?: (change: Change) => NoticeParts,
+  ) {
+    if (notice) this.notice = notice;
+  }
 
   async rows<R>(s: Statement, values: unknown[] = []): Promise<R[]> {
     try {
@@ -79,8 +99,8 @@ export class QueryConn implements Conn {
     }
   }
 
-  changed(change: Change): void {
-    this.sink(change);
+  changed(change: Change, told?: boolean): void {
+    this.sink(change, told);
   }
 }
 

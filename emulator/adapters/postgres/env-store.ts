@@ -45,11 +45,12 @@ const IN_FAILED_TRANSACTION = '25P02';
 export class PgEnvStore extends LazyRepositories implements EnvStore {
   constructor(private readonly options: PgEnvOptions) {
     // Outside a transaction each write commits at once: its change is published and told then.
-    const committed = (change: Change) => {
+    const committed = (change: Change, told?: boolean) => {
       options.feed.publish([change]);
-      void options.feed.notify(options.pool, [change]);
+      if (!told) void options.feed.notify(options.pool, [change]);
     };
-    super(options.environment, new QueryConn(options.pool as never, committed), environmentSql(options.schema));
+    const conn = new QueryConn(options.pool as never, committed, undefined, (change) => options.feed.noticeParts(change));
+    super(options.environment, conn, environmentSql(options.schema));
   }
 
   async tx<T>(work: (tx: Tx) => Promise<T>): Promise<T> {

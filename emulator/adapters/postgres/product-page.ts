@@ -6,8 +6,9 @@ import { GROUP, OPTION, PRODUCT } from './catalog-columns.js';
 
 // GET /catalog/products on PostgreSQL: the page's products in id order (the products_page index
 // serves the filter and the order), their option groups and options, presented by the catalog's own
-// presenter and stringified: the same bytes as the SQLite adapter's texts, by construction. Nothing is
-// kept between requests: another process may have written since (the change feed is not exact).
+// presenter and stringified: the same bytes as the SQLite adapter's texts, by construction. The
+// standalone read keeps nothing between requests (another process may have written since: the change
+// feed is not exact); an admission keeps pages under the store's catalog version (admission.ts).
 
 /** SQL expressions of a page's arguments (parameters, or columns of an admission's credential). */
 export interface ProductPageParams {
@@ -26,10 +27,12 @@ export interface ProductPageParams {
  * the select list of its products, option groups and options, each as a JSON array of records (the
  * columns' aliases are the records' fields; bigint and integer columns come back as numbers, as the
  * adapter's row parser gives them). No filter is `$n IS NULL`: one plan serves every combination; an
- * unknown category filters everything out, as a filter does.
+ * unknown category filters everything out, as a filter does. With `only` (a boolean SQL expression of
+ * the statement), the columns are null unless it holds, and the page is then not read at all.
  */
-export function productPageParts(schema: string, p: ProductPageParams, prefix = ''): { cte: string; columns: string } {
+export function productPageParts(schema: string, p: ProductPageParams, prefix = '', only?: string): { cte: string; columns: string } {
   const t = tableIn(schema);
+  const when = (column: string) => (only === undefined ? column : `CASE WHEN ${only} THEN ${column} END`);
   return {
     cte: `page AS (
          SELECT ${PRODUCT}, c.external_id AS "categoryExternalId"
@@ -39,11 +42,11 @@ export function productPageParts(schema: string, p: ProductPageParams, prefix = 
            AND (${p.active}::boolean IS NULL OR p.active = ${p.active}::boolean)
          ORDER BY p.id LIMIT ${p.limitPlusOne}
        )`,
-    columns: `(SELECT COALESCE(json_agg(x ORDER BY x.id), '[]'::json) FROM page x) AS "${prefix}products",
-         (SELECT COALESCE(json_agg(g ORDER BY g."productId", g.position, g.id), '[]'::json)
-            FROM (SELECT ${GROUP} FROM ${t('option_groups')} WHERE product_id IN (SELECT id FROM page)) g) AS "${prefix}groups",
-         (SELECT COALESCE(json_agg(o ORDER BY o."productId", o.position, o.id), '[]'::json)
-            FROM (SELECT ${OPTION} FROM ${t('options')} WHERE product_id IN (SELECT id FROM page)) o) AS "${prefix}options"`,
+    columns: `${when(`(SELECT COALESCE(json_agg(x ORDER BY x.id), '[]'::json) FROM page x)`)} AS "${prefix}products",
+         ${when(`(SELECT COALESCE(json_agg(g ORDER BY g."productId", g.position, g.id), '[]'::json)
+            FROM (SELECT ${GROUP} FROM ${t('option_groups')} WHERE product_id IN (SELECT id FROM page)) g)`)} AS "${prefix}groups",
+         ${when(`(SELECT COALESCE(json_agg(o ORDER BY o."productId", o.position, o.id), '[]'::json)
+            FROM (SELECT ${OPTION} FROM ${t('options')} WHERE product_id IN (SELECT id FROM page)) o)`)} AS "${prefix}options"`,
   };
 }
 

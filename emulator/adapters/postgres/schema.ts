@@ -54,7 +54,10 @@ export function isRuntimeColumn(column: string): boolean {
   return RUNTIME_COLUMNS.has(column);
 }
 
-/** Every environment table, for reset and restore: the bundle's, and the positions. */
-export const ENV_TABLES: readonly string[] = [...DUMP_TABLES.map((t) => t.name), 'sequences'];
+/**
+ * Every environment table, for reset and restore: the bundle's, the positions, and the stores' catalog
+ * versions (emptied with the catalog: TRUNCATE runs no trigger; a restore's rows set them again).
+ */
+export const ENV_TABLES: readonly string[] = [...DUMP_TABLES.map((t) => t.name), 'sequences', 'catalog_versions'];
 
 export const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;

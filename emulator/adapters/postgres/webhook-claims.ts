@@ -1,7 +1,7 @@
 import type { DeliveryStatus } from '../../../src/contract/webhooks.js';
 import type { ClaimedDelivery, DeliveryRecord, WebhooksRepository } from '../../webhooks/repository.js';
 import { settleAttempt } from '../../webhooks/retry-schedule.js';
-import { statement, tableIn, type Conn } from './conn.js';
+import { statement, tableIn, type Conn, type NoticeParts } from './conn.js';
 import { WEBHOOK_COLUMNS, webhookOf } from './webhooks.js';
 
 /**
@@ -50,6 +50,8 @@ export function claimsSql(schema: string) {
     ),
     // The delivery settled by its token and its attempt recorded, in one statement (issue 25), with
     // the webhook as it stands (its failure run). Nothing is written when the token no longer holds.
+    // With a notice ($13 channel, $14 and $15 around the store id: Conn.notice), the statement sends
+    // it for the settled delivery's store: delivered at its commit, no statement of its own.
     settleWithAttempt: statement(
       `WITH settled AS (
          UPDATE ${t('webhook_deliveries')} d SET status = $3, attempt_count = $4, next_attempt_at = $5, updated_at = $6, ${CLEAR}
@@ -60,9 +62,10 @@ export function claimsSql(schema: string) {
          SELECT id, (SELECT COUNT(*) + 1 FROM ${t('webhook_attempts')} WHERE delivery_id = $1), $7, $8, $9, $10, $11, $12 FROM settled
          RETURNING delivery_id
        )
-       SELECT (SELECT store_id FROM ${t('integrations')} WHERE id = s.integration_id) AS "storeId", (SELECT count(*) FROM attempt) AS attempts,
+       SELECT i.store_id AS "storeId", (SELECT count(*) FROM attempt) AS attempts,
+         CASE WHEN $13::text IS NOT NULL THEN pg_notify($13::text, $14::text || COALESCE(to_json(i.store_id)::text, 'null') || $15::text) END AS told,
          ${WEBHOOK_COLUMNS()}
-       FROM settled s LEFT JOIN ${t('webhooks')} w ON w.integration_id = s.integration_id`,
+       FROM settled s LEFT JOIN ${t('integrations')} i ON i.id = s.integration_id LEFT JOIN ${t('webhooks')} w ON w.integration_id = s.integration_id`,
     ),
     expired: statement(
       `SELECT d.id, d.claim_token AS token, d.claim_from AS "from", d.claim_manual AS manual, d.attempt_count AS "attemptCount",
@@ -116,9 +119,13 @@ interface Expired {
 
 type ClaimMethods = Pick<WebhooksRepository, 'claimDue' | 'claim' | 'settle' | 'settleWithAttempt' | 'expireLeases' | 'recoverInterrupted'>;
 
-export function pgClaims(conn: Conn, s: ReturnType<typeof claimsSql>, changed: (storeId: string | null, config: boolean) => void): ClaimMethods {
-  const tell = (rows: { storeId: string | null }[]) => {
-    for (const storeId of new Set(rows.map((r) => r.storeId))) changed(storeId, false);
+export function pgClaims(
+  conn: Conn, s: ReturnType<typeof claimsSql>, changed: (storeId: string | null, config: boolean, told?: boolean) => void,
+  /** A settlement's notice, for its statement to send (the pool's), or none (a transaction's: sent with its COMMIT). */
+  settledNotice?: NoticeParts,
+): ClaimMethods {
+  const tell = (rows: { storeId: string | null }[], told = false) => {
+    for (const storeId of new Set(rows.map((r) => r.storeId))) changed(storeId, false, told);
   };
   // The claimed delivery with its webhook as the claim read it (issue 25: no read of it per attempt).
   const strip = (row: Claimed): ClaimedDelivery => {
@@ -162,8 +169,9 @@ export function pgClaims(conn: Conn, s: ReturnType<typeof claimsSql>, changed: (
       const rows = await conn.rows<Record<string, unknown> & { storeId: string | null }>(s.settleWithAttempt, [
         a.deliveryId, token, next.status, next.attemptCount, next.nextAttemptAt, now,
         a.attemptedAt, a.manual, a.succeeded, a.responseStatus, a.error, a.durationMs,
+        settledNotice?.channel ?? null, settledNotice?.before ?? null, settledNotice?.after ?? null,
       ]);
-      tell(rows);
+      tell(rows, settledNotice !== undefined);
       return rows[0] ? { webhook: webhookOf(rows[0]) } : undefined;
     },
     expireLeases,

@@ -91,8 +91,10 @@ export function webhooksSql(schema: string) {
 type WebhookRow = Omit<WebhookRecord, 'events'> & { events: string };
 
 export function pgWebhooks(conn: Conn, s: ReturnType<typeof webhooksSql>, environment: Environment): WebhooksRepository {
-  const changed = (storeId: string | null, config: boolean) => conn.changed({ topic: 'webhooks', environment, storeId, config });
-  const claims = pgClaims(conn, s.claims, changed);
+  const changed = (storeId: string | null, config: boolean, told?: boolean) => conn.changed({ topic: 'webhooks', environment, storeId, config }, told);
+  // A settlement's notice, sent by its own statement on the pool (the delivery's store filled in there).
+  const settled = conn.notice?.({ topic: 'webhooks', environment, storeId: null, config: false });
+  const claims = pgClaims(conn, s.claims, changed, settled);
   return {
     ...claims,
     async get(integrationId) {

@@ -6,6 +6,7 @@ import { entregas } from './0005-entregas.js';
 import { productsPageIndex } from './0006-products-page-index.js';
 import { storeTokens } from './0007-store-tokens.js';
 import { accessRequests } from './0008-access-requests.js';
+import { catalogVersions } from './0009-catalog-versions.js';
 
 export interface Migration {
   version: number;
@@ -14,4 +15,4 @@ export interface Migration {
 }
 
 /** Every migration, in order. Add one file per change; never edit a released one. */
-export const MIGRATIONS: Migration[] = [core, catalog, orders, webhooks, entregas, productsPageIndex, storeTokens, accessRequests];
+export const MIGRATIONS: Migration[] = [core, catalog, orders, webhooks, entregas, productsPageIndex, storeTokens, accessRequests, catalogVersions];

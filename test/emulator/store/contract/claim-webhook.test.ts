@@ -45,10 +45,18 @@ describeAdapters('an attempt settled in one statement', (h) => {
     await env.webhooks.insertDelivery({ id: d, integrationId: a.integrationId, eventId: 'evt_1', eventType: 'order.created', body: '{}' }, T0);
     const attempt = (n: number) => ({ deliveryId: d, attemptedAt: T0 + n, manual: false, succeeded: false, responseStatus: 500, error: null, durationMs: 7 });
     const [claimed] = await env.webhooks.claimDue(T0, 1, lease);
+    // Another process hears of it (the notice names the delivery's store), and so does this one, at once.
+    const other = await h.openAnother();
+    const heard = new Promise((resolve) => other.changes.on('webhooks', (c) => c.storeId === a.storeId && resolve(c)));
+    const here: unknown[] = [];
+    h.storage.changes.on('webhooks', (c) => here.push(c));
     const before = roundTrips.total.trips;
     const settled = await env.webhooks.settleWithAttempt!(claimed!.claimToken, { status: 'pending', attemptCount: 1, nextAttemptAt: T0 + 60_000 }, T0 + 2, attempt(1));
-    // The statement and its change notice (the transaction it replaces was four round trips and its COMMIT).
-    expect(roundTrips.total.trips - before).toBe(2);
+    // One statement, which sends its change notice itself (the transaction it replaces was four round
+    // trips and its COMMIT; a notice of its own, one more).
+    expect(roundTrips.total.trips - before).toBe(1);
+    expect(here).toEqual([{ topic: 'webhooks', environment: 'test', storeId: a.storeId, config: false }]);
+    expect(await heard).toEqual({ topic: 'webhooks', environment: 'test', storeId: a.storeId, config: false });
     expect(settled).toEqual({ webhook: await env.webhooks.get(a.integrationId) });
     expect(await env.webhooks.delivery(d)).toMatchObject({ status: 'pending', attemptCount: 1, nextAttemptAt: T0 + 60_000, updatedAt: T0 + 2 });
     expect(await env.webhooks.attempts(d)).toEqual([{ ...attempt(1), number: 1 }]);
