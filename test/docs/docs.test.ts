@@ -61,16 +61,40 @@ const SKIPPED = FILES.filter((f) => !RUNNABLE.includes(f));
 /**
  * How many sessions run at once (issue 27): each runs its commands one after another, about a core's
  * work, next to the other test files of the run. Started all at once on two busy cores, 26 emulators
- * missed their start-up limit. The rest wait their turn, outside their time limit (vitest's queue).
+ * missed their start-up limit. The rest wait their turn in `sessions`, in the order they asked, holding
+ * no place while they wait for anything else (a terminal run for its script run): vitest starts every
+ * test of the file at once, each limited as the whole file could take (SESSION_QUEUE_MS).
  */
 const CONCURRENCY = Math.max(1, Math.min(2, availableParallelism()));
-vi.setConfig({ maxConcurrency: CONCURRENCY });
+vi.setConfig({ maxConcurrency: 1_000 });
 // The worker runs other files after this one (vitest.config.ts: isolate false).
 afterAll(() => vi.resetConfig());
 
+/** Runs `run` once fewer than CONCURRENCY sessions run, in the order asked. */
+const sessions = (() => {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(run: () => Promise<T>): Promise<T> => {
+    if (active < CONCURRENCY) active++;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await run();
+    } finally {
+      // The place goes to the next in line, or is given back.
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    }
+  };
+})();
+
 /** How long a file's sessions take, roughly: the lines of its blocks (most are commands). */
 const weight = (file: string) => shellBlocks(readFileSync(join(ROOT, file), 'utf8')).reduce((n, b) => n + b.code.split('\n').length, 0);
-const LONGEST_FIRST = [...RUNNABLE].sort((a, b) => weight(b) - weight(a));
+/**
+ * The team sandbox docs first (their script run then their terminal run, a homologation each: the
+ * longest chain of the file), then the longest.
+ */
+const LONGEST_FIRST = [...RUNNABLE].sort((a, b) => Number(POSTGRES_FILES.includes(b)) - Number(POSTGRES_FILES.includes(a)) || weight(b) - weight(a));
 if (SKIPPED.length > 0) {
   console.warn(`docs runner: ${SKIPPED.join(', ')} skipped: it starts a team sandbox on PostgreSQL; set MERCHANT_KIT_TEST_DATABASE_URL to a server where the tests may create databases`);
 }
@@ -84,6 +108,12 @@ if (SKIPPED.length > 0) {
  */
 const BLOCK_TIMEOUT_MS = 120_000;
 const FILE_TIMEOUT_MS = 300_000;
+/**
+ * vitest's limit of a test of this file: its place in `sessions` comes after every session asked
+ * before it, each bounded by FILE_TIMEOUT_MS (grown with the load), so only a hang outside the
+ * sessions' own limits meets it.
+ */
+const SESSION_QUEUE_MS = (2 * RUNNABLE.length + 24) * FILE_TIMEOUT_MS;
 /** The run's private copy of the built CLI, which the sessions run (helpers/run-build.ts). */
 let BIN = '';
 
@@ -590,7 +620,8 @@ describe('the docs run as written (issue 10, item 9)', () => {
 
   if (SKIPPED.length > 0) it.skip.each(SKIPPED)('%s: needs PostgreSQL (MERCHANT_KIT_TEST_DATABASE_URL is not set)', () => undefined);
 
-  // The longest files first, in pairs: both files' scripts, then both pasted into a terminal. The last
+  // The longest chains first (LONGEST_FIRST), in pairs: both files' scripts, then both pasted into a
+  // terminal where that is made; each takes its place in `sessions` once it can start. The last
   // sessions to start are short ones, so the docs end together instead of one long file running alone
   // at the end. The two runs of one file never overlap (oneRunAtATime): a doc may use a fixed port of
   // its own, like catalog.md's image server on 8089.
@@ -598,11 +629,11 @@ describe('the docs run as written (issue 10, item 9)', () => {
     const pair = LONGEST_FIRST.slice(i, i + 2);
     for (const file of pair) {
       it.concurrent(`${file}: every \`\`\`sh block exits 0, in order, against a fresh emulator`, async () => {
-        const run = oneRunAtATime(file, () => runFile(file));
+        const run = oneRunAtATime(file, () => sessions(() => runFile(file)));
         scriptRuns.set(file, run);
         const { failure } = await run;
         expect(failure, failure ?? '').toBeNull();
-      }, 2 * FILE_TIMEOUT_MS + 30_000);
+      }, SESSION_QUEUE_MS);
     }
     // Made only where it can fail (issue 27): where the script run saw a process read stdin or look
     // at a terminal, or ran a program the runner does not know (terminalReasons), or did not get to
@@ -615,9 +646,9 @@ describe('the docs run as written (issue 10, item 9)', () => {
           context.skip('nothing its script run did reads stdin or looks at a terminal: it runs the same there');
         }
         if (script && process.env.MERCHANT_KIT_DOCS_TIMES) console.info(`[docs terminal] ${file}: ${script.terminal.join('; ')}`);
-        const { failure } = await oneRunAtATime(file, () => runFile(file, 'terminal'));
+        const { failure } = await oneRunAtATime(file, () => sessions(() => runFile(file, 'terminal')));
         expect(failure, failure ?? '').toBeNull();
-      }, 2 * FILE_TIMEOUT_MS + 30_000);
+      }, SESSION_QUEUE_MS);
     }
   }
 
@@ -632,14 +663,14 @@ describe('the docs run as written (issue 10, item 9)', () => {
   ])('%s', async (_name, codes, limits, block, expected) => {
     const dir = mkdtempSync(join(tmpdir(), 'merchant-kit-docs-limits-'));
     try {
-      const outcome = await runSession(sessionScript(codes.map((code) => ({ code }))), dir, { PATH: process.env.PATH }, limits);
+      const outcome = await sessions(() => runSession(sessionScript(codes.map((code) => ({ code }))), dir, { PATH: process.env.PATH }, limits));
       expect(lastBlock(outcome.output)).toBe(block);
       expect(describeEnd(outcome)).toContain(expected);
       expect(outcome.stopped?.block ?? block).toBe(block);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, SESSION_QUEUE_MS);
 
   // issue 27: a doc's terminal run is made only where its script run saw something that can go
   // otherwise on a terminal. Each case is one block run as a doc's script run is (probe, trace, shims).
@@ -670,7 +701,7 @@ describe('the docs run as written (issue 10, item 9)', () => {
         NODE_OPTIONS: `--require ${JSON.stringify(TERMINAL_PROBE)}`, [PROBE_ENV.LOG]: probe.log, [PROBE_ENV.TRACE]: probe.trace,
       };
       const script = `${PROBE_PROLOGUE}\n${sessionScript([{ code }])}`;
-      const outcome = await runSession(script, join(dir, 'session'), env, { blockMs: 60_000, fileMs: 60_000 });
+      const outcome = await sessions(() => runSession(script, join(dir, 'session'), env, { blockMs: 60_000, fileMs: 60_000 }));
       expect(outcome.code, outcome.output).toBe(0);
       const read = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8') : '');
       const reasons = terminalReasons(read(probe.log), read(probe.trace), script);
@@ -679,7 +710,7 @@ describe('the docs run as written (issue 10, item 9)', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, SESSION_QUEUE_MS);
 
   // issue 14: pasted into a terminal, a command sees the lines pasted after it on its stdin.
   const ORA = join(ROOT, 'node_modules', 'ora', 'index.js');
@@ -697,7 +728,7 @@ describe('the docs run as written (issue 10, item 9)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'merchant-kit-docs-terminal-'));
     try {
       const blocks = codes.map((code, i) => ({ code, line: i + 1 }));
-      const outcome = await runSession(sessionScript(blocks), dir, { PATH: process.env.PATH, TERM: 'xterm-256color' }, { blockMs: 20_000, fileMs: 40_000 }, 'terminal');
+      const outcome = await sessions(() => runSession(sessionScript(blocks), dir, { PATH: process.env.PATH, TERM: 'xterm-256color' }, { blockMs: 20_000, fileMs: 40_000 }, 'terminal'));
       const failure = sessionFailure('demo.md', blocks, outcome);
       if (expected === 'pass') expect(failure, failure ?? '').toBeNull();
       else if (expected === 'exit 7') expect(failure).toContain('demo.md:2 (pasted into a terminal): the block exited with code 7');
@@ -709,5 +740,5 @@ describe('the docs run as written (issue 10, item 9)', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, SESSION_QUEUE_MS);
 });
