@@ -11,7 +11,8 @@ export type SpinnerOptions = Omit<Options, 'stream' | 'discardStdin'>;
 
 /**
  * Whether a spinner can be drawn: stderr is a terminal with a size (a pseudo-terminal of 0 columns
- * makes ora print endless lines), not CI, not `--json`.
+ * makes ora print endless lines), not CI, not `--json`. It decides only that (the docs runner counts
+ * its question as drawing alone, docs/contributing.md): anything else a terminal changes asks itself.
  */
 export function canSpin(json = false): boolean {
   return !json && Boolean(process.stderr.isTTY) && process.stderr.columns > 0 && !process.env.CI;

@@ -10,8 +10,8 @@ import { ROOT } from '../helpers/cli.js';
 import { runBuild } from '../helpers/run-build.js';
 import { loadDeadline, loadFactor, loadTimer, withinPatience } from '../helpers/wait.js';
 import {
-  adaptBlock, adaptNginx, adaptPublicUrl, BLOCK_MARK, credentialFiles, describeEnd, DOCUMENTED_PORTS, lastBlock, MarkerClock, needsPostgres, nginxBlock, SESSION_ENV,
-  sessionProcesses, sessionScript, shellBlocks, terminalText, type SessionMode, type SessionProcess, type Stop, type Target,
+  adaptBlock, adaptNginx, adaptPublicUrl, BLOCK_MARK, credentialFiles, describeEnd, DOCUMENTED_PORTS, FILTERS, filterShim, lastBlock, MarkerClock, needsPostgres, nginxBlock,
+  PROBE_ENV, PROBE_PROLOGUE, SESSION_ENV, sessionProcesses, sessionScript, shellBlocks, terminalReasons, terminalText, type SessionMode, type SessionProcess, type Stop, type Target,
 } from '../helpers/docs.js';
 import { createTestDatabase, PG_URL } from '../helpers/postgres.js';
 
@@ -61,16 +61,40 @@ const SKIPPED = FILES.filter((f) => !RUNNABLE.includes(f));
 /**
  * How many sessions run at once (issue 27): each runs its commands one after another, about a core's
  * work, next to the other test files of the run. Started all at once on two busy cores, 26 emulators
- * missed their start-up limit. The rest wait their turn, outside their time limit (vitest's queue).
+ * missed their start-up limit. The rest wait their turn in `sessions`, in the order they asked, holding
+ * no place while they wait for anything else (a terminal run for its script run): vitest starts every
+ * test of the file at once, each limited as the whole file could take (SESSION_QUEUE_MS).
  */
 const CONCURRENCY = Math.max(1, Math.min(2, availableParallelism()));
-vi.setConfig({ maxConcurrency: CONCURRENCY });
+vi.setConfig({ maxConcurrency: 1_000 });
 // The worker runs other files after this one (vitest.config.ts: isolate false).
 afterAll(() => vi.resetConfig());
 
+/** Runs `run` once fewer than CONCURRENCY sessions run, in the order asked. */
+const sessions = (() => {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(run: () => Promise<T>): Promise<T> => {
+    if (active < CONCURRENCY) active++;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await run();
+    } finally {
+      // The place goes to the next in line, or is given back.
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    }
+  };
+})();
+
 /** How long a file's sessions take, roughly: the lines of its blocks (most are commands). */
 const weight = (file: string) => shellBlocks(readFileSync(join(ROOT, file), 'utf8')).reduce((n, b) => n + b.code.split('\n').length, 0);
-const LONGEST_FIRST = [...RUNNABLE].sort((a, b) => weight(b) - weight(a));
+/**
+ * The team sandbox docs first (their script run then their terminal run, a homologation each: the
+ * longest chain of the file), then the longest.
+ */
+const LONGEST_FIRST = [...RUNNABLE].sort((a, b) => Number(POSTGRES_FILES.includes(b)) - Number(POSTGRES_FILES.includes(a)) || weight(b) - weight(a));
 if (SKIPPED.length > 0) {
   console.warn(`docs runner: ${SKIPPED.join(', ')} skipped: it starts a team sandbox on PostgreSQL; set MERCHANT_KIT_TEST_DATABASE_URL to a server where the tests may create databases`);
 }
@@ -84,6 +108,12 @@ if (SKIPPED.length > 0) {
  */
 const BLOCK_TIMEOUT_MS = 120_000;
 const FILE_TIMEOUT_MS = 300_000;
+/**
+ * vitest's limit of a test of this file: its place in `sessions` comes after every session asked
+ * before it, each bounded by FILE_TIMEOUT_MS (grown with the load), so only a hang outside the
+ * sessions' own limits meets it.
+ */
+const SESSION_QUEUE_MS = (2 * RUNNABLE.length + 24) * FILE_TIMEOUT_MS;
 /** The run's private copy of the built CLI, which the sessions run (helpers/run-build.ts). */
 let BIN = '';
 
@@ -289,9 +319,15 @@ function connectorStandIn(dir: string, certificate: string | undefined, processU
 
 const CURL = execFileSync('sh', ['-c', 'command -v curl'], { encoding: 'utf8' }).trim();
 const TERMINAL_SESSION = join(ROOT, 'test', 'helpers', 'terminal-session.py');
+const TERMINAL_PROBE = join(ROOT, 'test', 'helpers', 'terminal-probe.cjs');
+/** The filters on this machine's PATH, each with the program its shim runs. */
+const FILTER_PROGRAMS = FILTERS.map((name) => [name, execFileSync('sh', ['-c', `command -v ${name} || true`], { encoding: 'utf8' }).trim()] as const).filter(([, path]) => path !== '');
 
-/** `merchant-kit` and `npx merchant-kit` on PATH, both the repo's built bin; curl failing on HTTP errors. */
-function shims(dir: string): string {
+/**
+ * `merchant-kit` and `npx merchant-kit` on PATH, both the repo's built bin; curl failing on HTTP errors;
+ * for a probed script run, the filters' shims (helpers/docs.ts, filterShim).
+ */
+function shims(dir: string, probed = false): string {
   const bin = join(dir, '.bin');
   mkdirSync(bin);
   const write = (name: string, text: string) => {
@@ -310,6 +346,7 @@ echo "docs runner: only npx merchant-kit is available here (got: npx $*)" >&2
 exit 127
 `,
   );
+  if (probed) for (const [name, program] of FILTER_PROGRAMS) write(name, filterShim(name, program));
   return bin;
 }
 
@@ -367,9 +404,11 @@ function runSession(script: string, cwd: string, env: NodeJS.ProcessEnv, limits 
   return new Promise((resolve) => {
     const child =
       mode === 'pipe'
-        ? spawn('bash', ['--noprofile', '--norc', '-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+        ? spawn('bash', ['--noprofile', '--norc', '-c', script], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true })
         : spawn('python3', [TERMINAL_SESSION], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-    if (mode === 'terminal') child.stdin!.end(script);
+    // The script run's stdin is a pipe closed at once: a command that reads it finds its end at once,
+    // as on /dev/null, and the probe (PROBE_PROLOGUE) tells it from any other stream of the session.
+    child.stdin!.end(mode === 'terminal' ? script : undefined);
     let output = '';
     let stopped: Stop | null = null;
     const markers = new MarkerClock(Date.now());
@@ -474,6 +513,15 @@ function takePrepared(): Prepared {
   return mine;
 }
 
+/** A terminal run that is not made: one session fewer to prepare an emulator for. */
+function skipTerminalRun(): void {
+  emulatorSessionsLeft--;
+  if (emulatorSessionsLeft <= 0) void dropSpare();
+}
+
+/** The script run of each doc, which its terminal run awaits (it is made only where it can fail). */
+const scriptRuns = new Map<string, Promise<FileRun>>();
+
 /** The spare nobody took (a run of some files only, with -t): stopped, its folder removed. */
 async function dropSpare(): Promise<void> {
   const left = spare;
@@ -484,7 +532,15 @@ async function dropSpare(): Promise<void> {
   rmSync(left.dir, { recursive: true, force: true });
 }
 
-async function runFile(file: string, mode: SessionMode = 'pipe'): Promise<{ failure: string | null; blocks: number; times: number[] }> {
+interface FileRun {
+  failure: string | null;
+  blocks: number;
+  times: number[];
+  /** A script run's: why its terminal run can differ (terminalReasons); empty when nothing can. */
+  terminal: string[];
+}
+
+async function runFile(file: string, mode: SessionMode = 'pipe'): Promise<FileRun> {
   const markdown = readFileSync(join(ROOT, file), 'utf8');
   const blocks = shellBlocks(markdown);
   const team = needsPostgres(markdown);
@@ -497,12 +553,15 @@ async function runFile(file: string, mode: SessionMode = 'pipe'): Promise<{ fail
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
+  // Outside the session's folder (the trace holds the commands, credentials included), removed at the end.
+  const probeDir = mode === 'pipe' ? mkdtempSync(join(tmpdir(), 'merchant-kit-docs-probe-')) : null;
+  const probe = probeDir ? { dir: probeDir, log: join(probeDir, 'probe.log'), trace: join(probeDir, 'trace') } : null;
   try {
     const adapted = blocks.map((b) => ({ ...b, code: adaptPublicUrl(adaptBlock(b.code, emulator.target), emulator.nginx?.port) }));
     const env: NodeJS.ProcessEnv = {
       // Behind the doc's nginx: the CLI (Node) and curl trust the certificate the runner made.
       ...(emulator.nginx ? { NODE_EXTRA_CA_CERTS: emulator.nginx.certificate, CURL_CA_BUNDLE: emulator.nginx.certificate } : {}),
-      PATH: `${shims(dir)}:${process.env.PATH}`,
+      PATH: `${shims(dir, mode === 'pipe')}:${process.env.PATH}`,
       HOME: dir,
       XDG_CONFIG_HOME: join(dir, '.config'),
       TMPDIR: tmpdir(),
@@ -512,9 +571,12 @@ async function runFile(file: string, mode: SessionMode = 'pipe'): Promise<{ fail
       ...(mode === 'terminal' ? { TERM: 'xterm-256color' } : {}),
       // Marks every process the blocks start: what they leave running is found, and stopped.
       [SESSION_ENV]: randomBytes(8).toString('hex'),
+      // The script run notes what could go otherwise on a terminal (helpers/terminal-probe.cjs).
+      ...(probe ? { NODE_OPTIONS: `--require ${JSON.stringify(TERMINAL_PROBE)}`, [PROBE_ENV.LOG]: probe.log, [PROBE_ENV.TRACE]: probe.trace } : {}),
     };
     const connector = team && emulator.target.ports ? connectorStandIn(dir, emulator.nginx?.certificate, `http://127.0.0.1:${emulator.target.ports[4011]}`) : null;
-    const outcome = await runSession(sessionScript(adapted), dir, env, DEFAULT_LIMITS, mode, team).finally(() => connector?.stop());
+    const script = probe ? `${PROBE_PROLOGUE}\n${sessionScript(adapted)}` : sessionScript(adapted);
+    const outcome = await runSession(script, dir, env, DEFAULT_LIMITS, mode, team).finally(() => connector?.stop());
     reportTimes(`${file}${mode === 'terminal' ? ' (terminal)' : ''}`, blocks.map((b) => ({ ...b, file })), outcome.times);
     let failure = sessionFailure(file, blocks, outcome);
     if (failure === null) {
@@ -525,10 +587,13 @@ async function runFile(file: string, mode: SessionMode = 'pipe'): Promise<{ fail
       const list = outcome.leftovers.map((p) => `  ${p.pid}: ${p.command}`).join('\n');
       failure = `${file}: the blocks left processes running (stop each in the blocks, by the pid of its ready line):\n${list}`;
     }
-    return { failure, blocks: blocks.length, times: outcome.times };
+    const read = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8') : '');
+    const terminal = probe ? terminalReasons(read(probe.log), read(probe.trace), script) : [];
+    return { failure, blocks: blocks.length, times: outcome.times, terminal };
   } finally {
     await emulator.stop();
     rmSync(dir, { recursive: true, force: true });
+    if (probe) rmSync(probe.dir, { recursive: true, force: true });
   }
 }
 
@@ -555,7 +620,8 @@ describe('the docs run as written (issue 10, item 9)', () => {
 
   if (SKIPPED.length > 0) it.skip.each(SKIPPED)('%s: needs PostgreSQL (MERCHANT_KIT_TEST_DATABASE_URL is not set)', () => undefined);
 
-  // The longest files first, in pairs: both files' scripts, then both pasted into a terminal. The last
+  // The longest chains first (LONGEST_FIRST), in pairs: both files' scripts, then both pasted into a
+  // terminal where that is made; each takes its place in `sessions` once it can start. The last
   // sessions to start are short ones, so the docs end together instead of one long file running alone
   // at the end. The two runs of one file never overlap (oneRunAtATime): a doc may use a fixed port of
   // its own, like catalog.md's image server on 8089.
@@ -563,15 +629,26 @@ describe('the docs run as written (issue 10, item 9)', () => {
     const pair = LONGEST_FIRST.slice(i, i + 2);
     for (const file of pair) {
       it.concurrent(`${file}: every \`\`\`sh block exits 0, in order, against a fresh emulator`, async () => {
-        const { failure } = await oneRunAtATime(file, () => runFile(file));
+        const run = oneRunAtATime(file, () => sessions(() => runFile(file)));
+        scriptRuns.set(file, run);
+        const { failure } = await run;
         expect(failure, failure ?? '').toBeNull();
-      }, 2 * FILE_TIMEOUT_MS + 30_000);
+      }, SESSION_QUEUE_MS);
     }
+    // Made only where it can fail (issue 27): where the script run saw a process read stdin or look
+    // at a terminal, or ran a program the runner does not know (terminalReasons), or did not get to
+    // its end. Elsewhere every command did on pipes exactly what it does on a terminal.
     for (const file of pair) {
-      it.concurrent(`${file}: pasted into a terminal, every \`\`\`sh block runs to the end (no command eats the lines after it)`, async () => {
-        const { failure } = await oneRunAtATime(file, () => runFile(file, 'terminal'));
+      it.concurrent(`${file}: pasted into a terminal, every \`\`\`sh block runs to the end (no command eats the lines after it)`, async (context) => {
+        const script = await scriptRuns.get(file)?.catch(() => null);
+        if (script && script.failure === null && script.terminal.length === 0) {
+          if (!POSTGRES_FILES.includes(file)) skipTerminalRun();
+          context.skip('nothing its script run did reads stdin or looks at a terminal: it runs the same there');
+        }
+        if (script && process.env.MERCHANT_KIT_DOCS_TIMES) console.info(`[docs terminal] ${file}: ${script.terminal.join('; ')}`);
+        const { failure } = await oneRunAtATime(file, () => sessions(() => runFile(file, 'terminal')));
         expect(failure, failure ?? '').toBeNull();
-      }, 2 * FILE_TIMEOUT_MS + 30_000);
+      }, SESSION_QUEUE_MS);
     }
   }
 
@@ -586,14 +663,54 @@ describe('the docs run as written (issue 10, item 9)', () => {
   ])('%s', async (_name, codes, limits, block, expected) => {
     const dir = mkdtempSync(join(tmpdir(), 'merchant-kit-docs-limits-'));
     try {
-      const outcome = await runSession(sessionScript(codes.map((code) => ({ code }))), dir, { PATH: process.env.PATH }, limits);
+      const outcome = await sessions(() => runSession(sessionScript(codes.map((code) => ({ code }))), dir, { PATH: process.env.PATH }, limits));
       expect(lastBlock(outcome.output)).toBe(block);
       expect(describeEnd(outcome)).toContain(expected);
       expect(outcome.stopped?.block ?? block).toBe(block);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, SESSION_QUEUE_MS);
+
+  // issue 27: a doc's terminal run is made only where its script run saw something that can go
+  // otherwise on a terminal. Each case is one block run as a doc's script run is (probe, trace, shims).
+  it.concurrent.each([
+    ['commands that neither read stdin nor look at a terminal', 'echo hi; X=$(date); curl --version > /dev/null; ls > /dev/null; printf "%s" "$X" | wc -c > /dev/null', []],
+    ['a Node program that asks whether its output is a terminal', `node -e 'if (process.stdout.isTTY) console.log("tty")'`, ['process.stdout.isTTY']],
+    ['a Node program that reads stdin', `node -e 'process.stdin.resume()'`, ['process.stdin']],
+    ['a Node program that reads stdin through fs', `node -p 'require("fs").readFileSync(0, "utf8").length'`, ['fs.readFileSync(stdin)']],
+    ['a Node program that reads a pipe', `echo 1 | node -p 'require("fs").readFileSync(0, "utf8").length'`, []],
+    ['a Node program that starts a program on the session\'s streams', `node -e 'require("child_process").spawnSync("true", { stdio: "inherit" })'`, ["with the session's streams"]],
+    ['a spinner (ora asks whether stderr is a terminal)', `node --input-type=module -e 'const { default: ora } = await import(${JSON.stringify(join(ROOT, 'node_modules', 'ora', 'index.js'))}); ora({ stream: process.stderr, discardStdin: false }).start().stop()'`, ['process.stderr.isTTY']],
+    ["the CLI's credential prompt (profile add without --credential-stdin)", 'merchant-kit profile add demo --base-url http://127.0.0.1:1/sandbox/v1 || true', ['process.stdin.isTTY']],
+    ['a filter on the session\'s stdin', 'cat > /dev/null', ["cat reads the session's stdin"]],
+    ['a filter whose only operand is its pattern', 'grep -c x > /dev/null || true', ["grep reads the session's stdin"]],
+    ['a filter given stdin as an operand', 'echo x > f; cat f - > /dev/null', ["cat reads the session's stdin"]],
+    ['filters on a pipe, a here-document or a file', 'echo x > f; echo x | grep -c x > /dev/null; cat <<EOF > /dev/null\nline\nEOF\nhead -n 1 f > /dev/null; grep -q x f', []],
+    ['a function of the session (its body is traced)', 'f() { echo "$1"; }\nf one', []],
+    ['the shell reading stdin', 'read -r line || true', ['read (a program the runner does not know']],
+    ['a terminal test', '[ -t 1 ] || echo no', ['[ -t asks whether a stream is a terminal']],
+    ['a program the runner does not know, inside a command substitution', 'X=$(python3 -c "print(1)")', ['python3 (a program the runner does not know']],
+  ])('the terminal run is made where the script run saw: %s', async (_name, code, expected) => {
+    const dir = mkdtempSync(join(tmpdir(), 'merchant-kit-docs-probe-case-'));
+    try {
+      const probe = { log: join(dir, 'probe.log'), trace: join(dir, 'trace') };
+      mkdirSync(join(dir, 'session'));
+      const env = {
+        PATH: `${shims(join(dir, 'session'), true)}:${process.env.PATH}`, HOME: join(dir, 'session'), NO_COLOR: '1',
+        NODE_OPTIONS: `--require ${JSON.stringify(TERMINAL_PROBE)}`, [PROBE_ENV.LOG]: probe.log, [PROBE_ENV.TRACE]: probe.trace,
+      };
+      const script = `${PROBE_PROLOGUE}\n${sessionScript([{ code }])}`;
+      const outcome = await sessions(() => runSession(script, join(dir, 'session'), env, { blockMs: 60_000, fileMs: 60_000 }));
+      expect(outcome.code, outcome.output).toBe(0);
+      const read = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8') : '');
+      const reasons = terminalReasons(read(probe.log), read(probe.trace), script);
+      if (expected.length === 0) expect(reasons).toEqual([]);
+      for (const part of expected) expect(reasons.some((r) => r.includes(part)), reasons.join('\n')).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, SESSION_QUEUE_MS);
 
   // issue 14: pasted into a terminal, a command sees the lines pasted after it on its stdin.
   const ORA = join(ROOT, 'node_modules', 'ora', 'index.js');
@@ -611,7 +728,7 @@ describe('the docs run as written (issue 10, item 9)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'merchant-kit-docs-terminal-'));
     try {
       const blocks = codes.map((code, i) => ({ code, line: i + 1 }));
-      const outcome = await runSession(sessionScript(blocks), dir, { PATH: process.env.PATH, TERM: 'xterm-256color' }, { blockMs: 20_000, fileMs: 40_000 }, 'terminal');
+      const outcome = await sessions(() => runSession(sessionScript(blocks), dir, { PATH: process.env.PATH, TERM: 'xterm-256color' }, { blockMs: 20_000, fileMs: 40_000 }, 'terminal'));
       const failure = sessionFailure('demo.md', blocks, outcome);
       if (expected === 'pass') expect(failure, failure ?? '').toBeNull();
       else if (expected === 'exit 7') expect(failure).toContain('demo.md:2 (pasted into a terminal): the block exited with code 7');
@@ -623,5 +740,5 @@ describe('the docs run as written (issue 10, item 9)', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, SESSION_QUEUE_MS);
 });

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../helpers/cli.js';
 import {
-  adaptBlock, adaptNginx, adaptPublicUrl, nginxBlock, NGINX_MARK, BLOCK_MARK, describeEnd, DOCUMENTED_DATABASE_URL, lastBlock, MarkerClock, needsPostgres, POSTGRES_MARK, SESSION_ENV, sessionProcesses, sessionScript, shellBlocks,
-  terminalText,
+  adaptBlock, adaptNginx, adaptPublicUrl, commandWord, nginxBlock, NGINX_MARK, BLOCK_MARK, describeEnd, DOCUMENTED_DATABASE_URL, lastBlock, MarkerClock, needsPostgres, POSTGRES_MARK, SESSION_ENV, sessionProcesses, sessionScript, shellBlocks,
+  terminalReasons, terminalText,
 } from '../helpers/docs.js';
 
 // The docs runner's pure parts (test/helpers/docs.ts): which blocks run and how they are adapted.
@@ -196,5 +196,37 @@ describe('nginxBlock and adaptNginx (issue 26: the team sandbox doc\'s nginx run
     } finally {
       rmSync(prefix, { recursive: true, force: true });
     }
+  });
+});
+
+// issue 27: what the script run's trace and probe say about its terminal run.
+describe('commandWord and terminalReasons', () => {
+  it.each([
+    ['a plain command', 'curl -s http://x', 'curl'],
+    ['after assignments, quoted ones included', 'A=1 B="a b" C=$(echo x) node -e "1"', 'node'],
+    ['an assignment alone', 'ORDER_ID=$(merchant-kit simulate order --json | node -p x)', null],
+    ['a quoted program', '"python3" -c pass', 'python3'],
+    ['a here-document', 'cat <<EOF > f\nline\nEOF', 'cat'],
+  ])('commandWord: %s', (_name, command, expected) => {
+    expect(commandWord(command)).toBe(expected);
+  });
+
+  it('counts nothing for Node programs, filters, builtins, known programs and the session\'s functions', () => {
+    const trace = ['export X=1', 'node -e 1', 'npx --no-install merchant-kit me', 'grep -q x f', 'curl -s http://x', 'f one', 'sleep 1', '[ -f x ]'].join('\0');
+    expect(terminalReasons('', trace, 'f() { echo "$1"; }\nf one')).toEqual([]);
+  });
+
+  it('counts what the probe noted, once per kind, and what the trace shows of the rest', () => {
+    const probe = ['12 process.stdin.isTTY (node a.js profile add)', '13 process.stdin.isTTY (node a.js profile add)', "cat reads the session's stdin"].join('\n');
+    const trace = ['python3 -c pass', 'read -r x', 'curl -d @- http://x', '[ -t 0 ]', 'f'].join('\0');
+    expect(terminalReasons(probe, trace)).toEqual([
+      'process.stdin.isTTY (node a.js profile add)',
+      "cat reads the session's stdin",
+      'python3 (a program the runner does not know to behave alike on a terminal)',
+      'read (a program the runner does not know to behave alike on a terminal)',
+      'curl reads stdin: curl -d @- http://x',
+      '[ -t asks whether a stream is a terminal',
+      'f (a program the runner does not know to behave alike on a terminal)',
+    ]);
   });
 });

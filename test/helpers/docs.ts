@@ -358,3 +358,134 @@ ${server.replace(/^/gm, '  ')}
 export function adaptPublicUrl(code: string, nginxPort: number | undefined): string {
   return nginxPort === undefined ? code : code.replaceAll(DOCUMENTED_PUBLIC_URL, `https://localhost:${nginxPort}`);
 }
+
+/**
+ * The environment variables of the terminal probe (issue 27): the script run of a doc notes what its
+ * processes did that could go otherwise on a terminal, so that its terminal run is made only where
+ * it can fail (terminalReasons).
+ * - STDIO: what the session's stdin, stdout and stderr are (`pipe:[…]`), set by PROBE_PROLOGUE;
+ * - PROBE_LOG: where its Node processes (test/helpers/terminal-probe.cjs) and the filter shims
+ *   (filterShim) note what they did on those streams;
+ * - TRACE: every simple command the shell ran, before expansion, NUL-separated (bash's DEBUG trap).
+ */
+export const PROBE_ENV = { STDIO: 'MERCHANT_KIT_DOCS_STDIO', LOG: 'MERCHANT_KIT_DOCS_PROBE_LOG', TRACE: 'MERCHANT_KIT_DOCS_TRACE' } as const;
+
+/**
+ * The lines a probed script run starts with: the session's streams, then a trace of every simple
+ * command the shell runs, in command substitutions and subshells too (`set -T`). The DEBUG trap's
+ * status is ignored (no `extdebug`): the session runs as without it.
+ */
+export const PROBE_PROLOGUE = [
+  `export ${PROBE_ENV.STDIO}="$(readlink /proc/$$/fd/0) $(readlink /proc/$$/fd/1) $(readlink /proc/$$/fd/2)"`,
+  'set -T',
+  `trap 'printf "%s\\0" "$BASH_COMMAND" >> "$${PROBE_ENV.TRACE}"' DEBUG`,
+].join('\n');
+
+/**
+ * Programs that read stdin when given no file: in the script run their stdin is at its end, on a
+ * terminal it holds the lines pasted after them. Each runs through a shim (filterShim) that notes when
+ * it reads the session's own stdin; piped (`… | grep x`), given a here-document or a file, it does not.
+ */
+export const FILTERS = ['cat', 'grep', 'sed', 'head', 'tail', 'wc', 'gunzip', 'gzip', 'sort', 'uniq', 'cut', 'tr', 'tee', 'base64', 'awk', 'jq'] as const;
+/** Filters whose first operand is a pattern or a program, not a file. */
+const PATTERN_FIRST = ['grep', 'sed', 'awk', 'jq'];
+/** Filters that read stdin whatever their operands (tee's name its outputs, tr's are sets). */
+const ALWAYS_STDIN = ['tr', 'tee'];
+
+/**
+ * A filter's shim for the script run: when its stdin is the session's own and it is given no file it
+ * reads instead (an operand that is an existing file, after grep's, sed's, awk's or jq's pattern; `-`
+ * is stdin), it notes the read; then it runs the program.
+ */
+export function filterShim(name: string, program: string): string {
+  const always = ALWAYS_STDIN.includes(name) ? 'yes' : 'no';
+  return `#!/bin/sh
+case " $${PROBE_ENV.STDIO} " in
+*" $(readlink /proc/$$/fd/0) "*)
+  reads=yes; skip=${PATTERN_FIRST.includes(name) ? 1 : 0}
+  if [ ${always} = no ]; then
+    for a in "$@"; do
+      case "$a" in -) reads=yes; break ;; -*) continue ;; esac
+      if [ $skip -gt 0 ]; then skip=0; continue; fi
+      if [ -f "$a" ]; then reads=no; fi
+    done
+  fi
+  if [ $reads = yes ]; then printf '%s\\n' "${name} reads the session's stdin" >> "$${PROBE_ENV.LOG}"; fi ;;
+esac
+exec "${program}" "$@"
+`;
+}
+
+/** The Node programs of a session: the probe sees what they do. */
+const PROBED = new Set(['node', 'npx', 'merchant-kit']);
+
+/**
+ * Commands that neither read stdin nor look at a terminal (or whose output alone differs there, as
+ * `ls`'s columns): shell builtins and keywords but `read`, `mapfile`, `readarray`, `exec`, `command`
+ * and `test -t`; the programs the docs use; the runner's stand-in `./start-connector.sh`.
+ */
+const NEUTRAL = new Set([
+  ':', '.', '[', '[[', '!', '{', '}', 'source', 'eval', 'true', 'false', 'echo', 'printf', 'export', 'unset', 'set', 'shopt', 'cd', 'pwd', 'local', 'declare',
+  'typeset', 'readonly', 'return', 'exit', 'shift', 'test', 'if', 'then', 'else', 'elif', 'fi', 'for', 'while', 'until', 'do', 'done', 'case', 'esac',
+  'function', 'select', 'time', 'wait', 'kill', 'trap', 'break', 'continue', 'let', 'type', 'hash', 'umask', 'sleep', 'date', 'mktemp', 'rm', 'rmdir',
+  'mkdir', 'ls', 'touch', 'chmod', 'cp', 'mv', 'ln', 'basename', 'dirname', 'seq', 'uname', 'curl', './start-connector.sh',
+]);
+
+/** The command word of a simple command as bash's DEBUG trap shows it: its first word after `NAME=value` words. */
+export function commandWord(command: string): string | null {
+  let i = 0;
+  const word = (): string => {
+    let out = '';
+    let depth = 0;
+    let quote: string | null = null;
+    for (; i < command.length; i++) {
+      const c = command[i]!;
+      if (quote) {
+        if (c === quote) quote = null;
+        else if (c === '\\' && quote === '"') out += command[++i] ?? '';
+        else out += c;
+        continue;
+      }
+      if (c === "'" || c === '"') quote = c;
+      else if (c === '\\') out += command[++i] ?? '';
+      else if (c === '(') (depth++, (out += c));
+      else if (c === ')') (depth--, (out += c));
+      else if (/\s/.test(c) && depth <= 0) break;
+      else out += c;
+    }
+    return out;
+  };
+  for (;;) {
+    while (i < command.length && /\s/.test(command[i]!)) i++;
+    if (i >= command.length) return null;
+    const w = word();
+    if (!/^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/.test(w)) return w;
+  }
+}
+
+/**
+ * Why a doc's terminal run can differ from its script run, from what the script run did: what its
+ * Node processes and filters noted (`probe`: the lines of PROBE_LOG) and every command the shell ran
+ * (`trace`) that is neither a Node program nor known to be neutral. Empty: nothing it ran reads
+ * stdin or looks at a terminal, so pasted into one it runs the same.
+ */
+export function terminalReasons(probe: string, trace: string, script = ''): string[] {
+  // One line per kind of thing, with the first process that did it.
+  const reasons = new Map<string, string>();
+  for (const line of probe.split('\n').map((l) => l.replace(/^\d+ /, '').trim()).filter(Boolean)) {
+    const kind = line.replace(/ \(node .*\)$/, '');
+    if (!reasons.has(kind)) reasons.set(kind, line);
+  }
+  const add = (reason: string) => reasons.set(reason, reason);
+  // The session's own functions: the shell traces the commands of their bodies (`set -T`).
+  const functions = new Set([...script.matchAll(/(?:^|[\s;&|(])(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\)\s*\{/g)].map((m) => m[1]!));
+  for (const command of trace.split('\0')) {
+    const word = commandWord(command);
+    if (word === null || PROBED.has(word) || functions.has(word) || (FILTERS as readonly string[]).includes(word)) continue;
+    const args = command.slice(command.indexOf(word) + word.length);
+    if (word === 'curl' && /@-|\s-(\s|$)/.test(args)) add(`curl reads stdin: ${command.split('\n')[0]!.slice(0, 120)}`);
+    else if ((word === 'test' || word === '[' || word === '[[') && /(^|\s)-t(\s|$)/.test(args)) add(`${word} -t asks whether a stream is a terminal`);
+    else if (!NEUTRAL.has(word)) add(`${word} (a program the runner does not know to behave alike on a terminal)`);
+  }
+  return [...reasons.values()];
+}
