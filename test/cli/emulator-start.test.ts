@@ -152,4 +152,41 @@ describe('merchant-kit emulator start --json', () => {
     for (let i = 0; i < 31; i++) await request(`${ready.sandbox_base_url}/me`, 'GET');
     expect((await request(`${ready.sandbox_base_url}/me`, 'GET')).status).toBe(401);
   });
+
+  // issue 27: the panel's page and assets, the access form, the observer's report and the export load
+  // with their first request instead of at start. Their first requests, all at once, in a process
+  // that has served nothing else, answer in full.
+  it('answers the first requests of the routes whose code loads on demand (panel, access form, observer, export)', async () => {
+    const admin = { authorization: 'Bearer secreto-de-prueba' };
+    const { ready } = await start(['--memory', '--admin-token', 'secreto-de-prueba', '--access-requests', 'open']);
+    const test = ready.stores.find((s) => s.environment === 'test')!;
+    const [page, script, styles, icon, form, form2, report, exported] = await Promise.all([
+      fetch(`${ready.admin_url}/panel`),
+      fetch(`${ready.admin_url}/panel/app.js`),
+      fetch(`${ready.admin_url}/panel/app.css`),
+      fetch(`${ready.admin_url}/panel/favicon.svg`),
+      fetch(`${ready.url}/access`),
+      fetch(`${ready.url}/access?lang=en`),
+      request(`${ready.admin_url}/homologation/${test.integration_id}`, 'GET', { headers: admin }),
+      fetch(`${ready.admin_url}/export`, { headers: admin }),
+    ]);
+    expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    expect(await page.text()).toMatch(/<script src="[^"]*app\.js"/);
+    expect([script.status, script.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
+    expect((await script.text()).length).toBeGreaterThan(1000);
+    expect([styles.status, styles.headers.get('content-type')]).toEqual([200, 'text/css; charset=utf-8']);
+    expect((await styles.text()).length).toBeGreaterThan(100);
+    expect([icon.status, icon.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
+    expect(await icon.text()).toMatch(/<svg/);
+    for (const answer of [form, form2]) {
+      expect([answer.status, answer.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+      expect(answer.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
+      expect(await answer.text()).toMatch(/<form[^>]*method="post"/i);
+    }
+    expect(report.status).toBe(200);
+    expect(report.body.data).toMatchObject({ mode: 'observer', complete: false });
+    expect([exported.status, exported.headers.get('content-type')]).toEqual([200, 'application/gzip']);
+    expect(exported.headers.get('x-bundle-sha256')).toMatch(/^[0-9a-f]{64}$/);
+    expect(Buffer.from(await exported.arrayBuffer()).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
+  });
 });
