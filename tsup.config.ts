@@ -32,13 +32,6 @@ const common: Options = {
 // folder), pg (loaded only with --database-url).
 const KEEP_EXTERNAL = ['better-sqlite3', 'pg'];
 
-/** `undici` in the CLI's build is src/cli/undici.mjs: the parts of it that are used (that file says why). */
-const slimUndici: NonNullable<Options['esbuildPlugins']>[number] = {
-  name: 'slim-undici',
-  setup(build) {
-    build.onResolve({ filter: /^undici$/ }, () => ({ path: resolve('src/cli/undici.mjs') }));
-  },
-};
 /**
  * Modules fastify requires only for what the emulator does not use: its JSON-schema compilers (the
  * routes validate with zod, emulator/json-schemas.ts gives fastify compilers of our own) and
@@ -57,6 +50,13 @@ const unusedByTheCli: NonNullable<Options['esbuildPlugins']>[number] = {
   },
 };
 
+/** `undici` in the CLI's build is src/cli/undici.mjs: the parts of it that are used (that file says why). */
+const slimUndici: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'slim-undici',
+  setup(build) {
+    build.onResolve({ filter: /^undici$/ }, () => ({ path: resolve('src/cli/undici.mjs') }));
+  },
+};
 /**
  * The licenses of the packages the CLI's build carries, in `src/cli/THIRD-PARTY-NOTICES.md` beside its
  * entry: their MIT, ISC and BSD licenses ask that the notice go with every copy of their code, and
