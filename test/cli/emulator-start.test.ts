@@ -1,5 +1,6 @@
-import { statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCli, type CliProcess } from '../helpers/cli.js';
 import { realTimePassed } from '../helpers/wait.js';
@@ -151,6 +152,34 @@ describe('merchant-kit emulator start --json', () => {
     const { ready } = await start(['--memory', '--limits', 'off']);
     for (let i = 0; i < 31; i++) await request(`${ready.sandbox_base_url}/me`, 'GET');
     expect((await request(`${ready.sandbox_base_url}/me`, 'GET')).status).toBe(401);
+  });
+
+  // issue 27: what a start compiles. The build's chunks name the modules they hold in the comments
+  // esbuild writes (`// emulator/panel/page.ts`); a resolve hook logs every file the process loads.
+  it('loads neither the panel page, the access pages, the observer, checks/, the export, the menu reader nor fastify\'s schema compilers until asked', async () => {
+    const dir = tempDir();
+    const log = join(dir, 'loaded.txt');
+    writeFileSync(log, '');
+    writeFileSync(join(dir, 'hooks.mjs'), `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  appendFileSync(process.env.MK_IMPORTS_LOG, result.url + '\\n');
+  return result;
+}`);
+    writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module'; register(${JSON.stringify(`file://${join(dir, 'hooks.mjs')}`)});`);
+    const modules = () => readFileSync(log, 'utf8').split('\n')
+      .filter((url) => url.startsWith('file:') && url.endsWith('.js'))
+      .flatMap((url) => [...readFileSync(fileURLToPath(url), 'utf8').matchAll(/^\/\/ ((?:node_modules|src|emulator|checks)\/\S+)$/gm)].map((m) => m[1]!));
+    const { ready } = await start(['--memory'], { NODE_OPTIONS: `--import ${join(dir, 'register.mjs')}`, MK_IMPORTS_LOG: log });
+    const atStart = modules();
+    expect(atStart).toContain('emulator/app.ts');
+    expect(atStart).toContain('emulator/control/panel.ts');
+    const lazy = /^(emulator\/panel\/(page|script[^/]*|styles)\.ts|emulator\/access\/page\.ts|emulator\/homologation\/(observe|session)\.ts|emulator\/bundle\/export\.ts|checks\/|src\/cli\/commands\/emulator\/start-catalog\.ts|node_modules\/(csv-parse|ajv|ajv-formats|@fastify\/ajv-compiler|@fastify\/fast-json-stringify-compiler|light-my-request)\/|node_modules\/fast-json-stringify\/index\.js)/;
+    // checks/types.ts is the list of check ids the `homologate` command registers its options with.
+    expect(atStart.filter((path) => lazy.test(path) && path !== 'checks/types.ts')).toEqual([]);
+    // Asked for, they load (and answer in full: the next test).
+    expect((await fetch(`${ready.admin_url}/panel`)).status).toBe(200);
+    expect(modules()).toContain('emulator/panel/page.ts');
   });
 
   // issue 27: the panel's page and assets, the access form, the observer's report and the export load
