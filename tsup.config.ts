@@ -32,6 +32,24 @@ const common: Options = {
 // folder), pg (loaded only with --database-url).
 const KEEP_EXTERNAL = ['better-sqlite3', 'pg'];
 
+/**
+ * Modules fastify requires only for what the emulator does not use: its JSON-schema compilers (the
+ * routes validate with zod, emulator/json-schemas.ts gives fastify compilers of our own) and
+ * `inject()` (tests only, through the library entry). Bundled, their ~700 kB would be parsed at every
+ * `emulator start` without running; in the CLI's build they are a module that says why it is missing.
+ */
+const UNUSED_BY_THE_CLI = /^(ajv|ajv-formats|@fastify\/ajv-compiler|@fastify\/fast-json-stringify-compiler|fast-json-stringify|light-my-request)$/;
+const unusedByTheCli: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'unused-by-the-cli',
+  setup(build) {
+    build.onResolve({ filter: UNUSED_BY_THE_CLI }, (args) => ({ path: args.path, namespace: 'unused-by-the-cli' }));
+    build.onLoad({ filter: /.*/, namespace: 'unused-by-the-cli' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`${args.path} is not part of merchant-kit's command-line build (tsup.config.ts, unusedByTheCli)`)});`,
+      loader: 'js',
+    }));
+  },
+};
+
 /** `undici` in the CLI's build is src/cli/undici.mjs: the parts of it that are used (that file says why). */
 const slimUndici: NonNullable<Options['esbuildPlugins']>[number] = {
   name: 'slim-undici',
@@ -75,7 +93,7 @@ const cli: Options = {
   format: ['esm'],
   noExternal: [/^(?!better-sqlite3$|pg$|pg\/)[^./]/],
   external: KEEP_EXTERNAL,
-  esbuildPlugins: [slimUndici, thirdPartyNotices],
+  esbuildPlugins: [slimUndici, unusedByTheCli, thirdPartyNotices],
   // CommonJS code bundled into ESM calls `require` for Node's own modules: this gives it one.
   banner: { js: "import { createRequire as __cliCreateRequire } from 'node:module'; const require = __cliCreateRequire(import.meta.url);" },
 };

@@ -5,7 +5,7 @@ import { issuesToDetails } from '../../src/contract/validation.js';
 import type { Emulator } from '../emulator.js';
 import type { HostPolicy } from '../http/host-check.js';
 import { sendError, toApiError } from '../http/reply.js';
-import { ACCESS_CSP, accessFormPage, accessReceivedPage, accessRefusedPage, languageOf, textsOf, type Language } from './page.js';
+import type { Language } from './page.js';
 import { submitAccessRequest } from './submit.js';
 import { issuerOf } from '../certificates/issue.js';
 import { readRestOfBody } from '../../src/server/drain.js';
@@ -13,7 +13,12 @@ import { readRestOfBody } from '../../src/server/drain.js';
 /** The body of a form that is not url-encoded: refused with a page, never parsed. */
 const NOT_A_FORM = Symbol('not a url-encoded form');
 
-function htmlReply(reply: FastifyReply, status: number, html: string): FastifyReply {
+// The pages and their texts load with the first request for them: an emulator start does not compile
+// them (most never open the form).
+const pages = () => import('./page.js');
+
+async function htmlReply(reply: FastifyReply, status: number, html: string): Promise<FastifyReply> {
+  const { ACCESS_CSP } = await pages();
   return reply
     .code(status)
     .header('content-type', 'text/html; charset=utf-8')
@@ -27,7 +32,7 @@ function htmlReply(reply: FastifyReply, status: number, html: string): FastifyRe
     .send(html);
 }
 
-const language = (request: FastifyRequest): Language => languageOf(request.query, request.headers['accept-language']);
+const language = async (request: FastifyRequest): Promise<Language> => (await pages()).languageOf(request.query, request.headers['accept-language']);
 
 /**
  * A form may be sent by the page itself only: a browser says where a form came from (`Sec-Fetch-Site`,
@@ -66,11 +71,12 @@ export function accessPagePlugin(emulator: Emulator, hosts: HostPolicy) {
     // A refusal before the handler (a body over the limit) is a page too, in the page's language.
     app.setErrorHandler(async (error, request, reply) => {
       const apiError = toApiError(error);
-      const t = textsOf(language(request));
       if (apiError.code === 'payload_too_large') {
+        const { accessRefusedPage, textsOf } = await pages();
+        const lang = await language(request);
         // Read the rest first, as the API does, so that a browser still sending reads this page (src/server/drain.ts).
         await readRestOfBody(request.raw);
-        return htmlReply(reply, 413, accessRefusedPage(language(request), t.tooLarge));
+        return htmlReply(reply, 413, accessRefusedPage(lang, textsOf(lang).tooLarge));
       }
       return sendError(request, reply, apiError);
     });
@@ -79,10 +85,11 @@ export function accessPagePlugin(emulator: Emulator, hosts: HostPolicy) {
       done();
     });
 
-    app.get('/access', async (request, reply) => htmlReply(reply, 200, accessFormPage(language(request))));
+    app.get('/access', async (request, reply) => htmlReply(reply, 200, (await pages()).accessFormPage(await language(request))));
 
     app.post('/access', { bodyLimit: ACCESS_LIMITS.bodyBytes }, async (request, reply) => {
-      const lang = language(request);
+      const { accessFormPage, accessReceivedPage, accessRefusedPage, textsOf } = await pages();
+      const lang = await language(request);
       const t = textsOf(lang);
       if (crossSite(request, hosts)) return htmlReply(reply, 403, accessRefusedPage(lang, t.crossSite));
       if (!(request.body instanceof URLSearchParams)) return htmlReply(reply, 415, accessRefusedPage(lang, t.wrongType));

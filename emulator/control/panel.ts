@@ -4,9 +4,6 @@ import type { Emulator } from '../emulator.js';
 import { presentOrder } from '../orders/present.js';
 import { presentDelivery } from '../webhooks/present.js';
 import { panelBus, type PanelChange } from '../panel/bus.js';
-import { panelPage } from '../panel/page.js';
-import { PANEL_SCRIPT } from '../panel/script.js';
-import { PANEL_ICON, PANEL_STYLES } from '../panel/styles.js';
 import { accessOf, FILTERED, integrationParam, resolvedEnvironment, storeParam, type ControlAccess } from '../http/control-access.js';
 
 type IdParams = { Params: Record<string, string>; Querystring: Record<string, string | undefined> };
@@ -51,6 +48,12 @@ function visibleTo(access: ControlAccess, change: PanelChange): boolean {
   return change.store_id === access.storeId && (change.environment === null || change.environment === access.environment);
 }
 
+// The page, its script and styles load with their first request: an emulator start (hundreds per test
+// run, most never opened in a browser) does not compile them (bench/emulator-start.mjs).
+const page = () => import('../panel/page.js');
+const script = () => import('../panel/script.js');
+const styles = () => import('../panel/styles.js');
+
 /** DESIGN: GET /_emulator/panel — the merchant panel page, its script and styles, its live stream and reads. */
 export function panelControl(app: FastifyInstance, emulator: Emulator): void {
   const bus = panelBus(emulator);
@@ -59,13 +62,13 @@ export function panelControl(app: FastifyInstance, emulator: Emulator): void {
   emulator.onClose(() => streams.forEach((end) => end()));
 
   app.get('/panel', { config: PUBLIC_PAGE }, async (_request, reply) =>
-    secureHeaders(reply, 'text/html; charset=utf-8').send(panelPage()));
+    secureHeaders(reply, 'text/html; charset=utf-8').send((await page()).panelPage()));
   app.get('/panel/app.js', { config: PUBLIC_PAGE }, async (_request, reply) =>
-    secureHeaders(reply, 'text/javascript; charset=utf-8').send(PANEL_SCRIPT));
+    secureHeaders(reply, 'text/javascript; charset=utf-8').send((await script()).PANEL_SCRIPT));
   app.get('/panel/app.css', { config: PUBLIC_PAGE }, async (_request, reply) =>
-    secureHeaders(reply, 'text/css; charset=utf-8').send(PANEL_STYLES));
+    secureHeaders(reply, 'text/css; charset=utf-8').send((await styles()).PANEL_STYLES));
   app.get('/panel/favicon.svg', { config: PUBLIC_PAGE }, async (_request, reply) =>
-    secureHeaders(reply, 'image/svg+xml').send(PANEL_ICON));
+    secureHeaders(reply, 'image/svg+xml').send((await styles()).PANEL_ICON));
 
   // Server-Sent Events: one `change` message per store and turn of the event loop, a comment every 15 s.
   app.get('/panel/events', FILTERED, (request, reply) => {

@@ -1,5 +1,6 @@
-import { statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCli, type CliProcess } from '../helpers/cli.js';
 import { realTimePassed } from '../helpers/wait.js';
@@ -151,5 +152,70 @@ describe('merchant-kit emulator start --json', () => {
     const { ready } = await start(['--memory', '--limits', 'off']);
     for (let i = 0; i < 31; i++) await request(`${ready.sandbox_base_url}/me`, 'GET');
     expect((await request(`${ready.sandbox_base_url}/me`, 'GET')).status).toBe(401);
+  });
+
+  // issue 27: what a start compiles. The build's chunks name the modules they hold in the comments
+  // esbuild writes (`// emulator/panel/page.ts`); a resolve hook logs every file the process loads.
+  it('loads neither the panel page, the access pages, the observer, checks/, the export, the menu reader nor fastify\'s schema compilers until asked', async () => {
+    const dir = tempDir();
+    const log = join(dir, 'loaded.txt');
+    writeFileSync(log, '');
+    writeFileSync(join(dir, 'hooks.mjs'), `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  appendFileSync(process.env.MK_IMPORTS_LOG, result.url + '\\n');
+  return result;
+}`);
+    writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module'; register(${JSON.stringify(`file://${join(dir, 'hooks.mjs')}`)});`);
+    const modules = () => readFileSync(log, 'utf8').split('\n')
+      .filter((url) => url.startsWith('file:') && url.endsWith('.js'))
+      .flatMap((url) => [...readFileSync(fileURLToPath(url), 'utf8').matchAll(/^\/\/ ((?:node_modules|src|emulator|checks)\/\S+)$/gm)].map((m) => m[1]!));
+    const { ready } = await start(['--memory'], { NODE_OPTIONS: `--import ${join(dir, 'register.mjs')}`, MK_IMPORTS_LOG: log });
+    const atStart = modules();
+    expect(atStart).toContain('emulator/app.ts');
+    expect(atStart).toContain('emulator/control/panel.ts');
+    const lazy = /^(emulator\/panel\/(page|script[^/]*|styles)\.ts|emulator\/access\/page\.ts|emulator\/homologation\/(observe|session)\.ts|emulator\/bundle\/export\.ts|checks\/|src\/cli\/commands\/emulator\/start-catalog\.ts|node_modules\/(csv-parse|ajv|ajv-formats|@fastify\/ajv-compiler|@fastify\/fast-json-stringify-compiler|light-my-request)\/|node_modules\/fast-json-stringify\/index\.js)/;
+    // checks/types.ts is the list of check ids the `homologate` command registers its options with.
+    expect(atStart.filter((path) => lazy.test(path) && path !== 'checks/types.ts')).toEqual([]);
+    // Asked for, they load (and answer in full: the next test).
+    expect((await fetch(`${ready.admin_url}/panel`)).status).toBe(200);
+    expect(modules()).toContain('emulator/panel/page.ts');
+  });
+
+  // issue 27: the panel's page and assets, the access form, the observer's report and the export load
+  // with their first request instead of at start. Their first requests, all at once, in a process
+  // that has served nothing else, answer in full.
+  it('answers the first requests of the routes whose code loads on demand (panel, access form, observer, export)', async () => {
+    const admin = { authorization: 'Bearer secreto-de-prueba' };
+    const { ready } = await start(['--memory', '--admin-token', 'secreto-de-prueba', '--access-requests', 'open']);
+    const test = ready.stores.find((s) => s.environment === 'test')!;
+    const [page, script, styles, icon, form, form2, report, exported] = await Promise.all([
+      fetch(`${ready.admin_url}/panel`),
+      fetch(`${ready.admin_url}/panel/app.js`),
+      fetch(`${ready.admin_url}/panel/app.css`),
+      fetch(`${ready.admin_url}/panel/favicon.svg`),
+      fetch(`${ready.url}/access`),
+      fetch(`${ready.url}/access?lang=en`),
+      request(`${ready.admin_url}/homologation/${test.integration_id}`, 'GET', { headers: admin }),
+      fetch(`${ready.admin_url}/export`, { headers: admin }),
+    ]);
+    expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    expect(await page.text()).toMatch(/<script src="[^"]*app\.js"/);
+    expect([script.status, script.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
+    expect((await script.text()).length).toBeGreaterThan(1000);
+    expect([styles.status, styles.headers.get('content-type')]).toEqual([200, 'text/css; charset=utf-8']);
+    expect((await styles.text()).length).toBeGreaterThan(100);
+    expect([icon.status, icon.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
+    expect(await icon.text()).toMatch(/<svg/);
+    for (const answer of [form, form2]) {
+      expect([answer.status, answer.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+      expect(answer.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
+      expect(await answer.text()).toMatch(/<form[^>]*method="post"/i);
+    }
+    expect(report.status).toBe(200);
+    expect(report.body.data).toMatchObject({ mode: 'observer', complete: false });
+    expect([exported.status, exported.headers.get('content-type')]).toEqual([200, 'application/gzip']);
+    expect(exported.headers.get('x-bundle-sha256')).toMatch(/^[0-9a-f]{64}$/);
+    expect(Buffer.from(await exported.arrayBuffer()).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
   });
 });

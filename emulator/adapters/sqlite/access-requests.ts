@@ -1,6 +1,7 @@
 import type { AccessRequestsRepository, AccessRequestRecord } from '../../access/repository.js';
 import type { AccessRequestStatus } from '../../../src/contract/access-requests.js';
 import type { Db } from './open.js';
+import { prepareLazily } from './lazy-statement.js';
 
 interface Row {
   id: string;
@@ -26,22 +27,22 @@ const toRecord = (r: Row): AccessRequestRecord => ({
 
 /** The access requests' table; one process owns the database, so a count and the write after it are one step. */
 export function sqliteAccessRequests(db: Db): AccessRequestsRepository {
-  const insert = db.prepare(
+  const insert = prepareLazily(db,
     `INSERT INTO access_requests (id, status, company, contact_email, system, claim_sha256, seal_key, created_at)
      SELECT @id, 'pending', @company, @contact_email, @system, @claim_sha256, @seal_key, @now
      WHERE (SELECT count(*) FROM access_requests WHERE status = 'pending') < @cap`,
   );
-  const byId = db.prepare<[string], Row>('SELECT * FROM access_requests WHERE id = ?');
-  const list = db.prepare<[string | null, string | null, number], Row>(
+  const byId = prepareLazily<[string], Row>(db, 'SELECT * FROM access_requests WHERE id = ?');
+  const list = prepareLazily<[string | null, string | null, number], Row>(db,
     'SELECT * FROM access_requests WHERE (? IS NULL OR status = ?) ORDER BY created_at DESC, id DESC LIMIT ?',
   );
-  const approve = db.prepare(
+  const approve = prepareLazily(db,
     `UPDATE access_requests SET status = 'approved', store_id = @store_id, integration_id = @integration_id, sealed = @sealed, decided_at = @now
      WHERE id = @id AND status = 'pending'`,
   );
-  const deny = db.prepare(`UPDATE access_requests SET status = 'denied', reason = @reason, decided_at = @now WHERE id = @id AND status = 'pending'`);
-  const sealedOf = db.prepare<[string], { sealed: Buffer }>('SELECT sealed FROM access_requests WHERE id = ? AND sealed IS NOT NULL');
-  const take = db.prepare('UPDATE access_requests SET sealed = NULL, handed_over_at = ? WHERE id = ?');
+  const deny = prepareLazily(db, `UPDATE access_requests SET status = 'denied', reason = @reason, decided_at = @now WHERE id = @id AND status = 'pending'`);
+  const sealedOf = prepareLazily<[string], { sealed: Buffer }>(db, 'SELECT sealed FROM access_requests WHERE id = ? AND sealed IS NOT NULL');
+  const take = prepareLazily(db, 'UPDATE access_requests SET sealed = NULL, handed_over_at = ? WHERE id = ?');
   const takeSealed = db.transaction((id: string, now: number): Buffer | null => {
     const row = sealedOf.get(id);
     if (!row) return null;

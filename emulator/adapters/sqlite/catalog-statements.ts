@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './open.js';
 import type { CategoryRow, GroupRow, LinkedRow, OptionRow, ProductRow } from './catalog-rows.js';
+import { prepareLazily } from './lazy-statement.js';
 
 // The catalog's statements (categories, products, option groups, options), apart from the methods
 // that run them (catalog.ts), as the PostgreSQL adapter's catalogSql.
@@ -48,84 +49,84 @@ export interface CatalogStatements {
 
 export function catalogStatements(db: Db): CatalogStatements {
   return {
-    categoryByExternal: db.prepare<[string, string], CategoryRow>('SELECT * FROM categories WHERE integration_id = ? AND external_id = ?'),
-    categoryById: db.prepare<[string], CategoryRow>('SELECT * FROM categories WHERE id = ?'),
-    categoryByName: db.prepare<[string, string], CategoryRow>('SELECT * FROM categories WHERE store_id = ? AND name = ? ORDER BY active DESC, id LIMIT 1'),
-    insertCategory: db.prepare(
+    categoryByExternal: prepareLazily<[string, string], CategoryRow>(db, 'SELECT * FROM categories WHERE integration_id = ? AND external_id = ?'),
+    categoryById: prepareLazily<[string], CategoryRow>(db, 'SELECT * FROM categories WHERE id = ?'),
+    categoryByName: prepareLazily<[string, string], CategoryRow>(db, 'SELECT * FROM categories WHERE store_id = ? AND name = ? ORDER BY active DESC, id LIMIT 1'),
+    insertCategory: prepareLazily(db,
       `INSERT INTO categories (id, store_id, integration_id, external_id, name, position, active, source_updated_at, created_at, updated_at)
        VALUES (@id, @store_id, @integration_id, @external_id, @name, @position, @active, @source_updated_at, @created_at, @updated_at)`,
     ),
-    updateCategory: db.prepare(
+    updateCategory: prepareLazily(db,
       `UPDATE categories SET name = @name, position = @position, active = @active, source_updated_at = @source_updated_at,
          updated_at = @updated_at WHERE id = @id`,
     ),
-    setCategorySourceUpdatedAt: db.prepare<[number, string]>('UPDATE categories SET source_updated_at = ? WHERE id = ?'),
-    listCategories: db.prepare<{ store_id: string; since: number; after: string; limit: number }, CategoryRow>(
+    setCategorySourceUpdatedAt: prepareLazily<[number, string]>(db, 'UPDATE categories SET source_updated_at = ? WHERE id = ?'),
+    listCategories: prepareLazily<{ store_id: string; since: number; after: string; limit: number }, CategoryRow>(db,
       'SELECT * FROM categories WHERE store_id = @store_id AND updated_at >= @since AND id > @after ORDER BY id LIMIT @limit',
     ),
-    activeProductsInCategory: db.prepare<[string], number>('SELECT COUNT(*) FROM products WHERE category_id = ? AND active = 1').pluck(),
+    activeProductsInCategory: prepareLazily<[string], number>(db, 'SELECT COUNT(*) FROM products WHERE category_id = ? AND active = 1').pluck(),
     // What the missing-items policy looks at: the integration's linked items, active or not.
-    linkedCategories: db.prepare<[string], LinkedRow>(
+    linkedCategories: prepareLazily<[string], LinkedRow>(db,
       'SELECT id, external_id, active FROM categories WHERE integration_id = ? AND external_id IS NOT NULL ORDER BY id',
     ),
-    productByExternal: db.prepare<[string, string], ProductRow>('SELECT * FROM products WHERE integration_id = ? AND external_id = ?'),
-    productById: db.prepare<[string], ProductRow>('SELECT * FROM products WHERE id = ?'),
-    productViewById: db.prepare<[string], ProductRow & { category_external_id: string | null }>(
+    productByExternal: prepareLazily<[string, string], ProductRow>(db, 'SELECT * FROM products WHERE integration_id = ? AND external_id = ?'),
+    productById: prepareLazily<[string], ProductRow>(db, 'SELECT * FROM products WHERE id = ?'),
+    productViewById: prepareLazily<[string], ProductRow & { category_external_id: string | null }>(db,
       'SELECT p.*, c.external_id AS category_external_id FROM products p JOIN categories c ON c.id = p.category_id WHERE p.id = ?',
     ),
-    insertProduct: db.prepare(
+    insertProduct: prepareLazily(db,
       `INSERT INTO products (id, store_id, integration_id, external_id, category_id, name, price, description, sku, active, available,
          position, photo_url, photo_source, image_status, image_requested_url, image_error, source_updated_at, created_at, updated_at)
        VALUES (@id, @store_id, @integration_id, @external_id, @category_id, @name, @price, @description, @sku, @active, @available,
          @position, @photo_url, @photo_source, @image_status, @image_requested_url, @image_error, @source_updated_at, @created_at, @updated_at)`,
     ),
-    updateProduct: db.prepare(
+    updateProduct: prepareLazily(db,
       `UPDATE products SET integration_id = @integration_id, external_id = @external_id, category_id = @category_id, name = @name,
          price = @price, description = @description, sku = @sku, active = @active, available = @available, position = @position,
          photo_url = @photo_url, photo_source = @photo_source, image_status = @image_status,
          image_requested_url = @image_requested_url, image_error = @image_error,
          source_updated_at = @source_updated_at, updated_at = @updated_at WHERE id = @id`,
     ),
-    setProductSourceUpdatedAt: db.prepare<[number, string]>('UPDATE products SET source_updated_at = ? WHERE id = ?'),
-    linkedProducts: db.prepare<[string], LinkedRow>(
+    setProductSourceUpdatedAt: prepareLazily<[number, string]>(db, 'UPDATE products SET source_updated_at = ? WHERE id = ?'),
+    linkedProducts: prepareLazily<[string], LinkedRow>(db,
       'SELECT id, external_id, active FROM products WHERE integration_id = ? AND external_id IS NOT NULL ORDER BY id',
     ),
-    touchProduct: db.prepare<[number, string]>('UPDATE products SET updated_at = ? WHERE id = ?'),
-    setImage: db.prepare(
+    touchProduct: prepareLazily<[number, string]>(db, 'UPDATE products SET updated_at = ? WHERE id = ?'),
+    setImage: prepareLazily(db,
       `UPDATE products SET photo_url = @photo_url, photo_source = @photo_source, image_status = @image_status,
          image_requested_url = @image_requested_url, image_error = @image_error, updated_at = @updated_at WHERE id = @id`,
     ),
     /** `ids` is a JSON array of product ids: one query for a whole page. */
-    groupsOfProducts: db.prepare<{ ids: string }, GroupRow>(
+    groupsOfProducts: prepareLazily<{ ids: string }, GroupRow>(db,
       'SELECT * FROM option_groups WHERE product_id IN (SELECT value FROM json_each(@ids)) ORDER BY product_id, position, id',
     ),
-    optionsOfProducts: db.prepare<{ ids: string }, OptionRow>(
+    optionsOfProducts: prepareLazily<{ ids: string }, OptionRow>(db,
       'SELECT * FROM options WHERE product_id IN (SELECT value FROM json_each(@ids)) ORDER BY product_id, position, id',
     ),
-    groupsOfProduct: db.prepare<[string], GroupRow>('SELECT * FROM option_groups WHERE product_id = ? ORDER BY position, id'),
-    optionsOfProduct: db.prepare<[string], OptionRow>('SELECT * FROM options WHERE product_id = ? ORDER BY position, id'),
-    groupByExternal: db.prepare<[string, string], GroupRow>('SELECT * FROM option_groups WHERE integration_id = ? AND external_id = ?'),
-    optionByExternal: db.prepare<[string, string], OptionRow>('SELECT * FROM options WHERE integration_id = ? AND external_id = ?'),
-    optionById: db.prepare<[string], OptionRow>('SELECT * FROM options WHERE id = ?'),
-    insertGroup: db.prepare(
+    groupsOfProduct: prepareLazily<[string], GroupRow>(db, 'SELECT * FROM option_groups WHERE product_id = ? ORDER BY position, id'),
+    optionsOfProduct: prepareLazily<[string], OptionRow>(db, 'SELECT * FROM options WHERE product_id = ? ORDER BY position, id'),
+    groupByExternal: prepareLazily<[string, string], GroupRow>(db, 'SELECT * FROM option_groups WHERE integration_id = ? AND external_id = ?'),
+    optionByExternal: prepareLazily<[string, string], OptionRow>(db, 'SELECT * FROM options WHERE integration_id = ? AND external_id = ?'),
+    optionById: prepareLazily<[string], OptionRow>(db, 'SELECT * FROM options WHERE id = ?'),
+    insertGroup: prepareLazily(db,
       `INSERT INTO option_groups (id, product_id, integration_id, external_id, name, min_select, max_select, position)
        VALUES (@id, @product_id, @integration_id, @external_id, @name, @min_select, @max_select, @position)`,
     ),
-    updateGroup: db.prepare('UPDATE option_groups SET name = @name, min_select = @min_select, max_select = @max_select, position = @position WHERE id = @id'),
-    deleteGroup: db.prepare<[string]>('DELETE FROM option_groups WHERE id = ?'),
-    insertOption: db.prepare(
+    updateGroup: prepareLazily(db, 'UPDATE option_groups SET name = @name, min_select = @min_select, max_select = @max_select, position = @position WHERE id = @id'),
+    deleteGroup: prepareLazily<[string]>(db, 'DELETE FROM option_groups WHERE id = ?'),
+    insertOption: prepareLazily(db,
       `INSERT INTO options (id, group_id, product_id, integration_id, external_id, name, price, available, position)
        VALUES (@id, @group_id, @product_id, @integration_id, @external_id, @name, @price, @available, @position)`,
     ),
-    updateOption: db.prepare('UPDATE options SET group_id = @group_id, name = @name, price = @price, available = @available, position = @position WHERE id = @id'),
-    patchOption: db.prepare('UPDATE options SET price = @price, available = @available WHERE id = @id'),
-    deleteOption: db.prepare<[string]>('DELETE FROM options WHERE id = ?'),
-    firstPublished: db.prepare<{ store_id: string; integration_id: string }, { externalId: string; name: string }>(
+    updateOption: prepareLazily(db, 'UPDATE options SET group_id = @group_id, name = @name, price = @price, available = @available, position = @position WHERE id = @id'),
+    patchOption: prepareLazily(db, 'UPDATE options SET price = @price, available = @available WHERE id = @id'),
+    deleteOption: prepareLazily<[string]>(db, 'DELETE FROM options WHERE id = ?'),
+    firstPublished: prepareLazily<{ store_id: string; integration_id: string }, { externalId: string; name: string }>(db,
       `SELECT external_id AS externalId, name FROM products
        WHERE store_id = @store_id AND integration_id = @integration_id AND external_id IS NOT NULL AND active = 1 AND available = 1
        ORDER BY created_at, rowid LIMIT 1`,
     ),
-    importable: db.prepare<{ store_id: string; integration_id: string }, string>(
+    importable: prepareLazily<{ store_id: string; integration_id: string }, string>(db,
       `SELECT p.id FROM products p JOIN categories c ON c.id = p.category_id
        WHERE p.store_id = @store_id AND p.external_id IS NOT NULL AND p.active = 1 AND p.available = 1 AND c.active = 1
          AND NOT EXISTS (SELECT 1 FROM option_groups g WHERE g.product_id = p.id AND g.min_select > 0)

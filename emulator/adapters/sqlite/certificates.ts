@@ -1,6 +1,7 @@
 import type { CertificateLedger, CertificateRecord, SigningKeyRecord } from '../../certificates/repository.js';
 import type { Environment } from '../../../src/contract/store.js';
 import type { Db } from './open.js';
+import { prepareLazily } from './lazy-statement.js';
 
 interface KeyRow {
   kid: string;
@@ -33,20 +34,20 @@ const toCertificate = (r: CertificateRow): CertificateRecord => ({
 
 /** The certificates' ledger in the sandbox's database (sandbox-db.ts): one process, each call one step. */
 export function sqliteCertificates(db: Db): CertificateLedger {
-  const current = db.prepare<[], KeyRow>('SELECT * FROM signing_keys WHERE retired_at IS NULL');
-  const insertKey = db.prepare('INSERT INTO signing_keys (kid, private_key, x, created_at) VALUES (@kid, @private_key, @x, @created_at)');
-  const keys = db.prepare<[], KeyRow>('SELECT * FROM signing_keys ORDER BY retired_at IS NULL DESC, created_at DESC, kid');
-  const retire = db.prepare<[number], { kid: string }>('UPDATE signing_keys SET retired_at = ? WHERE retired_at IS NULL RETURNING kid');
-  const insert = db.prepare(
+  const current = prepareLazily<[], KeyRow>(db, 'SELECT * FROM signing_keys WHERE retired_at IS NULL');
+  const insertKey = prepareLazily(db, 'INSERT INTO signing_keys (kid, private_key, x, created_at) VALUES (@kid, @private_key, @x, @created_at)');
+  const keys = prepareLazily<[], KeyRow>(db, 'SELECT * FROM signing_keys ORDER BY retired_at IS NULL DESC, created_at DESC, kid');
+  const retire = prepareLazily<[number], { kid: string }>(db, 'UPDATE signing_keys SET retired_at = ? WHERE retired_at IS NULL RETURNING kid');
+  const insert = prepareLazily(db,
     `INSERT INTO certificates (id, integration_id, store_id, system, environment, session_started_at, kid, jws, report, report_sha256, issued_at, revoked_at)
      VALUES (@id, @integration_id, @store_id, @system, @environment, @session_started_at, @kid, @jws, @report, @report_sha256, @issued_at, @revoked_at)
      ON CONFLICT (integration_id, session_started_at) DO NOTHING`,
   );
-  const bySession = db.prepare<[string, number], CertificateRow>('SELECT * FROM certificates WHERE integration_id = ? AND session_started_at = ?');
-  const byId = db.prepare<[string], CertificateRow>('SELECT * FROM certificates WHERE id = ?');
-  const list = db.prepare<[number], CertificateRow>('SELECT * FROM certificates ORDER BY issued_at DESC, id DESC LIMIT ?');
-  const revoke = db.prepare('UPDATE certificates SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?');
-  const revoked = db.prepare<[], { id: string; revoked_at: number }>('SELECT id, revoked_at FROM certificates WHERE revoked_at IS NOT NULL ORDER BY revoked_at, id');
+  const bySession = prepareLazily<[string, number], CertificateRow>(db, 'SELECT * FROM certificates WHERE integration_id = ? AND session_started_at = ?');
+  const byId = prepareLazily<[string], CertificateRow>(db, 'SELECT * FROM certificates WHERE id = ?');
+  const list = prepareLazily<[number], CertificateRow>(db, 'SELECT * FROM certificates ORDER BY issued_at DESC, id DESC LIMIT ?');
+  const revoke = prepareLazily(db, 'UPDATE certificates SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?');
+  const revoked = prepareLazily<[], { id: string; revoked_at: number }>(db, 'SELECT id, revoked_at FROM certificates WHERE revoked_at IS NOT NULL ORDER BY revoked_at, id');
   const rotate = db.transaction((key: Parameters<CertificateLedger['rotate']>[0], now: number) => {
     const retired = retire.all(now).map((r) => r.kid);
     insertKey.run({ kid: key.kid, private_key: key.privateKey, x: key.x, created_at: key.createdAt });

@@ -16,5 +16,6 @@ export function secureDataDir(dir: string): void {
   if (readdirSync(dir).every((name) => OWN_FILES.test(name))) chmodSync(dir, 0o700);
 }
 
-// The emulator's files, the temp files of its atomic writes, and a restore's staging folder.
-const OWN_FILES = /^((live|test|sandbox)\.sqlite(-wal|-shm|-journal)?|seed-credentials\.json|emulator\.pid|emulator\.log|clock\.json|\.(clock|seed-credentials)\.json\.[0-9a-f]{12}\.tmp|\.restore-(staging|swap))$/;
+// The emulator's files, the temp files of its atomic writes (a new database's among them: open.ts), and
+// a restore's staging folder.
+const OWN_FILES = /^((live|test|sandbox)\.sqlite(-wal|-shm|-journal)?|seed-credentials\.json|emulator\.pid|emulator\.log|clock\.json|\.(clock|seed-credentials)\.json\.[0-9a-f]{12}\.tmp|\.(live|test|sandbox)\.sqlite\.[0-9a-f]{12}\.tmp|\.restore-(staging|swap))$/;

@@ -1,6 +1,7 @@
 import type { Db } from './open.js';
 import type { EntregaStatus } from '../../../src/contract/entregas.js';
 import type { EntregaRecord, EntregasRepository } from '../../entregas/repository.js';
+import { prepareLazily } from './lazy-statement.js';
 
 // Independent deliveries (courier coordination); amounts are whole guaraníes. See docs/entregas.md.
 
@@ -89,7 +90,7 @@ const toParams = (e: EntregaRecord) => ({
 });
 
 export function sqliteEntregas(db: Db): EntregasRepository {
-  const insert = db.prepare(
+  const insert = prepareLazily(db,
     `INSERT INTO entregas (id, store_id, integration_id, request_key, fingerprint, order_id, status, payment_method, customer,
        address, customer_total, customer_fee, courier_fee, return_fee, settlement_confirmed, goods_received, refund_confirmed,
        transfer_received, cancel_reason, notes, delivery_code, tracking_token, history, created_at, updated_at)
@@ -97,15 +98,15 @@ export function sqliteEntregas(db: Db): EntregasRepository {
        @address, @customer_total, @customer_fee, @courier_fee, @return_fee, @settlement_confirmed, @goods_received,
        @refund_confirmed, @transfer_received, @cancel_reason, @notes, @delivery_code, @tracking_token, @history, @created_at, @updated_at)`,
   );
-  const update = db.prepare(
+  const update = prepareLazily(db,
     `UPDATE entregas SET status = @status, courier_fee = @courier_fee, return_fee = @return_fee,
        settlement_confirmed = @settlement_confirmed, goods_received = @goods_received, refund_confirmed = @refund_confirmed,
        cancel_reason = @cancel_reason, history = @history, updated_at = @updated_at WHERE id = @id`,
   );
-  const byId = db.prepare<[string], Row>('SELECT * FROM entregas WHERE id = ?');
-  const byRequestKey = db.prepare<[string, string], Row>('SELECT * FROM entregas WHERE store_id = ? AND request_key = ?');
-  const byToken = db.prepare<[string], Row>('SELECT * FROM entregas WHERE tracking_token = ?');
-  const openForOrder = db.prepare<[string], Row>(
+  const byId = prepareLazily<[string], Row>(db, 'SELECT * FROM entregas WHERE id = ?');
+  const byRequestKey = prepareLazily<[string, string], Row>(db, 'SELECT * FROM entregas WHERE store_id = ? AND request_key = ?');
+  const byToken = prepareLazily<[string], Row>(db, 'SELECT * FROM entregas WHERE tracking_token = ?');
+  const openForOrder = prepareLazily<[string], Row>(db,
     "SELECT * FROM entregas WHERE order_id = ? AND status NOT IN ('cancelled', 'returned') LIMIT 1",
   );
   const one = (row: Row | undefined) => (row ? toRecord(row) : undefined);

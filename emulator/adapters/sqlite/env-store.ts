@@ -16,6 +16,7 @@ import { sqliteWebhooks } from './webhooks.js';
 import { sqliteEntregas } from './entregas.js';
 import { sqliteAccessRequests } from './access-requests.js';
 import { runAfterCommit } from '../../store/after-commit.js';
+import { prepareLazily } from './lazy-statement.js';
 
 export interface SqliteEnvOptions {
   environment: Environment;
@@ -78,9 +79,9 @@ export class SqliteEnvStore implements EnvStore {
     this.webhooks = waitForCommit(this.inner.webhooks, this.mutex);
     this.entregas = waitForCommit(this.inner.entregas, this.mutex);
     this.accessRequests = waitForCommit(this.inner.accessRequests, this.mutex);
-    this.begin = db.prepare<[]>('BEGIN');
-    this.commit = db.prepare<[]>('COMMIT');
-    this.rollback = db.prepare<[]>('ROLLBACK');
+    this.begin = prepareLazily<[]>(db, 'BEGIN');
+    this.commit = prepareLazily<[]>(db, 'COMMIT');
+    this.rollback = prepareLazily<[]>(db, 'ROLLBACK');
   }
 
   async tx<T>(work: (tx: Tx) => Promise<T>): Promise<T> {

@@ -1,6 +1,7 @@
 import type { Db } from './open.js';
 import type { EventType } from '../../../src/contract/events.js';
 import type { EventBytes, EventRecord, EventsRepository } from '../../orders/repository.js';
+import { prepareLazily } from './lazy-statement.js';
 
 // The events table: the feed's positions are SQLite's AUTOINCREMENT `seq` (never reused, so a
 // cursor never names another event than the one it was made from).
@@ -26,23 +27,23 @@ const toRecord = (r: EventRow): EventRecord => ({
 });
 
 export function sqliteEvents(db: Db): EventsRepository {
-  const insert = db.prepare<[string, string, string, string, number, string], { seq: number }>(
+  const insert = prepareLazily<[string, string, string, string, number, string], { seq: number }>(db,
     'INSERT INTO events (id, type, store_id, integration_id, created_at, data) VALUES (?, ?, ?, ?, ?, ?) RETURNING seq',
   );
-  const byId = db.prepare<[string], EventRow>('SELECT * FROM events WHERE id = ?');
-  const bySeq = db.prepare<[number], EventRow>('SELECT * FROM events WHERE seq = ?');
-  const purge = db.prepare('DELETE FROM events WHERE created_at < ?');
+  const byId = prepareLazily<[string], EventRow>(db, 'SELECT * FROM events WHERE id = ?');
+  const bySeq = prepareLazily<[number], EventRow>(db, 'SELECT * FROM events WHERE seq = ?');
+  const purge = prepareLazily(db, 'DELETE FROM events WHERE created_at < ?');
   // The feed: events of one integration after a position, of the given types, not older than the cutoff.
   // `data` as a BLOB: better-sqlite3 hands its bytes over as a Buffer, with no UTF-8 decoding into a
   // JS string that the response would then encode again (the feed's largest cost). The columns are
   // named as the record's fields: the rows are the records, with no copy (the feed's hot path).
-  const feedPage = db.prepare<{ integration_id: string; after: number; cutoff: number; types: string; limit: number }, EventBytes>(
+  const feedPage = prepareLazily<{ integration_id: string; after: number; cutoff: number; types: string; limit: number }, EventBytes>(db,
     `SELECT seq, id, type, store_id AS storeId, integration_id AS integrationId, created_at AS createdAt, CAST(data AS BLOB) AS data
      FROM events WHERE integration_id = @integration_id AND seq > @after AND created_at >= @cutoff
        AND type IN (SELECT value FROM json_each(@types)) ORDER BY seq LIMIT @limit`,
   );
-  const latestFor = db.prepare<[string, number], { seq: number | null }>('SELECT MAX(seq) AS seq FROM events WHERE integration_id = ? AND created_at >= ?');
-  const maxSeq = db.prepare<[], { seq: number | null }>("SELECT seq FROM sqlite_sequence WHERE name = 'events'");
+  const latestFor = prepareLazily<[string, number], { seq: number | null }>(db, 'SELECT MAX(seq) AS seq FROM events WHERE integration_id = ? AND created_at >= ?');
+  const maxSeq = prepareLazily<[], { seq: number | null }>(db, "SELECT seq FROM sqlite_sequence WHERE name = 'events'");
   return {
     async insert(e) {
       const { seq } = insert.get(e.id, e.type, e.storeId, e.integrationId, e.createdAt, JSON.stringify(e.data))!;

@@ -3,6 +3,7 @@ import { LIMITS } from '../../../src/contract/limits.js';
 import type { Claim, IdempotencyClaims, StoredResponse } from '../../store/coordination.js';
 import type { Db } from './open.js';
 import type { Mutex } from './mutex.js';
+import { prepareLazily } from './lazy-statement.js';
 
 interface Row {
   fingerprint: string;
@@ -22,16 +23,16 @@ export function sqliteIdempotency(
   dbs: Record<Environment, Db>, mutexes: Record<Environment, Mutex>,
 ): IdempotencyClaims & { releaseInterrupted(): void } {
   const prepare = (db: Db) => ({
-    get: db.prepare<[string, string], Row>('SELECT fingerprint, state, response, created_at FROM idempotency_keys WHERE integration_id = ? AND key = ?'),
-    begin: db.prepare<[string, string, string, number]>(
+    get: prepareLazily<[string, string], Row>(db, 'SELECT fingerprint, state, response, created_at FROM idempotency_keys WHERE integration_id = ? AND key = ?'),
+    begin: prepareLazily<[string, string, string, number]>(db,
           `INSERT INTO idempotency_keys (integration_id, key, fingerprint, state, created_at)
        VALUES (?, ?, ?, 'processing', ?)
        ON CONFLICT (integration_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, state = 'processing',
          status_code = NULL, response = NULL, created_at = excluded.created_at`,
     ),
-    finish: db.prepare<[number, string, string, string]>("UPDATE idempotency_keys SET state = 'done', status_code = ?, response = ? WHERE integration_id = ? AND key = ?"),
-    drop: db.prepare<[string, string]>('DELETE FROM idempotency_keys WHERE integration_id = ? AND key = ?'),
-    interrupted: db.prepare<[]>("DELETE FROM idempotency_keys WHERE state = 'processing'"),
+    finish: prepareLazily<[number, string, string, string]>(db, "UPDATE idempotency_keys SET state = 'done', status_code = ?, response = ? WHERE integration_id = ? AND key = ?"),
+    drop: prepareLazily<[string, string]>(db, 'DELETE FROM idempotency_keys WHERE integration_id = ? AND key = ?'),
+    interrupted: prepareLazily<[]>(db, "DELETE FROM idempotency_keys WHERE state = 'processing'"),
   });
   const statements = { live: prepare(dbs.live), test: prepare(dbs.test) };
   /** Runs `fn` outside any transaction of the environment (at once in the usual case: none open). */

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
-import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, closeSync, existsSync, linkSync, openSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
 import { secureDataDir } from './data-dir.js';
 
@@ -10,14 +11,58 @@ function secureFiles(file: string): void {
   for (const path of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(path)) chmodSync(path, 0o600);
 }
 
+/**
+ * Each migration list's database as running it from empty leaves it, built once per process and kept
+ * as SQLite's serialized image. A new database (in memory, or a data folder's file that does not
+ * exist yet) starts as a copy of it instead of running the DDL again: the tests start hundreds of
+ * emulators, each with three databases (bench/emulator-start.mjs). Built from the list at run time,
+ * never checked in, so a migration added later is in it; a database that already exists migrates
+ * as before. The image carries the version (`user_version`) like a migrated database.
+ */
+const templates = new WeakMap<Migration[], Buffer>();
+
+export function migratedImage(migrations: Migration[]): Buffer {
+  let image = templates.get(migrations);
+  if (!image) {
+    const db = new Database(':memory:');
+    try {
+      db.pragma('foreign_keys = ON');
+      migrate(db, migrations);
+      image = db.serialize();
+    } finally {
+      db.close();
+    }
+    templates.set(migrations, image);
+  }
+  return image;
+}
+
+/**
+ * A data folder's new database file, written whole from the image: through a temp file and a hard
+ * link, so that no process ever opens a half-written file, and a file that appeared meanwhile (another
+ * start on the same folder) is left to it.
+ */
+function createFromImage(file: string, image: Buffer): void {
+  const temp = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  writeFileSync(temp, image, { mode: 0o600, flag: 'wx' });
+  try {
+    linkSync(temp, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    unlinkSync(temp);
+  }
+}
+
 /** Opens (or creates) one environment's database and brings it to the latest version. */
 export function openDatabase(file: string | null, migrations: Migration[] = MIGRATIONS): Db {
   if (file) {
     secureDataDir(dirname(file));
+    if (!existsSync(file)) createFromImage(file, migratedImage(migrations));
     closeSync(openSync(file, 'a', 0o600));
     secureFiles(file);
   }
-  const db = new Database(file ?? ':memory:');
+  const db = new Database(file ?? migratedImage(migrations));
   try {
     if (file) {
       db.pragma('journal_mode = WAL');

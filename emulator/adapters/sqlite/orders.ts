@@ -1,6 +1,7 @@
 import type { Db } from './open.js';
 import type { AckStatus, ChangeActor, OrderStatus } from '../../../src/contract/orders.js';
 import type { HistoryRecord, OrderRecord, OrdersRepository } from '../../orders/repository.js';
+import { prepareLazily } from './lazy-statement.js';
 
 // The orders aggregate's tables: orders (items, customer, address and payment are JSON of the row:
 // spec: Order rule 1, copies at purchase time) and their status history.
@@ -115,14 +116,14 @@ const COLUMNS: (keyof OrderRow)[] = [
  * kept order text is forgotten; a rolled-back write makes it forget a little more than it had to).
  */
 export function sqliteOrders(db: Db, changed: (storeId: string | null, orderId: string) => void = () => undefined): OrdersRepository {
-  const insert = db.prepare(`INSERT INTO orders (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`);
-  const update = db.prepare(`UPDATE orders SET ${COLUMNS.filter((c) => c !== 'id').map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`);
-  const byId = db.prepare<[string], OrderRow>('SELECT * FROM orders WHERE id = ?');
-  const byExternal = db.prepare<[string, string], OrderRow>('SELECT * FROM orders WHERE store_id = ? AND external_id = ?');
-  const list = db.prepare<
+  const insert = prepareLazily(db, `INSERT INTO orders (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`);
+  const update = prepareLazily(db, `UPDATE orders SET ${COLUMNS.filter((c) => c !== 'id').map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`);
+  const byId = prepareLazily<[string], OrderRow>(db, 'SELECT * FROM orders WHERE id = ?');
+  const byExternal = prepareLazily<[string, string], OrderRow>(db, 'SELECT * FROM orders WHERE store_id = ? AND external_id = ?');
+  const list = prepareLazily<
     { store_id: string; after: number; limit: number; statuses: string | null; ack_status: string | null; created_since: number | null; updated_since: number | null },
     OrderRow
-  >(
+  >(db,
     `SELECT * FROM orders WHERE store_id = @store_id AND number > @after
        AND (@statuses IS NULL OR status IN (SELECT value FROM json_each(@statuses)))
        AND (@ack_status IS NULL OR ack_status = @ack_status)
@@ -130,15 +131,15 @@ export function sqliteOrders(db: Db, changed: (storeId: string | null, orderId: 
        AND (@updated_since IS NULL OR updated_at >= @updated_since)
      ORDER BY number LIMIT @limit`,
   );
-  const waitingAck = db.prepare<[string], OrderRow>("SELECT * FROM orders WHERE store_id = ? AND ack_status <> 'acknowledged' ORDER BY number");
-  const insertHistory = db.prepare(
+  const waitingAck = prepareLazily<[string], OrderRow>(db, "SELECT * FROM orders WHERE store_id = ? AND ack_status <> 'acknowledged' ORDER BY number");
+  const insertHistory = prepareLazily(db,
     `INSERT INTO order_status_history (order_id, seq, status, at, by, integration_id, reason)
      VALUES (@order_id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM order_status_history WHERE order_id = @order_id), @status, @at, @by, @integration_id, @reason)`,
   );
-  const history = db.prepare<[string], HistoryRow>('SELECT * FROM order_status_history WHERE order_id = ? ORDER BY seq');
-  const lastNumber = db.prepare<[string], number | null>('SELECT MAX(number) FROM orders WHERE store_id = ?').pluck();
+  const history = prepareLazily<[string], HistoryRow>(db, 'SELECT * FROM order_status_history WHERE order_id = ? ORDER BY seq');
+  const lastNumber = prepareLazily<[string], number | null>(db, 'SELECT MAX(number) FROM orders WHERE store_id = ?').pluck();
   // The simulator's view of the catalog: what a customer can put in the cart right now.
-  const orderable = db.prepare<{ store_id: string; panel_only: number }, { id: string }>(
+  const orderable = prepareLazily<{ store_id: string; panel_only: number }, { id: string }>(db,
     `SELECT p.id FROM products p JOIN categories c ON c.id = p.category_id
      WHERE p.store_id = @store_id AND p.active = 1 AND p.available = 1 AND c.active = 1
        AND (@panel_only = 0 OR p.external_id IS NULL)

@@ -6,6 +6,7 @@ import { page } from '../../catalog/cursor.js';
 import { ChangeCache } from './change-cache.js';
 import type { Db } from './open.js';
 import { rowWatch } from './row-watch.js';
+import { prepareLazily } from './lazy-statement.js';
 
 // GET /catalog/products on SQLite, its hot path (issue 10): each product's JSON text kept by rowid
 // until SQLite reports a write to it (row-watch.ts), the page's rows read as integer rowids from a
@@ -51,7 +52,7 @@ const MAX_PAGES = 256;
 
 /** The products page of one database: `(args) => body bytes`. */
 export function productPageReader(db: Db): (args: ProductPageArgs) => Buffer {
-  const byRowids = db.prepare<[{ rowids: string }], TextRow>(`SELECT ${TEXT_COLUMNS} WHERE p.rowid IN (SELECT value FROM json_each(@rowids))`).raw(true);
+  const byRowids = prepareLazily<[{ rowids: string }], TextRow>(db, `SELECT ${TEXT_COLUMNS} WHERE p.rowid IN (SELECT value FROM json_each(@rowids))`).raw(true);
   /**
    * The page's products (its filters, id order and limit) as their rowids, from the products_page
    * index alone (migration 0006): integers cost SQLite and V8 a fraction of what the ids' text does,
@@ -66,12 +67,12 @@ export function productPageReader(db: Db): (args: ProductPageArgs) => Buffer {
        ORDER BY p.id LIMIT @limit`,
     )
     .pluck();
-  const categoryId = db.prepare<[string, string], string>('SELECT id FROM categories WHERE integration_id = ? AND external_id = ?').pluck();
-  const groupsOf = db.prepare<{ ids: string }, Record<string, unknown>>(
+  const categoryId = prepareLazily<[string, string], string>(db, 'SELECT id FROM categories WHERE integration_id = ? AND external_id = ?').pluck();
+  const groupsOf = prepareLazily<{ ids: string }, Record<string, unknown>>(db,
     `SELECT id, product_id AS productId, integration_id AS integrationId, external_id AS externalId, name, min_select AS minSelect,
        max_select AS maxSelect, position FROM option_groups WHERE product_id IN (SELECT value FROM json_each(@ids)) ORDER BY product_id, position, id`,
   );
-  const optionsOf = db.prepare<{ ids: string }, Record<string, unknown>>(
+  const optionsOf = prepareLazily<{ ids: string }, Record<string, unknown>>(db,
     `SELECT id, group_id AS groupId, product_id AS productId, integration_id AS integrationId, external_id AS externalId, name, price,
        available = 1 AS available, position FROM options WHERE product_id IN (SELECT value FROM json_each(@ids)) ORDER BY product_id, position, id`,
   );

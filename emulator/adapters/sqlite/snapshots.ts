@@ -1,6 +1,7 @@
 import type { Db } from './open.js';
 import type { SnapshotKey, SnapshotRecord, SnapshotsRepository } from '../../catalog/repository.js';
 import type { ItemKind, SnapshotStatus } from '../../catalog/snapshot.js';
+import { prepareLazily } from './lazy-statement.js';
 
 // Full catalog snapshots: their state, the codes each one sent and the stored results of each part.
 
@@ -32,28 +33,28 @@ const keyOf = (k: SnapshotKey) => ({ integration_id: k.integrationId, snapshot_i
 
 export function sqliteSnapshots(db: Db): SnapshotsRepository {
   type Key = { integration_id: string; snapshot_id: string };
-  const get = db.prepare<Key, SnapshotRow>('SELECT * FROM snapshots WHERE integration_id = @integration_id AND snapshot_id = @snapshot_id');
-  const insert = db.prepare(
+  const get = prepareLazily<Key, SnapshotRow>(db, 'SELECT * FROM snapshots WHERE integration_id = @integration_id AND snapshot_id = @snapshot_id');
+  const insert = prepareLazily(db,
     `INSERT INTO snapshots (integration_id, snapshot_id, sync_run_id, status, last_part, started_at)
      VALUES (@integration_id, @snapshot_id, @sync_run_id, @status, @last_part, @started_at)`,
   );
-  const finishPart = db.prepare(
+  const finishPart = prepareLazily(db,
     'UPDATE snapshots SET last_part = @part, failed = failed + @failed WHERE integration_id = @integration_id AND snapshot_id = @snapshot_id',
   );
-  const close = db.prepare(
+  const close = prepareLazily(db,
     `UPDATE snapshots SET status = @status, deactivated = @deactivated, reason = @reason
      WHERE integration_id = @integration_id AND snapshot_id = @snapshot_id`,
   );
-  const addItem = db.prepare(
+  const addItem = prepareLazily(db,
     'INSERT OR IGNORE INTO snapshot_items (integration_id, snapshot_id, kind, external_id) VALUES (@integration_id, @snapshot_id, @kind, @external_id)',
   );
-  const items = db.prepare<Key, { kind: ItemKind; externalId: string }>(
+  const items = prepareLazily<Key, { kind: ItemKind; externalId: string }>(db,
     'SELECT kind, external_id AS externalId FROM snapshot_items WHERE integration_id = @integration_id AND snapshot_id = @snapshot_id',
   );
-  const part = db.prepare<Key & { part: number }, { fingerprint: string; response: string }>(
+  const part = prepareLazily<Key & { part: number }, { fingerprint: string; response: string }>(db,
     'SELECT fingerprint, response FROM snapshot_parts WHERE integration_id = @integration_id AND snapshot_id = @snapshot_id AND part = @part',
   );
-  const savePart = db.prepare(
+  const savePart = prepareLazily(db,
     `INSERT OR REPLACE INTO snapshot_parts (integration_id, snapshot_id, part, fingerprint, response)
      VALUES (@integration_id, @snapshot_id, @part, @fingerprint, @response)`,
   );

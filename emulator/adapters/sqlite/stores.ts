@@ -2,6 +2,7 @@ import type { Db } from './open.js';
 import type {
   CredentialRecord, CredentialsRepository, IntegrationRecord, IntegrationsRepository, IntegrationStatus, StoreRecord, StoresRepository,
 } from '../../stores/repository.js';
+import { prepareLazily } from './lazy-statement.js';
 
 // The stores aggregate's tables: stores (and their tokens), integrations, credentials.
 
@@ -30,29 +31,29 @@ const toStore = (r: StoreRow): StoreRecord => ({
 });
 
 export function sqliteStores(db: Db): StoresRepository {
-  const insert = db.prepare(
+  const insert = prepareLazily(db,
     `INSERT INTO stores (id, slug, name, switch_on, suspended, payment_methods, fulfillment_types, created_at, updated_at)
      VALUES (@id, @slug, @name, @switch_on, 0, @payment_methods, @fulfillment_types, @now, @now)`,
   );
-  const byId = db.prepare<[string], StoreRow>('SELECT * FROM stores WHERE id = ?');
-  const bySlug = db.prepare<[string], { n: number }>('SELECT 1 AS n FROM stores WHERE slug = ?');
-  const all = db.prepare<[], StoreRow>('SELECT * FROM stores ORDER BY created_at, id');
-  const update = db.prepare(
+  const byId = prepareLazily<[string], StoreRow>(db, 'SELECT * FROM stores WHERE id = ?');
+  const bySlug = prepareLazily<[string], { n: number }>(db, 'SELECT 1 AS n FROM stores WHERE slug = ?');
+  const all = prepareLazily<[], StoreRow>(db, 'SELECT * FROM stores ORDER BY created_at, id');
+  const update = prepareLazily(db,
     `UPDATE stores SET switch_on = @switch_on, suspended = @suspended, payment_methods = @payment_methods,
        fulfillment_types = @fulfillment_types, updated_at = @now WHERE id = @id`,
   );
-  const nextNumber = db.prepare<[string], { order_seq: number }>('UPDATE stores SET order_seq = order_seq + 1 WHERE id = ? RETURNING order_seq');
+  const nextNumber = prepareLazily<[string], { order_seq: number }>(db, 'UPDATE stores SET order_seq = order_seq + 1 WHERE id = ? RETURNING order_seq');
   // EXISTS stops at the first match; COUNT(*) walked every product and ran twice per catalog write.
-  const hasActiveProduct = db.prepare<[string], { n: number }>(
+  const hasActiveProduct = prepareLazily<[string], { n: number }>(db,
     `SELECT EXISTS (SELECT 1 FROM products p JOIN categories c ON c.id = p.category_id
      WHERE p.store_id = ? AND p.active = 1 AND c.active = 1) AS n`,
   );
-  const setToken = db.prepare(
+  const setToken = prepareLazily(db,
     `INSERT INTO store_tokens (store_id, token_sha256, created_at) VALUES (?, ?, ?)
      ON CONFLICT (store_id) DO UPDATE SET token_sha256 = excluded.token_sha256, created_at = excluded.created_at`,
   );
-  const dropToken = db.prepare('DELETE FROM store_tokens WHERE store_id = ?');
-  const storeOfToken = db.prepare<[Buffer], { store_id: string }>('SELECT store_id FROM store_tokens WHERE token_sha256 = ?');
+  const dropToken = prepareLazily(db, 'DELETE FROM store_tokens WHERE store_id = ?');
+  const storeOfToken = prepareLazily<[Buffer], { store_id: string }>(db, 'SELECT store_id FROM store_tokens WHERE token_sha256 = ?');
   return {
     async insert(s, now) {
       insert.run({
@@ -117,15 +118,15 @@ const toIntegration = (r: IntegrationRow): IntegrationRecord => ({
 });
 
 export function sqliteIntegrations(db: Db): IntegrationsRepository {
-  const insert = db.prepare(
+  const insert = prepareLazily(db,
     `INSERT INTO integrations (id, store_id, system, status, scopes, settings, created_at, updated_at)
      VALUES (@id, @store_id, @system, 'inactive', @scopes, @settings, @now, @now)`,
   );
-  const byId = db.prepare<[string], IntegrationRow>('SELECT * FROM integrations WHERE id = ?');
-  const byStore = db.prepare<[string], IntegrationRow>('SELECT * FROM integrations WHERE store_id = ? ORDER BY created_at, id');
-  const all = db.prepare<[], IntegrationRow>('SELECT * FROM integrations ORDER BY created_at, id');
-  const update = db.prepare('UPDATE integrations SET status = @status, scopes = @scopes, settings = @settings, updated_at = @now WHERE id = @id');
-  const activate = db.prepare("UPDATE integrations SET status = 'active', updated_at = @now WHERE id = @id AND status = 'inactive'");
+  const byId = prepareLazily<[string], IntegrationRow>(db, 'SELECT * FROM integrations WHERE id = ?');
+  const byStore = prepareLazily<[string], IntegrationRow>(db, 'SELECT * FROM integrations WHERE store_id = ? ORDER BY created_at, id');
+  const all = prepareLazily<[], IntegrationRow>(db, 'SELECT * FROM integrations ORDER BY created_at, id');
+  const update = prepareLazily(db, 'UPDATE integrations SET status = @status, scopes = @scopes, settings = @settings, updated_at = @now WHERE id = @id');
+  const activate = prepareLazily(db, "UPDATE integrations SET status = 'active', updated_at = @now WHERE id = @id AND status = 'inactive'");
   return {
     async insert(i, now) {
       insert.run({ id: i.id, store_id: i.storeId, system: i.system, scopes: JSON.stringify(i.scopes), settings: JSON.stringify(i.settings), now });
@@ -168,16 +169,16 @@ const toCredential = (r: CredentialRow): CredentialRecord => ({
 });
 
 export function sqliteCredentials(db: Db): CredentialsRepository {
-  const insert = db.prepare('INSERT INTO credentials (key_id, integration_id, secret_sha256, created_at) VALUES (?, ?, ?, ?)');
-  const byKey = db.prepare<[string], CredentialRow>('SELECT * FROM credentials WHERE key_id = ?');
-  const live = db.prepare<[string], CredentialRow>('SELECT * FROM credentials WHERE integration_id = ? AND revoked_at IS NULL ORDER BY created_at, key_id');
-  const byIntegration = db.prepare<[string], CredentialRow>('SELECT * FROM credentials WHERE integration_id = ? ORDER BY created_at, key_id');
-  const expireOthers = db.prepare(
+  const insert = prepareLazily(db, 'INSERT INTO credentials (key_id, integration_id, secret_sha256, created_at) VALUES (?, ?, ?, ?)');
+  const byKey = prepareLazily<[string], CredentialRow>(db, 'SELECT * FROM credentials WHERE key_id = ?');
+  const live = prepareLazily<[string], CredentialRow>(db, 'SELECT * FROM credentials WHERE integration_id = ? AND revoked_at IS NULL ORDER BY created_at, key_id');
+  const byIntegration = prepareLazily<[string], CredentialRow>(db, 'SELECT * FROM credentials WHERE integration_id = ? ORDER BY created_at, key_id');
+  const expireOthers = prepareLazily(db,
     `UPDATE credentials SET expires_at = @expires_at
      WHERE integration_id = @integration_id AND key_id != @keep AND revoked_at IS NULL
        AND (expires_at IS NULL OR expires_at > @expires_at)`,
   );
-  const revoke = db.prepare('UPDATE credentials SET revoked_at = ? WHERE key_id = ? AND integration_id = ? AND revoked_at IS NULL');
+  const revoke = prepareLazily(db, 'UPDATE credentials SET revoked_at = ? WHERE key_id = ? AND integration_id = ? AND revoked_at IS NULL');
   return {
     async insert(keyId, integrationId, digest, now) {
       insert.run(keyId, integrationId, digest, now);

@@ -2,6 +2,7 @@ import type { Db } from './open.js';
 import type {
   AttemptRecord, ClaimedDelivery, DeliveryRecord, OrderDelivery, WebhookRecord, WebhooksRepository,
 } from '../../webhooks/repository.js';
+import { prepareLazily } from './lazy-statement.js';
 
 // One webhook per integration (spec: Webhook configuration); its deliveries form a persistent queue
 // written in the same transaction as their event, so nothing is lost across a crash. One process
@@ -86,8 +87,8 @@ const LOCAL_CLAIM = 'local';
 const claimed = (d: DeliveryRecord): ClaimedDelivery => ({ ...d, status: 'delivering', claimToken: LOCAL_CLAIM });
 
 export function sqliteWebhooks(db: Db): WebhooksRepository {
-  const get = db.prepare<[string], WebhookRow>('SELECT * FROM webhooks WHERE integration_id = ?');
-  const upsert = db.prepare(
+  const get = prepareLazily<[string], WebhookRow>(db, 'SELECT * FROM webhooks WHERE integration_id = ?');
+  const upsert = prepareLazily(db,
     `INSERT INTO webhooks (integration_id, store_id, url, events, active, paused, paused_reason, secret, previous_secret,
        previous_expires_at, failing_since, created_at, updated_at)
      VALUES (@integration_id, @store_id, @url, @events, @active, @paused, @paused_reason, @secret, @previous_secret,
@@ -97,24 +98,24 @@ export function sqliteWebhooks(db: Db): WebhooksRepository {
        previous_secret = excluded.previous_secret, previous_expires_at = excluded.previous_expires_at,
        failing_since = excluded.failing_since, updated_at = excluded.updated_at`,
   );
-  const insertDelivery = db.prepare(
+  const insertDelivery = prepareLazily(db,
     `INSERT INTO webhook_deliveries (id, integration_id, event_id, event_type, body, status, next_attempt_at, created_at, updated_at)
      VALUES (@id, @integration_id, @event_id, @event_type, @body, 'pending', @now, @now, @now)`,
   );
-  const deliveryById = db.prepare<[string], DeliveryRecord>(`SELECT ${DELIVERY} FROM webhook_deliveries d WHERE d.id = ?`);
-  const due = db.prepare<{ now: number; limit: number }, DeliveryRecord>(
+  const deliveryById = prepareLazily<[string], DeliveryRecord>(db, `SELECT ${DELIVERY} FROM webhook_deliveries d WHERE d.id = ?`);
+  const due = prepareLazily<{ now: number; limit: number }, DeliveryRecord>(db,
     `SELECT ${DELIVERY} FROM webhook_deliveries d JOIN webhooks w ON w.integration_id = d.integration_id
      WHERE d.status = 'pending' AND d.next_attempt_at <= @now AND w.active = 1 AND w.paused = 0
      ORDER BY d.next_attempt_at, d.seq LIMIT @limit`,
   );
-  const nextDue = db.prepare<[], number | null>(
+  const nextDue = prepareLazily<[], number | null>(db,
     `SELECT MIN(d.next_attempt_at) FROM webhook_deliveries d JOIN webhooks w ON w.integration_id = d.integration_id
      WHERE d.status = 'pending' AND w.active = 1 AND w.paused = 0`,
   ).pluck();
-  const claim = db.prepare<{ id: string; from: string; now: number }>(
+  const claim = prepareLazily<{ id: string; from: string; now: number }>(db,
     "UPDATE webhook_deliveries SET status = 'delivering', updated_at = @now WHERE id = @id AND status = @from",
   );
-  const settle = db.prepare(
+  const settle = prepareLazily(db,
     `UPDATE webhook_deliveries SET status = @status, attempt_count = @attempt_count, next_attempt_at = @next_attempt_at,
        updated_at = @now WHERE id = @id AND status = 'delivering'`,
   );
@@ -122,25 +123,25 @@ export function sqliteWebhooks(db: Db): WebhooksRepository {
   // without one was a manual retry of a finished delivery. That goes back to its final state
   // (`succeeded` if any attempt succeeded, else `failed`) and never re-enters the schedule, which
   // would allow a tenth scheduled attempt.
-  const recover = db.prepare<{ now: number }>(
+  const recover = prepareLazily<{ now: number }>(db,
     `UPDATE webhook_deliveries SET updated_at = @now, status = CASE
        WHEN next_attempt_at IS NOT NULL THEN 'pending'
        WHEN EXISTS (SELECT 1 FROM webhook_attempts a WHERE a.delivery_id = webhook_deliveries.id AND a.succeeded = 1) THEN 'succeeded'
        ELSE 'failed' END
      WHERE status = 'delivering'`,
   );
-  const list = db.prepare<{ integration_id: string; status: string | null; limit: number }, DeliveryRecord>(
+  const list = prepareLazily<{ integration_id: string; status: string | null; limit: number }, DeliveryRecord>(db,
     `SELECT ${DELIVERY} FROM webhook_deliveries d WHERE d.integration_id = @integration_id AND (@status IS NULL OR d.status = @status)
      ORDER BY d.seq DESC LIMIT @limit`,
   );
-  const insertAttempt = db.prepare(
+  const insertAttempt = prepareLazily(db,
     `INSERT INTO webhook_attempts (delivery_id, number, attempted_at, manual, succeeded, response_status, error, duration_ms)
      VALUES (@delivery_id, (SELECT COUNT(*) + 1 FROM webhook_attempts WHERE delivery_id = @delivery_id), @attempted_at, @manual,
        @succeeded, @response_status, @error, @duration_ms)`,
   );
-  const attempts = db.prepare<[string], AttemptRow>('SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY number');
+  const attempts = prepareLazily<[string], AttemptRow>(db, 'SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY number');
   // The observer's reads: the deliveries of events about one order, with the time of their first success.
-  const aboutOrder = db.prepare<{ integration_id: string; order_id: string }, OrderDelivery>(
+  const aboutOrder = prepareLazily<{ integration_id: string; order_id: string }, OrderDelivery>(db,
     `SELECT json_extract(d.body, '$.data.order.id') AS orderId, json_extract(d.body, '$.data.order.status') AS orderStatus,
        d.event_id AS eventId, d.event_type AS eventType, d.body, d.status,
        (SELECT MIN(a.attempted_at) FROM webhook_attempts a WHERE a.delivery_id = d.id AND a.succeeded = 1) AS succeededAt,

@@ -7,7 +7,7 @@ import type { StartOptions } from './index.js';
 import { checkOperatorFlags, shownUrl, startStorage } from './storage.js';
 import { loadBundleForStart, restoredNote } from './export.js';
 import { banner, type BannerFacts } from './banner.js';
-import { loadStartCatalog, readStartCatalog } from './start-catalog.js';
+import type { loadStartCatalog } from './start-catalog.js';
 import { DETACHED_CHILD, DETACHED_TEMP_LOG, type DetachedReady } from './detach.js';
 import { assertPortFree, DataDirBefore, startFailure } from './start-failure.js';
 
@@ -17,7 +17,9 @@ export async function startAction(options: StartOptions): Promise<void> {
   checkOperatorFlags(options);
   // Read before the start: a refused bundle or menu changes nothing.
   const bundle = options.from ? await loadBundleForStart(options.from) : null;
-  const menu = options.catalog ? await readStartCatalog(options.catalog) : null;
+  // The menu's reader (csv-parse, the catalog file's checks) loads with --catalog only.
+  const startCatalog = options.catalog ? await import('./start-catalog.js') : null;
+  const menu = startCatalog ? await startCatalog.readStartCatalog(options.catalog!) : null;
   // A taken port changes nothing either; any later failure puts the data folder back (start-failure.ts).
   await assertPortFree(options.host, options.port);
   const before = dataDir ? DataDirBefore.of(dataDir) : null;
@@ -68,7 +70,7 @@ export async function startAction(options: StartOptions): Promise<void> {
   const ready = readyLine(running);
   let catalog: Awaited<ReturnType<typeof loadStartCatalog>> | null = null;
   try {
-    catalog = menu ? await loadStartCatalog(running, ready.stores, menu) : null;
+    catalog = menu ? await startCatalog!.loadStartCatalog(running, ready.stores, menu) : null;
   } catch (error) {
     // Nothing was announced yet: the emulator stops (its pid file goes with it) and the folder is put back.
     await running.close();
