@@ -1,5 +1,5 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 import * as coreEndpoints from './src/contract/endpoints.js';
 import * as orderEndpoints from './src/contract/orders-endpoints.js';
@@ -76,6 +76,28 @@ const clientRoutes: NonNullable<Options['esbuildPlugins']>[number] = {
 };
 
 /**
+ * zod's messages in English only, in the CLI's build: zod's index exports every locale it has
+ * (`z.locales`, 64 files, ~360 kB of its ~750 kB), which every command that validates with the
+ * contract, and every emulator start, would compile. Nothing here picks another locale (the API's
+ * Spanish messages are the contract's own); English is the one zod itself configures (classic/schemas.js).
+ */
+const englishOnlyZod: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'english-only-zod',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+      if (!/[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)) return undefined;
+      // A name without the build machine's path: esbuild writes it into the chunk as a comment.
+      return { path: 'zod/v4/locales/index.js', namespace: 'zod-locales', pluginData: { dir: resolve(dirname(args.importer), '../locales') } };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: "export { default as en } from './en.js';",
+      resolveDir: (args.pluginData as { dir: string }).dir,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * The licenses of the packages the CLI's build carries, in `src/cli/THIRD-PARTY-NOTICES.md` beside its
  * entry: their MIT, ISC and BSD licenses ask that the notice go with every copy of their code, and
  * the bundle is one. Read from esbuild's list of the inputs it bundled, so it names exactly those.
@@ -111,7 +133,7 @@ const cli: Options = {
   format: ['esm'],
   noExternal: [/^(?!better-sqlite3$|pg$|pg\/)[^./]/],
   external: KEEP_EXTERNAL,
-  esbuildPlugins: [slimUndici, clientRoutes, thirdPartyNotices],
+  esbuildPlugins: [slimUndici, clientRoutes, englishOnlyZod, thirdPartyNotices],
   // CommonJS code bundled into ESM calls `require` for Node's own modules: this gives it one.
   banner: { js: "import { createRequire as __cliCreateRequire } from 'node:module'; const require = __cliCreateRequire(import.meta.url);" },
 };
