@@ -150,7 +150,8 @@ export async function resolve(specifier, context, next) {
         writeFileSync(log, '');
         await promisify(execFile)(process.execPath, ['--import', join(dir, 'register.mjs'), cliEntry(), ...args], {
           cwd: ROOT,
-          env: { ...process.env, NO_COLOR: '1', MK_IMPORTS_LOG: log, ...env },
+          // A developer's own MERCHANT_KIT_* settings (a profile to use) must not change what loads.
+          env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MERCHANT_KIT_'))), NO_COLOR: '1', MK_IMPORTS_LOG: log, ...env },
         });
         const resolved = readFileSync(log, 'utf8');
         return { resolved, bundled: bundledModules(resolved) };
