@@ -1,6 +1,9 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
+import * as coreEndpoints from './src/contract/endpoints.js';
+import * as orderEndpoints from './src/contract/orders-endpoints.js';
+import * as webhookEndpoints from './src/contract/webhooks-endpoints.js';
 
 // The JavaScript of the package (declarations come after: `rollup -c rollup.types.config.mjs`).
 // ESM for everything, the CLI included; CommonJS as well for the three library entries, so that
@@ -58,6 +61,61 @@ const slimUndici: NonNullable<Options['esbuildPlugins']>[number] = {
   },
 };
 /**
+ * The endpoint rows as the client reads them (`id`, `method`, `path`, `idempotency`: merchant-client.ts's
+ * `request`), for src/client/resources.ts in the CLI's build. The rows themselves hold zod schemas
+ * (validation, types, OpenAPI): importing them loads zod (~750 kB of JavaScript) and builds every
+ * schema of the API, which a command such as `merchant-kit me` never uses. Read from the contract's
+ * own rows when the build runs, so there is no second copy; a name resources.ts imports that is not a
+ * row fails the build. The library entries keep the rows themselves (their users import schemas).
+ */
+const ROUTE_FIELDS = ['id', 'method', 'path', 'idempotency'] as const;
+const ENDPOINT_MODULES: Record<string, Record<string, unknown>> = {
+  endpoints: coreEndpoints,
+  'orders-endpoints': orderEndpoints,
+  'webhooks-endpoints': webhookEndpoints,
+};
+const clientRoutes: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'client-routes',
+  setup(build) {
+    build.onResolve({ filter: /\/contract\/(endpoints|orders-endpoints|webhooks-endpoints)\.js$/ }, (args) => {
+      if (!/[\\/]src[\\/]client[\\/]resources\.ts$/.test(args.importer)) return undefined;
+      return { path: /([^/]+)\.js$/.exec(args.path)![1], namespace: 'client-routes' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'client-routes' }, (args) => {
+      const rows = Object.entries(ENDPOINT_MODULES[args.path]!).filter(
+        ([, v]) => typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as { path?: unknown }).path === 'string',
+      );
+      const contents = rows
+        .map(([name, row]) => `export const ${name} = Object.freeze(${JSON.stringify(Object.fromEntries(ROUTE_FIELDS.map((f) => [f, (row as Record<string, unknown>)[f]])))});`)
+        .join('\n');
+      return { contents, loader: 'js' };
+    });
+  },
+};
+
+/**
+ * zod's messages in English only, in the CLI's build: zod's index exports every locale it has
+ * (`z.locales`, 64 files, ~360 kB of its ~750 kB), which every command that validates with the
+ * contract, and every emulator start, would compile. Nothing here picks another locale (the API's
+ * Spanish messages are the contract's own); English is the one zod itself configures (classic/schemas.js).
+ */
+const englishOnlyZod: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'english-only-zod',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+      if (!/[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)) return undefined;
+      // A name without the build machine's path: esbuild writes it into the chunk as a comment.
+      return { path: 'zod/v4/locales/index.js', namespace: 'zod-locales', pluginData: { dir: resolve(dirname(args.importer), '../locales') } };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: "export { default as en } from './en.js';",
+      resolveDir: (args.pluginData as { dir: string }).dir,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * The licenses of the packages the CLI's build carries, in `src/cli/THIRD-PARTY-NOTICES.md` beside its
  * entry: their MIT, ISC and BSD licenses ask that the notice go with every copy of their code, and
  * the bundle is one. Read from esbuild's list of the inputs it bundled, so it names exactly those.
@@ -93,7 +151,7 @@ const cli: Options = {
   format: ['esm'],
   noExternal: [/^(?!better-sqlite3$|pg$|pg\/)[^./]/],
   external: KEEP_EXTERNAL,
-  esbuildPlugins: [slimUndici, unusedByTheCli, thirdPartyNotices],
+  esbuildPlugins: [slimUndici, unusedByTheCli, clientRoutes, englishOnlyZod, thirdPartyNotices],
   // CommonJS code bundled into ESM calls `require` for Node's own modules: this gives it one.
   banner: { js: "import { createRequire as __cliCreateRequire } from 'node:module'; const require = __cliCreateRequire(import.meta.url);" },
 };

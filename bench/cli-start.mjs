@@ -1,19 +1,26 @@
 // Start-up cost of the CLI and of the emulator, each case a fresh process beside `node -e 0`, in the
 // same run and interleaved (one of each per round), so that a busy moment of the machine hits all alike:
 //   - `merchant-kit --version` and `--help` (no work: commander only);
-//   - `merchant-kit me` and `orders list` against an emulator the bench starts (a command that works:
-//     zod, the client and undici load);
+//   - `merchant-kit me`, `orders list` and `orders list --json` against an emulator the bench starts
+//     (a command that works: the client and undici load);
 //   - `emulator start --memory`, `--data <new folder>` and `--data <folder of an earlier start>`, each
 //     up to its ready line (the CPU is the process's at that line; it is stopped after).
 // Wall time and CPU time (user + system, from /proc on Linux; "-" elsewhere) of each, as medians.
 //
-//   node bench/cli-start.mjs [--runs 30] [--json] [--only cli|emulator]
+//   node bench/cli-start.mjs [--runs 30] [--json] [--only cli|emulator] [--against <checkout>] [--loaded]
+//
+// --against <checkout>: every case also runs from that checkout's build (its bin/merchant-kit.js,
+// built there), interleaved with this one's, so that a before/after comparison shares the machine's
+// moments; the CLI cases of both talk to the same emulator (this build's). --loaded: before the runs,
+// each CLI case once more with a resolve hook, to print how many files and bytes of the build's
+// JavaScript it loads.
 //
 // Needs the build (`npx tsup`). Target: median wall under 150 ms for --version and --help.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { processCpuMicros } from './lib/proc-cpu.mjs';
@@ -23,7 +30,13 @@ const BIN = join(ROOT, 'bin', 'merchant-kit.js');
 const TARGET_MS = 150;
 
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '30' }, json: { type: 'boolean', default: false }, only: { type: 'string' } },
+  options: {
+    runs: { type: 'string', default: '30' },
+    json: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    against: { type: 'string' },
+    loaded: { type: 'boolean', default: false },
+  },
 });
 const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1) {
@@ -37,6 +50,16 @@ if (values.only !== undefined && values.only !== 'cli' && values.only !== 'emula
 if (!existsSync(join(ROOT, 'dist', 'src', 'cli', 'main.js'))) {
   console.error('The build is missing: run `npx tsup` (or `npm run build`) first.');
   process.exit(1);
+}
+/** The builds compared: this checkout's, and the one of --against. */
+const builds = [{ label: '', root: ROOT, bin: BIN }];
+if (values.against !== undefined) {
+  const root = resolve(values.against);
+  if (!existsSync(join(root, 'dist', 'src', 'cli', 'main.js'))) {
+    console.error(`--against ${values.against}: no build there (run \`npx tsup\` in it first).`);
+    process.exit(2);
+  }
+  builds.push({ label: ' [against]', root, bin: join(root, 'bin', 'merchant-kit.js') });
 }
 
 const ENV = { ...process.env, NO_COLOR: '1' };
@@ -82,9 +105,9 @@ function timeExit(args, env) {
 }
 
 /** Starts `emulator start <args> --port 0 --json`; resolves at its ready line with the process and the line. */
-function startToReady(args) {
+function startToReady(args, bin = BIN) {
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', '--json', ...args], { cwd: ROOT, env: ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'emulator', 'start', '--port', '0', '--json', ...args], { cwd: ROOT, env: ENV, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   return new Promise((resolve, reject) => {
@@ -101,8 +124,8 @@ function startToReady(args) {
 }
 
 /** One emulator start up to its ready line, then stopped (and waited for). */
-async function timeReady(args) {
-  const { child, wall, cpu } = await startToReady(args);
+async function timeReady(args, bin = BIN) {
+  const { child, wall, cpu } = await startToReady(args, bin);
   child.removeAllListeners('exit');
   const exited = new Promise((resolve) => child.on('exit', resolve));
   child.kill('SIGTERM');
@@ -111,30 +134,61 @@ async function timeReady(args) {
 }
 
 const cases = [{ name: 'node -e 0', run: () => timeExit(['-e', '0'], ENV) }];
+/** The CLI cases, for --loaded: their arguments and environment. */
+const cliCases = [];
 if (values.only !== 'emulator') {
   const plain = { ...ENV, HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
-  cases.push(
-    { name: 'merchant-kit --version', run: () => timeExit([BIN, '--version'], plain), target: true },
-    { name: 'merchant-kit --help', run: () => timeExit([BIN, '--help'], plain), target: true },
-  );
   // A command that does work needs an emulator: one, in memory, without rate limits, for every run.
   const started = await startToReady(['--memory', '--limits', 'off']);
   emulator = started.child;
   const target = { ...plain, MERCHANT_KIT_BASE_URL: started.ready.sandbox_base_url, MERCHANT_KIT_CREDENTIAL: started.ready.stores[0].credential };
-  cases.push(
-    { name: 'merchant-kit me', run: () => timeExit([BIN, 'me'], target) },
-    { name: 'merchant-kit orders list', run: () => timeExit([BIN, 'orders', 'list'], target) },
-  );
+  for (const b of builds) {
+    for (const [args, env, target_] of [
+      [['--version'], plain, true],
+      [['--help'], plain, true],
+      [['me'], target, false],
+      [['orders', 'list'], target, false],
+      [['orders', 'list', '--json'], target, false],
+    ]) {
+      const name = `merchant-kit ${args.join(' ')}${b.label}`;
+      cases.push({ name, run: () => timeExit([b.bin, ...args], env), target: target_ && b.root === ROOT });
+      cliCases.push({ name, root: b.root, bin: b.bin, args, env });
+    }
+  }
 }
 if (values.only !== 'cli') {
-  const kept = scratch();
-  cases.push(
-    { name: 'emulator start --memory', run: () => timeReady(['--memory']) },
-    { name: 'emulator start --data <new>', run: () => timeReady(['--data', join(scratch(), 'data')]) },
-    // The first run (the warm-up) creates the folder; every later start opens it.
-    { name: 'emulator start --data <kept>', run: () => timeReady(['--data', join(kept, 'data')]) },
-  );
+  for (const b of builds) {
+    const kept = scratch();
+    cases.push(
+      { name: `emulator start --memory${b.label}`, run: () => timeReady(['--memory'], b.bin) },
+      { name: `emulator start --data <new>${b.label}`, run: () => timeReady(['--data', join(scratch(), 'data')], b.bin) },
+      // The first run (the warm-up) creates the folder; every later start opens it.
+      { name: `emulator start --data <kept>${b.label}`, run: () => timeReady(['--data', join(kept, 'data')], b.bin) },
+    );
+  }
 }
+
+/**
+ * The build's JavaScript one CLI case loads: each file a resolve hook sees under the checkout's
+ * dist/ (the CLI's chunks carry their dependencies), counted once, with its size.
+ */
+function loadedBy(c) {
+  const dir = scratch();
+  const log = join(dir, 'resolved.txt');
+  writeFileSync(log, '');
+  writeFileSync(join(dir, 'hooks.mjs'), `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  appendFileSync(${JSON.stringify(log)}, result.url + '\\n');
+  return result;
+}`);
+  writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});`);
+  spawnSync(process.execPath, ['--import', join(dir, 'register.mjs'), c.bin, ...c.args], { cwd: ROOT, stdio: 'ignore', env: c.env });
+  const dist = pathToFileURL(join(c.root, 'dist')).href + '/';
+  const files = [...new Set(readFileSync(log, 'utf8').split('\n').filter((url) => url.startsWith(dist)))];
+  return { name: c.name, files: files.length, bytes: files.reduce((sum, url) => sum + statSync(fileURLToPath(url)).size, 0) };
+}
+const loaded = values.loaded ? cliCases.map(loadedBy) : null;
 
 // One warm-up of each (Node's compile cache, where it has one, is written on the first start), then
 // the measured runs.
@@ -164,7 +218,7 @@ const targeted = results.filter((r, j) => cases[j].target);
 const met = targeted.every((r) => r.median_ms < TARGET_MS);
 
 if (values.json) {
-  console.log(JSON.stringify({ node: process.version, target_ms: TARGET_MS, met: targeted.length ? met : null, results }, null, 2));
+  console.log(JSON.stringify({ node: process.version, target_ms: TARGET_MS, met: targeted.length ? met : null, results, ...(loaded && { loaded }) }, null, 2));
 } else {
   console.log(`Node ${process.version}, ${runs} runs each, interleaved; wall and CPU (user + system) medians`);
   const width = Math.max(...results.map((r) => r.name.length));
@@ -174,6 +228,10 @@ if (values.json) {
     console.log(
       `${r.name.padEnd(width)}  wall ${r.median_ms.toFixed(1).padStart(7)} ms (min ${r.min_ms.toFixed(1).padStart(6)}, max ${r.max_ms.toFixed(1).padStart(7)})  cpu ${cpu(r)} ms${over}`,
     );
+  }
+  if (loaded) {
+    console.log('JavaScript of the build each CLI case loads:');
+    for (const l of loaded) console.log(`${l.name.padEnd(width)}  ${String(l.files).padStart(3)} files, ${(l.bytes / 1024).toFixed(0).padStart(5)} kB`);
   }
   if (targeted.length) {
     console.log(met ? `Target met: --version and --help medians under ${TARGET_MS} ms.` : `Target missed: a median is ${TARGET_MS} ms or more.`);

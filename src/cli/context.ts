@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { isLoopbackHost } from '../contract/webhooks.js';
+import { isLoopbackHost } from '../contract/hosts.js';
 import type { EmulatorControl, MerchantClient, RetryInfo } from '../client/index.js';
 import { rememberTarget, usageError } from './errors.js';
 import { baseUrlFor, environmentOfPath } from '../contract/base-paths.js';

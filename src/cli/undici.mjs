@@ -5,6 +5,7 @@
 // `request` is the index's own wrapper; `fetch` (the emulator's image downloads) loads on first use.
 // ESM with named exports, so that `await import('undici')` finds them too. The library entries
 // import undici itself.
+import { setFlagsFromString } from 'node:v8';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
 import api from 'undici/lib/api/index.js';
@@ -14,6 +15,16 @@ import errors from 'undici/lib/core/errors.js';
 import dispatcherGlobal from 'undici/lib/global.js';
 
 Object.assign(Dispatcher.prototype, api);
+
+// undici parses HTTP with llhttp compiled to WebAssembly. V8 compiles it at once with its baseline
+// compiler (Liftoff), then again with its optimizing one (TurboFan) on background threads, and Node
+// waits for those threads before the process exits: ~110 ms of CPU and ~0.4 s of wall time after
+// a one-request command has printed its answer (bench/cli-start.mjs: `me` 305 → ~190 ms of CPU).
+// The baseline code parses a command's few responses as fast as anyone could tell. Set before
+// undici's first connection, which is when it compiles llhttp; it touches no other code (the CLI
+// runs no other WebAssembly). V8 flags exist or not per Node version: this one has been in V8 since
+// 2019 and is in Node 20 to 24; an unknown one would print an error line.
+setFlagsFromString('--liftoff-only');
 
 // As undici's index.js writes it (undici 7).
 function makeDispatcher(fn) {

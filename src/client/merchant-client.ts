@@ -110,6 +110,8 @@ export class MerchantClient {
    * console.log(res.status, res.requestId, res.replayed, res.data.integration.ack_status);
    */
   async request<E extends AnyEndpoint>(endpoint: E, options: RequestOptions<E> = {}): Promise<ApiResponse<E>> {
+    // Only `path`, `idempotency`, `id` and `method` of the row are read: in the CLI's build the rows
+    // the client's groups pass hold nothing else (no zod schema: tsup.config.ts, clientRoutes).
     const path = fillPath(endpoint.path, options.params as Record<string, unknown> | undefined) + queryString(options.query as Record<string, unknown> | undefined);
     // Optional keys are generated too, so that a retried PATCH or POST can never apply twice.
     const idempotencyKey = options.idempotencyKey ?? (endpoint.idempotency === 'none' ? null : generateIdempotencyKey());

@@ -126,10 +126,16 @@ describe('merchant-kit', () => {
     expect(out).toEqual(['list', '--ack-status']);
   });
 
-  it('--help and --version load neither fastify, better-sqlite3, undici, zod nor the emulator', async () => {
+  /**
+   * What each command loads: the URLs a resolve hook logs (one process per case, at once), and the
+   * modules bundled into the built files among them (the CLI's build carries its dependencies in its
+   * chunks: what a chunk holds is named by the comment esbuild writes above each module,
+   * `// node_modules/zod/v4/core/core.js`).
+   */
+  async function loadedBy(cases: { args: string[]; env?: NodeJS.ProcessEnv }[]): Promise<{ resolved: string; bundled: string[] }[]> {
     const dir = mkdtempSync(join(tmpdir(), 'merchant-kit-imports-'));
     try {
-      // Each process logs what it resolves to the file its environment names (they run at once).
+      // Each process logs what it resolves to the file its environment names.
       writeFileSync(
         join(dir, 'hooks.mjs'),
         `import { appendFileSync } from 'node:fs';
@@ -140,26 +146,59 @@ export async function resolve(specifier, context, next) {
 }`,
       );
       writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module'; register(${JSON.stringify(`file://${join(dir, 'hooks.mjs')}`)});`);
-      const cases = [['--version'], ['--help'], ['orders', '--help'], ['profile', 'add', '--help']];
-      const logs = await inParallel(cases.map((args, i) => ({ args, log: join(dir, `loaded-${i}.txt`) })), async ({ args, log }) => {
+      return await inParallel(cases.map((c, i) => ({ ...c, log: join(dir, `loaded-${i}.txt`) })), async ({ args, env, log }) => {
         writeFileSync(log, '');
-        await promisify(execFile)(process.execPath, ['--import', join(dir, 'register.mjs'), cliEntry(), ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', MK_IMPORTS_LOG: log } });
-        return readFileSync(log, 'utf8');
+        await promisify(execFile)(process.execPath, ['--import', join(dir, 'register.mjs'), cliEntry(), ...args], {
+          cwd: ROOT,
+          // A developer's own MERCHANT_KIT_* settings (a profile to use) must not change what loads.
+          env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MERCHANT_KIT_'))), NO_COLOR: '1', MK_IMPORTS_LOG: log, ...env },
+        });
+        const resolved = readFileSync(log, 'utf8');
+        return { resolved, bundled: bundledModules(resolved) };
       });
-      for (const [i, args] of cases.entries()) {
-        // The CLI's build carries its dependencies in its chunks: what a chunk holds is named by the
-        // comment esbuild writes above each module (`// node_modules/zod/v4/core/core.js`).
-        const loaded = logs[i]!;
-        const bundled = bundledModules(loaded);
-        expect(loaded + bundled.join('\n'), args.join(' ')).toMatch(/commander/);
-        expect(loaded, args.join(' ')).not.toMatch(/node_modules\/(fastify|better-sqlite3|undici|zod|ora)\/|\/emulator\//);
-        // emulator/net/trusted-proxies.ts is a parser of --trust-proxy's values (node:net only), which
-        // commander runs when it reads the option: not the emulator.
-        const heavy = bundled.filter((path) => /^(node_modules\/(fastify|better-sqlite3|undici|zod|ora)\/|emulator\/)/.test(path));
-        expect(heavy.filter((path) => path !== 'emulator/net/trusted-proxies.ts'), args.join(' ')).toEqual([]);
-      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  const HEAVY = /^(node_modules\/(fastify|better-sqlite3|undici|zod|ora)\/|emulator\/)/;
+  // emulator/net/trusted-proxies.ts is a parser of --trust-proxy's values (node:net only), which
+  // commander runs when it reads the option: not the emulator.
+  const NOT_HEAVY = new Set(['emulator/net/trusted-proxies.ts']);
+
+  it('--help and --version load neither fastify, better-sqlite3, undici, zod nor the emulator', async () => {
+    const cases = [['--version'], ['--help'], ['orders', '--help'], ['profile', 'add', '--help']];
+    const loaded = await loadedBy(cases.map((args) => ({ args })));
+    for (const [i, args] of cases.entries()) {
+      const { resolved, bundled } = loaded[i]!;
+      expect(resolved + bundled.join('\n'), args.join(' ')).toMatch(/commander/);
+      expect(resolved, args.join(' ')).not.toMatch(/node_modules\/(fastify|better-sqlite3|undici|zod|ora)\/|\/emulator\//);
+      expect(bundled.filter((path) => HEAVY.test(path) && !NOT_HEAVY.has(path)), args.join(' ')).toEqual([]);
+    }
+  });
+
+  it('a request command loads the client and undici, but neither zod (no schema is built), fastify, better-sqlite3, ora nor the emulator', async () => {
+    // A server that answers as the API would: the command succeeds, so everything it loads is seen.
+    const server = http.createServer((req, res) => {
+      const body = req.url?.startsWith('/sandbox/v1/orders') ? { data: [], next_cursor: null } : { data: {} };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const env = { MERCHANT_KIT_BASE_URL: `http://127.0.0.1:${port}/sandbox/v1`, MERCHANT_KIT_CREDENTIAL: 'svk_test_abc.svs_test_secretsecret' };
+      const cases = [['me', '--json'], ['orders', 'list'], ['orders', 'list', '--json']];
+      const loaded = await loadedBy(cases.map((args) => ({ args, env })));
+      for (const [i, args] of cases.entries()) {
+        const { resolved, bundled } = loaded[i]!;
+        expect(bundled, args.join(' ')).toEqual(expect.arrayContaining(['src/client/merchant-client.ts', 'src/cli/undici.mjs']));
+        expect(bundled.some((path) => path.startsWith('node_modules/undici/')), args.join(' ')).toBe(true);
+        expect(resolved, args.join(' ')).not.toMatch(/node_modules\/(fastify|better-sqlite3|undici|zod|ora)\/|\/emulator\//);
+        const heavy = bundled.filter((path) => HEAVY.test(path) && !NOT_HEAVY.has(path) && !path.startsWith('node_modules/undici/'));
+        expect(heavy, args.join(' ')).toEqual([]);
+      }
+    } finally {
+      server.close();
     }
   });
 

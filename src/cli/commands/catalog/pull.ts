@@ -5,7 +5,7 @@ import { usageError } from '../../errors.js';
 import { note, printJson, printLine, plural } from '../../output.js';
 import { csvText } from './file/csv-write.js';
 import { catalogDocument, jsonText } from './file/from-store.js';
-import { catalogFileKind } from './file/read.js';
+import { catalogFileKind } from './file/kind.js';
 import { readStore } from './sync/remote.js';
 import { spin } from './sync/progress.js';
 

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { ApiError } from '../../../client/errors.js';
 import type { MerchantClient } from '../../../client/merchant-client.js';
-import { EVENT_TYPES, type EventType } from '../../../contract/events.js';
+import { EVENT_TYPES } from '../../../contract/enums.js';
+import type { EventType } from '../../../contract/events.js';
 import { ExitError } from '../../errors.js';
 import { resolveContext } from '../../context.js';
 import { note, printReadyJson } from '../../output.js';

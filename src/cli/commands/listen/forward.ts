@@ -1,5 +1,5 @@
 import { ExitError } from '../../errors.js';
-import { isLoopbackHost } from '../../../contract/webhooks.js';
+import { isLoopbackHost } from '../../../contract/hosts.js';
 
 /** Under the service's 10 s delivery timeout, so the 502 reaches it and the delivery is retried. */
 const FORWARD_TIMEOUT_MS = 9_000;

@@ -1,5 +1,5 @@
 import { chmodSync, closeSync, openSync } from 'node:fs';
-import { isLoopbackHost } from '../../../contract/webhooks.js';
+import { isLoopbackHost } from '../../../contract/hosts.js';
 import { ExitError } from '../../errors.js';
 import { colors, note, printLine, printNdjson, printReadyJson } from '../../output.js';
 import type { ProxyCommandOptions } from './index.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { isLoopbackHost } from '../../../contract/webhooks.js';
+import { isLoopbackHost } from '../../../contract/hosts.js';
 import { activeProfileName, loadProfile } from '../../config/profiles.js';
 import { credentialEnvironment, readStdinLine, type Environment, type GlobalOptions } from '../../context.js';
 import { ExitError, usageError } from '../../errors.js';

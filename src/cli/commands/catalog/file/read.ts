@@ -1,17 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { catalogFileKind } from './kind.js';
 import { readCsvCatalog } from './csv-read.js';
 import { readJsonCatalog } from './json-read.js';
 import { CatalogFileError, fileIssue, type CatalogItems, type FileIssue } from './model.js';
 import { validateEntries } from './validate.js';
 
-export type CatalogFileKind = 'json' | 'csv';
-
-/** The format of a catalog file, from its name's extension (`.json` or `.csv`, any case). */
-export function catalogFileKind(file: string): CatalogFileKind | null {
-  const ext = extname(file).toLowerCase();
-  return ext === '.json' ? 'json' : ext === '.csv' ? 'csv' : null;
-}
+export { catalogFileKind, type CatalogFileKind } from './kind.js';
 
 /** A catalog file read and checked: its valid items, every problem found, and every category code it names. */
 export interface InspectedFile {
