@@ -14,6 +14,8 @@ const MAX_IN_FLIGHT = 256;
 /** With `reorder` on a system clock, how long fresh deliveries are held to form a burst. */
 const REORDER_HOLD_MS = 200;
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** How soon a pump looks again at a delivery that was due but not claimed with a slot free. */
+const DUE_AGAIN_MS = 50;
 
 export interface AttemptTally {
   attempted: number;
@@ -165,9 +167,13 @@ export class EnvDispatcher {
     if (this.closed || this.env.clock.mode === 'manual') return;
     const at = await this.env.store.webhooks.nextDueAt();
     const now = this.env.clock.now();
-    if (this.closed || at === null || at <= now) return; // due ones wait for a free slot; completions pump again
+    if (this.closed || at === null) return;
+    // Due already: with every slot taken it waits for one (a completion pumps again). With a slot
+    // free it fell due while this pump ran (a slow turn on a loaded machine: no completion is coming),
+    // or another process is claiming it (a shared database skips rows being claimed): look again soon.
+    if (at <= now && this.claimed >= MAX_IN_FLIGHT) return;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.kick(), Math.min(at - now, MAX_TIMER_MS));
+    this.timer = setTimeout(() => this.kick(), at <= now ? DUE_AGAIN_MS : Math.min(at - now, MAX_TIMER_MS));
     this.timer.unref();
   }
 

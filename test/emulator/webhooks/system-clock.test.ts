@@ -59,3 +59,34 @@ describe('dispatcher with the system clock', () => {
     expect(got[1].at - got[0].at).toBeGreaterThanOrEqual(900);
   });
 });
+
+describe('dispatcher with the system clock on a slow turn', () => {
+  it('makes a retry that fell due while the dispatcher was still looking for the next one', async () => {
+    rx.received.length = 0;
+    rx.behave = (_r, n) => (n === 0 ? { status: 500 } : { status: 200 });
+    await emu.api('POST', '/webhook/test');
+    const [first] = await rx.waitFor(1);
+    await failureRecorded(first!.headers['x-service-delivery-id'] as string);
+    // The next look for a due retry is answered only once that retry is due (a loaded machine's slow
+    // turn): the dispatcher then has nothing in flight and no completion to pump it again.
+    const webhooks = (emu.running.emulator.storage as { env(e: 'test'): { webhooks: { nextDueAt(): Promise<number | null> } } }).env('test').webhooks;
+    const nextDueAt = webhooks.nextDueAt;
+    let slow = true;
+    webhooks.nextDueAt = async () => {
+      const at = await nextDueAt.call(webhooks);
+      if (slow && at !== null) {
+        slow = false;
+        await new Promise((r) => setTimeout(r, 1_500));
+      }
+      return at;
+    };
+    try {
+      await emu.control('POST', '/clock/advance', { seconds: 59 });
+      const got = await rx.waitFor(2);
+      expect(got[1]!.headers['x-service-delivery-id']).toBe(first!.headers['x-service-delivery-id']);
+      expect(slow).toBe(false);
+    } finally {
+      webhooks.nextDueAt = nextDueAt;
+    }
+  });
+});
