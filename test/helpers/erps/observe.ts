@@ -97,11 +97,39 @@ async function startEmulatorProcess(storage: string[] = ['--memory']): Promise<E
   };
 }
 
-/** A zoo ERP in a thread of its own (test/helpers/erps/worker-entry.ts), ready once it connected and published. */
-async function startErpThread(v: Variant, { emu, credential, integrationId }: SessionTarget): Promise<ErpThread> {
-  const worker = new Worker(await workerFile(), {
-    workerData: { variant: v.name, baseUrl: emu.ready.sandbox_base_url, credential, adminUrl: emu.ready.admin_url, integrationId },
-  });
+/**
+ * Threads for zoo ERPs, each serving one ERP after another (worker-entry.ts): a thread whose ERP
+ * closed cleanly is handed to the next session; one that failed is terminated. `close()` terminates
+ * the idle ones (a test process runs other files after this one).
+ */
+class ErpThreads {
+  private readonly idle: Worker[] = [];
+
+  async take(): Promise<Worker> {
+    const reused = this.idle.pop();
+    if (reused) return reused;
+    const worker = new Worker(await workerFile());
+    // A thread that dies while idle is dropped (a session's own listener reports one that dies in use).
+    worker.on('error', () => undefined);
+    worker.once('exit', () => {
+      const at = this.idle.indexOf(worker);
+      if (at >= 0) this.idle.splice(at, 1);
+    });
+    return worker;
+  }
+
+  give(worker: Worker): void {
+    this.idle.push(worker);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.idle.splice(0).map((w) => w.terminate()));
+  }
+}
+
+/** A zoo ERP in a thread of `threads` (test/helpers/erps/worker-entry.ts), ready once it connected and published. */
+async function startErpThread(v: Variant, { emu, credential, integrationId }: SessionTarget, threads: ErpThreads): Promise<ErpThread> {
+  const worker = await threads.take();
   const next = (type: string) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
       const onMessage = (m: Record<string, unknown>) => {
@@ -109,19 +137,36 @@ async function startErpThread(v: Variant, { emu, credential, integrationId }: Se
         else if (m.type === type) resolve(m);
         else return;
         worker.off('message', onMessage);
+        worker.off('error', reject);
       };
       worker.on('message', onMessage);
       worker.once('error', reject);
     });
-  await next('ready');
+  const ready = next('ready');
+  worker.postMessage({ type: 'start', variant: v.name, baseUrl: emu.ready.sandbox_base_url, credential, adminUrl: emu.ready.admin_url, integrationId });
+  try {
+    await ready;
+  } catch (error) {
+    await worker.terminate();
+    throw error;
+  }
+  let closing: Promise<{ errors: string[]; personErrors: string[] }> | undefined;
   return {
     sessionStarted: () => worker.postMessage({ type: 'session' }),
-    async close() {
-      const closed = next('closed');
-      worker.postMessage({ type: 'close' });
-      const m = await closed;
-      await worker.terminate();
-      return { errors: m.errors as string[], personErrors: m.personErrors as string[] };
+    close() {
+      closing ??= (async () => {
+        const closed = next('closed');
+        worker.postMessage({ type: 'close' });
+        try {
+          const m = await closed;
+          threads.give(worker);
+          return { errors: m.errors as string[], personErrors: m.personErrors as string[] };
+        } catch (error) {
+          await worker.terminate();
+          throw error;
+        }
+      })();
+      return closing;
     },
   };
 }
@@ -137,9 +182,11 @@ async function startErpThread(v: Variant, { emu, credential, integrationId }: Se
  */
 export async function observeVariant(v: Variant, storage?: string[]): Promise<Observed> {
   const emu = await startEmulatorProcess(storage);
+  const threads = new ErpThreads();
   try {
-    return await observeOn({ emu, integrationId: emu.test.integration_id, credential: emu.test.credential }, v);
+    return await observeOn({ emu, integrationId: emu.test.integration_id, credential: emu.test.credential }, v, threads);
   } finally {
+    await threads.close();
     await emu.close();
   }
 }
@@ -154,6 +201,7 @@ export function sharedEmulators(n: number): { observe(v: Variant): Promise<Obser
   const limit = slots(n);
   const idle: EmulatorProcess[] = [];
   const started: Promise<EmulatorProcess>[] = [];
+  const threads = new ErpThreads();
   return {
     observe: (v) =>
       limit(async () => {
@@ -162,7 +210,7 @@ export function sharedEmulators(n: number): { observe(v: Variant): Promise<Obser
         try {
           const made = await emu.control<{ data: { integration: { id: string }; credential: string } }>('POST', '/stores', { environment: 'test', name: `zoo ${v.name}`.slice(0, 60) });
           if (made.status !== 201) throw new Error(`POST /_emulator/stores: ${made.status} ${JSON.stringify(made.body)}`);
-          const observed = await observeOn({ emu, integrationId: made.body.data.integration.id, credential: made.body.data.credential }, v);
+          const observed = await observeOn({ emu, integrationId: made.body.data.integration.id, credential: made.body.data.credential }, v, threads);
           healthy = true;
           return observed;
         } finally {
@@ -172,17 +220,18 @@ export function sharedEmulators(n: number): { observe(v: Variant): Promise<Obser
         }
       }),
     async close() {
+      await threads.close();
       await Promise.all(started.map((p) => p.then((e) => e.close(), () => undefined)));
     },
   };
 }
 
-async function observeOn(target: SessionTarget, v: Variant, timeoutSeconds = v.sessionTimeoutSeconds ?? 600): Promise<Observed> {
+async function observeOn(target: SessionTarget, v: Variant, threads: ErpThreads, timeoutSeconds = v.sessionTimeoutSeconds ?? 600): Promise<Observed> {
   const { emu, integrationId: id } = target;
   let erp: ErpThread | undefined;
   try {
     if (v.settings) await emu.control('PATCH', `/integrations/${id}`, { settings: v.settings });
-    erp = await startErpThread(v, target);
+    erp = await startErpThread(v, target, threads);
     const started = Date.now();
     const start = await emu.control('POST', `/homologation/${id}/start`, { timeout_seconds: timeoutSeconds });
     if (start.status !== 201) throw new Error(`session start: ${start.status} ${JSON.stringify(start.body)}`);
