@@ -49,18 +49,11 @@ interface ErpThread {
 }
 
 /** An emulator in a process of its own (the built CLI's `emulator start`), as the zoo's ERPs meet one. */
-interface EmulatorProcess {
+export interface EmulatorProcess {
   ready: ReadyInfo;
   test: ReadyInfo['stores'][number];
   control<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
   close(): Promise<void>;
-}
-
-/** Where a session runs: the emulator and the integration (with its credential) of the ERP under test. */
-interface SessionTarget {
-  emu: EmulatorProcess;
-  integrationId: string;
-  credential: string;
 }
 
 /** `storage`: the emulator's storage options (default `--memory`; `--database-url …` for PostgreSQL). */
@@ -128,7 +121,7 @@ class ErpThreads {
 }
 
 /** A zoo ERP in a thread of `threads` (test/helpers/erps/worker-entry.ts), ready once it connected and published. */
-async function startErpThread(v: Variant, { emu, credential, integrationId }: SessionTarget, threads: ErpThreads): Promise<ErpThread> {
+async function startErpThread(v: Variant, { emu, credential, integrationId }: StoreTarget, threads: ErpThreads): Promise<ErpThread> {
   const worker = await threads.take();
   const next = (type: string) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
@@ -191,28 +184,35 @@ export async function observeVariant(v: Variant, storage?: string[]): Promise<Ob
   }
 }
 
+/** Where a session runs: the emulator and the integration (with its credential) of the ERP under test, a store of its own. */
+export interface StoreTarget {
+  emu: EmulatorProcess;
+  integrationId: string;
+  credential: string;
+}
+
 /**
- * Sessions `n` at a time, each on a store of its own (`POST /_emulator/stores`: its own integration,
+ * Work `n` at a time, each on a store of its own (`POST /_emulator/stores`: its own integration,
  * credential, webhook, catalog and orders) in one of `n` emulator processes, one per slot, started
  * when first needed and reused: a session sees what it would see on a fresh emulator (one session per
- * process at a time), without paying for a process start. `close()` stops the processes.
+ * process at a time), without paying for a process start, and no two sessions share an event loop
+ * (the observer's retry timing reads the emulator's). `close()` stops the processes.
  */
-export function sharedEmulators(n: number): { observe(v: Variant): Promise<Observed>; close(): Promise<void> } {
+export function emulatorSlots(n: number): { use<T>(name: string, work: (target: StoreTarget) => Promise<T>): Promise<T>; close(): Promise<void> } {
   const limit = slots(n);
   const idle: EmulatorProcess[] = [];
   const started: Promise<EmulatorProcess>[] = [];
-  const threads = new ErpThreads();
   return {
-    observe: (v) =>
+    use: (name, work) =>
       limit(async () => {
         const emu = idle.pop() ?? (await (started[started.length] = startEmulatorProcess()));
         let healthy = false;
         try {
-          const made = await emu.control<{ data: { integration: { id: string }; credential: string } }>('POST', '/stores', { environment: 'test', name: `zoo ${v.name}`.slice(0, 60) });
+          const made = await emu.control<{ data: { integration: { id: string }; credential: string } }>('POST', '/stores', { environment: 'test', name: name.slice(0, 60) });
           if (made.status !== 201) throw new Error(`POST /_emulator/stores: ${made.status} ${JSON.stringify(made.body)}`);
-          const observed = await observeOn({ emu, integrationId: made.body.data.integration.id, credential: made.body.data.credential }, v, threads);
+          const result = await work({ emu, integrationId: made.body.data.integration.id, credential: made.body.data.credential });
           healthy = true;
-          return observed;
+          return result;
         } finally {
           // An emulator that failed a session is not handed to the next one.
           if (healthy) idle.push(emu);
@@ -220,13 +220,25 @@ export function sharedEmulators(n: number): { observe(v: Variant): Promise<Obser
         }
       }),
     async close() {
-      await threads.close();
       await Promise.all(started.map((p) => p.then((e) => e.close(), () => undefined)));
     },
   };
 }
 
-async function observeOn(target: SessionTarget, v: Variant, threads: ErpThreads, timeoutSeconds = v.sessionTimeoutSeconds ?? 600): Promise<Observed> {
+/** Zoo sessions `n` at a time on `emulatorSlots(n)`, their ERPs in threads reused from one session to the next. */
+export function sharedEmulators(n: number): { observe(v: Variant): Promise<Observed>; close(): Promise<void> } {
+  const emulators = emulatorSlots(n);
+  const threads = new ErpThreads();
+  return {
+    observe: (v) => emulators.use(`zoo ${v.name}`, (target) => observeOn(target, v, threads)),
+    async close() {
+      await threads.close();
+      await emulators.close();
+    },
+  };
+}
+
+async function observeOn(target: StoreTarget, v: Variant, threads: ErpThreads, timeoutSeconds = v.sessionTimeoutSeconds ?? 600): Promise<Observed> {
   const { emu, integrationId: id } = target;
   let erp: ErpThread | undefined;
   try {
