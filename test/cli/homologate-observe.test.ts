@@ -5,13 +5,17 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { ensureBuilt, runCli, waitForStderr } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import type { ReadyInfo } from '../../emulator/server.js';
 import { filesIn, homologationScratch, runToEnd, startBalancer } from '../helpers/homologation.js';
-import { driveTasks, startReferenceErp, type ReferenceErp, type TaskDriver } from '../helpers/reference-erp.js';
+import { driveTasks, startReferenceErp } from '../helpers/reference-erp.js';
+import { startEmulatorProcess } from '../helpers/erps/observe.js';
 
 beforeAll(ensureBuilt);
 
 // The tests run at once, each on an emulator of its own: each mostly waits (a session's settle
-// window and deadline, a CLI's polls), which the others need not wait behind.
+// window and deadline, a CLI's polls), which the others need not wait behind. An ERP's session runs
+// in an emulator process of its own (the built CLI, system clock): the observer's retry timing reads
+// the emulator's event loop, which sessions of other tests would keep busy here.
 
 /** An emulator for this test alone, closed when it ends (after its ERP and driver, given to `stops`). */
 async function own(t: TestContext): Promise<{ emu: TestEmulator; stops: (() => Promise<unknown>)[] }> {
@@ -27,7 +31,18 @@ async function own(t: TestContext): Promise<{ emu: TestEmulator; stops: (() => P
   return { emu, stops };
 }
 
-const envFor = (e: TestEmulator, scratch: ReturnType<typeof homologationScratch>) => ({
+/** An emulator process for this test alone, closed when it ends (after its ERP and driver, given to `stops`). */
+async function ownProcess(t: TestContext): Promise<{ emu: Pick<TestEmulator, 'url' | 'test'> & { running: ReadyInfo }; stops: (() => Promise<unknown>)[] }> {
+  const started = await startEmulatorProcess();
+  const stops: (() => Promise<unknown>)[] = [];
+  t.onTestFinished(async () => {
+    for (const stop of stops) await stop();
+    await started.close();
+  });
+  return { emu: { url: started.ready.url, running: started.ready, test: started.test }, stops };
+}
+
+const envFor = (e: Pick<TestEmulator, 'test'> & { running: Pick<ReadyInfo, 'sandbox_base_url'> }, scratch: ReturnType<typeof homologationScratch>) => ({
   ...scratch.env,
   MERCHANT_KIT_BASE_URL: e.running.sandbox_base_url,
   MERCHANT_KIT_CREDENTIAL: e.test.credential,
@@ -35,7 +50,7 @@ const envFor = (e: TestEmulator, scratch: ReturnType<typeof homologationScratch>
 
 describe.concurrent('homologate --observe', () => {
   it('grades the reference ERP from its own calls, shows each task as it opens and is done, each check once, and certifies it', async (t) => {
-    const { emu, stops } = await own(t);
+    const { emu, stops } = await ownProcess(t);
     const erp = await startReferenceErp(emu.running.sandbox_base_url, emu.test.credential);
     const driver = driveTasks(emu.running.admin_url, emu.test.integration_id, erp.operator);
     stops.push(() => driver.stop(), () => erp.close());
@@ -64,7 +79,7 @@ describe.concurrent('homologate --observe', () => {
   });
 
   it('names the address it was given (a balancer in front of the emulator), the intake and settings, and prints the verdict line with --format json,md', async (t) => {
-    const { emu, stops } = await own(t);
+    const { emu, stops } = await ownProcess(t);
     const erp = await startReferenceErp(emu.running.sandbox_base_url, emu.test.credential);
     const driver = driveTasks(emu.running.admin_url, emu.test.integration_id, erp.operator);
     stops.push(() => driver.stop(), () => erp.close());
@@ -87,7 +102,7 @@ describe.concurrent('homologate --observe', () => {
   });
 
   it('names the tasks still open when nobody does them, fails statuses, and leaves no listener warning after many polls', async (t) => {
-    const { emu, stops } = await own(t);
+    const { emu, stops } = await ownProcess(t);
     const erp = await startReferenceErp(emu.running.sandbox_base_url, emu.test.credential);
     stops.push(() => erp.close());
     const scratch = homologationScratch();

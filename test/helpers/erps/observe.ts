@@ -57,7 +57,7 @@ export interface EmulatorProcess {
 }
 
 /** `storage`: the emulator's storage options (default `--memory`; `--database-url …` for PostgreSQL). */
-async function startEmulatorProcess(storage: string[] = ['--memory']): Promise<EmulatorProcess> {
+export async function startEmulatorProcess(storage: string[] = ['--memory']): Promise<EmulatorProcess> {
   // The run's copy of the built CLI (helpers/run-build.ts): a rebuild of dist/ during the run cannot
   // pull its chunks from under a running session.
   const bin = join(await runBuild(), 'bin', 'merchant-kit.js');
