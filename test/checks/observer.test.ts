@@ -1,5 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { driveTasks, startReferenceErp, type ErpOptions, type ReferenceErp, type TaskDriver } from '../helpers/reference-erp.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,21 +6,21 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { HomologationReport } from '../../checks/report.js';
 import { ROOT } from '../helpers/cli.js';
+import { runBuild } from '../helpers/run-build.js';
+import { emulatorSlots } from '../helpers/erps/observe.js';
 
 const ajv = new Ajv2020({ allErrors: true, strict: true });
 addFormats.default(ajv);
 const validate = ajv.compile(JSON.parse(readFileSync(join(ROOT, 'docs', 'homologation-report.schema.json'), 'utf8')));
 
-let emu: TestEmulator | undefined;
-let erp: ReferenceErp | undefined;
-let driver: TaskDriver | undefined;
+// Each session on a store of its own, five at a time, each in an emulator process of its own (the
+// built CLI, system clock; one session per process at a time, as the zoo runs them): a session
+// mostly waits (the observer's settle window, Retry-After, a deadline), so the file's sessions
+// overlap their waits; the ERPs and their drivers run here.
+const emulators = emulatorSlots(5);
 
-afterEach(async () => {
-  await driver?.stop();
-  await erp?.close();
-  await emu?.close();
-  erp = emu = driver = undefined;
-});
+beforeAll(runBuild);
+afterAll(() => emulators.close());
 
 interface Run extends ErpOptions {
   /** A person (here a driver) does the published tasks (default true). */
@@ -29,23 +28,32 @@ interface Run extends ErpOptions {
   timeoutSeconds?: number;
 }
 
-/** Starts the ERP, a session for its integration and (unless told) the task driver; polls the report until complete. */
+/**
+ * Starts the ERP, a session for its integration and (unless told) the task driver; polls the report
+ * until complete. The ERP and the driver are stopped before it returns (their errors are kept).
+ */
 async function observe(run: Run = {}): Promise<{ report: HomologationReport; erp: ReferenceErp; driver?: TaskDriver }> {
   const timeoutSeconds = run.timeoutSeconds ?? 20;
-  emu = await startTestEmulator({ clock: 'system' });
-  erp = await startReferenceErp(emu.running.sandbox_base_url, emu.test.credential, run);
-  const id = emu.test.integration_id;
-  const started = await emu.control('POST', `/homologation/${id}/start`, { timeout_seconds: timeoutSeconds });
-  expect(started.status).toBe(201);
-  if (run.tasksDone !== false) driver = driveTasks(emu.running.admin_url, id, erp.operator);
-  const until = Date.now() + (timeoutSeconds + 5) * 1000;
-  for (;;) {
-    const res = await emu.control<{ data: HomologationReport }>('GET', `/homologation/${id}`);
-    // Every answer, decided or not, is in the report's JSON schema.
-    expect(validate(res.body.data), JSON.stringify(validate.errors)).toBe(true);
-    if (res.body.data.complete || Date.now() > until) return { report: res.body.data, erp, driver };
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  return emulators.use(`observer ${run.variant ?? 'good'}`, async ({ emu, integrationId: id, credential }) => {
+    const erp = await startReferenceErp(emu.ready.sandbox_base_url, credential, run);
+    let driver: TaskDriver | undefined;
+    try {
+      const started = await emu.control('POST', `/homologation/${id}/start`, { timeout_seconds: timeoutSeconds });
+      expect(started.status).toBe(201);
+      if (run.tasksDone !== false) driver = driveTasks(emu.ready.admin_url, id, erp.operator);
+      const until = Date.now() + (timeoutSeconds + 5) * 1000;
+      for (;;) {
+        const res = await emu.control<{ data: HomologationReport }>('GET', `/homologation/${id}`);
+        // Every answer, decided or not, is in the report's JSON schema.
+        expect(validate(res.body.data), JSON.stringify(validate.errors)).toBe(true);
+        if (res.body.data.complete || Date.now() > until) return { report: res.body.data, erp, driver };
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    } finally {
+      await driver?.stop();
+      await erp.close();
+    }
+  });
 }
 
 const statuses = (r: HomologationReport) => Object.fromEntries(r.checks.map((c) => [c.id, c.status]));
@@ -53,7 +61,7 @@ const ALL_PASS = { connection: 'pass', catalog: 'pass', order_reception: 'pass',
 const notPassed = (r: HomologationReport) => JSON.stringify(r.checks.filter((c) => c.status !== 'pass'), null, 1);
 const actions = (r: HomologationReport) => r.tasks.map((t) => `${t.action}:${t.status}`).sort();
 
-describe('observer: a spec-following ERP with a person doing the tasks is certified', () => {
+describe.concurrent('observer: a spec-following ERP with a person doing the tasks is certified', () => {
   it('certifies the reference ERP: every check passes, every task is done', async () => {
     const { report, erp, driver } = await observe();
     expect(statuses(report), notPassed(report)).toEqual(ALL_PASS);
@@ -78,20 +86,16 @@ describe('observer: a spec-following ERP with a person doing the tasks is certif
     expect(erp.errors).toEqual([]);
   });
 
-  it('certifies 10 consecutive observed runs (no flake)', async () => {
-    for (let i = 0; i < 10; i++) {
-      const { report } = await observe();
+  it('certifies the reference ERP in 10 more observed runs (no flake)', async () => {
+    const runs = await Promise.all(Array.from({ length: 10 }, () => observe()));
+    for (const [i, { report, erp }] of runs.entries()) {
       expect(report.summary.certified, `run ${i + 1}: ${notPassed(report)}`).toBe(true);
-      expect(erp!.errors, `run ${i + 1}`).toEqual([]);
-      await driver?.stop();
-      await erp!.close();
-      await emu!.close();
-      erp = emu = driver = undefined;
+      expect(erp.errors, `run ${i + 1}`).toEqual([]);
     }
   }, 600_000);
 });
 
-describe('observer: each broken ERP fails exactly its check', () => {
+describe.concurrent('observer: each broken ERP fails exactly its check', () => {
   it('fails only signature_rejection for an ERP whose receiver skips signature checks', async () => {
     const { report } = await observe({ variant: 'skips_signatures' });
     expect(statuses(report)).toEqual({ ...ALL_PASS, signature_rejection: 'fail' });

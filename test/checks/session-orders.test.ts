@@ -1,24 +1,28 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import type { HomologationReport } from '../../checks/report.js';
 
 // DESIGN: Session orders carry only the ERP's products, except the one order with the session's
 // unmapped product; no two tasks name one order; with no active product the session waits.
 
-let emu: TestEmulator | undefined;
-afterEach(async () => {
-  await emu?.close();
-  emu = undefined;
-});
+// The tests run at once, each on an emulator of its own: two of them wait out real time (a
+// session's deadline, the merchant's 10 s), which the others need not wait behind.
+
+/** An emulator for this test alone, closed when it ends. */
+async function own(emulator: Promise<TestEmulator>, { onTestFinished }: TestContext): Promise<TestEmulator> {
+  const e = await emulator;
+  onTestFinished(() => e.close());
+  return e;
+}
 
 type Item = { product: { id: string; external_id: string | null }; options: { option: { external_id: string | null } }[] };
 const start = async (e: TestEmulator, timeout = 60) => (await e.control<{ data: HomologationReport }>('POST', `/homologation/${e.test.integration_id}/start`, { timeout_seconds: timeout })).body.data;
 const report = async (e: TestEmulator) => (await e.control<{ data: HomologationReport }>('GET', `/homologation/${e.test.integration_id}`)).body.data;
 const ordersOf = async (e: TestEmulator) => (await e.api('GET', '/orders?limit=200')).body.data as { id: string; number: number; notes: string; items: Item[] }[];
 
-describe('observed session: its orders', () => {
-  it('gives every order the ERP\'s one product (its required option chosen), and only the unmapped one the session\'s product without a code', async () => {
-    emu = await startTestEmulator();
+describe.concurrent('observed session: its orders', () => {
+  it('gives every order the ERP\'s one product (its required option chosen), and only the unmapped one the session\'s product without a code', async (t) => {
+    const emu = await own(startTestEmulator(), t);
     await emu.api('PUT', '/catalog/categories/c1', { body: { name: 'Combos' } });
     const combo = { name: 'Combo', category_external_id: 'c1', price: '25000', option_groups: [{ external_id: 'g1', name: 'Drink', min_select: 1, max_select: 1, options: [{ external_id: 'o1', name: 'Cocido', price: '0' }] }] };
     expect((await emu.api('PUT', '/catalog/products/combo', { body: combo })).status).toBe(201);
@@ -36,8 +40,8 @@ describe('observed session: its orders', () => {
     expect(new Set(named).size).toBe(named.length);
   });
 
-  it('opens no import_after_failure on an order another task names (no two tasks name one order)', async () => {
-    emu = await startTestEmulator();
+  it('opens no import_after_failure on an order another task names (no two tasks name one order)', async (t) => {
+    const emu = await own(startTestEmulator(), t);
     await emu.api('PUT', '/catalog/categories/c1', { body: { name: 'Menu' } });
     await emu.api('PUT', '/catalog/products/p1', { body: { name: 'Burger', category_external_id: 'c1', price: '30000' } });
     const started = await start(emu);
@@ -51,9 +55,9 @@ describe('observed session: its orders', () => {
   });
 });
 
-describe('observed session: nothing to order', () => {
-  it('says "publish your catalog first", makes no order until there is an active product of the ERP, then makes them', async () => {
-    emu = await startTestEmulator();
+describe.concurrent('observed session: nothing to order', () => {
+  it('says "publish your catalog first", makes no order until there is an active product of the ERP, then makes them', async (t) => {
+    const emu = await own(startTestEmulator(), t);
     const started = await start(emu);
     expect(started.notes.join(' ')).toMatch(/The session waits: publish your catalog first/);
     expect(started.checks.find((c) => c.id === 'order_reception')).toMatchObject({ status: 'pending', reason: expect.stringMatching(/^publish your catalog first/) });
@@ -71,8 +75,8 @@ describe('observed session: nothing to order', () => {
     expect((await report(emu)).notes.join(' ')).not.toMatch(/publish your catalog first/);
   });
 
-  it('at its deadline fails catalog alone with that cause, grades nothing that needs its orders, and says so in English', async () => {
-    emu = await startTestEmulator({ clock: 'system' });
+  it('at its deadline fails catalog alone with that cause, grades nothing that needs its orders, and says so in English', async (t) => {
+    const emu = await own(startTestEmulator({ clock: 'system' }), t);
     await emu.api('GET', '/me');
     await start(emu, 5);
     let r = await report(emu);
@@ -84,9 +88,9 @@ describe('observed session: nothing to order', () => {
   });
 });
 
-describe('observed session: the settings', () => {
-  it('publishes no reject_order or cancel_order task under order_status_authority: service', async () => {
-    emu = await startTestEmulator();
+describe.concurrent('observed session: the settings', () => {
+  it('publishes no reject_order or cancel_order task under order_status_authority: service', async (t) => {
+    const emu = await own(startTestEmulator(), t);
     await emu.control('PATCH', `/integrations/${emu.test.integration_id}`, { settings: { order_status_authority: 'service' } });
     await emu.api('PUT', '/catalog/categories/c1', { body: { name: 'Menu' } });
     await emu.api('PUT', '/catalog/products/p1', { body: { name: 'Burger', category_external_id: 'c1', price: '30000' } });
@@ -95,15 +99,15 @@ describe('observed session: the settings', () => {
     expect(started.settings).toEqual({ order_status_authority: 'service', ack_expected: 'on_receipt' });
   });
 
-  it('accepts, as the merchant, the orders an ack_expected: after_acceptance ERP leaves pending for 10 s, and not the one a person is asked to reject', async () => {
-    emu = await startTestEmulator({ clock: 'system' });
+  it('accepts, as the merchant, the orders an ack_expected: after_acceptance ERP leaves pending for 10 s, and not the one a person is asked to reject', async (t) => {
+    const emu = await own(startTestEmulator({ clock: 'system' }), t);
     await emu.control('PATCH', `/integrations/${emu.test.integration_id}`, { settings: { ack_expected: 'after_acceptance' } });
     await emu.api('PUT', '/catalog/categories/c1', { body: { name: 'Menu' } });
     await emu.api('PUT', '/catalog/products/p1', { body: { name: 'Burger', category_external_id: 'c1', price: '30000' } });
     const started = await start(emu);
     const reject = started.tasks.find((t) => t.action === 'reject_order')!.order_id;
     type Listed = { id: string; status: string; created_at: string; status_history: { status: string; at: string; by: string }[] };
-    const list = async () => (await emu!.api('GET', '/orders?limit=200')).body.data as Listed[];
+    const list = async () => (await emu.api('GET', '/orders?limit=200')).body.data as Listed[];
     // Waits for the merchant's acceptances (every order but the one to reject leaves pending); the
     // limit only bounds a hang.
     for (const until = Date.now() + 60_000; (await list()).filter((o) => o.status === 'pending').length > 1 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 200));

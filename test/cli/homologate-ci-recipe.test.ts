@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { BIN, ensureBuilt, ROOT } from '../helpers/cli.js';
 import { filesIn, homologationScratch } from '../helpers/homologation.js';
 import { startReferenceErp } from '../helpers/reference-erp.js';
@@ -54,7 +54,11 @@ describe('docs/homologation.md CI recipe', () => {
     chmodSync(join(dir, 'do-task.sh'), 0o755);
     writeFileSync(join(dir, 'homologation.sh'), recipe(readFileSync(join(ROOT, 'docs', 'homologation.md'), 'utf8')));
     const summary = join(dir, 'step-summary.md');
-    const child = spawn('bash', ['homologation.sh'], { cwd: dir, env: { ...process.env, ...scratch.env, PATH: `${bin}:${process.env.PATH}`, GITHUB_STEP_SUMMARY: summary, NO_COLOR: '1' } });
+    // A group of its own: a failing test stops the script and what it started (the stand-in's wait, its emulator).
+    const child = spawn('bash', ['homologation.sh'], { cwd: dir, detached: true, env: { ...process.env, ...scratch.env, PATH: `${bin}:${process.env.PATH}`, GITHUB_STEP_SUMMARY: summary, NO_COLOR: '1' } });
+    onTestFinished(() => {
+      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
+    });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
@@ -62,8 +66,10 @@ describe('docs/homologation.md CI recipe', () => {
 
     // The stand-in connector: the reference ERP, started with the target the script exported.
     const request = join(dir, 'connector.request');
-    await waitFor(() => existsSync(request), () => `the recipe's connector.request; its output so far:\n${output}`, { intervalMs: 50 });
-    const [baseUrl, credential] = readFileSync(request, 'utf8').trim().split('\n');
+    // Both lines written (the shell creates the file before printf fills it).
+    const written = () => (existsSync(request) ? readFileSync(request, 'utf8') : '');
+    await waitFor(() => /^\S+\n\S+\n$/.test(written()), () => `the recipe's connector.request; its output so far:\n${output}`, { intervalMs: 50 });
+    const [baseUrl, credential] = written().trim().split('\n');
     const erp = await startReferenceErp(baseUrl!, credential!);
     writeFileSync(join(dir, 'connector.url'), erp.operatorUrl);
     writeFileSync(join(dir, 'connector.ready'), '');

@@ -9,37 +9,51 @@ import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { homologationScratch, runToEnd } from '../helpers/homologation.js';
 import { launchChromium } from '../helpers/panel.js';
 import { driveTasks, startReferenceErp } from '../helpers/reference-erp.js';
+import { startEmulatorProcess, type EmulatorProcess } from '../helpers/erps/observe.js';
+import type { ReadyInfo } from '../../emulator/server.js';
 
-let emu: TestEmulator;
+let observedOn: EmulatorProcess;
+let automaticOn: TestEmulator;
 let browser: Browser;
 let certified: string;
 let reference: string;
 let partial: string;
 
-beforeAll(async () => {
-  await ensureBuilt();
-  emu = await startTestEmulator({ clock: 'system' });
-  const env = { MERCHANT_KIT_BASE_URL: emu.running.sandbox_base_url, MERCHANT_KIT_CREDENTIAL: emu.test.credential };
-  // An observed ERP, certified: the only run with a certificate.
-  const erp = await startReferenceErp(emu.running.sandbox_base_url, emu.test.credential);
-  const driver = driveTasks(emu.running.admin_url, emu.test.integration_id, erp.operator);
+const envOf = (ready: Pick<ReadyInfo, 'sandbox_base_url'>, test: { credential: string }) => ({ MERCHANT_KIT_BASE_URL: ready.sandbox_base_url, MERCHANT_KIT_CREDENTIAL: test.credential });
+
+/** An observed ERP, certified: the only run with a certificate. */
+async function observedRun(emu: EmulatorProcess): Promise<string> {
+  const erp = await startReferenceErp(emu.ready.sandbox_base_url, emu.test.credential);
+  const driver = driveTasks(emu.ready.admin_url, emu.test.integration_id, erp.operator);
   const o = homologationScratch();
-  const observed = await runToEnd(['homologate', '--observe', '--integration', emu.test.integration_id, '--timeout', '60', '--report-dir', o.reports], { ...o.env, ...env });
+  const observed = await runToEnd(['homologate', '--observe', '--integration', emu.test.integration_id, '--timeout', '60', '--report-dir', o.reports], { ...o.env, ...envOf(emu.ready, emu.test) });
   await driver.stop();
   await erp.close();
   expect(observed.code, observed.stderr).toBe(0);
-  certified = o.reports;
+  return o.reports;
+}
+
+/** The automatic run, then one of some checks (--only). */
+async function automaticRuns(emu: TestEmulator): Promise<[string, string]> {
   const a = homologationScratch();
-  expect((await runToEnd(['homologate', '--report-dir', a.reports], { ...a.env, ...env })).code).toBe(0);
-  reference = a.reports;
+  expect((await runToEnd(['homologate', '--report-dir', a.reports], { ...a.env, ...envOf(emu.running, emu.test) })).code).toBe(0);
   const b = homologationScratch();
-  expect((await runToEnd(['homologate', '--only', 'connection', '--report-dir', b.reports], { ...b.env, ...env })).code).toBe(0);
-  partial = b.reports;
-  browser = await launchChromium();
+  expect((await runToEnd(['homologate', '--only', 'connection', '--report-dir', b.reports], { ...b.env, ...envOf(emu.running, emu.test) })).code).toBe(0);
+  return [a.reports, b.reports];
+}
+
+beforeAll(async () => {
+  await ensureBuilt();
+  // The observed session and the automatic runs at once, each on an emulator of its own (the
+  // observer grades every call of the integration: the automatic run's would be among them), while
+  // Chromium starts. The observed one in a process of its own (the built CLI, system clock): the
+  // observer's retry timing reads the emulator's event loop, which the automatic runs keep busy here.
+  [observedOn, automaticOn] = await Promise.all([startEmulatorProcess(), startTestEmulator({ clock: 'system' })]);
+  [certified, [reference, partial], browser] = await Promise.all([observedRun(observedOn), automaticRuns(automaticOn), launchChromium()]);
 });
 afterAll(async () => {
   await browser?.close();
-  await emu?.close();
+  await Promise.all([observedOn?.close(), automaticOn?.close()]);
 });
 
 /** Opens a report page and collects every request it makes beyond its own file. */
@@ -56,6 +70,7 @@ async function open(dir: string) {
 describe('homologation.html in headless Chromium', () => {
   it('shows the certificate of an observed ERP with integration, store, environment, intake and settings, date, checks and the SHA-256 of homologation.json', async () => {
     const { page, external } = await open(certified);
+    const emu = observedOn;
     await expect(page.locator('#verdict').innerText()).resolves.toBe('Certified: 8/8 checks passed.');
     const cert = page.locator('#certificate');
     expect(await cert.isVisible()).toBe(true);

@@ -2,35 +2,58 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { ensureBuilt, runCli, waitForStderr } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import type { ReadyInfo } from '../../emulator/server.js';
 import { filesIn, homologationScratch, runToEnd, startBalancer } from '../helpers/homologation.js';
-import { driveTasks, startReferenceErp, type ReferenceErp, type TaskDriver } from '../helpers/reference-erp.js';
-
-let emu: TestEmulator | undefined;
-let erp: ReferenceErp | undefined;
-let driver: TaskDriver | undefined;
+import { driveTasks, startReferenceErp } from '../helpers/reference-erp.js';
+import { startEmulatorProcess } from '../helpers/erps/observe.js';
 
 beforeAll(ensureBuilt);
-afterEach(async () => {
-  await driver?.stop();
-  await erp?.close();
-  await emu?.close();
-  erp = emu = driver = undefined;
-});
 
-const envFor = (e: TestEmulator, scratch: ReturnType<typeof homologationScratch>) => ({
+// The tests run at once, each on an emulator of its own: each mostly waits (a session's settle
+// window and deadline, a CLI's polls), which the others need not wait behind. An ERP's session runs
+// in an emulator process of its own (the built CLI, system clock): the observer's retry timing reads
+// the emulator's event loop, which sessions of other tests would keep busy here.
+
+/** An emulator for this test alone, closed when it ends (after its ERP and driver, given to `stops`). */
+async function own(t: TestContext): Promise<{ emu: TestEmulator; stops: (() => Promise<unknown>)[] }> {
+  const started = await startTestEmulator({ clock: 'system' });
+  let closed: Promise<void> | undefined;
+  // A test may stop its emulator itself (mid-session): once is enough.
+  const emu = { ...started, close: () => (closed ??= started.close()) };
+  const stops: (() => Promise<unknown>)[] = [];
+  t.onTestFinished(async () => {
+    for (const stop of stops) await stop();
+    await emu.close();
+  });
+  return { emu, stops };
+}
+
+/** An emulator process for this test alone, closed when it ends (after its ERP and driver, given to `stops`). */
+async function ownProcess(t: TestContext): Promise<{ emu: Pick<TestEmulator, 'url' | 'test'> & { running: ReadyInfo }; stops: (() => Promise<unknown>)[] }> {
+  const started = await startEmulatorProcess();
+  const stops: (() => Promise<unknown>)[] = [];
+  t.onTestFinished(async () => {
+    for (const stop of stops) await stop();
+    await started.close();
+  });
+  return { emu: { url: started.ready.url, running: started.ready, test: started.test }, stops };
+}
+
+const envFor = (e: Pick<TestEmulator, 'test'> & { running: Pick<ReadyInfo, 'sandbox_base_url'> }, scratch: ReturnType<typeof homologationScratch>) => ({
   ...scratch.env,
   MERCHANT_KIT_BASE_URL: e.running.sandbox_base_url,
   MERCHANT_KIT_CREDENTIAL: e.test.credential,
 });
 
-describe('homologate --observe', () => {
-  it('grades the reference ERP from its own calls, shows each task as it opens and is done, each check once, and certifies it', async () => {
-    emu = await startTestEmulator({ clock: 'system' });
-    erp = await startReferenceErp(emu.running.sandbox_base_url, emu.test.credential);
-    driver = driveTasks(emu.running.admin_url, emu.test.integration_id, erp.operator);
+describe.concurrent('homologate --observe', () => {
+  it('grades the reference ERP from its own calls, shows each task as it opens and is done, each check once, and certifies it', async (t) => {
+    const { emu, stops } = await ownProcess(t);
+    const erp = await startReferenceErp(emu.running.sandbox_base_url, emu.test.credential);
+    const driver = driveTasks(emu.running.admin_url, emu.test.integration_id, erp.operator);
+    stops.push(() => driver.stop(), () => erp.close());
     const scratch = homologationScratch();
     const r = await runToEnd(['homologate', '--observe', '--integration', emu.test.integration_id, '--timeout', '30', '--report-dir', scratch.reports], envFor(emu, scratch));
     expect(r.code, r.stderr).toBe(0);
@@ -55,10 +78,11 @@ describe('homologate --observe', () => {
     expect(driver.errors).toEqual([]);
   });
 
-  it('names the address it was given (a balancer in front of the emulator), the intake and settings, and prints the verdict line with --format json,md', async () => {
-    emu = await startTestEmulator({ clock: 'system' });
-    erp = await startReferenceErp(emu.running.sandbox_base_url, emu.test.credential);
-    driver = driveTasks(emu.running.admin_url, emu.test.integration_id, erp.operator);
+  it('names the address it was given (a balancer in front of the emulator), the intake and settings, and prints the verdict line with --format json,md', async (t) => {
+    const { emu, stops } = await ownProcess(t);
+    const erp = await startReferenceErp(emu.running.sandbox_base_url, emu.test.credential);
+    const driver = driveTasks(emu.running.admin_url, emu.test.integration_id, erp.operator);
+    stops.push(() => driver.stop(), () => erp.close());
     const balancer = await startBalancer(emu.url);
     try {
       const scratch = homologationScratch();
@@ -77,9 +101,10 @@ describe('homologate --observe', () => {
     }
   });
 
-  it('names the tasks still open when nobody does them, fails statuses, and leaves no listener warning after many polls', async () => {
-    emu = await startTestEmulator({ clock: 'system' });
-    erp = await startReferenceErp(emu.running.sandbox_base_url, emu.test.credential);
+  it('names the tasks still open when nobody does them, fails statuses, and leaves no listener warning after many polls', async (t) => {
+    const { emu, stops } = await ownProcess(t);
+    const erp = await startReferenceErp(emu.running.sandbox_base_url, emu.test.credential);
+    stops.push(() => erp.close());
     const scratch = homologationScratch();
     const r = await runToEnd(['homologate', '--observe', '--integration', emu.test.integration_id, '--timeout', '6', '--report-dir', scratch.reports], envFor(emu, scratch));
     expect(r.code).toBe(1);
@@ -91,8 +116,8 @@ describe('homologate --observe', () => {
     expect(r.stderr).not.toContain('MaxListenersExceededWarning');
   });
 
-  it('writes the reports marked incomplete when interrupted with SIGINT', async () => {
-    emu = await startTestEmulator({ clock: 'system' });
+  it('writes the reports marked incomplete when interrupted with SIGINT', async (t) => {
+    const { emu } = await own(t);
     // No ERP runs: the session's checks stay pending until the person stops the watch.
     const scratch = homologationScratch();
     const cli = runCli(['homologate', '--observe', '--integration', emu.test.integration_id, '--timeout', '60', '--report-dir', scratch.reports], envFor(emu, scratch));
@@ -109,13 +134,12 @@ describe('homologate --observe', () => {
     expect(md).toContain('**incomplete**');
   });
 
-  it('writes the reports with the undecided checks failed when the emulator stops answering mid-session', async () => {
-    emu = await startTestEmulator({ clock: 'system' });
+  it('writes the reports with the undecided checks failed when the emulator stops answering mid-session', async (t) => {
+    const { emu } = await own(t);
     const scratch = homologationScratch();
     const cli = runCli(['homologate', '--observe', '--integration', emu.test.integration_id, '--timeout', '60', '--report-dir', scratch.reports], envFor(emu, scratch));
     await waitForStderr(cli, 'Observing');
     await emu.close();
-    emu = undefined;
     const { code } = await cli.exited;
     expect(code, cli.stderr()).toBe(1);
     expect(cli.stderr()).not.toMatch(/\n\s+at /);

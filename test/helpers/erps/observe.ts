@@ -49,22 +49,15 @@ interface ErpThread {
 }
 
 /** An emulator in a process of its own (the built CLI's `emulator start`), as the zoo's ERPs meet one. */
-interface EmulatorProcess {
+export interface EmulatorProcess {
   ready: ReadyInfo;
   test: ReadyInfo['stores'][number];
   control<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
   close(): Promise<void>;
 }
 
-/** Where a session runs: the emulator and the integration (with its credential) of the ERP under test. */
-interface SessionTarget {
-  emu: EmulatorProcess;
-  integrationId: string;
-  credential: string;
-}
-
 /** `storage`: the emulator's storage options (default `--memory`; `--database-url …` for PostgreSQL). */
-async function startEmulatorProcess(storage: string[] = ['--memory']): Promise<EmulatorProcess> {
+export async function startEmulatorProcess(storage: string[] = ['--memory']): Promise<EmulatorProcess> {
   // The run's copy of the built CLI (helpers/run-build.ts): a rebuild of dist/ during the run cannot
   // pull its chunks from under a running session.
   const bin = join(await runBuild(), 'bin', 'merchant-kit.js');
@@ -97,11 +90,39 @@ async function startEmulatorProcess(storage: string[] = ['--memory']): Promise<E
   };
 }
 
-/** A zoo ERP in a thread of its own (test/helpers/erps/worker-entry.ts), ready once it connected and published. */
-async function startErpThread(v: Variant, { emu, credential, integrationId }: SessionTarget): Promise<ErpThread> {
-  const worker = new Worker(await workerFile(), {
-    workerData: { variant: v.name, baseUrl: emu.ready.sandbox_base_url, credential, adminUrl: emu.ready.admin_url, integrationId },
-  });
+/**
+ * Threads for zoo ERPs, each serving one ERP after another (worker-entry.ts): a thread whose ERP
+ * closed cleanly is handed to the next session; one that failed is terminated. `close()` terminates
+ * the idle ones (a test process runs other files after this one).
+ */
+class ErpThreads {
+  private readonly idle: Worker[] = [];
+
+  async take(): Promise<Worker> {
+    const reused = this.idle.pop();
+    if (reused) return reused;
+    const worker = new Worker(await workerFile());
+    // A thread that dies while idle is dropped (a session's own listener reports one that dies in use).
+    worker.on('error', () => undefined);
+    worker.once('exit', () => {
+      const at = this.idle.indexOf(worker);
+      if (at >= 0) this.idle.splice(at, 1);
+    });
+    return worker;
+  }
+
+  give(worker: Worker): void {
+    this.idle.push(worker);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.idle.splice(0).map((w) => w.terminate()));
+  }
+}
+
+/** A zoo ERP in a thread of `threads` (test/helpers/erps/worker-entry.ts), ready once it connected and published. */
+async function startErpThread(v: Variant, { emu, credential, integrationId }: StoreTarget, threads: ErpThreads): Promise<ErpThread> {
+  const worker = await threads.take();
   const next = (type: string) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
       const onMessage = (m: Record<string, unknown>) => {
@@ -109,19 +130,36 @@ async function startErpThread(v: Variant, { emu, credential, integrationId }: Se
         else if (m.type === type) resolve(m);
         else return;
         worker.off('message', onMessage);
+        worker.off('error', reject);
       };
       worker.on('message', onMessage);
       worker.once('error', reject);
     });
-  await next('ready');
+  const ready = next('ready');
+  worker.postMessage({ type: 'start', variant: v.name, baseUrl: emu.ready.sandbox_base_url, credential, adminUrl: emu.ready.admin_url, integrationId });
+  try {
+    await ready;
+  } catch (error) {
+    await worker.terminate();
+    throw error;
+  }
+  let closing: Promise<{ errors: string[]; personErrors: string[] }> | undefined;
   return {
     sessionStarted: () => worker.postMessage({ type: 'session' }),
-    async close() {
-      const closed = next('closed');
-      worker.postMessage({ type: 'close' });
-      const m = await closed;
-      await worker.terminate();
-      return { errors: m.errors as string[], personErrors: m.personErrors as string[] };
+    close() {
+      closing ??= (async () => {
+        const closed = next('closed');
+        worker.postMessage({ type: 'close' });
+        try {
+          const m = await closed;
+          threads.give(worker);
+          return { errors: m.errors as string[], personErrors: m.personErrors as string[] };
+        } catch (error) {
+          await worker.terminate();
+          throw error;
+        }
+      })();
+      return closing;
     },
   };
 }
@@ -137,34 +175,44 @@ async function startErpThread(v: Variant, { emu, credential, integrationId }: Se
  */
 export async function observeVariant(v: Variant, storage?: string[]): Promise<Observed> {
   const emu = await startEmulatorProcess(storage);
+  const threads = new ErpThreads();
   try {
-    return await observeOn({ emu, integrationId: emu.test.integration_id, credential: emu.test.credential }, v);
+    return await observeOn({ emu, integrationId: emu.test.integration_id, credential: emu.test.credential }, v, threads);
   } finally {
+    await threads.close();
     await emu.close();
   }
 }
 
+/** Where a session runs: the emulator and the integration (with its credential) of the ERP under test, a store of its own. */
+export interface StoreTarget {
+  emu: EmulatorProcess;
+  integrationId: string;
+  credential: string;
+}
+
 /**
- * Sessions `n` at a time, each on a store of its own (`POST /_emulator/stores`: its own integration,
+ * Work `n` at a time, each on a store of its own (`POST /_emulator/stores`: its own integration,
  * credential, webhook, catalog and orders) in one of `n` emulator processes, one per slot, started
  * when first needed and reused: a session sees what it would see on a fresh emulator (one session per
- * process at a time), without paying for a process start. `close()` stops the processes.
+ * process at a time), without paying for a process start, and no two sessions share an event loop
+ * (the observer's retry timing reads the emulator's). `close()` stops the processes.
  */
-export function sharedEmulators(n: number): { observe(v: Variant): Promise<Observed>; close(): Promise<void> } {
+export function emulatorSlots(n: number): { use<T>(name: string, work: (target: StoreTarget) => Promise<T>): Promise<T>; close(): Promise<void> } {
   const limit = slots(n);
   const idle: EmulatorProcess[] = [];
   const started: Promise<EmulatorProcess>[] = [];
   return {
-    observe: (v) =>
+    use: (name, work) =>
       limit(async () => {
         const emu = idle.pop() ?? (await (started[started.length] = startEmulatorProcess()));
         let healthy = false;
         try {
-          const made = await emu.control<{ data: { integration: { id: string }; credential: string } }>('POST', '/stores', { environment: 'test', name: `zoo ${v.name}`.slice(0, 60) });
+          const made = await emu.control<{ data: { integration: { id: string }; credential: string } }>('POST', '/stores', { environment: 'test', name: name.slice(0, 60) });
           if (made.status !== 201) throw new Error(`POST /_emulator/stores: ${made.status} ${JSON.stringify(made.body)}`);
-          const observed = await observeOn({ emu, integrationId: made.body.data.integration.id, credential: made.body.data.credential }, v);
+          const result = await work({ emu, integrationId: made.body.data.integration.id, credential: made.body.data.credential });
           healthy = true;
-          return observed;
+          return result;
         } finally {
           // An emulator that failed a session is not handed to the next one.
           if (healthy) idle.push(emu);
@@ -177,12 +225,25 @@ export function sharedEmulators(n: number): { observe(v: Variant): Promise<Obser
   };
 }
 
-async function observeOn(target: SessionTarget, v: Variant, timeoutSeconds = v.sessionTimeoutSeconds ?? 600): Promise<Observed> {
+/** Zoo sessions `n` at a time on `emulatorSlots(n)`, their ERPs in threads reused from one session to the next. */
+export function sharedEmulators(n: number): { observe(v: Variant): Promise<Observed>; close(): Promise<void> } {
+  const emulators = emulatorSlots(n);
+  const threads = new ErpThreads();
+  return {
+    observe: (v) => emulators.use(`zoo ${v.name}`, (target) => observeOn(target, v, threads)),
+    async close() {
+      await threads.close();
+      await emulators.close();
+    },
+  };
+}
+
+async function observeOn(target: StoreTarget, v: Variant, threads: ErpThreads, timeoutSeconds = v.sessionTimeoutSeconds ?? 600): Promise<Observed> {
   const { emu, integrationId: id } = target;
   let erp: ErpThread | undefined;
   try {
     if (v.settings) await emu.control('PATCH', `/integrations/${id}`, { settings: v.settings });
-    erp = await startErpThread(v, target);
+    erp = await startErpThread(v, target, threads);
     const started = Date.now();
     const start = await emu.control('POST', `/homologation/${id}/start`, { timeout_seconds: timeoutSeconds });
     if (start.status !== 201) throw new Error(`session start: ${start.status} ${JSON.stringify(start.body)}`);
