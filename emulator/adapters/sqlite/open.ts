@@ -47,8 +47,10 @@ function createFromImage(file: string, image: Buffer): void {
   writeFileSync(temp, image, { mode: 0o600, flag: 'wx' });
   try {
     linkSync(temp, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } catch {
+    // EEXIST: another start made it first. Any other (a file system without hard links: some
+    // network and container mounts): no file is made here, and SQLite creates it and runs the
+    // migrations in place, as before the image existed.
   } finally {
     unlinkSync(temp);
   }
