@@ -17,8 +17,10 @@ export async function waitAction(options: { timeout: number }, command: Command)
   for (;;) {
     last = await probeEmulator(target, Math.max(1, Math.min(PROBE_TIMEOUT_MS, deadline - Date.now())));
     if (last === 'emulator' || last === 'needs_token') return ready(target, Date.now() - started, last === 'needs_token');
-    if (Date.now() + POLL_MS > deadline) break;
-    await new Promise((r) => setTimeout(r, POLL_MS));
+    // The last probe goes at the deadline itself: the wait never gives up before its --timeout.
+    const left = deadline - Date.now();
+    if (left <= 0) break;
+    await new Promise((r) => setTimeout(r, Math.min(POLL_MS, left)));
   }
   const why = last === 'not_emulator' ? 'something answers there, but not a merchant-kit emulator' : 'nothing answered';
   throw new ExitError(`error: no emulator at ${target.root} within ${formatDuration(options.timeout)} (${why}); start one with "merchant-kit emulator start --detach"`);
