@@ -1,11 +1,11 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCli, type CliProcess } from '../helpers/cli.js';
 import { realTimePassed } from '../helpers/wait.js';
 import { request } from '../helpers/emulator.js';
 import { emulatorCli } from '../helpers/emulator-cli.js';
+import { bundledModules, writeImportLogHook } from '../helpers/loaded-modules.js';
 
 const { start, tempDir, track } = emulatorCli();
 
@@ -160,17 +160,9 @@ describe('merchant-kit emulator start --json', () => {
     const dir = tempDir();
     const log = join(dir, 'loaded.txt');
     writeFileSync(log, '');
-    writeFileSync(join(dir, 'hooks.mjs'), `import { appendFileSync } from 'node:fs';
-export async function resolve(specifier, context, next) {
-  const result = await next(specifier, context);
-  appendFileSync(process.env.MK_IMPORTS_LOG, result.url + '\\n');
-  return result;
-}`);
-    writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module'; register(${JSON.stringify(`file://${join(dir, 'hooks.mjs')}`)});`);
-    const modules = () => readFileSync(log, 'utf8').split('\n')
-      .filter((url) => url.startsWith('file:') && url.endsWith('.js'))
-      .flatMap((url) => [...readFileSync(fileURLToPath(url), 'utf8').matchAll(/^\/\/ ((?:node_modules|src|emulator|checks)\/\S+)$/gm)].map((m) => m[1]!));
-    const { ready } = await start(['--memory'], { NODE_OPTIONS: `--import ${join(dir, 'register.mjs')}`, MK_IMPORTS_LOG: log });
+    const register = writeImportLogHook(dir);
+    const modules = () => bundledModules(readFileSync(log, 'utf8'));
+    const { ready } = await start(['--memory'], { NODE_OPTIONS: `--import ${register}`, MK_IMPORTS_LOG: log });
     const atStart = modules();
     expect(atStart).toContain('emulator/app.ts');
     expect(atStart).toContain('emulator/control/panel.ts');

@@ -5,11 +5,11 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 import { cli, buildPrivateCli, cliEntry } from '../helpers/cli-core.js';
 import { inParallel } from '../helpers/parallel.js';
+import { bundledModules, writeImportLogHook } from '../helpers/loaded-modules.js';
 
 // The program itself: version, help with an example on every command, exit codes of usage errors,
 // completion scripts, and the promise that --help/--version load no server or HTTP module.
@@ -29,14 +29,6 @@ beforeAll(async () => {
 function commandPaths(script: string): string[] {
   const body = script.split('_opts()')[0];
   return [...body.matchAll(/^\s+'([a-z -]*)'\)/gm)].map((m) => m[1]).filter(Boolean);
-}
-
-/** The modules bundled into the built files of a resolve log (one URL a line): the paths esbuild writes in comments. */
-function bundledModules(log: string): string[] {
-  return log
-    .split('\n')
-    .filter((url) => url.startsWith('file:') && url.endsWith('.js'))
-    .flatMap((url) => [...readFileSync(fileURLToPath(url), 'utf8').matchAll(/^\/\/ ((?:node_modules|src|emulator|checks)\/\S+)$/gm)].map((m) => m[1]!));
 }
 
 describe('merchant-kit', () => {
@@ -136,19 +128,10 @@ describe('merchant-kit', () => {
     const dir = mkdtempSync(join(tmpdir(), 'merchant-kit-imports-'));
     try {
       // Each process logs what it resolves to the file its environment names.
-      writeFileSync(
-        join(dir, 'hooks.mjs'),
-        `import { appendFileSync } from 'node:fs';
-export async function resolve(specifier, context, next) {
-  const result = await next(specifier, context);
-  appendFileSync(process.env.MK_IMPORTS_LOG, result.url + '\\n');
-  return result;
-}`,
-      );
-      writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module'; register(${JSON.stringify(`file://${join(dir, 'hooks.mjs')}`)});`);
+      const register = writeImportLogHook(dir);
       return await inParallel(cases.map((c, i) => ({ ...c, log: join(dir, `loaded-${i}.txt`) })), async ({ args, env, log }) => {
         writeFileSync(log, '');
-        await promisify(execFile)(process.execPath, ['--import', join(dir, 'register.mjs'), cliEntry(), ...args], {
+        await promisify(execFile)(process.execPath, ['--import', register, cliEntry(), ...args], {
           cwd: ROOT,
           // A developer's own MERCHANT_KIT_* settings (a profile to use) must not change what loads.
           env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MERCHANT_KIT_'))), NO_COLOR: '1', MK_IMPORTS_LOG: log, ...env },
