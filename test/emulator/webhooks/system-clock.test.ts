@@ -27,6 +27,16 @@ async function failureRecorded(deliveryId: string): Promise<void> {
   }, () => `delivery ${deliveryId}: the failed first attempt recorded`, { intervalMs: 25 });
 }
 
+/** A test webhook whose first attempt the receiver answers 500, once that failure is recorded (the retry's time set). */
+async function firstAttemptFailed() {
+  rx.received.length = 0;
+  rx.behave = (_r, n) => (n === 0 ? { status: 500 } : { status: 200 });
+  await emu.api('POST', '/webhook/test');
+  const [first] = await rx.waitFor(1);
+  await failureRecorded(first!.headers['x-service-delivery-id'] as string);
+  return first!;
+}
+
 describe('dispatcher with the system clock', () => {
   // How soon is a figure for bench/webhooks, not an assertion: a slow machine takes longer.
   it('attempts a new delivery without any drain', async () => {
@@ -36,11 +46,7 @@ describe('dispatcher with the system clock', () => {
   });
 
   it('makes a due retry when the clock is advanced, without any drain', async () => {
-    rx.received.length = 0;
-    rx.behave = (_r, n) => (n === 0 ? { status: 500 } : { status: 200 });
-    await emu.api('POST', '/webhook/test');
-    const [first] = await rx.waitFor(1);
-    await failureRecorded(first!.headers['x-service-delivery-id'] as string);
+    await firstAttemptFailed();
     expect(rx.received).toHaveLength(1);
     await emu.control('POST', '/clock/advance', { seconds: 60 });
     const got = await rx.waitFor(2);
@@ -48,11 +54,7 @@ describe('dispatcher with the system clock', () => {
   });
 
   it('makes a retry when it falls due by the passing of real time (the timer loop)', async () => {
-    rx.received.length = 0;
-    rx.behave = (_r, n) => (n === 0 ? { status: 500 } : { status: 200 });
-    await emu.api('POST', '/webhook/test');
-    const [first] = await rx.waitFor(1);
-    await failureRecorded(first!.headers['x-service-delivery-id'] as string);
+    await firstAttemptFailed();
     // 59 of the 60 s by the clock; the last second passes in real time: the retry comes no sooner.
     await emu.control('POST', '/clock/advance', { seconds: 59 });
     const got = await rx.waitFor(2);
@@ -62,11 +64,7 @@ describe('dispatcher with the system clock', () => {
 
 describe('dispatcher with the system clock on a slow turn', () => {
   it('makes a retry that fell due while the dispatcher was still looking for the next one', async () => {
-    rx.received.length = 0;
-    rx.behave = (_r, n) => (n === 0 ? { status: 500 } : { status: 200 });
-    await emu.api('POST', '/webhook/test');
-    const [first] = await rx.waitFor(1);
-    await failureRecorded(first!.headers['x-service-delivery-id'] as string);
+    const first = await firstAttemptFailed();
     // The next look for a due retry is answered only once that retry is due (a loaded machine's slow
     // turn): the dispatcher then has nothing in flight and no completion to pump it again.
     const webhooks = (emu.running.emulator.storage as { env(e: 'test'): { webhooks: { nextDueAt(): Promise<number | null> } } }).env('test').webhooks;
@@ -83,7 +81,7 @@ describe('dispatcher with the system clock on a slow turn', () => {
     try {
       await emu.control('POST', '/clock/advance', { seconds: 59 });
       const got = await rx.waitFor(2);
-      expect(got[1]!.headers['x-service-delivery-id']).toBe(first!.headers['x-service-delivery-id']);
+      expect(got[1]!.headers['x-service-delivery-id']).toBe(first.headers['x-service-delivery-id']);
       expect(slow).toBe(false);
     } finally {
       webhooks.nextDueAt = nextDueAt;

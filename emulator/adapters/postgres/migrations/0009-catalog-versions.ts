@@ -5,7 +5,8 @@ import type { PgMigration } from './index.js';
 // changed since the page this process keeps (admission.ts). A store's version is the id of the last
 // transaction that wrote its categories, products, option groups or options, set by these triggers at
 // its COMMIT (deferred: the row is locked for the COMMIT only, not from a write to the end of its unit
-// of work, and once per transaction however many rows it wrote). A transaction id is never handed out
+// of work; the trigger fires per row written, and only the first of a transaction writes the row,
+// the others find the version already theirs). A transaction id is never handed out
 // twice in a cluster, so a version never comes back after a reset or a restore (a reset empties this
 // table with the catalog; a restore's rows go through the triggers). No row: the store's catalog is
 // empty (every store with a catalog gets one here).
