@@ -10,6 +10,8 @@ import { ROOT } from '../helpers/cli.js';
 import { cli, buildPrivateCli, cliEntry } from '../helpers/cli-core.js';
 import { inParallel } from '../helpers/parallel.js';
 import { bundledModules, writeImportLogHook } from '../helpers/loaded-modules.js';
+import { Command } from 'commander';
+import { COMMAND_GROUPS } from '../../src/cli/commands/index.js';
 
 // The program itself: version, help with an example on every command, exit codes of usage errors,
 // completion scripts, and the promise that --help/--version load no server or HTTP module.
@@ -64,6 +66,27 @@ describe('merchant-kit', () => {
       expect(helps[i]!.code, path).toBe(0);
       expect(helps[i]!.stdout, path).toMatch(/Examples?:\n {2}\$ merchant-kit /);
     });
+  });
+
+  it('a command registers its own group alone: each group is named for the one command it adds', () => {
+    for (const group of COMMAND_GROUPS) {
+      const program = new Command();
+      group(program);
+      expect(program.commands.map((c) => c.name()), group.command).toEqual([group.command]);
+    }
+    expect(new Set(COMMAND_GROUPS.map((g) => g.command)).size).toBe(COMMAND_GROUPS.length);
+  });
+
+  it('the program\'s help, `help`, and a mistyped group still see every group (issue 27: a command registers its own alone)', async () => {
+    const [help, before, asked, typo, inGroup] = await Promise.all([
+      cli(['--help']), cli(['--help', 'orders']), cli(['--json', '-h', 'orders']), cli(['ordrs', 'list']), cli(['orders', 'lst']),
+    ]);
+    expect(before.stdout).toBe(help.stdout);
+    expect(asked.stdout).toBe(help.stdout);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/unknown command 'ordrs'[\s\S]*Did you mean orders\?/);
+    expect(inGroup.code).toBe(2);
+    expect(inGroup.stderr).toMatch(/unknown command 'lst'[\s\S]*Did you mean list\?/);
   });
 
   it('an unknown subcommand, a missing argument and an unknown option exit 2', async () => {
