@@ -167,7 +167,8 @@ describe('merchant-kit', () => {
     }
   }
 
-  const HEAVY = /^(node_modules\/(fastify|better-sqlite3|undici|zod|ora)\/|emulator\/)/;
+  // chalk too: it loads only when a stream is painted (the tests run with NO_COLOR).
+  const HEAVY = /^(node_modules\/(fastify|better-sqlite3|undici|zod|ora|chalk)\/|emulator\/)/;
   // emulator/net/trusted-proxies.ts is a parser of --trust-proxy's values (node:net only), which
   // commander runs when it reads the option: not the emulator.
   const NOT_HEAVY = new Set(['emulator/net/trusted-proxies.ts']);
@@ -183,7 +184,7 @@ describe('merchant-kit', () => {
     }
   });
 
-  it('a request command loads the client and undici, but neither zod (no schema is built), fastify, better-sqlite3, ora nor the emulator', async () => {
+  it('a request command loads the client and undici, but neither zod (no schema is built), fastify, better-sqlite3, ora, chalk (colours are off) nor the emulator', async () => {
     // A server that answers as the API would: the command succeeds, so everything it loads is seen.
     const server = http.createServer((req, res) => {
       const body = req.url?.startsWith('/sandbox/v1/orders') ? { data: [], next_cursor: null } : { data: {} };
@@ -194,7 +195,9 @@ describe('merchant-kit', () => {
       const { port } = server.address() as AddressInfo;
       const env = { MERCHANT_KIT_BASE_URL: `http://127.0.0.1:${port}/sandbox/v1`, MERCHANT_KIT_CREDENTIAL: 'svk_test_abc.svs_test_secretsecret' };
       const cases = [['me', '--json'], ['orders', 'list'], ['orders', 'list', '--json']];
-      const loaded = await loadedBy(cases.map((args) => ({ args, env })));
+      const [loaded, painted] = await Promise.all([loadedBy(cases.map((args) => ({ args, env }))), loadedBy([{ args: ['orders', 'list'], env: { ...env, FORCE_COLOR: '1' } }])]);
+      // With colours on, chalk paints.
+      expect(painted[0]!.bundled.some((path) => path.startsWith('node_modules/chalk/'))).toBe(true);
       for (const [i, args] of cases.entries()) {
         const { resolved, bundled } = loaded[i]!;
         expect(bundled, args.join(' ')).toEqual(expect.arrayContaining(['src/client/merchant-client.ts', 'src/cli/undici.mjs']));
