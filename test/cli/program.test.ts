@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -208,6 +208,23 @@ describe('merchant-kit', () => {
       }
     } finally {
       server.close();
+    }
+  });
+
+  it('emulator stop loads the pid file helpers, but neither zod, fastify, better-sqlite3, undici nor the rest of the emulator', async () => {
+    // A process whose command line names merchant-kit and the emulator, as a started one's does.
+    const dir = mkdtempSync(join(tmpdir(), 'merchant-kit-stop-'));
+    const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', 'merchant-kit', 'emulator'], { stdio: 'ignore' });
+    try {
+      writeFileSync(join(dir, 'emulator.pid'), `${child.pid}\n`);
+      const [{ resolved, bundled }] = await loadedBy([{ args: ['emulator', 'stop', '--data', dir] }]);
+      expect(child.exitCode ?? child.signalCode).toBe('SIGTERM');
+      expect(bundled).toContain('emulator/pid-file.ts');
+      expect(resolved).not.toMatch(/node_modules\/(fastify|better-sqlite3|undici|zod|ora)\/|\/emulator\//);
+      expect(bundled.filter((path) => HEAVY.test(path) && !NOT_HEAVY.has(path) && path !== 'emulator/pid-file.ts')).toEqual([]);
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
