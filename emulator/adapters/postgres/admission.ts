@@ -8,7 +8,8 @@ import { WINDOW_LIMITS } from '../../store/coordination.js';
 import { statement, tableIn, type Conn, type Statement } from './conn.js';
 import { AUTH_RECORD_COLUMNS, authRecordsFrom, authRecordsOf } from './stores.js';
 import type { AuthRecords } from '../../stores/repository.js';
-import { orderWithHistoryColumns, orderWithHistoryOf } from './orders.js';
+import { orderRowBytes, orderStampColumn, orderWithHistoryColumns, orderWithHistoryOf } from './orders.js';
+import type { HistoryRecord, OrderRecord } from '../../orders/repository.js';
 import { productPageBody, productPageParts, type ProductPageRow } from './product-page.js';
 import { feedParts } from './events.js';
 import { HIT_ON_CONFLICT } from './windows.js';
@@ -25,8 +26,8 @@ import type { SchemaNames } from './schema.js';
  * products page, the feed page (the pages for the credential's integration and store, the feed's types
  * those its scopes allow). Every answer is the database's as of this statement, so a write
  * acknowledged on any process is seen here: what is kept between requests (the credential's records,
- * the products pages) is checked in the statement, which sends them again whenever their rows' stamp
- * or the store's catalog version is not the kept one.
+ * the orders, the products pages) is checked in the statement, which sends them again whenever their
+ * rows' stamp or the store's catalog version is not the kept one.
  */
 export function pgAdmissions(conn: Conn, names: SchemaNames, shared: SharedRow): Admissions {
   const statements = Object.fromEntries(
@@ -45,6 +46,7 @@ export function pgAdmissions(conn: Conn, names: SchemaNames, shared: SharedRow):
     return found;
   };
   const pages = new KeptPages();
+  const orders = new KeptOrders();
   return {
     async admit(request: AdmitRequest): Promise<Admission> {
       const read = request.read;
@@ -54,9 +56,11 @@ export function pgAdmissions(conn: Conn, names: SchemaNames, shared: SharedRow):
       // The products page kept for this integration and query, when this process knows the integration.
       const pageKey = read?.kind === 'products' && kept ? pageKeyOf(request.environment, kept.records.integration.id, read.page) : null;
       const keptPage = pageKey === null ? undefined : pages.get(pageKey);
+      const orderKey = read?.kind === 'order' ? `${request.environment}:${read.orderId}` : null;
+      const keptOrder = orderKey === null ? undefined : orders.get(orderKey);
       const [row] = await conn.rows<Row>(statements[request.environment][read?.kind ?? 'none'], [
         request.realNow, request.now, request.limits, request.ip, keyId, request.credential?.digest ?? null,
-        WINDOW_LIMITS.auth_failures, kept?.stamp ?? null, ...(read ? readValues(read, keptPage?.version ?? null) : []),
+        WINDOW_LIMITS.auth_failures, kept?.stamp ?? null, ...(read ? readValues(read, keptPage?.version ?? null, keptOrder?.stamp ?? null) : []),
       ]);
       const r = row!;
       const state = shared.adopt(r);
@@ -70,7 +74,7 @@ export function pgAdmissions(conn: Conn, names: SchemaNames, shared: SharedRow):
           r.hitCount === null
             ? null
             : { allowed: r.hitCount <= limit, remaining: Math.max(0, limit - r.hitCount), retryAfterSeconds: fixedWindow(r.now).retryAfterSeconds },
-        order: read?.kind === 'order' && r.o_id !== null ? orderWithHistoryOf(fields, 'o_') : undefined,
+        order: orderKey === null ? undefined : orderOf(orders, orderKey, keptOrder, r as OrderRow, fields),
       };
       if (read?.kind === 'products' && r.k_integrationId !== null) {
         const p = r as ProductsRow;
@@ -101,8 +105,73 @@ interface Row extends SharedRowValues {
   /** Null when the records are the ones kept (their stamp is the one sent). */
   c_keyId: string | null;
   hitCount: number | null;
-  o_id: string | null;
 }
+
+/** The order's stamp (null: no such order) and its columns, null when the stamp is the one sent (the kept order is current). */
+type OrderRow = Row & { o_stamp: string | null; o_id: string | null };
+
+/** The order read: the kept one while its stamp holds, else the one sent (then kept), undefined when there is none. */
+function orderOf(orders: KeptOrders, key: string, kept: KeptOrder | undefined, r: OrderRow, fields: Record<string, unknown>): Admission['order'] {
+  if (r.o_stamp === null) {
+    orders.drop(key);
+    return undefined;
+  }
+  if (r.o_id === null) return kept!.found;
+  const found = orderWithHistoryOf(fields, 'o_');
+  orders.keep(key, { stamp: r.o_stamp, found: deepFreeze(found), bytes: orderRowBytes(fields, 'o_') });
+  return found;
+}
+
+/** Kept orders are handed to every request that reads them while they are current: nothing may write to them. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+interface KeptOrder {
+  /** The order's stamp when it was read (`orderStampColumn`). */
+  stamp: string;
+  found: { order: OrderRecord; history: HistoryRecord[] };
+  bytes: number;
+}
+
+/**
+ * The orders GET /orders/{id} (and a status call's admission) read last, by environment and id, with
+ * their stamp: an admission sends that stamp, and the statement sends the order and its history again
+ * only when it moved. The same object is handed out while current, so what a route makes of it can be
+ * kept with it (order-text.ts keeps the body's text). Bounded by count and bytes like the pages.
+ */
+class KeptOrders {
+  private readonly orders = new Map<string, KeptOrder>();
+  private bytes = 0;
+
+  get(key: string): KeptOrder | undefined {
+    return this.orders.get(key);
+  }
+
+  drop(key: string): void {
+    const before = this.orders.get(key);
+    if (!before) return;
+    this.bytes -= before.bytes;
+    this.orders.delete(key);
+  }
+
+  keep(key: string, order: KeptOrder): void {
+    this.drop(key);
+    if (this.orders.size >= MAX_KEPT_ORDERS || this.bytes + order.bytes > MAX_KEPT_ORDER_BYTES) {
+      this.orders.clear();
+      this.bytes = 0;
+    }
+    this.orders.set(key, order);
+    this.bytes += order.bytes;
+  }
+}
+
+const MAX_KEPT_ORDERS = 10_000;
+const MAX_KEPT_ORDER_BYTES = 32 * 1024 * 1024;
 
 /** The page's columns are null when the store's catalog is at the version sent (the kept page is current). */
 type ProductsRow = Row & { [K in keyof ProductPageRow as `p_${K}`]: ProductPageRow[K] | null } & { p_version: string };
@@ -172,11 +241,14 @@ function feedOf(r: Row, query: AdmittedFeedPage['query']): AdmittedFeedPage {
 // The feed's types and the scope each needs (null: none), in the order of EVENT_TYPES.
 const SCOPE_OF_TYPE = EVENT_TYPES.map((t) => EVENT_SCOPES[t]);
 
-/** The read's parameters, from $9 on (see `readParts`); `version`: the kept products page's catalog version. */
-function readValues(read: AdmitRead, version: string | null): unknown[] {
+/**
+ * The read's parameters, from $9 on (see `readParts`); `version`: the kept products page's catalog
+ * version; `stamp`: the kept order's stamp.
+ */
+function readValues(read: AdmitRead, version: string | null, stamp: string | null): unknown[] {
   switch (read.kind) {
     case 'order':
-      return [read.orderId];
+      return [read.orderId, stamp];
     case 'products': {
       const q = read.page;
       return [q.since, q.after, q.limit + 1, q.categoryExternalId, q.active, version];
@@ -200,7 +272,12 @@ function readParts(schema: string, read: ReadKind): { ctes: string; columns: str
     case 'none':
       return { ctes: '', columns: '', from: '' };
     case 'order':
-      return { ctes: '', columns: `, ${orderWithHistoryColumns(schema, 'o_')}`, from: ` LEFT JOIN ${env('orders')} o ON o.id = $9::text` };
+      // The order's stamp; its columns and history only when the stamp is not the kept one's ($10, null: none kept).
+      return {
+        ctes: `, ov AS (SELECT o.id, ${orderStampColumn(schema)} AS stamp FROM ${env('orders')} o WHERE o.id = $9::text)`,
+        columns: `, ov.stamp AS o_stamp, ${orderWithHistoryColumns(schema, 'o_')}`,
+        from: ` LEFT JOIN ov ON true LEFT JOIN ${env('orders')} o ON o.id = ov.id AND ov.stamp IS DISTINCT FROM $10::text`,
+      };
     case 'products': {
       const parts = productPageParts(schema, {
         storeId: '(SELECT "s_id" FROM a)', integrationId: '(SELECT "i_id" FROM a)',
