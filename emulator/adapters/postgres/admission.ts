@@ -272,11 +272,12 @@ function readParts(schema: string, read: ReadKind): { ctes: string; columns: str
     case 'none':
       return { ctes: '', columns: '', from: '' };
     case 'order':
-      // The order's stamp; its columns and history only when the stamp is not the kept one's ($10, null: none kept).
+      // The order's stamp; its columns and history only when the stamp is not the kept one's ($10, null:
+      // none kept). Joined on a null id when it is: the index is then not even probed.
       return {
         ctes: `, ov AS (SELECT o.id, ${orderStampColumn(schema)} AS stamp FROM ${env('orders')} o WHERE o.id = $9::text)`,
         columns: `, ov.stamp AS o_stamp, ${orderWithHistoryColumns(schema, 'o_')}`,
-        from: ` LEFT JOIN ov ON true LEFT JOIN ${env('orders')} o ON o.id = ov.id AND ov.stamp IS DISTINCT FROM $10::text`,
+        from: ` LEFT JOIN ov ON true LEFT JOIN ${env('orders')} o ON o.id = CASE WHEN ov.stamp IS DISTINCT FROM $10::text THEN ov.id END`,
       };
     case 'products': {
       const parts = productPageParts(schema, {
