@@ -178,7 +178,11 @@ type ProductsRow = Row & { [K in keyof ProductPageRow as `p_${K}`]: ProductPageR
 
 /** A feed row as `json_build_array` gives it: seq, id, type, storeId, integrationId, createdAt, data. */
 type FeedTuple = [number, string, string, string, string, number, string];
-type FeedRow = Row & { f_c_integration: string | null; f_c_created: number | null; f_max_seq: number; f_rows: FeedTuple[] | null };
+type FeedRow = Row & {
+  f_c_integration: string | null; f_c_created: number | null; f_max_seq: number; f_rows: FeedTuple[] | null;
+  /** [seq, createdAt] of the newest event, [] when none, null when not read (see `AdmittedFeedPage.newest`). */
+  f_newest: [number, number] | [] | null;
+};
 
 function productsOf(p: ProductsRow, query: AdmittedProductPage['query']): AdmittedProductPage {
   return { integrationId: p.k_integrationId!, query, body: productPageBody({ products: p.p_products!, groups: p.p_groups!, options: p.p_options! }, query.limit) };
@@ -228,7 +232,7 @@ function feedOf(r: Row, query: AdmittedFeedPage['query']): AdmittedFeedPage {
   const rows: EventBytes[] = (f.f_rows ?? []).map(([seq, id, type, storeId, integrationId, createdAt, data]) => ({
     seq, id, type: type as EventBytes['type'], storeId, integrationId, createdAt, data: Buffer.from(data, 'utf8'),
   }));
-  return {
+  const page: AdmittedFeedPage = {
     integrationId: r.k_integrationId!,
     query,
     now: r.now,
@@ -236,6 +240,8 @@ function feedOf(r: Row, query: AdmittedFeedPage['query']): AdmittedFeedPage {
     maxSeq: f.f_max_seq,
     rows,
   };
+  if (f.f_newest !== null) page.newest = f.f_newest.length === 0 ? null : { seq: f.f_newest[0], createdAt: f.f_newest[1] };
+  return page;
 }
 
 // The feed's types and the scope each needs (null: none), in the order of EVENT_TYPES.
@@ -302,8 +308,13 @@ function readParts(schema: string, read: ReadKind): { ctes: string; columns: str
       });
       return {
         ctes: `, ${ctes}`,
+        // The newest event of any type within retention when the page from the start is empty (a
+        // poll before the first event, or past an expired cursor): the page's next_cursor, in the
+        // same snapshot and round trip.
         columns: `, h.c_integration AS f_c_integration, h.c_created AS f_c_created, h.max_seq AS f_max_seq,
-          (SELECT json_agg(json_build_array(p.seq, p.id, p.type, p."storeId", p."integrationId", p."createdAt", p.data) ORDER BY p.seq) FROM p) AS f_rows`,
+          (SELECT json_agg(json_build_array(p.seq, p.id, p.type, p."storeId", p."integrationId", p."createdAt", p.data) ORDER BY p.seq) FROM p) AS f_rows,
+          CASE WHEN h.start = 0 AND NOT EXISTS (SELECT 1 FROM p) THEN COALESCE((SELECT json_build_array(e.seq, e.created_at) FROM ${env('events')} e
+            WHERE e.integration_id = (SELECT "i_id" FROM a) AND e.created_at >= (SELECT now FROM n) - $11::bigint ORDER BY e.seq DESC LIMIT 1), '[]'::json) END AS f_newest`,
         from: ' CROSS JOIN h',
       };
     }
