@@ -278,12 +278,15 @@ function readParts(schema: string, read: ReadKind): { ctes: string; columns: str
     case 'none':
       return { ctes: '', columns: '', from: '' };
     case 'order':
-      // The order's stamp; its columns and history only when the stamp is not the kept one's ($10, null:
-      // none kept). Joined on a null id when it is: the index is then not even probed.
+      // The order's stamp; its row and history only when the stamp is not the kept one's ($10, null:
+      // none kept). `od` reads the row by its id, gated by the stamp (a one-time filter: the index is
+      // not probed when the kept order is current); a join on `ov`'s columns would let the planner
+      // hash the whole table.
       return {
-        ctes: `, ov AS (SELECT o.id, ${orderStampColumn(schema)} AS stamp FROM ${env('orders')} o WHERE o.id = $9::text)`,
+        ctes: `, ov AS (SELECT ${orderStampColumn(schema)} AS stamp FROM ${env('orders')} o WHERE o.id = $9::text),
+          od AS (SELECT o.* FROM ${env('orders')} o WHERE o.id = $9::text AND (SELECT stamp FROM ov) IS DISTINCT FROM $10::text)`,
         columns: `, ov.stamp AS o_stamp, ${orderWithHistoryColumns(schema, 'o_')}`,
-        from: ` LEFT JOIN ov ON true LEFT JOIN ${env('orders')} o ON o.id = CASE WHEN ov.stamp IS DISTINCT FROM $10::text THEN ov.id END`,
+        from: ' LEFT JOIN ov ON true LEFT JOIN od o ON true',
       };
     case 'products': {
       const parts = productPageParts(schema, {
