@@ -1,20 +1,25 @@
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { catalogOf, generateMenu, jsonOut, RESTAURANT_JSON, useCatalogRig } from '../helpers/catalog-cli.js';
+import { describe, it } from 'vitest';
+import { catalogOf, generateMenu, jsonOut, RESTAURANT_JSON, useOwnCatalogRigs, type CatalogRig } from '../helpers/catalog-cli.js';
 import { waitUntil } from '../helpers/feed.js';
 
 // issue 14: catalog sync warns when a new category has the name of one the store has ("did you
 // mean EMP?"), reports every problem of a file in one run, and a sync that stops early says how far
 // it got and how to go on, counting what each run sent.
 
-const rig = useCatalogRig({ each: true, limits: false });
+// Each test on an emulator of its own (a stopped CLI's batch may still run in it). The tests of a
+// stopped sync run at once: each waits on batches held by a delay fault, which the others need not
+// wait behind (issue 27).
+const own = useOwnCatalogRigs({ limits: false });
 
-const catalogFile = (name: string, doc: object) => rig.file(name, JSON.stringify({ format: 'merchant-kit.catalog', version: 1, categories: [], products: [], ...doc }, null, 2));
+const catalogFile = (rig: CatalogRig, name: string, doc: object) => rig.file(name, JSON.stringify({ format: 'merchant-kit.catalog', version: 1, categories: [], products: [], ...doc }, null, 2));
 
 describe('a new category named like one of the store', () => {
-  it('is warned about with the code meant ("did you mean EMP?"), and still sent', async () => {
+  it('is warned about with the code meant ("did you mean EMP?"), and still sent', async (t) => {
+    const { expect } = t;
+    const rig = await own(t);
     expect((await rig.run(['catalog', 'sync', RESTAURANT_JSON])).code).toBe(0);
-    const file = catalogFile('typo.json', {
+    const file = catalogFile(rig, 'typo.json', {
       categories: [{ external_id: 'EMPANADAS', name: ' empanadas' }],
       products: [{ external_id: 'EMP-QUESO-2', name: 'Empanada de queso', category_external_id: 'EMPANADAS', price: '9000' }],
     });
@@ -24,9 +29,11 @@ describe('a new category named like one of the store', () => {
     expect((await catalogOf(rig.emu)).categories.map((c) => c.external_id)).toContain('EMPANADAS');
   });
 
-  it('--json puts the warning in the answer (stderr stays free of it); an existing code or a new name is not warned about', async () => {
+  it('--json puts the warning in the answer (stderr stays free of it); an existing code or a new name is not warned about', async (t) => {
+    const { expect } = t;
+    const rig = await own(t);
     expect((await rig.run(['catalog', 'sync', RESTAURANT_JSON])).code).toBe(0);
-    const file = catalogFile('typo.json', { categories: [{ external_id: 'EMPANADAS', name: 'Empanadas' }, { external_id: 'EMP', name: 'Empanadas' }, { external_id: 'POS', name: 'Postres' }] });
+    const file = catalogFile(rig, 'typo.json', { categories: [{ external_id: 'EMPANADAS', name: 'Empanadas' }, { external_id: 'EMP', name: 'Empanadas' }, { external_id: 'POS', name: 'Postres' }] });
     const run = await rig.run(['catalog', 'sync', file, '--dry-run', '--json']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toBe('');
@@ -37,7 +44,9 @@ describe('a new category named like one of the store', () => {
 });
 
 describe('every problem of a file, in one run', () => {
-  it('JSON: a wrong version, an item\'s field, a product of an unknown category, all at once (exit 2, nothing sent)', async () => {
+  it('JSON: a wrong version, an item\'s field, a product of an unknown category, all at once (exit 2, nothing sent)', async (t) => {
+    const { expect } = t;
+    const rig = await own(t);
     const file = rig.file('bad.json', JSON.stringify({
       format: 'merchant-kit.catalog', version: 2,
       categories: [{ external_id: 'BAD', name: '' }],
@@ -58,7 +67,9 @@ describe('every problem of a file, in one run', () => {
     expect((await catalogOf(rig.emu)).products).toEqual([]);
   });
 
-  it('CSV: an unknown column and a missing one are reported once each, with every row\'s own problems', async () => {
+  it('CSV: an unknown column and a missing one are reported once each, with every row\'s own problems', async (t) => {
+    const { expect } = t;
+    const rig = await own(t);
     const file = rig.file('bad.csv', [
       'external_id,name,category_external_id,price,colour',
       'C-1,Chipa,CHI,3000,red',
@@ -78,8 +89,10 @@ describe('every problem of a file, in one run', () => {
     expect(run.stderr).toContain('4 problems; nothing was sent');
   });
 
-  it('with --json, the problems are the details of the one JSON error', async () => {
-    const file = catalogFile('bad.json', { version: 3, products: [{ external_id: 'P-1', name: 'Uno', category_external_id: 'NOPE', price: '1000' }] });
+  it('with --json, the problems are the details of the one JSON error', async (t) => {
+    const { expect } = t;
+    const rig = await own(t);
+    const file = catalogFile(rig, 'bad.json', { version: 3, products: [{ external_id: 'P-1', name: 'Uno', category_external_id: 'NOPE', price: '1000' }] });
     const run = await rig.run(['catalog', 'sync', file, '--json']);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
@@ -95,7 +108,7 @@ describe('every problem of a file, in one run', () => {
 });
 
 /** Starts `catalog sync …args` with every batch held `ms` before it runs, and waits until stderr shows `line`. */
-async function startSlow(args: string[], line: string, ms = 400) {
+async function startSlow(rig: CatalogRig, args: string[], line: string, ms = 400) {
   await rig.emu.control('POST', '/faults', { method: 'POST', path: '/sandbox/v1/catalog/batch', delay_ms: ms, times: 100 });
   // The client's backoff shortened (test-only variable): a failure that outlasts the retries comes fast.
   const run = rig.start(['catalog', 'sync', ...args], { MERCHANT_KIT_RETRY_BASE_MS: '5' });
@@ -103,10 +116,12 @@ async function startSlow(args: string[], line: string, ms = 400) {
   return run;
 }
 
-describe('a sync stopped before its end', () => {
-  it('by Ctrl+C: the part in flight finishes, it says which part of how many was sent and to run the same command again; the rerun counts its own parts', async () => {
+describe.concurrent('a sync stopped before its end', () => {
+  it('by Ctrl+C: the part in flight finishes, it says which part of how many was sent and to run the same command again; the rerun counts its own parts', async (t) => {
+    const { expect } = t;
+    const rig = await own(t);
     const file = generateMenu(3000, join(rig.dir, 'menu.json'));
-    const run = await startSlow([file, '--full-snapshot'], 'part 2/7:');
+    const run = await startSlow(rig, [file, '--full-snapshot'], 'part 2/7:');
     run.child.kill('SIGINT');
     expect(await run.exited).toBe(130);
     await rig.emu.control('DELETE', '/faults');
@@ -124,9 +139,11 @@ describe('a sync stopped before its end', () => {
     expect(rerun.stdout).toContain(`snapshot ${snapshotId}: completed`);
   }, 120_000);
 
-  it('by a failure: "interrupted: part N of 7 sent …; run the same command again to resume", then the error', async () => {
+  it('by a failure: "interrupted: part N of 7 sent …; run the same command again to resume", then the error', async (t) => {
+    const { expect } = t;
+    const rig = await own(t);
     const file = generateMenu(3000, join(rig.dir, 'menu.json'));
-    const run = await startSlow([file, '--full-snapshot'], 'part 2/7:', 300);
+    const run = await startSlow(rig, [file, '--full-snapshot'], 'part 2/7:', 300);
     await rig.emu.control('DELETE', '/faults');
     await rig.emu.control('POST', '/faults', { method: 'POST', path: '/sandbox/v1/catalog/batch', status: 503, code: 'maintenance', times: 1000 });
     expect(await run.exited).toBe(1);
@@ -136,17 +153,21 @@ describe('a sync stopped before its end', () => {
     expect(lines.at(-1)).toMatch(/^error: .+\(503 maintenance, request_id req_\w+\)$/);
   }, 120_000);
 
-  it('a run of changes stopped by Ctrl+C says that the same command sends what is still different', async () => {
+  it('a run of changes stopped by Ctrl+C says that the same command sends what is still different', async (t) => {
+    const { expect } = t;
+    const rig = await own(t);
     const file = generateMenu(1200, join(rig.dir, 'changes.json'));
-    const run = await startSlow([file], 'part 1/3:');
+    const run = await startSlow(rig, [file], 'part 1/3:');
     run.child.kill('SIGINT');
     expect(await run.exited).toBe(130);
     expect(run.stderr()).toMatch(/error: stopped by SIGINT: batch [12] of 3 sent \([\d,]+ operations of 1,203\); run the same command again: it sends only what is still different from the store\n$/);
   }, 120_000);
 
-  it('with --json: the summary so far on stdout with `interrupted`, and one JSON error (code interrupted) on stderr', async () => {
+  it('with --json: the summary so far on stdout with `interrupted`, and one JSON error (code interrupted) on stderr', async (t) => {
+    const { expect } = t;
+    const rig = await own(t);
     const file = generateMenu(3000, join(rig.dir, 'menu.json'));
-    const run = await startSlow([file, '--full-snapshot', '--json'], 'part 2/7:');
+    const run = await startSlow(rig, [file, '--full-snapshot', '--json'], 'part 2/7:');
     run.child.kill('SIGINT');
     expect(await run.exited).toBe(130);
     const summary = JSON.parse(run.stdout());

@@ -260,7 +260,8 @@ describe('faults and failures', () => {
     expect(events).toHaveLength(1);
   });
 
-  it('a 429 with Retry-After: waits that long and succeeds', async () => {
+  // These two wait out a real Retry-After (1 s, 3 s), each on a path of its own: they run at once.
+  it.concurrent('a 429 with Retry-After: waits that long and succeeds', async ({ expect }) => {
     await emu.control('POST', '/faults', { method: 'GET', path: '/sandbox/v1/me', status: 429, retry_after: 1, times: 1 });
     const started = Date.now();
     const r = await run(['me', '--verbose']);
@@ -269,7 +270,7 @@ describe('faults and failures', () => {
     expect(r.stderr).toMatch(/retrying: GET \/me failed \(429 rate_limited\)/);
   });
 
-  it('a 429 with a long Retry-After: one note on stderr that it is waiting (not hung), then the answer', async () => {
+  it.concurrent('a 429 with a long Retry-After: one note on stderr that it is waiting (not hung), then the answer', async ({ expect }) => {
     await emu.control('POST', '/faults', { method: 'GET', path: '/sandbox/v1/store', status: 429, retry_after: 3, times: 1 });
     const r = await run(['store', 'get', '--json']);
     expect(r.code, r.stderr).toBe(0);

@@ -1,9 +1,10 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCli, type CliProcess } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 import { request } from '../helpers/emulator.js';
+import { rawRequest } from '../helpers/security.js';
 import { emulatorCli, type ReadyLine } from '../helpers/emulator-cli.js';
 
 const { start, tempDir, track } = emulatorCli('mk-safety-');
@@ -176,27 +177,39 @@ describe('a newcomer’s first minutes', () => {
     expect(clock.body.data.offset_seconds).toBe(0);
   });
 
+  it('emulator start --trust-proxy with something that is not an address or range: exit 2, naming it', async () => {
+    const cli = runCli(['emulator', 'start', '--memory', '--port', '0', '--trust-proxy', '127.0.0.1,balancer.internal']);
+    const { code, stderr } = await finished(cli);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/"balancer\.internal" is not an IP address or a CIDR range/);
+  });
+});
+
+// One emulator started with both options serves the two tests (a process less, issue 27): the names
+// it answers to and the balancers it believes are independent settings.
+describe('emulator start --allowed-host and --trust-proxy', () => {
+  let shared: CliProcess;
+  let ready: ReadyLine;
+  beforeAll(async () => {
+    shared = runCli(['emulator', 'start', '--json', '--port', '0', '--memory', '--allowed-host', 'emulator.test', '--allowed-host', 'other.test:4010', '--trust-proxy', '127.0.0.1,::1']);
+    ready = JSON.parse(await shared.firstLine) as ReadyLine;
+  });
+  afterAll(async () => {
+    shared.child.kill('SIGTERM');
+    await shared.exited;
+  });
+
   it('emulator start --allowed-host adds names the emulator answers to', async () => {
-    const { ready } = await start(['--memory', '--allowed-host', 'emulator.test', '--allowed-host', 'other.test:4010']);
-    const { rawRequest } = await import('../helpers/security.js');
     expect((await rawRequest(`${ready.admin_url}/health`, 'GET', { host: 'emulator.test:4010' })).status).toBe(200);
     expect((await rawRequest(`${ready.admin_url}/health`, 'GET', { host: 'other.test' })).status).toBe(200);
     expect((await rawRequest(`${ready.admin_url}/health`, 'GET', { host: 'evil.test' })).status).toBe(403);
   });
 
   it('emulator start --trust-proxy believes the named balancers\' X-Forwarded-For for the per-IP limits', async () => {
-    const { ready } = await start(['--memory', '--trust-proxy', '127.0.0.1,::1']);
     const wrong = { credential: 'svk_test_wrong.svs_test_wrong', headers: { 'x-forwarded-for': '203.0.113.7' } };
     for (let i = 0; i < 30; i++) expect((await request(`${ready.sandbox_base_url}/me`, 'GET', wrong)).status).toBe(401);
     expect((await request(`${ready.sandbox_base_url}/me`, 'GET', wrong)).status).toBe(429);
     const other = { credential: ready.stores[0]!.credential, headers: { 'x-forwarded-for': '203.0.113.8' } };
     expect((await request(`${ready.sandbox_base_url}/me`, 'GET', other)).status).toBe(200);
-  });
-
-  it('emulator start --trust-proxy with something that is not an address or range: exit 2, naming it', async () => {
-    const cli = runCli(['emulator', 'start', '--memory', '--port', '0', '--trust-proxy', '127.0.0.1,balancer.internal']);
-    const { code, stderr } = await finished(cli);
-    expect(code).toBe(2);
-    expect(stderr).toMatch(/"balancer\.internal" is not an IP address or a CIDR range/);
   });
 });

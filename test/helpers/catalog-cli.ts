@@ -1,7 +1,7 @@
 import { spawn, execFileSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, type TestContext } from 'vitest';
 import type { EmulatorOptions } from '../../emulator/emulator.js';
 import { buildPrivateCli, cli, cliEntry, tempConfig, type CliResult } from './cli-core.js';
 import { ROOT } from './cli.js';
@@ -121,6 +121,25 @@ export function useCatalogRig(options: EmulatorOptions & { each?: boolean | 'res
 }
 
 /**
+ * For a file whose tests each need an emulator of their own and may run at once (`describe.concurrent`:
+ * tests that wait on batches held by a delay fault, issue 27): the private build before the file,
+ * and `own(t)` opens a fresh rig for the test of context `t`, closed when that test ends. Call once,
+ * at the top level of the file.
+ */
+export function useOwnCatalogRigs(options: EmulatorOptions = {}): (t: TestContext) => Promise<CatalogRig> {
+  let removeBuild = () => {};
+  beforeAll(async () => {
+    removeBuild = await buildPrivateCli();
+  });
+  afterAll(() => removeBuild());
+  return async ({ onTestFinished }) => {
+    const rig = await catalogRig(options);
+    onTestFinished(() => rig.close());
+    return rig;
+  };
+}
+
+/**
  * A store's catalog without what differs between stores (ids, timestamps, image download state):
  * what `catalog pull` → `catalog sync` must carry over, sorted by code.
  */
@@ -153,9 +172,22 @@ export function readJson(path: string): any {
 /** The restaurant fixture as an object, to change and write back for a test. */
 export const restaurant = () => readJson(RESTAURANT_JSON);
 
-/** A generated menu of `products` products (fixtures/catalog/generate-large.mjs) written to `out`. */
+/** Each size's menu as the generator wrote it, so that a process is started once per size, not per test. */
+const generated = new Map<number, string>();
+
+/**
+ * A generated menu of `products` products (fixtures/catalog/generate-large.mjs) written to `out`. The
+ * generator is seeded (the same file on every run), so its text is kept and written again for the
+ * next test that asks for the same size (issue 27: a Node process less each time).
+ */
 export function generateMenu(products: number, out: string): string {
+  const text = generated.get(products);
+  if (text !== undefined) {
+    writeFileSync(out, text);
+    return out;
+  }
   execFileSync(process.execPath, [join(FIXTURES, 'generate-large.mjs'), '--products', String(products), '--out', out], { stdio: 'pipe' });
+  generated.set(products, readFileSync(out, 'utf8'));
   return out;
 }
 
