@@ -1,9 +1,9 @@
 // The package's declarations: `rollup -c rollup.types.config.mjs`, the last step of `npm run build`,
 // after `tsc -p tsconfig.build.json` wrote one .d.ts per module into dist/.types (removed at the end).
 //
-// It bundles them per public entry (`merchant-kit`, `/emulator`, `/checks`), twice: `.d.ts` for
-// `import` and `.d.cts` for `require` (TypeScript reads a `.d.ts` of a "type": "module" package as
-// ESM, which a CommonJS consumer cannot `require`). Only what an entry exports, and what that needs,
+// It bundles them per public entry (`merchant-kit`, `/emulator`, `/checks`), one build written
+// twice: `.d.ts` for `import` and `.d.cts` for `require` (TypeScript reads a `.d.ts` of a "type":
+// "module" package as ESM, which a CommonJS consumer cannot `require`). Only what an entry exports, and what that needs,
 // is kept: a client-only import type-checks no emulator code.
 //
 // zod's declarations are copied in, the part that is used: importing `zod` would make a consumer's
@@ -33,24 +33,25 @@ function onwarn(warning) {
   throw new Error(`types bundle: ${warning.message}`);
 }
 
-const bundle = (ext) => ({
-  input: Object.fromEntries(ENTRIES.map((name) => [name, `${DECLARATIONS}/${name}.d.ts`])),
-  external: isExternal,
-  plugins: [dts({ respectExternal: true }), noPrivateMarker],
-  onwarn,
-  output: {
-    dir: 'dist',
-    format: 'es',
-    entryFileNames: `[name].${ext}`,
-    chunkFileNames: `types/[hash].${ext}`,
-    // The declarations name Node's types (Buffer, streams): load them even where `types` lists none.
-    banner: '/// <reference types="node" />',
-  },
+/** One output per extension: the two differ only in their files' names. */
+const output = (ext) => ({
+  dir: 'dist',
+  format: 'es',
+  entryFileNames: `[name].${ext}`,
+  chunkFileNames: `types/[hash].${ext}`,
+  // The declarations name Node's types (Buffer, streams): load them even where `types` lists none.
+  banner: '/// <reference types="node" />',
 });
 
-/** Removes the per-module declarations once the last bundle is written: dist/ holds what ships. */
+/** Removes the per-module declarations once both outputs are written: dist/ holds what ships. */
 const removeDeclarations = { name: 'remove-declarations', closeBundle: () => rmSync(DECLARATIONS, { recursive: true, force: true }) };
 
-// Rollup builds the two in this order, one after the other.
-const cjs = bundle('d.cts');
-export default [bundle('d.ts'), { ...cjs, plugins: [...cjs.plugins, removeDeclarations] }];
+// One build, two outputs (issue 27): the declarations are read and transformed once, then written
+// as `.d.ts` and as `.d.cts` (two builds of the same input took twice the CPU for the same result).
+export default {
+  input: Object.fromEntries(ENTRIES.map((name) => [name, `${DECLARATIONS}/${name}.d.ts`])),
+  external: isExternal,
+  plugins: [dts({ respectExternal: true }), noPrivateMarker, removeDeclarations],
+  onwarn,
+  output: [output('d.ts'), output('d.cts')],
+};

@@ -38,8 +38,12 @@ const once = (cache, key, read) => {
   return cache.get(key);
 };
 
-/** Files whose diagnostics are not merchant-kit's: TypeScript's lib files and the user's @types/node. */
-const notOurs = (program, file) => program.isSourceFileDefaultLibrary(file) || /\/node_modules\/@types\/node\//.test(file.fileName);
+/**
+ * Files whose diagnostics are not merchant-kit's: TypeScript's lib files and the user's @types/node,
+ * with undici-types, its own dependency (the 37 files of Node's fetch types, which merchant-kit's
+ * declarations do not name; the installed `undici` they do name is checked).
+ */
+const notOurs = (program, file) => program.isSourceFileDefaultLibrary(file) || /\/node_modules\/(@types\/node|undici-types)\//.test(file.fileName);
 
 function host(options, cwd) {
   const base = ts.createCompilerHost(options);

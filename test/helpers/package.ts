@@ -2,6 +2,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './cli.js';
+import { loadFactor } from './wait.js';
 
 // Helpers of the package tests (test/package): a tiny semver range check for `engines.node`, the
 // installed tree's package.json files, and a build + `npm pack` of the repo in a temporary copy (so
@@ -105,14 +106,18 @@ export interface RunResult {
   stdout: string;
 }
 
+/**
+ * Runs a command to its end. `timeoutMs` only bounds a hang: it is the limit on a quiet machine,
+ * grown with the load when the command starts (a build took over 240 s at a load near 35 on 2 cores).
+ */
 export function run(command: string, args: string[], cwd: string, timeoutMs = 240_000): RunResult {
-  const r = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: timeoutMs, env: { ...process.env, npm_config_update_notifier: 'false' } });
+  const r = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: Math.round(timeoutMs * loadFactor()), env: { ...process.env, npm_config_update_notifier: 'false' } });
   return { status: r.status, stdout: r.stdout ?? '', output: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}` };
 }
 
 /**
  * `run` without blocking the test's process, never rejecting: what failed is in the result. The
- * limit only bounds a hang (SIGKILL, then status null).
+ * limit only bounds a hang (SIGKILL, then status null), grown with the load as `run`'s.
  */
 export function runAsync(command: string, args: string[], cwd: string, timeoutMs = 600_000): Promise<RunResult> {
   return new Promise((resolve) => {
@@ -121,7 +126,7 @@ export function runAsync(command: string, args: string[], cwd: string, timeoutMs
     let output = '';
     child.stdout.on('data', (d) => ((stdout += d), (output += d)));
     child.stderr.on('data', (d) => (output += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const timer = setTimeout(() => child.kill('SIGKILL'), Math.round(timeoutMs * loadFactor()));
     child.once('error', (error) => (output += String(error)));
     child.once('close', (code) => {
       clearTimeout(timer);

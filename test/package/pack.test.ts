@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
+import { loadFactor } from '../helpers/wait.js';
 import {
   buildAndPack, copyConsumer, installedPackages, newConsumer, reuseNativeDriver, run, runAsync, satisfies, warnings, type RunResult,
 } from '../helpers/package.js';
@@ -269,7 +270,7 @@ describe('the packed package in new projects (issue 14)', () => {
     const built = statSync(main).mtimeMs;
     // A cache of its own: npx's first run in this clone, as in a fresh one.
     const out = spawnSync('npx', ['--no-install', 'merchant-kit', '--version'], {
-      cwd: clone, encoding: 'utf8', timeout: 240_000, env: { ...process.env, npm_config_cache: join(dir, 'npm-cache'), npm_config_update_notifier: 'false' },
+      cwd: clone, encoding: 'utf8', timeout: Math.round(240_000 * loadFactor()), env: { ...process.env, npm_config_cache: join(dir, 'npm-cache'), npm_config_update_notifier: 'false' },
     });
     expect(out.status, `${out.stdout}${out.stderr}`).toBe(0);
     expect(out.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);

@@ -10,7 +10,7 @@ const REASONS: Record<string, RegExp> = {
   // Read at once, or (the emulator busy around that moment) never shown to have waited, however often
   // measured. Usually the 503's: on a loaded machine the ERP's thread may be held long enough that its
   // retry after the 503 did come after Retry-After, and the 429's is the one caught.
-  'retries a 429/503 at once': /^the retry after the (503|429) (came 0\.\d s( to (0\.\d s|under 1\.0 s))? after the refused answer, before Retry-After \(1 s\)|could not be shown to wait Retry-After \(1 s\) in \d tries)/,
+  'retries a 429/503 at once': /^the retry after the (503|429) (came 0\.\d s( to (0\.\d s|under 1\.0 s))? after the refused answer, before Retry-After \(1 s\)|could not be shown to wait Retry-After \(1 s\) in \d+ tries)/,
   'retries under a new Idempotency-Key': /^the retry after the 503 used another Idempotency-Key$/,
   'its receiver answers 500 to everything (after doing the work)': /^your webhook receiver answered non-2xx to every delivery/,
   'acts on final orders': /^POST \/orders\/ord_\w+\/status \(req_\w+\) tried to move order ord_\w+ to ready after the ERP had been told it was final \(the answer to POST/,

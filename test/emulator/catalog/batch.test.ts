@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator, type Response } from '../../helpers/emulator.js';
 import { allProducts, batch, newKey, productWithOptions, upsertCategory, upsertProduct } from '../../helpers/batch.js';
+import { waitFor } from '../../helpers/wait.js';
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -18,12 +19,13 @@ function running<T>(promise: Promise<T>) {
   return state;
 }
 
-/** Returns once a batch in flight has committed its first products (it yields between chunks). */
+/**
+ * Returns once a batch in flight has committed its first products (it yields between chunks). It
+ * looks every 10 ms rather than back to back: the emulator runs in this process, and a GET in every
+ * gap between the batch's chunks slowed the batch it waits on (on PostgreSQL most of all).
+ */
 async function untilSomeProductExists() {
-  for (;;) {
-    const res = await emu.api('GET', '/catalog/products?limit=1');
-    if (res.body.data.length > 0) return;
-  }
+  await waitFor(async () => (await emu.api('GET', '/catalog/products?limit=1')).body.data.length > 0, () => 'the batch in flight to commit its first products', { intervalMs: 10 });
 }
 
 const productsBatch = (n: number, prefix = 'P') => ({
@@ -128,6 +130,9 @@ describe('POST /catalog/batch', () => {
     expect(cats.body.data).toEqual([]);
   });
 
+  // A 500-operation product batch with options, applied whole. Its speed is bench/catalog-sync.mjs's
+  // and bench/foundation.mjs's to measure, never a timed test (issue 27: a second test applied the
+  // same batch after a warm-up batch left from when it was timed).
   it('accepts exactly 500 operations', async () => {
     const res = await batch(emu, productsBatch(500));
     expect(res.status).toBe(200);
@@ -240,13 +245,6 @@ describe('POST /catalog/batch', () => {
     expect((await batch(emu, { operations: [upsertCategory('C-10')] })).status).toBe(200);
   });
 
-  // Its speed is bench/catalog-sync.mjs's and bench/foundation.mjs's to measure, never a timed test.
-  it('applies a 500-operation product batch with options', async () => {
-    await batch(emu, productsBatch(500, 'WARM'));
-    const res = await batch(emu, productsBatch(500));
-    expect(res.status).toBe(200);
-    expect(res.body.data.summary.succeeded).toBe(500);
-  });
 });
 
 describe('POST /catalog/batch with --limits off', () => {
