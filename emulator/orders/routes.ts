@@ -56,19 +56,20 @@ export function ordersRoutes(app: FastifyInstance, env: EnvContext, emulator: Em
     return isPromise(text) ? text.then((body) => ({ body })) : { body: text };
   }, { prefetch: orderPrefetch });
 
-  apiRoute(app, env, emulator, api.ackOrder, async ({ auth, params, body }) =>
-    ok(await presentAnswer(orders, await acknowledge(env, params.order_id, auth.store.id, auth.integration.id, body))),
-  );
+  // The writes: each one unit of work, which takes the idempotency key's claim in its first round trip.
+  apiRoute(app, env, emulator, api.ackOrder, async ({ auth, params, body, claim }) =>
+    ok(await presentAnswer(orders, await acknowledge(env, params.order_id, auth.store.id, auth.integration.id, body, claim))),
+  { claimsWithWork: true });
 
-  apiRoute(app, env, emulator, api.reportImportFailure, async ({ auth, params, body }) =>
-    ok(await presentAnswer(orders, await reportImportFailure(env, params.order_id, auth.store.id, auth.integration.id, body))),
-  );
+  apiRoute(app, env, emulator, api.reportImportFailure, async ({ auth, params, body, claim }) =>
+    ok(await presentAnswer(orders, await reportImportFailure(env, params.order_id, auth.store.id, auth.integration.id, body, claim))),
+  { claimsWithWork: true });
 
-  apiRoute(app, env, emulator, api.changeOrderStatus, async ({ auth, params, body }) => {
+  apiRoute(app, env, emulator, api.changeOrderStatus, async ({ auth, params, body, claim }) => {
     const actor = { type: 'integration' as const, integrationId: auth.integration.id, authority: auth.integration.settings.order_status_authority };
-    return ok(await presentAnswer(orders, await changeStatus(env, params.order_id, auth.store.id, actor, body)));
+    return ok(await presentAnswer(orders, await changeStatus(env, params.order_id, auth.store.id, actor, body, claim)));
     // The homologation recorder's starting status comes with the admission (homologation/hooks.ts).
-  }, { prefetch: orderPrefetch });
+  }, { prefetch: orderPrefetch, claimsWithWork: true });
 
   // spec: GET /events — the feed response is its own envelope (data, next_cursor, has_more, cursor_expired).
   apiRoute(app, env, emulator, api.listEvents, async ({ auth, query, request }) => ({ body: await readFeed(env, auth.integration, query, request.prefetch?.feed) }), {
