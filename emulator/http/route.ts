@@ -9,6 +9,7 @@ import { assertNotSuspended, type AuthContext } from './auth.js';
 import { checkIdempotency, checkIdempotencyWithWork, replayOf, settleIdempotency, type IdempotencyDecision } from './idempotency.js';
 import { ClaimAnswered, type StoredResponse, type WorkClaim } from '../store/coordination.js';
 import { JsonText } from './json-text.js';
+import { parseQuery } from './query.js';
 
 const NO_KEY: IdempotencyDecision = { kind: 'none' };
 
@@ -111,7 +112,7 @@ export function apiRoute<E extends Endpoint>(
           request,
           rawBody: request.body,
           params: (endpoint.params ? parseOrThrow(endpoint.params, request.params) : {}) as never,
-          query: (endpoint.query ? parseOrThrow(endpoint.query, request.query) : {}) as never,
+          query: (endpoint.query ? parseQuery(endpoint.query, request.query) : {}) as never,
           body: (options.parsesBodyItself ? (requireBody(request.body), undefined) : endpoint.body ? parseBody(endpoint.body, request.body) : refuseBody(request.body)) as never,
           ...(workClaim ? { claim: workClaim } : {}),
         });
