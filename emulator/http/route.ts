@@ -55,6 +55,13 @@ export interface RouteOptions {
    * by the route after the handler only when the handler ran none (it answered before, with an error).
    */
   claimsWithWork?: boolean;
+  /**
+   * With `claimsWithWork`: the handler's outcome from what its unit of work returned, when it is
+   * known before the COMMIT (undefined: not known then). A server database then stores the key's
+   * answer in that COMMIT (issue 25): the effect and its answer commit together, no round trip of
+   * their own, and the route sends the answer stored, which is the handler's.
+   */
+  outcomeOfWork?: (out: unknown) => Outcome | undefined;
   /** A read a server database makes with the request's admission (the handler finds it in `request.prefetch`). */
   prefetch?: NonNullable<FastifyContextConfig['prefetch']>;
 }
@@ -101,6 +108,13 @@ export function apiRoute<E extends Endpoint>(
       );
       if (decision.kind === 'replay') return sendStored(request, reply, decision.response, true);
       const workClaim = decision.kind === 'work' ? decision.claim : undefined;
+      const outcomeOfWork = options.outcomeOfWork;
+      if (workClaim && outcomeOfWork) {
+        workClaim.answerOf = (out) => {
+          const outcome = outcomeOfWork(out);
+          return outcome && { status: outcome.status ?? endpoint.status, body: outcome.body, headers: outcome.headers ?? {} };
+        };
+      }
 
       let response: StoredResponse;
       let code: string | undefined;
@@ -128,6 +142,8 @@ export function apiRoute<E extends Endpoint>(
         code = error.code;
         response = { status: error.status, body: error.toBody(request.id), headers: error.headers };
       }
+      // Stored with the unit of work's COMMIT: the same answer as the handler's, sent as stored.
+      if (workClaim?.stored) return sendStored(request, reply, workClaim.stored, false);
       if (workClaim) {
         // The handler answered without a unit of work (an error before it): the key is claimed now,
         // and a key that is not this request's answers as it would have before the handler ran.

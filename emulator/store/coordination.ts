@@ -140,6 +140,18 @@ export interface WorkClaim {
   result(): Promise<Claim>;
   /** The claim once taken; undefined before, or when taking it failed. */
   readonly taken: Claim | undefined;
+  /**
+   * Set by the route: the request's answer from what the unit of work returned, when it is known
+   * then (undefined: the route stores it after the commit). A server database stores it with the
+   * work's COMMIT (`storeText`): the effect and its answer commit together, no round trip of its own.
+   */
+  answerOf?: (out: unknown) => StoredResponse | undefined;
+  /** The answer the unit of work's COMMIT stored: the route then stores none and sends this one. */
+  readonly stored: StoredResponse | undefined;
+  /** A server database's: the statement that stores `answerOf(out)`, to go before COMMIT ('' when none). */
+  storeText?(out: unknown): string;
+  /** A server database's: the COMMIT that carried `storeText` went through. */
+  committed?(): void;
 }
 
 /**

@@ -79,10 +79,13 @@ export class PgEnvStore extends LazyRepositories implements EnvStore {
         // A statement failed and the work went on (it caught the error): PostgreSQL has aborted the
         // transaction, and COMMIT would quietly roll back. The failure is the outcome.
         if (tx.failure !== undefined) throw tx.failure;
-        // The emit's writes, the notices and COMMIT in one round trip.
-        await client.query(`${tx.takeWrites()}${this.options.feed.notifyText(tx.changes)}COMMIT`);
+        // The emit's writes, the key's answer (when the request knows it from `out`), the notices and
+        // COMMIT in one round trip.
+        const answer = claim?.storeText?.(out) ?? '';
+        await client.query(`${tx.takeWrites()}${answer}${this.options.feed.notifyText(tx.changes)}COMMIT`);
         // A write sent without waiting failed after the check above: COMMIT answered as ROLLBACK.
         if (tx.failure !== undefined) throw tx.failure;
+        claim?.committed?.();
       } catch (error) {
         const broken = isDriverUnavailable(error);
         if (!broken) await client.query('ROLLBACK').catch(() => undefined);

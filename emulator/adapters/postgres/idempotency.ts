@@ -4,6 +4,7 @@ import { LIMITS } from '../../../src/contract/limits.js';
 import type { Claim, IdempotencyClaims, StoredResponse, WorkClaim } from '../../store/coordination.js';
 import { QueryConn, statement, tableIn, type Conn, type Queryable } from './conn.js';
 import type { LeaseKeeper } from './leases.js';
+import { escapeLiteral } from './connect.js';
 import type { SchemaNames } from './schema.js';
 
 /**
@@ -72,8 +73,24 @@ export function pgIdempotency(conn: Conn, names: SchemaNames, leases: LeaseKeepe
     claim: (env, integrationId, key, fingerprint, now) => claim(env, integrationId, key, fingerprint, now),
     withWork(env, integrationId, key, fingerprint, now): WorkClaim {
       let taking: Promise<Claim> | undefined;
+      let storing: StoredResponse | undefined;
       const work: WorkClaim = {
         taken: undefined,
+        stored: undefined,
+        // The finish as a statement of the transaction, its values literals (the COMMIT's text has no parameters).
+        storeText(out) {
+          storing = work.taken?.kind === 'fresh' ? work.answerOf?.(out) : undefined;
+          if (!storing || !Number.isInteger(storing.status)) return (storing = undefined), '';
+          const q = escapeLiteral;
+          return `UPDATE ${tableIn(names.env[env])('idempotency_keys')} SET state = 'done', status_code = ${storing.status}, `
+            + `response = ${q(JSON.stringify(storing))}, owner = NULL, lease_until = NULL `
+            + `WHERE integration_id = ${q(integrationId)} AND key = ${q(key)} AND owner = ${q(owner)};`;
+        },
+        committed() {
+          if (!storing) return;
+          (work as { stored: StoredResponse | undefined }).stored = storing;
+          leases.given();
+        },
         takeOn(db, refused) {
           return (taking ??= keep(claim(env, integrationId, key, fingerprint, now, new QueryConn(db as Queryable, ignore), refused)));
         },

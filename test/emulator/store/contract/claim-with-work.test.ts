@@ -19,6 +19,7 @@ function workClaim(claims: IdempotencyClaims, integrationId: string, key: string
   let taking: Promise<Claim> | undefined;
   const claim: WorkClaim = {
     taken: undefined,
+    stored: undefined,
     takeOn: () => claim.result(),
     result: () => (taking ??= claims.claim('test', integrationId, key, fingerprint, now).then((c) => ((claim as { taken?: Claim }).taken = c))),
   };
@@ -100,6 +101,38 @@ describeAdapters('an idempotency key claimed by a unit of work', (h) => {
     expect(await claims.claim('test', 'int_1', 'k-threw', 'fp', T0)).toEqual({ kind: 'fresh' });
   });
 
+  it('stores the answer with the COMMIT on a server database when the request knows it from the work\'s result; else leaves it to the route', async () => {
+    const claims = h.storage.coordination.idempotency;
+    const claim = workClaim(claims, 'int_1', 'k-answer', 'fp');
+    claim.answerOf = (out) => (out === 'done' ? response : undefined);
+    const { outcome, storeId } = await writeSome(h.storage, claim);
+    expect(outcome).toBe('done');
+    expect(await h.storage.env('test').orders.lastNumber(storeId!)).toBe(1);
+    if (h.kind === 'postgres') {
+      // The effect and its answer committed together: a duplicate now gets the replay.
+      expect(claim.stored).toEqual(response);
+      expect(await claims.claim('test', 'int_1', 'k-answer', 'fp', T0 + 1)).toEqual({ kind: 'replay', response });
+    } else {
+      expect(claim.stored).toBeUndefined();
+      expect(await claims.claim('test', 'int_1', 'k-answer', 'fp', T0 + 1)).toEqual({ kind: 'in_progress' });
+    }
+    // A work whose result has no answer yet (undefined) leaves the key held for the route to settle.
+    const later = workClaim(claims, 'int_1', 'k-later', 'fp');
+    later.answerOf = () => undefined;
+    expect((await writeSome(h.storage, later)).outcome).toBe('done');
+    expect(later.stored).toBeUndefined();
+    expect(await claims.claim('test', 'int_1', 'k-later', 'fp', T0 + 1)).toEqual({ kind: 'in_progress' });
+    // A work that throws stores no answer: the key stays held, for the route to store or release.
+    const threw = workClaim(claims, 'int_1', 'k-threw-answer', 'fp');
+    threw.answerOf = () => response;
+    await expect(h.storage.env('test').tx(async (tx) => {
+      await storeWithIntegration(tx);
+      throw new Error('refused by the work');
+    }, threw)).rejects.toThrow('refused by the work');
+    expect(threw.stored).toBeUndefined();
+    expect(await claims.claim('test', 'int_1', 'k-threw-answer', 'fp', T0 + 1)).toEqual({ kind: 'in_progress' });
+  });
+
   it('answers a claim the route takes after a handler that ran no unit of work, as `claim` would', async () => {
     const claims = h.storage.coordination.idempotency;
     const claim = workClaim(claims, 'int_1', 'k-late', 'fp');
@@ -142,11 +175,14 @@ describePostgres('an idempotency key claimed by a unit of work, on a server data
         await tx.orders.insert(order(ids.storeId, ++number));
         return 'done';
       }, claim);
-    // The claim, BEGIN and the order's lock leave together; then the insert, then COMMIT: as many
-    // round trips as the same work without a claim.
-    const withClaim = await tripsOf('with a claim', () => lockThenWrite(claims.withWork!('test', 'int_1', 'k-trip', 'fp', T0)));
+    // The claim, BEGIN and the order's lock leave together; then the insert, then the answer with
+    // the COMMIT: as many round trips as the same work without a claim.
+    const claim = claims.withWork!('test', 'int_1', 'k-trip', 'fp', T0);
+    claim.answerOf = () => response;
+    const withClaim = await tripsOf('with a claim', () => lockThenWrite(claim));
     const without = await tripsOf('without', () => lockThenWrite());
     expect(withClaim).toBe(without);
+    expect(await claims.claim('test', 'int_1', 'k-trip', 'fp', T0 + 1)).toEqual({ kind: 'replay', response });
     expect(await env.orders.lastNumber(ids.storeId)).toBe(3);
     // Another process holds the key: its claim comes back before the lock's answer, and the work's
     // next statement is refused unsent (its error is the work's; the unit of work answers the claim).
