@@ -100,13 +100,19 @@ export async function readFeed(env: EnvContext, integration: IntegrationRecord, 
   if (last) next = encodeFeedCursor({ seq: last.seq, createdAt: last.createdAt });
   else if (query.after !== undefined && !start.expired) next = query.after;
   else {
-    // Nothing matched from the start: everything up to the newest event has been looked at.
-    const newest = await env.store.events.latestSeq(integration.id, cutoff);
-    const event = newest === null ? undefined : await env.store.events.bySeq(newest);
+    // Nothing matched from the start: everything up to the newest event has been looked at (read
+    // with the page by the admission, when it read the page).
+    const event = read?.newest !== undefined ? read.newest : await newestEvent(env, integration.id, cutoff);
     next = event ? encodeFeedCursor({ seq: event.seq, createdAt: event.createdAt }) : null;
   }
   const tail = JSON.stringify({ next_cursor: next, has_more: rows.length > query.limit, cursor_expired: start.expired });
   return feedBody(page, tail);
+}
+
+/** The integration's newest event within retention, of any type (undefined: none). */
+async function newestEvent(env: EnvContext, integrationId: string, cutoff: number): Promise<{ seq: number; createdAt: number } | undefined> {
+  const newest = await env.store.events.latestSeq(integrationId, cutoff);
+  return newest === null ? undefined : env.store.events.bySeq(newest);
 }
 
 /** The page's arguments but the caller's (a cursor that is not one throws 400 `invalid_cursor`). */

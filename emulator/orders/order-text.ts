@@ -48,6 +48,13 @@ class OrderTexts {
 
 const caches = new WeakMap<EnvContext, OrderTexts>();
 
+/**
+ * The body's text of an order as a request's admission read it (a server database): an admission
+ * hands out the very same object while the order is unchanged in the database (the adapter keeps it
+ * under the order's stamp, issue 25), so its text is kept with it and a repeated read presents nothing.
+ */
+const prefetchedTexts = new WeakMap<object, string>();
+
 function textsOf(env: EnvContext): OrderTexts {
   let cache = caches.get(env);
   if (!cache) caches.set(env, (cache = new OrderTexts(env)));
@@ -72,7 +79,12 @@ async function readOrderText(env: EnvContext, cache: OrderTexts, orderId: string
     return new JsonText(JSON.stringify({ data: await presentOrder(env.store.orders, order) }));
   }
   const { order, history } = found;
-  const text = JSON.stringify({ data: presentOrderWith(order, history) });
+  const prefetched = found === prefetch?.order;
+  let text = prefetched ? prefetchedTexts.get(found) : undefined;
+  if (text === undefined) {
+    text = JSON.stringify({ data: presentOrderWith(order, history) });
+    if (prefetched) prefetchedTexts.set(found, text);
+  }
   cache.set(orderId, { storeId: order.storeId, text }, ticket);
   return new JsonText(text);
 }

@@ -165,6 +165,11 @@ export interface AdmittedFeedPage extends FeedAfter {
   query: FeedPageQuery;
   /** The sandbox's time the statement judged retention at. */
   now: number;
+  /**
+   * The integration's newest event within retention, of any type (null: none), read in the same
+   * snapshot when the page from the start is empty (`next_cursor` of such a page); undefined: not read.
+   */
+  newest?: { seq: number; createdAt: number } | null;
 }
 
 export interface Admission {

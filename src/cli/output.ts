@@ -1,4 +1,3 @@
-import { Chalk, type ChalkInstance } from 'chalk';
 
 // One output module for every command: tables and summaries for people, the API's `data` for
 // `--json`, one JSON object per line for streams. Only stdout carries results; notes, progress and
@@ -17,19 +16,39 @@ function colourLevel(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = proces
   return depth >= 24 ? 3 : depth >= 8 ? 2 : 1;
 }
 
-let stdoutChalk: ChalkInstance | undefined;
-let stderrChalk: ChalkInstance | undefined;
+/** The styles the CLI paints with (chalk's, one at a time). */
+export interface Colours {
+  green(text: string | number): string;
+  red(text: string | number): string;
+  yellow(text: string | number): string;
+  cyan(text: string | number): string;
+  dim(text: string | number): string;
+  bold(text: string | number): string;
+}
+
+const same = (text: string | number) => `${text}`;
+/** A stream without colours: the text as it is. */
+const PLAIN: Colours = { green: same, red: same, yellow: same, cyan: same, dim: same, bold: same };
+
+const outLevel = colourLevel(process.stdout);
+const errLevel = colourLevel(process.stderr);
+// chalk loads only when a stream is painted (issue 27): under NO_COLOR, on pipes and files (scripts,
+// CI, the tests) a command does not load it. The levels are read once, when a command loads this module.
+const chalk = outLevel > 0 || errLevel > 0 ? await import('chalk') : null;
+
+let stdoutColours: Colours | undefined;
+let stderrColours: Colours | undefined;
 
 /** Colours for stdout (results). */
-export function colors(): ChalkInstance {
-  stdoutChalk ??= new Chalk({ level: colourLevel(process.stdout) });
-  return stdoutChalk;
+export function colors(): Colours {
+  stdoutColours ??= chalk && outLevel > 0 ? new chalk.Chalk({ level: outLevel }) : PLAIN;
+  return stdoutColours;
 }
 
 /** Colours for stderr (notes, warnings, errors). */
-export function errColors(): ChalkInstance {
-  stderrChalk ??= new Chalk({ level: colourLevel(process.stderr) });
-  return stderrChalk;
+export function errColors(): Colours {
+  stderrColours ??= chalk && errLevel > 0 ? new chalk.Chalk({ level: errLevel }) : PLAIN;
+  return stderrColours;
 }
 
 export { plural } from '../text/plural.js';

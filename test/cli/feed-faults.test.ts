@@ -28,8 +28,8 @@ afterEach(async () => {
   scratch.cleanup();
 });
 
-function tail(args: string[]): CliProcess {
-  const cli = runCli(['feed', 'tail', ...args], apiEnv(emu, scratch.dir));
+function tail(args: string[], extra: NodeJS.ProcessEnv = {}): CliProcess {
+  const cli = runCli(['feed', 'tail', ...args], apiEnv(emu, scratch.dir, extra));
   running.push(cli);
   return cli;
 }
@@ -37,11 +37,15 @@ function tail(args: string[]): CliProcess {
 describe('merchant-kit feed tail under faults', () => {
   it('rides out 503s on GET /events (the client retries) and prints every event once', async () => {
     const ids = await feedIds(emu);
-    const fault = await emu.control('POST', '/faults', { method: 'GET', path: '/sandbox/v1/events', status: 503, times: 2 });
+    // Retry-After: 0 and the test-only short backoff: the retries are the subject, not their waits
+    // (the client's 1 s and 2 s, or the emulator's default Retry-After of 1 s, each time).
+    const fault = await emu.control('POST', '/faults', { method: 'GET', path: '/sandbox/v1/events', status: 503, retry_after: 0, times: 2 });
     expect(fault.status).toBe(201);
-    const cli = tail(['--json', '--once']);
+    const cli = tail(['--json', '--once', '--verbose'], { MERCHANT_KIT_RETRY_BASE_MS: '5' });
     expect((await cli.exited).code).toBe(0);
     expect(jsonLines(cli).map((e) => e.id)).toEqual(ids);
+    // Each 503 was retried (--verbose prints every retry).
+    expect(cli.stderr().match(/^retrying: GET \/events\S* failed \(503 maintenance\)/gm)).toHaveLength(2);
   });
 
   it('stops with exit 1 and one line when the cursor file becomes unwritable, and the unsaved event is read again after', async () => {

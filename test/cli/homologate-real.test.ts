@@ -38,8 +38,9 @@ describe('homologate against a real environment', () => {
   it('asks the person to create the orders in the panel and finds them on the feed', async () => {
     const scratch = homologationScratch();
     const cli = runCli(['homologate', '--timeout', '30', '--report-dir', scratch.reports], { ...scratch.env, MERCHANT_KIT_BASE_URL: proxy.url, MERCHANT_KIT_CREDENTIAL: emu.test.credential });
-    await waitForStderr(cli, 'Create three orders');
-    expect(cli.stderr()).toContain('Waiting up to 30 s for them on the event feed');
+    // Two lines, each its own write: wait for the second, then check both (under load the first can be read alone).
+    await waitForStderr(cli, 'Waiting up to 30 s for them on the event feed');
+    expect(cli.stderr()).toContain('Create three orders');
     // The person, in the panel's simulator.
     for (const scenario of ['delivery', 'pickup_invoice', 'unmapped_product']) {
       expect((await emu.control('POST', '/orders', { store_id: emu.test.store_id, scenario })).status).toBe(201);

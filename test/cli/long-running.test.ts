@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureBuilt, runCli, waitForStderr, type CliProcess } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { scratchDir, stopAll } from '../helpers/feed.js';
@@ -20,16 +20,17 @@ let scratch: ReturnType<typeof scratchDir>;
 const running: CliProcess[] = [];
 const pids: number[] = [];
 
+// The tests run at once (issue 27): one waits out three seconds of real time, the npm ones wait for
+// npm; none writes to the emulator, and each stops only what it started. What is left running is
+// stopped at the file's end.
 beforeAll(async () => {
   await ensureBuilt();
   emu = await startTestEmulator();
   scratch = scratchDir();
 });
-afterEach(async () => {
+afterAll(async () => {
   await stopAll(running);
   for (const pid of pids.splice(0)) if (alive(pid)) process.kill(pid, 'SIGKILL');
-});
-afterAll(async () => {
   await emu?.close();
   scratch?.cleanup();
 });
@@ -59,7 +60,7 @@ async function firstJson(args: string[], env: NodeJS.ProcessEnv): Promise<{ cli:
   return { cli, ready: JSON.parse(await cli.firstLine) as Record<string, unknown> };
 }
 
-describe('a long-running command under --json: first a ready line with its pid', () => {
+describe.concurrent('a long-running command under --json: first a ready line with its pid', () => {
   it.each([
     ['listen', ['listen', '--port', '0', '--json'], { url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/) }],
     ['feed tail', ['feed', 'tail', '--json'], { base_url: expect.any(String), integration_id: expect.stringMatching(/^int_/), cursor_file: null }],
@@ -85,7 +86,7 @@ describe('a long-running command under --json: first a ready line with its pid',
   });
 });
 
-describe('under npm (npm run, npx, npm start: npm → sh → merchant-kit)', () => {
+describe.concurrent('under npm (npm run, npx, npm start: npm → sh → merchant-kit)', () => {
   /** `npm run <script>` in a scratch package whose script runs the built CLI with `args`. */
   async function npmRun(args: string[]): Promise<{ npm: ReturnType<typeof spawn>; ready: { pid: number; url: string } }> {
     const dir = scratchDir();

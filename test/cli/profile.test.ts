@@ -1,4 +1,4 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cli, tempConfig, buildPrivateCli } from '../helpers/cli-core.js';
@@ -16,12 +16,20 @@ let config: ReturnType<typeof tempConfig>;
 let removeBuild: () => void = () => undefined;
 afterAll(() => removeBuild());
 
+// A config folder where `profile add sandbox` (emu's sandbox) has run once: the tests whose subject
+// is what a saved profile does next start from a copy of it, instead of a CLI run each (issue 27).
+let saved: ReturnType<typeof tempConfig>;
+
 beforeAll(async () => {
   removeBuild = await buildPrivateCli();
   [emu, other] = await Promise.all([startTestEmulator(), startTestEmulator()]);
   receiver = await startReceiver('/');
+  saved = tempConfig();
+  const added = await cli(['profile', 'add', 'sandbox', '--base-url', emu.running.sandbox_base_url, '--credential-stdin'], { input: `${emu.test.credential}\n`, env: saved.env });
+  expect(added.code, added.stderr).toBe(0);
 });
 afterAll(async () => {
+  saved?.cleanup();
   await Promise.all([emu?.close(), other?.close(), receiver?.close()]);
 });
 beforeEach(() => {
@@ -31,6 +39,9 @@ afterEach(() => config.cleanup());
 
 const add = (name: string, baseUrl: string, credential: string, env: NodeJS.ProcessEnv = {}) =>
   cli(['profile', 'add', name, '--base-url', baseUrl, '--credential-stdin'], { input: `${credential}\n`, env: { ...config.env, ...env } });
+
+/** This test's config folder as `profile add sandbox` left it (a copy of the one made before the tests: its key and its profile file). */
+const withSavedSandbox = () => cpSync(join(saved.dir, 'merchant-kit'), join(config.dir, 'merchant-kit'), { recursive: true });
 
 describe('profile add, list, use, remove', () => {
   it('adds a profile checked with GET /me; list shows name, base URL, environment, store and key id, never the secret', async () => {
@@ -73,7 +84,7 @@ describe('profile add, list, use, remove', () => {
   // issue 15: `profile use constructor` succeeded (every object has a `constructor`), then every
   // command failed with a misleading message. Names are looked up among the file's own profiles.
   it.each(['constructor', 'toString', 'hasOwnProperty', 'valueOf'])('refuses profile use/remove and --profile %s as an unknown profile, changing nothing', async (name) => {
-    await add('sandbox', emu.running.sandbox_base_url, emu.test.credential);
+    withSavedSandbox();
     const cases = [['profile', 'use', name], ['profile', 'remove', name], ['--profile', name, 'me']];
     const results = await Promise.all(cases.map((args) => cli(args, { env: config.env })));
     for (const [i, args] of cases.entries()) {
@@ -118,7 +129,7 @@ describe('profile add, list, use, remove', () => {
   });
 
   it('a tampered profile file gives one clear line and exit 1, never a stack trace', async () => {
-    await add('sandbox', emu.running.sandbox_base_url, emu.test.credential);
+    withSavedSandbox();
     const path = join(config.dir, 'merchant-kit', 'profiles.json');
     const file = JSON.parse(readFileSync(path, 'utf8'));
     file.profiles.sandbox.base_url = 'http://127.0.0.1:9/sandbox/v1';

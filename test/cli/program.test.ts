@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +10,8 @@ import { ROOT } from '../helpers/cli.js';
 import { cli, buildPrivateCli, cliEntry } from '../helpers/cli-core.js';
 import { inParallel } from '../helpers/parallel.js';
 import { bundledModules, writeImportLogHook } from '../helpers/loaded-modules.js';
+import { Command } from 'commander';
+import { COMMAND_GROUPS } from '../../src/cli/commands/index.js';
 
 // The program itself: version, help with an example on every command, exit codes of usage errors,
 // completion scripts, and the promise that --help/--version load no server or HTTP module.
@@ -64,6 +66,27 @@ describe('merchant-kit', () => {
       expect(helps[i]!.code, path).toBe(0);
       expect(helps[i]!.stdout, path).toMatch(/Examples?:\n {2}\$ merchant-kit /);
     });
+  });
+
+  it('a command registers its own group alone: each group is named for the one command it adds', () => {
+    for (const group of COMMAND_GROUPS) {
+      const program = new Command();
+      group(program);
+      expect(program.commands.map((c) => c.name()), group.command).toEqual([group.command]);
+    }
+    expect(new Set(COMMAND_GROUPS.map((g) => g.command)).size).toBe(COMMAND_GROUPS.length);
+  });
+
+  it('the program\'s help, `help`, and a mistyped group still see every group (issue 27: a command registers its own alone)', async () => {
+    const [help, before, asked, typo, inGroup] = await Promise.all([
+      cli(['--help']), cli(['--help', 'orders']), cli(['--json', '-h', 'orders']), cli(['ordrs', 'list']), cli(['orders', 'lst']),
+    ]);
+    expect(before.stdout).toBe(help.stdout);
+    expect(asked.stdout).toBe(help.stdout);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/unknown command 'ordrs'[\s\S]*Did you mean orders\?/);
+    expect(inGroup.code).toBe(2);
+    expect(inGroup.stderr).toMatch(/unknown command 'lst'[\s\S]*Did you mean list\?/);
   });
 
   it('an unknown subcommand, a missing argument and an unknown option exit 2', async () => {
@@ -144,7 +167,8 @@ describe('merchant-kit', () => {
     }
   }
 
-  const HEAVY = /^(node_modules\/(fastify|better-sqlite3|undici|zod|ora)\/|emulator\/)/;
+  // chalk too: it loads only when a stream is painted (the tests run with NO_COLOR).
+  const HEAVY = /^(node_modules\/(fastify|better-sqlite3|undici|zod|ora|chalk)\/|emulator\/)/;
   // emulator/net/trusted-proxies.ts is a parser of --trust-proxy's values (node:net only), which
   // commander runs when it reads the option: not the emulator.
   const NOT_HEAVY = new Set(['emulator/net/trusted-proxies.ts']);
@@ -160,7 +184,7 @@ describe('merchant-kit', () => {
     }
   });
 
-  it('a request command loads the client and undici, but neither zod (no schema is built), fastify, better-sqlite3, ora nor the emulator', async () => {
+  it('a request command loads the client and undici, but neither zod (no schema is built), fastify, better-sqlite3, ora, chalk (colours are off) nor the emulator', async () => {
     // A server that answers as the API would: the command succeeds, so everything it loads is seen.
     const server = http.createServer((req, res) => {
       const body = req.url?.startsWith('/sandbox/v1/orders') ? { data: [], next_cursor: null } : { data: {} };
@@ -171,7 +195,9 @@ describe('merchant-kit', () => {
       const { port } = server.address() as AddressInfo;
       const env = { MERCHANT_KIT_BASE_URL: `http://127.0.0.1:${port}/sandbox/v1`, MERCHANT_KIT_CREDENTIAL: 'svk_test_abc.svs_test_secretsecret' };
       const cases = [['me', '--json'], ['orders', 'list'], ['orders', 'list', '--json']];
-      const loaded = await loadedBy(cases.map((args) => ({ args, env })));
+      const [loaded, painted] = await Promise.all([loadedBy(cases.map((args) => ({ args, env }))), loadedBy([{ args: ['orders', 'list'], env: { ...env, FORCE_COLOR: '1' } }])]);
+      // With colours on, chalk paints.
+      expect(painted[0]!.bundled.some((path) => path.startsWith('node_modules/chalk/'))).toBe(true);
       for (const [i, args] of cases.entries()) {
         const { resolved, bundled } = loaded[i]!;
         expect(bundled, args.join(' ')).toEqual(expect.arrayContaining(['src/client/merchant-client.ts', 'src/cli/undici.mjs']));
@@ -182,6 +208,23 @@ describe('merchant-kit', () => {
       }
     } finally {
       server.close();
+    }
+  });
+
+  it('emulator stop loads the pid file helpers, but neither zod, fastify, better-sqlite3, undici nor the rest of the emulator', async () => {
+    // A process whose command line names merchant-kit and the emulator, as a started one's does.
+    const dir = mkdtempSync(join(tmpdir(), 'merchant-kit-stop-'));
+    const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', 'merchant-kit', 'emulator'], { stdio: 'ignore' });
+    try {
+      writeFileSync(join(dir, 'emulator.pid'), `${child.pid}\n`);
+      const [{ resolved, bundled }] = await loadedBy([{ args: ['emulator', 'stop', '--data', dir] }]);
+      expect(child.exitCode ?? child.signalCode).toBe('SIGTERM');
+      expect(bundled).toContain('emulator/pid-file.ts');
+      expect(resolved).not.toMatch(/node_modules\/(fastify|better-sqlite3|undici|zod|ora)\/|\/emulator\//);
+      expect(bundled.filter((path) => HEAVY.test(path) && !NOT_HEAVY.has(path) && path !== 'emulator/pid-file.ts')).toEqual([]);
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

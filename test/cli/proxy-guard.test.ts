@@ -11,6 +11,10 @@ import { rawRequest, stalledRequest } from '../helpers/security.js';
 // resolves to 127.0.0.1 reached the proxy, whose `--to` was the emulator's root, and read
 // /_emulator/state and /_emulator/export (every customer's delivery codes) through it; 40 bodies of
 // 15 MB took it to 1.45 GB; stalled sockets lived 61–67 s.
+//
+// Every test runs at once (issue 27): two of them wait out the proxy's real timers (the 10 s it
+// reads a refused body's rest for, the 10 s it gives a stalled head), and none changes what another
+// reads (the proxies only read the emulator; the control write is refused).
 
 let emu: TestEmulator;
 let root: ProxyCli;
@@ -30,7 +34,7 @@ afterAll(async () => {
 
 const proxyPort = (p: ProxyCli) => new URL(p.url).port;
 
-describe('merchant-kit proxy and the emulator\'s Host policy', () => {
+describe.concurrent('merchant-kit proxy and the emulator\'s Host policy', () => {
   it.each(['evil.example', `rebind.attacker.test:${4030}`, '127.0.0.1.nip.io'])(
     'refuses Host %s (DNS rebinding) with 403 host_not_allowed in the spec error body, forwarding nothing',
     async (host) => {
@@ -56,7 +60,7 @@ describe('merchant-kit proxy and the emulator\'s Host policy', () => {
   });
 });
 
-describe('merchant-kit proxy and the emulator\'s control API', () => {
+describe.concurrent('merchant-kit proxy and the emulator\'s control API', () => {
   it.each([
     '/_emulator/state',
     '/_emulator/export',
@@ -89,7 +93,7 @@ describe('merchant-kit proxy and the emulator\'s control API', () => {
   });
 });
 
-describe('merchant-kit proxy and request bodies', () => {
+describe.concurrent('merchant-kit proxy and request bodies', () => {
   let sink: Server;
   let sinkProxy: ProxyCli;
   beforeAll(async () => {
@@ -156,7 +160,7 @@ describe('merchant-kit proxy and request bodies', () => {
   }, 120_000);
 });
 
-describe('merchant-kit proxy and stalled clients', () => {
+describe.concurrent('merchant-kit proxy and stalled clients', () => {
   it('closes a socket whose headers stall within the emulator\'s 10 s, not Node\'s 60 s', async () => {
     // Waits past Node's 60 s; the cut is asserted halfway between the two (35 s).
     const result = await stalledRequest(root.url, 'GET /sandbox/v1/me HTTP/1.1\r\nHost: 127.0.0.1\r\n', 'X-Slow: 1', 70_000);

@@ -20,8 +20,15 @@ async function storeLikeTheIntegrators(): Promise<{ emu: TestEmulator; order: an
   return { emu, order: await simulate(emu, { scenario: 'delivery' }) };
 }
 
+// One emulator for the tests that only need one to answer (issue 27: they started one each, eleven
+// in all): what they replay is refused, answered with an error or made in a store of its own, and
+// each reads what it asserts (the clock, a store) in its own test.
+let shared: TestEmulator;
+afterAll(() => shared?.close());
+
 beforeAll(async () => {
   await ensureBuilt();
+  shared = await startTestEmulator();
   const { emu, order } = await storeLikeTheIntegrators();
   orderId = order.id;
   const proxy = await startProxyCli(emu.running.sandbox_base_url, ['--record', record]);
@@ -107,39 +114,31 @@ describe('merchant-kit replay', () => {
 
   // Regression: a difference printed the replay target's fresh webhook signing secret in clear.
   it('never prints a secret of the replayed answers in its differences, human or --json', async () => {
-    const emu = await startTestEmulator();
-    try {
-      const file = join(dir, 'webhook.jsonl');
-      const exchange = {
-        format: 'merchant-kit.exchange', version: 1, seq: 1, at: '', duration_ms: 1,
-        request: { method: 'PUT', path: '/sandbox/v1/webhook', headers: { authorization: '[redacted]', 'content-type': 'application/json' }, body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } },
-        response: { status: 422, headers: {}, body: { error: { code: 'validation_failed', message: 'x', request_id: 'req_01M85K4B7YG0M1ES5ERX12QY31' } } },
-        violations: [],
-      };
-      writeFileSync(file, `${JSON.stringify(exchange)}\n${JSON.stringify({ ...exchange, seq: 2, request: { ...exchange.request, method: 'POST', path: '/sandbox/v1/webhook/rotate-secret', body: null } })}\n`);
-      for (const args of [[], ['--json']]) {
-        const cli = runCli(['replay', file, '--against', emu.url, ...args], { MERCHANT_KIT_CREDENTIAL: emu.test.credential });
-        expect((await cli.exited).code).toBe(1);
-        const out = `${cli.lines.join('\n')}\n${cli.stderr()}`;
-        expect(out).toContain('signing_secret');
-        expect(out).not.toMatch(/whsec_(?!\[redacted\])/);
-      }
-    } finally {
-      await emu.close();
+    const emu = shared;
+    const file = join(dir, 'webhook.jsonl');
+    const exchange = {
+      format: 'merchant-kit.exchange', version: 1, seq: 1, at: '', duration_ms: 1,
+      request: { method: 'PUT', path: '/sandbox/v1/webhook', headers: { authorization: '[redacted]', 'content-type': 'application/json' }, body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } },
+      response: { status: 422, headers: {}, body: { error: { code: 'validation_failed', message: 'x', request_id: 'req_01M85K4B7YG0M1ES5ERX12QY31' } } },
+      violations: [],
+    };
+    writeFileSync(file, `${JSON.stringify(exchange)}\n${JSON.stringify({ ...exchange, seq: 2, request: { ...exchange.request, method: 'POST', path: '/sandbox/v1/webhook/rotate-secret', body: null } })}\n`);
+    for (const args of [[], ['--json']]) {
+      const cli = runCli(['replay', file, '--against', emu.url, ...args], { MERCHANT_KIT_CREDENTIAL: emu.test.credential });
+      expect((await cli.exited).code).toBe(1);
+      const out = `${cli.lines.join('\n')}\n${cli.stderr()}`;
+      expect(out).toContain('signing_secret');
+      expect(out).not.toMatch(/whsec_(?!\[redacted\])/);
     }
   });
 
   it('says which environment lacks a credential instead of sending the request', async () => {
-    const emu = await startTestEmulator();
-    try {
-      const live = join(dir, 'live.jsonl');
-      writeFileSync(live, `${JSON.stringify({ format: 'merchant-kit.exchange', version: 1, seq: 1, at: '', duration_ms: 1, request: { method: 'GET', path: '/v1/me', headers: { authorization: '[redacted]' }, body: null }, response: { status: 200, headers: {}, body: null }, violations: [] })}\n`);
-      const cli = runCli(['replay', live, '--against', emu.url], { MERCHANT_KIT_CREDENTIAL: 'svk_test_AAAA.svs_test_BBBB' });
-      expect((await cli.exited).code).toBe(1);
-      expect(cli.lines.join('\n')).toContain('no credential for the live environment');
-    } finally {
-      await emu.close();
-    }
+    const emu = shared;
+    const live = join(dir, 'live.jsonl');
+    writeFileSync(live, `${JSON.stringify({ format: 'merchant-kit.exchange', version: 1, seq: 1, at: '', duration_ms: 1, request: { method: 'GET', path: '/v1/me', headers: { authorization: '[redacted]' }, body: null }, response: { status: 200, headers: {}, body: null }, violations: [] })}\n`);
+    const cli = runCli(['replay', live, '--against', emu.url], { MERCHANT_KIT_CREDENTIAL: 'svk_test_AAAA.svs_test_BBBB' });
+    expect((await cli.exited).code).toBe(1);
+    expect(cli.lines.join('\n')).toContain('no credential for the live environment');
   });
 
   // issue 15: a crafted recording moved the clock, re-pointed the webhook and revoked the credential
@@ -153,72 +152,60 @@ describe('merchant-kit replay', () => {
     ['//evil.example/sandbox/v1/me', 'GET', null],
     ['/v2/me', 'GET', null],
   ])('refuses a recorded %s by name with exit 2, before sending anything', async (path, method, body) => {
-    const emu = await startTestEmulator();
-    try {
-      const file = join(dir, 'crafted.jsonl');
-      const ok = { format: 'merchant-kit.exchange', version: 1, seq: 1, at: '', duration_ms: 1, request: { method: 'GET', path: '/sandbox/v1/me', headers: { authorization: '[redacted]' }, body: null }, response: { status: 200, headers: {}, body: null }, violations: [] };
-      const crafted = { ...ok, seq: 2, request: { method, path, headers: { 'content-type': 'application/json' }, body } };
-      writeFileSync(file, `${JSON.stringify(ok)}\n${JSON.stringify(crafted)}\n`);
-      const before = (await emu.control('GET', '/clock')).body.data;
-      const cli = runCli(['replay', file, '--against', emu.url], { MERCHANT_KIT_CREDENTIAL: emu.test.credential });
-      expect((await cli.exited).code).toBe(2);
-      expect(cli.stderr()).toContain(`crafted.jsonl:2: refused ${JSON.stringify(path)}`);
-      expect(cli.lines).toEqual([]);
-      expect((await emu.control('GET', '/clock')).body.data).toEqual(before);
-    } finally {
-      await emu.close();
-    }
+    const emu = shared;
+    const file = join(dir, 'crafted.jsonl');
+    const ok = { format: 'merchant-kit.exchange', version: 1, seq: 1, at: '', duration_ms: 1, request: { method: 'GET', path: '/sandbox/v1/me', headers: { authorization: '[redacted]' }, body: null }, response: { status: 200, headers: {}, body: null }, violations: [] };
+    const crafted = { ...ok, seq: 2, request: { method, path, headers: { 'content-type': 'application/json' }, body } };
+    writeFileSync(file, `${JSON.stringify(ok)}\n${JSON.stringify(crafted)}\n`);
+    const before = (await emu.control('GET', '/clock')).body.data;
+    const cli = runCli(['replay', file, '--against', emu.url], { MERCHANT_KIT_CREDENTIAL: emu.test.credential });
+    expect((await cli.exited).code).toBe(2);
+    expect(cli.stderr()).toContain(`crafted.jsonl:2: refused ${JSON.stringify(path)}`);
+    expect(cli.lines).toEqual([]);
+    expect((await emu.control('GET', '/clock')).body.data).toEqual(before);
   });
 
   // issue 15: "Maximum call stack size exceeded" on a recorded body nested deeper than JSON.stringify can go.
   it('replays a recorded request and answer nested 100,000 levels deep without overflowing the stack', async () => {
-    const emu = await startTestEmulator();
-    try {
-      const file = join(dir, 'deep.jsonl');
-      const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
-      const line = `{"format":"merchant-kit.exchange","version":1,"seq":1,"at":"","duration_ms":1,"request":{"method":"POST","path":"/sandbox/v1/catalog/batch","headers":{"authorization":"[redacted]","content-type":"application/json","idempotency-key":"deep-replay-1"},"body":${deep}},"response":{"status":200,"headers":{},"body":{"data":${deep}}},"violations":[]}`;
-      writeFileSync(file, `${line}\n`);
-      for (const args of [[], ['--json']]) {
-        const cli = runCli(['replay', file, '--against', emu.url, ...args], { MERCHANT_KIT_CREDENTIAL: emu.test.credential });
-        expect((await cli.exited).code).toBe(1);
-        const out = `${cli.lines.join('\n')}\n${cli.stderr()}`;
-        expect(out).not.toContain('call stack');
-        expect(out).toMatch(/recorded 200, got 4\d\d|"recorded_status":200,"status":4\d\d/);
-        expect(out).toContain('nested deeper than 64 levels');
-      }
-    } finally {
-      await emu.close();
+    const emu = shared;
+    const file = join(dir, 'deep.jsonl');
+    const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
+    const line = `{"format":"merchant-kit.exchange","version":1,"seq":1,"at":"","duration_ms":1,"request":{"method":"POST","path":"/sandbox/v1/catalog/batch","headers":{"authorization":"[redacted]","content-type":"application/json","idempotency-key":"deep-replay-1"},"body":${deep}},"response":{"status":200,"headers":{},"body":{"data":${deep}}},"violations":[]}`;
+    writeFileSync(file, `${line}\n`);
+    for (const args of [[], ['--json']]) {
+      const cli = runCli(['replay', file, '--against', emu.url, ...args], { MERCHANT_KIT_CREDENTIAL: emu.test.credential });
+      expect((await cli.exited).code).toBe(1);
+      const out = `${cli.lines.join('\n')}\n${cli.stderr()}`;
+      expect(out).not.toContain('call stack');
+      expect(out).toMatch(/recorded 200, got 4\d\d|"recorded_status":200,"status":4\d\d/);
+      expect(out).toContain('nested deeper than 64 levels');
     }
   });
 
   // issue 27: support replayed an integrator's session with the demo store's credential.
   it("warns when the credential is of another store than the recording's, which the target holds", async () => {
-    const emu = await startTestEmulator();
+    const emu = shared;
+    const made = await emu.control('POST', '/stores', { environment: 'test', name: 'ERP Acme' });
+    const acme = made.body.data as { credential: string; store: { id: string } };
+    const file = join(dir, 'acme.jsonl');
+    const proxy = await startProxyCli(emu.running.sandbox_base_url, ['--record', file]);
     try {
-      const made = await emu.control('POST', '/stores', { environment: 'test', name: 'ERP Acme' });
-      const acme = made.body.data as { credential: string; store: { id: string } };
-      const file = join(dir, 'acme.jsonl');
-      const proxy = await startProxyCli(emu.running.sandbox_base_url, ['--record', file]);
-      try {
-        await request(`${proxy.url}/me`, 'GET', { credential: acme.credential });
-        await request(`${proxy.url}/store`, 'GET', { credential: acme.credential });
-        await proxy.waitFor(2);
-      } finally {
-        await proxy.stop();
-      }
-      const run = async (credential: string) => {
-        const cli = runCli(['replay', file, '--against', emu.url], { MERCHANT_KIT_CREDENTIAL: credential });
-        return { code: (await cli.exited).code, stderr: cli.stderr() };
-      };
-      const demo = await run(emu.test.credential);
-      expect(demo.code).toBe(1);
-      expect(demo.stderr).toContain(`warning: ${file} was recorded in store ${acme.store.id}, but the credential is of store ${emu.test.store_id}: `);
-      const own = await run(acme.credential);
-      expect(own.code, own.stderr).toBe(0);
-      expect(own.stderr).not.toContain('warning:');
+      await request(`${proxy.url}/me`, 'GET', { credential: acme.credential });
+      await request(`${proxy.url}/store`, 'GET', { credential: acme.credential });
+      await proxy.waitFor(2);
     } finally {
-      await emu.close();
+      await proxy.stop();
     }
+    const run = async (credential: string) => {
+      const cli = runCli(['replay', file, '--against', emu.url], { MERCHANT_KIT_CREDENTIAL: credential });
+      return { code: (await cli.exited).code, stderr: cli.stderr() };
+    };
+    const demo = await run(emu.test.credential);
+    expect(demo.code).toBe(1);
+    expect(demo.stderr).toContain(`warning: ${file} was recorded in store ${acme.store.id}, but the credential is of store ${emu.test.store_id}: `);
+    const own = await run(acme.credential);
+    expect(own.code, own.stderr).toBe(0);
+    expect(own.stderr).not.toContain('warning:');
   });
 
   // Regression: replay sent the recorded writes to whatever answered, a real environment included.

@@ -37,7 +37,10 @@ async function unlocked(token: string): Promise<Page> {
 const requestAccess = async (company: string) =>
   (await controlCall(emu, 'POST', '/access-requests', null, { company, contact_email: 'ops@example.com', system: 'ERP' })).body.data as { id: string; claim_secret: string };
 
-describe('the panel\'s Operator section', () => {
+// The tests run at once (issue 27), each in a page of its own: the first waits for the section's
+// read of the requests every 5 s (they are not on the live stream), which the others overlap; none
+// reads what another changes (a request, a certificate, a key, a store of its own).
+describe.concurrent('the panel\'s Operator section', () => {
   it('lists a new request, approves it (its store appears), and denies another with the reason typed', async () => {
     const page = await unlocked(ADMIN);
     const approve = await requestAccess('Heladería Polar');
@@ -64,7 +67,7 @@ describe('the panel\'s Operator section', () => {
     await page.close();
   });
 
-  it('lists the certificates and revokes one; rotates the signing key', async () => {
+  it('lists the certificates and revokes one; rotates the signing key', async ({ expect }) => {
     const issued = await issueForTest(emu);
     const page = await unlocked(ADMIN);
     const row = page.locator(`[data-certificate-id="${issued.certificate.id}"]`);

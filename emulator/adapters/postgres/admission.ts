@@ -8,7 +8,8 @@ import { WINDOW_LIMITS } from '../../store/coordination.js';
 import { statement, tableIn, type Conn, type Statement } from './conn.js';
 import { AUTH_RECORD_COLUMNS, authRecordsFrom, authRecordsOf } from './stores.js';
 import type { AuthRecords } from '../../stores/repository.js';
-import { orderWithHistoryColumns, orderWithHistoryOf } from './orders.js';
+import { orderRowBytes, orderStampColumn, orderWithHistoryColumns, orderWithHistoryOf } from './orders.js';
+import type { HistoryRecord, OrderRecord } from '../../orders/repository.js';
 import { productPageBody, productPageParts, type ProductPageRow } from './product-page.js';
 import { feedParts } from './events.js';
 import { HIT_ON_CONFLICT } from './windows.js';
@@ -25,8 +26,8 @@ import type { SchemaNames } from './schema.js';
  * products page, the feed page (the pages for the credential's integration and store, the feed's types
  * those its scopes allow). Every answer is the database's as of this statement, so a write
  * acknowledged on any process is seen here: what is kept between requests (the credential's records,
- * the products pages) is checked in the statement, which sends them again whenever their rows' stamp
- * or the store's catalog version is not the kept one.
+ * the orders, the products pages) is checked in the statement, which sends them again whenever their
+ * rows' stamp or the store's catalog version is not the kept one.
  */
 export function pgAdmissions(conn: Conn, names: SchemaNames, shared: SharedRow): Admissions {
   const statements = Object.fromEntries(
@@ -45,6 +46,7 @@ export function pgAdmissions(conn: Conn, names: SchemaNames, shared: SharedRow):
     return found;
   };
   const pages = new KeptPages();
+  const orders = new KeptOrders();
   return {
     async admit(request: AdmitRequest): Promise<Admission> {
       const read = request.read;
@@ -54,9 +56,11 @@ export function pgAdmissions(conn: Conn, names: SchemaNames, shared: SharedRow):
       // The products page kept for this integration and query, when this process knows the integration.
       const pageKey = read?.kind === 'products' && kept ? pageKeyOf(request.environment, kept.records.integration.id, read.page) : null;
       const keptPage = pageKey === null ? undefined : pages.get(pageKey);
+      const orderKey = read?.kind === 'order' ? `${request.environment}:${read.orderId}` : null;
+      const keptOrder = orderKey === null ? undefined : orders.get(orderKey);
       const [row] = await conn.rows<Row>(statements[request.environment][read?.kind ?? 'none'], [
         request.realNow, request.now, request.limits, request.ip, keyId, request.credential?.digest ?? null,
-        WINDOW_LIMITS.auth_failures, kept?.stamp ?? null, ...(read ? readValues(read, keptPage?.version ?? null) : []),
+        WINDOW_LIMITS.auth_failures, kept?.stamp ?? null, ...(read ? readValues(read, keptPage?.version ?? null, keptOrder?.stamp ?? null) : []),
       ]);
       const r = row!;
       const state = shared.adopt(r);
@@ -70,7 +74,7 @@ export function pgAdmissions(conn: Conn, names: SchemaNames, shared: SharedRow):
           r.hitCount === null
             ? null
             : { allowed: r.hitCount <= limit, remaining: Math.max(0, limit - r.hitCount), retryAfterSeconds: fixedWindow(r.now).retryAfterSeconds },
-        order: read?.kind === 'order' && r.o_id !== null ? orderWithHistoryOf(fields, 'o_') : undefined,
+        order: orderKey === null ? undefined : orderOf(orders, orderKey, keptOrder, r as OrderRow, fields),
       };
       if (read?.kind === 'products' && r.k_integrationId !== null) {
         const p = r as ProductsRow;
@@ -101,15 +105,84 @@ interface Row extends SharedRowValues {
   /** Null when the records are the ones kept (their stamp is the one sent). */
   c_keyId: string | null;
   hitCount: number | null;
-  o_id: string | null;
 }
+
+/** The order's stamp (null: no such order) and its columns, null when the stamp is the one sent (the kept order is current). */
+type OrderRow = Row & { o_stamp: string | null; o_id: string | null };
+
+/** The order read: the kept one while its stamp holds, else the one sent (then kept), undefined when there is none. */
+function orderOf(orders: KeptOrders, key: string, kept: KeptOrder | undefined, r: OrderRow, fields: Record<string, unknown>): Admission['order'] {
+  if (r.o_stamp === null) {
+    orders.drop(key);
+    return undefined;
+  }
+  if (r.o_id === null) return kept!.found;
+  const found = orderWithHistoryOf(fields, 'o_');
+  orders.keep(key, { stamp: r.o_stamp, found: deepFreeze(found), bytes: orderRowBytes(fields, 'o_') });
+  return found;
+}
+
+/** Kept orders are handed to every request that reads them while they are current: nothing may write to them. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+interface KeptOrder {
+  /** The order's stamp when it was read (`orderStampColumn`). */
+  stamp: string;
+  found: { order: OrderRecord; history: HistoryRecord[] };
+  bytes: number;
+}
+
+/**
+ * The orders GET /orders/{id} (and a status call's admission) read last, by environment and id, with
+ * their stamp: an admission sends that stamp, and the statement sends the order and its history again
+ * only when it moved. The same object is handed out while current, so what a route makes of it can be
+ * kept with it (order-text.ts keeps the body's text). Bounded by count and bytes like the pages.
+ */
+class KeptOrders {
+  private readonly orders = new Map<string, KeptOrder>();
+  private bytes = 0;
+
+  get(key: string): KeptOrder | undefined {
+    return this.orders.get(key);
+  }
+
+  drop(key: string): void {
+    const before = this.orders.get(key);
+    if (!before) return;
+    this.bytes -= before.bytes;
+    this.orders.delete(key);
+  }
+
+  keep(key: string, order: KeptOrder): void {
+    this.drop(key);
+    if (this.orders.size >= MAX_KEPT_ORDERS || this.bytes + order.bytes > MAX_KEPT_ORDER_BYTES) {
+      this.orders.clear();
+      this.bytes = 0;
+    }
+    this.orders.set(key, order);
+    this.bytes += order.bytes;
+  }
+}
+
+const MAX_KEPT_ORDERS = 10_000;
+const MAX_KEPT_ORDER_BYTES = 32 * 1024 * 1024;
 
 /** The page's columns are null when the store's catalog is at the version sent (the kept page is current). */
 type ProductsRow = Row & { [K in keyof ProductPageRow as `p_${K}`]: ProductPageRow[K] | null } & { p_version: string };
 
 /** A feed row as `json_build_array` gives it: seq, id, type, storeId, integrationId, createdAt, data. */
 type FeedTuple = [number, string, string, string, string, number, string];
-type FeedRow = Row & { f_c_integration: string | null; f_c_created: number | null; f_max_seq: number; f_rows: FeedTuple[] | null };
+type FeedRow = Row & {
+  f_c_integration: string | null; f_c_created: number | null; f_max_seq: number; f_rows: FeedTuple[] | null;
+  /** [seq, createdAt] of the newest event, [] when none, null when not read (see `AdmittedFeedPage.newest`). */
+  f_newest: [number, number] | [] | null;
+};
 
 function productsOf(p: ProductsRow, query: AdmittedProductPage['query']): AdmittedProductPage {
   return { integrationId: p.k_integrationId!, query, body: productPageBody({ products: p.p_products!, groups: p.p_groups!, options: p.p_options! }, query.limit) };
@@ -159,7 +232,7 @@ function feedOf(r: Row, query: AdmittedFeedPage['query']): AdmittedFeedPage {
   const rows: EventBytes[] = (f.f_rows ?? []).map(([seq, id, type, storeId, integrationId, createdAt, data]) => ({
     seq, id, type: type as EventBytes['type'], storeId, integrationId, createdAt, data: Buffer.from(data, 'utf8'),
   }));
-  return {
+  const page: AdmittedFeedPage = {
     integrationId: r.k_integrationId!,
     query,
     now: r.now,
@@ -167,16 +240,21 @@ function feedOf(r: Row, query: AdmittedFeedPage['query']): AdmittedFeedPage {
     maxSeq: f.f_max_seq,
     rows,
   };
+  if (f.f_newest !== null) page.newest = f.f_newest.length === 0 ? null : { seq: f.f_newest[0], createdAt: f.f_newest[1] };
+  return page;
 }
 
 // The feed's types and the scope each needs (null: none), in the order of EVENT_TYPES.
 const SCOPE_OF_TYPE = EVENT_TYPES.map((t) => EVENT_SCOPES[t]);
 
-/** The read's parameters, from $9 on (see `readParts`); `version`: the kept products page's catalog version. */
-function readValues(read: AdmitRead, version: string | null): unknown[] {
+/**
+ * The read's parameters, from $9 on (see `readParts`); `version`: the kept products page's catalog
+ * version; `stamp`: the kept order's stamp.
+ */
+function readValues(read: AdmitRead, version: string | null, stamp: string | null): unknown[] {
   switch (read.kind) {
     case 'order':
-      return [read.orderId];
+      return [read.orderId, stamp];
     case 'products': {
       const q = read.page;
       return [q.since, q.after, q.limit + 1, q.categoryExternalId, q.active, version];
@@ -200,7 +278,16 @@ function readParts(schema: string, read: ReadKind): { ctes: string; columns: str
     case 'none':
       return { ctes: '', columns: '', from: '' };
     case 'order':
-      return { ctes: '', columns: `, ${orderWithHistoryColumns(schema, 'o_')}`, from: ` LEFT JOIN ${env('orders')} o ON o.id = $9::text` };
+      // The order's stamp; its row and history only when the stamp is not the kept one's ($10, null:
+      // none kept). `od` reads the row by its id, gated by the stamp (a one-time filter: the index is
+      // not probed when the kept order is current); a join on `ov`'s columns would let the planner
+      // hash the whole table.
+      return {
+        ctes: `, ov AS (SELECT ${orderStampColumn(schema)} AS stamp FROM ${env('orders')} o WHERE o.id = $9::text),
+          od AS (SELECT o.* FROM ${env('orders')} o WHERE o.id = $9::text AND (SELECT stamp FROM ov) IS DISTINCT FROM $10::text)`,
+        columns: `, ov.stamp AS o_stamp, ${orderWithHistoryColumns(schema, 'o_')}`,
+        from: ' LEFT JOIN ov ON true LEFT JOIN od o ON true',
+      };
     case 'products': {
       const parts = productPageParts(schema, {
         storeId: '(SELECT "s_id" FROM a)', integrationId: '(SELECT "i_id" FROM a)',
@@ -224,8 +311,13 @@ function readParts(schema: string, read: ReadKind): { ctes: string; columns: str
       });
       return {
         ctes: `, ${ctes}`,
+        // The newest event of any type within retention when the page from the start is empty (a
+        // poll before the first event, or past an expired cursor): the page's next_cursor, in the
+        // same snapshot and round trip.
         columns: `, h.c_integration AS f_c_integration, h.c_created AS f_c_created, h.max_seq AS f_max_seq,
-          (SELECT json_agg(json_build_array(p.seq, p.id, p.type, p."storeId", p."integrationId", p."createdAt", p.data) ORDER BY p.seq) FROM p) AS f_rows`,
+          (SELECT json_agg(json_build_array(p.seq, p.id, p.type, p."storeId", p."integrationId", p."createdAt", p.data) ORDER BY p.seq) FROM p) AS f_rows,
+          CASE WHEN h.start = 0 AND NOT EXISTS (SELECT 1 FROM p) THEN COALESCE((SELECT json_build_array(e.seq, e.created_at) FROM ${env('events')} e
+            WHERE e.integration_id = (SELECT "i_id" FROM a) AND e.created_at >= (SELECT now FROM n) - $11::bigint ORDER BY e.seq DESC LIMIT 1), '[]'::json) END AS f_newest`,
         from: ' CROSS JOIN h',
       };
     }

@@ -42,9 +42,33 @@ const ORDER = FIELDS.map(([column, field]) => (column === field ? column : `${co
  */
 export function orderWithHistoryColumns(schema: string, prefix: string): string {
   const columns = FIELDS.map(([column, field]) => `o.${column} AS "${prefix}${field}"`).join(', ');
-  return `${columns}, (SELECT COALESCE(json_agg(json_build_object('status', h.status, 'at', h.at, 'by', h.by,
+  // No order (a left join found none, or an admission's kept order is current): no history read either.
+  return `${columns}, CASE WHEN o.id IS NOT NULL THEN (SELECT COALESCE(json_agg(json_build_object('status', h.status, 'at', h.at, 'by', h.by,
     'integrationId', h.integration_id, 'reason', h.reason) ORDER BY h.seq), '[]'::json)
-    FROM ${tableIn(schema)('order_status_history')} h WHERE h.order_id = o.id) AS "${prefix}history"`;
+    FROM ${tableIn(schema)('order_status_history')} h WHERE h.order_id = o.id) END AS "${prefix}history"`;
+}
+
+/**
+ * What tells that an order `o` or its history changed (null: no such order): the order row's version
+ * (each UPDATE writes a new one, with its transaction's id and a new place; a reset or a restore
+ * writes new rows, in a transaction of their own) and the history's last position (an entry written
+ * without the order's row). Equal stamps are the same rows as read before; a stamp that changed with
+ * nothing else (a vacuum moving the row) only reads the order again.
+ */
+export function orderStampColumn(schema: string): string {
+  return `CASE WHEN o.id IS NOT NULL THEN concat_ws(',', o.xmin, o.ctid,
+    (SELECT max(h.seq) FROM ${tableIn(schema)('order_status_history')} h WHERE h.order_id = o.id)) END`;
+}
+
+/** About how many bytes an order read with `orderWithHistoryColumns` holds in memory (its texts, its history). */
+export function orderRowBytes(row: Record<string, unknown>, prefix: string): number {
+  let bytes = 512;
+  for (const [, field, json] of FIELDS) {
+    const value = row[`${prefix}${field}`];
+    if (typeof value === 'string') bytes += (json ? 3 : 2) * value.length;
+  }
+  const history = row[`${prefix}history`];
+  return bytes + (Array.isArray(history) ? history.length * 256 : 0);
 }
 
 /** The order and its history of a row read with `orderWithHistoryColumns(schema, prefix)`. */

@@ -1,6 +1,6 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { looksLikeEmulator, PID_FILE, processAlive as alive, readPidFile } from '../../../../emulator/data-folder.js';
+import { looksLikeEmulator, PID_FILE, processAlive as alive, readPidFile } from '../../../../emulator/pid-file.js';
 import { ExitError } from '../../errors.js';
 
 const STOP_WAIT_MS = 15_000;

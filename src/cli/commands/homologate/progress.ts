@@ -2,7 +2,7 @@ import type { Ora } from 'ora';
 import { checkLine, type Painter } from '../../../../checks/writers/terminal.js';
 import type { CheckMeta, CheckResult } from '../../../../checks/types.js';
 import { errColors } from '../../output.js';
-import { spinnerFactory, type SpinnerOptions } from '../../spinner.js';
+import { canSpin, spinnerFactory, type SpinnerOptions } from '../../spinner.js';
 
 /**
  * Live progress on stderr: an ora spinner per check on a TTY, plain lines otherwise, and nothing but
@@ -23,7 +23,9 @@ export class Progress {
 
   /** `summaryOnStdout`: a terminal summary will be printed on stdout. */
   static async create(json: boolean, summaryOnStdout: boolean): Promise<Progress> {
-    const fancy = !json && Boolean(process.stderr.isTTY) && !process.env.CI;
+    // canSpin is the one place that decides on a spinner (the docs runner does not count its question
+    // as a terminal's: docs/contributing.md); stdout is asked only once a spinner is drawn.
+    const fancy = canSpin(json);
     const ora = fancy ? await spinnerFactory() : null;
     const summaryShowsChecks = summaryOnStdout && (!fancy || Boolean(process.stdout.isTTY));
     return new Progress(fancy, json, !summaryShowsChecks, ora);

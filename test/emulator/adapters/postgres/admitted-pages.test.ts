@@ -74,6 +74,14 @@ describe.skipIf(!PG_URL)('a products or feed page on PostgreSQL', () => {
     expect(empty).toMatchObject({ data: [], next_cursor: next.next_cursor, has_more: false });
     // A type filter keeps only that type.
     expect((await ok('/events?types=order.updated&limit=100')).data.map((e: any) => e.type)).toEqual(['order.updated']);
+    // An empty page from the start (no event of the types asked yet): its next_cursor is the
+    // integration's newest event of any type, read with the page in the same round trip.
+    let none: any;
+    expect(await tripsOf(route, async () => (none = await ok('/events?types=order.status_changed')))).toBe(1);
+    expect(none).toEqual({ data: [], next_cursor: next.next_cursor, has_more: false, cursor_expired: false });
+    // And the cursor it gave reads what comes after it.
+    expect((await orderAction(other, order.id, 'status', { status: 'accepted' }, { credential: emu.test.credential })).status).toBe(200);
+    expect((await ok(`/events?types=order.status_changed&after=${none.next_cursor}`)).data.map((e: any) => e.type)).toEqual(['order.status_changed']);
     // A cursor of a position never handed out is 400 invalid_cursor, as without the admission.
     const never = Buffer.from('e1:999999:1', 'utf8').toString('base64url');
     const refused = await emu.api('GET', `/events?after=${never}`);
