@@ -94,6 +94,9 @@ export class PgEnvStore extends LazyRepositories implements EnvStore {
         // A connection whose session the server had ended while it sat idle in the pool: nothing of
         // the work reached the server, so it runs again on another (this is no run of its own).
         if (sessionGone(await began) && ++stale < staleTries(this.options.pool)) {
+          // The key's claim went first on that connection and failed with it (nothing was claimed):
+          // once its failure has settled, the next run sends it again on the next connection.
+          await claimed?.catch(() => undefined);
           run--;
           continue;
         }

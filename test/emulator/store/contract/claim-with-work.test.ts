@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import pg from 'pg';
 import { describeAdapters, describePostgres } from './harness.js';
 import { order, storeWithIntegration, T0 } from './fixtures.js';
 import { roundTrips } from '../../../../emulator/adapters/postgres/round-trips.js';
@@ -157,6 +158,25 @@ async function tripsOf(name: string, work: () => Promise<unknown>): Promise<numb
 }
 
 describePostgres('an idempotency key claimed by a unit of work, on a server database', (h) => {
+  it('claims on the next connection when the pooled one\'s session was ended while idle (the database came back)', async () => {
+    const claims = h.storage.coordination.idempotency;
+    const env = h.storage.env('test');
+    // Connections in the pool, then their sessions ended by the server (as after a restart).
+    await Promise.all(Array.from({ length: 4 }, () => env.stores.byId('str_none')));
+    const admin = new pg.Client({ connectionString: h.database!.url });
+    await admin.connect();
+    try {
+      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'idle'");
+    } finally {
+      await admin.end();
+    }
+    const claim = claims.withWork!('test', 'int_1', 'k-stale', 'fp', T0);
+    const { outcome, storeId } = await writeSome(h.storage, claim);
+    expect(outcome).toBe('done');
+    expect(claim.taken).toEqual({ kind: 'fresh' });
+    expect(await env.orders.lastNumber(storeId!)).toBe(1);
+  });
+
   it('sends the claim in the unit of work\'s first round trip, and a key another process holds stops the work there', async () => {
     const claims = h.storage.coordination.idempotency;
     expect(claims.withWork).toBeTypeOf('function');
