@@ -102,6 +102,12 @@ export class PgEnvStore extends LazyRepositories implements EnvStore {
         }
         // A key this request does not hold answers it, whatever the work made of its refused statements.
         if (claimed) await answered(claimed);
+        // The claim's first INSERT did not take the key but a later try did (the key's row was released
+        // in between): the work, stopped meanwhile, runs again with the key now held.
+        if (tx.failure === REFUSED) {
+          run--;
+          continue;
+        }
         const cause = tx.failure ?? error;
         if (run < MAX_RUNS && RETRIED.has(sqlState(cause) ?? '')) {
           await pause(run);
