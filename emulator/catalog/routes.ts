@@ -7,6 +7,7 @@ import type { Emulator } from '../emulator.js';
 import { apiRoute, ok } from '../http/route.js';
 import type { AuthContext } from '../http/auth.js';
 import { JsonText } from '../http/json-text.js';
+import { prefetchQuery } from '../http/query.js';
 import { assertCatalogManaged } from './guard.js';
 import { deactivateCategory, upsertCategory } from './categories.js';
 import { deactivateProduct, patchProduct, upsertProduct } from './products.js';
@@ -32,10 +33,10 @@ function productPageQuery(query: ProductsQuery): ProductPageQuery {
 
 /** The products page read with the request's admission (a server database); none when the query is not valid. */
 function productsPrefetch({ query }: { query: unknown }): AdmitRead | undefined {
-  const parsed = api.listProducts.query!.safeParse(query);
-  if (!parsed.success) return undefined;
+  const parsed = prefetchQuery(api.listProducts.query!, query);
+  if (!parsed) return undefined;
   try {
-    return { kind: 'products', page: productPageQuery(parsed.data as ProductsQuery) };
+    return { kind: 'products', page: productPageQuery(parsed as ProductsQuery) };
   } catch {
     return undefined;
   }

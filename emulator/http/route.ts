@@ -6,9 +6,10 @@ import { parseOrThrow } from '../../src/contract/validation.js';
 import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
 import { assertNotSuspended, type AuthContext } from './auth.js';
-import { checkIdempotency, settleIdempotency, type IdempotencyDecision } from './idempotency.js';
-import type { StoredResponse } from '../store/coordination.js';
+import { checkIdempotency, checkIdempotencyWithWork, replayOf, settleIdempotency, type IdempotencyDecision } from './idempotency.js';
+import { ClaimAnswered, type StoredResponse, type WorkClaim } from '../store/coordination.js';
 import { JsonText } from './json-text.js';
+import { parseQuery } from './query.js';
 
 const NO_KEY: IdempotencyDecision = { kind: 'none' };
 
@@ -22,6 +23,11 @@ export interface CallContext<E extends Endpoint> {
   /** The body as received, before defaults (to tell "omitted" from "default"). */
   rawBody: unknown;
   request: FastifyRequest;
+  /**
+   * The idempotency key's claim for the handler's unit of work to take (`EnvStore.tx(work, claim)`),
+   * on a route with `claimsWithWork` and a server database; otherwise undefined (the route claimed).
+   */
+  claim?: WorkClaim;
 }
 
 export interface Outcome {
@@ -43,6 +49,19 @@ export interface RouteOptions {
    * before the envelope (POST /catalog/batch: more than 500 operations is 413 before any 422).
    */
   parsesBodyItself?: boolean;
+  /**
+   * Every effect of the handler is in one unit of work, which it runs with `call.claim`: on a server
+   * database the idempotency key is claimed in that unit of work's first round trip (issue 25), and
+   * by the route after the handler only when the handler ran none (it answered before, with an error).
+   */
+  claimsWithWork?: boolean;
+  /**
+   * With `claimsWithWork`: the handler's outcome from what its unit of work returned, when it is
+   * known before the COMMIT (undefined: not known then). A server database then stores the key's
+   * answer in that COMMIT (issue 25): the effect and its answer commit together, no round trip of
+   * their own, and the route sends the answer stored, which is the handler's.
+   */
+  outcomeOfWork?: (out: unknown) => Outcome | undefined;
   /** A read a server database makes with the request's admission (the handler finds it in `request.prefetch`). */
   prefetch?: NonNullable<FastifyContextConfig['prefetch']>;
 }
@@ -84,10 +103,18 @@ export function apiRoute<E extends Endpoint>(
       const integrationId = auth.integration.id;
       const claims = emulator.storage.coordination.idempotency;
       // Reads take no key: no claim to look up, and no promise to wait for (the hot path).
-      const decision: IdempotencyDecision = endpoint.idempotency === 'none' ? NO_KEY : await checkIdempotency(
+      const decision: IdempotencyDecision = endpoint.idempotency === 'none' ? NO_KEY : await (options.claimsWithWork ? checkIdempotencyWithWork : checkIdempotency)(
         claims, env.name, env.clock.now(), integrationId, endpoint, request.headers['idempotency-key'], request.method, urlPath(request), request.body,
       );
       if (decision.kind === 'replay') return sendStored(request, reply, decision.response, true);
+      const workClaim = decision.kind === 'work' ? decision.claim : undefined;
+      const outcomeOfWork = options.outcomeOfWork;
+      if (workClaim && outcomeOfWork) {
+        workClaim.answerOf = (out) => {
+          const outcome = outcomeOfWork(out);
+          return outcome && { status: outcome.status ?? endpoint.status, body: outcome.body, headers: outcome.headers ?? {} };
+        };
+      }
 
       let response: StoredResponse;
       let code: string | undefined;
@@ -99,19 +126,31 @@ export function apiRoute<E extends Endpoint>(
           request,
           rawBody: request.body,
           params: (endpoint.params ? parseOrThrow(endpoint.params, request.params) : {}) as never,
-          query: (endpoint.query ? parseOrThrow(endpoint.query, request.query) : {}) as never,
+          query: (endpoint.query ? parseQuery(endpoint.query, request.query) : {}) as never,
           body: (options.parsesBodyItself ? (requireBody(request.body), undefined) : endpoint.body ? parseBody(endpoint.body, request.body) : refuseBody(request.body)) as never,
+          ...(workClaim ? { claim: workClaim } : {}),
         });
         response = { status: outcome.status ?? endpoint.status, body: outcome.body, headers: outcome.headers ?? {} };
       } catch (error) {
-        if (!(error instanceof ApiError) || decision.kind !== 'fresh') {
-          if (decision.kind === 'fresh') await claims.release(env.name, integrationId, decision.key);
+        // The unit of work's claim did not take the key: the claim answers (nothing was written).
+        if (error instanceof ClaimAnswered) return sendStored(request, reply, replayOf(error.claim)!, true);
+        const key = decision.kind === 'fresh' || decision.kind === 'work' ? decision.key : undefined;
+        if (!(error instanceof ApiError) || key === undefined) {
+          if (key !== undefined && (decision.kind === 'fresh' || workClaim?.taken?.kind === 'fresh')) await claims.release(env.name, integrationId, key);
           throw error;
         }
         code = error.code;
         response = { status: error.status, body: error.toBody(request.id), headers: error.headers };
       }
-      if (decision.kind === 'fresh') await settleIdempotency(claims, env.name, integrationId, decision.key, response, code);
+      // Stored with the unit of work's COMMIT: the same answer as the handler's, sent as stored.
+      if (workClaim?.stored) return sendStored(request, reply, workClaim.stored, false);
+      if (workClaim) {
+        // The handler answered without a unit of work (an error before it): the key is claimed now,
+        // and a key that is not this request's answers as it would have before the handler ran.
+        const replay = replayOf(await workClaim.result());
+        if (replay) return sendStored(request, reply, replay, true);
+      }
+      if (decision.kind === 'fresh' || decision.kind === 'work') await settleIdempotency(claims, env.name, integrationId, decision.key, response, code);
       return sendStored(request, reply, response, false);
     },
   });

@@ -1,5 +1,6 @@
 import type { EnvContext } from '../context.js';
 import type { Repositories, Tx } from '../store/port.js';
+import type { WorkClaim } from '../store/coordination.js';
 import type { OrderRecord } from './repository.js';
 import type { ChangeActor, OrderStatus } from '../../src/contract/orders.js';
 import { ApiError } from '../../src/contract/errors.js';
@@ -9,6 +10,7 @@ import { keepPresented, presentOrder } from './present.js';
 
 // The orders aggregate's commands (import confirmation, import failures, status changes, payment): one
 // per spec section, each one unit of work that loads the order locked and emits its events in it.
+// An API request's idempotency claim (`claim`) rides with that unit of work (route.ts `claimsWithWork`).
 
 /** Who made a change: `integration_id` is set only when an integration did (spec: Events, changed_by). */
 export interface Actor {
@@ -77,7 +79,9 @@ const changedBy = (actor: Actor) => ({ type: actor.type, integration_id: actor.i
  * transaction (SQLite runs it alone), so concurrent requests see each other's result and the
  * history stays a legal path; the event is written in that same transaction.
  */
-export async function changeStatus(env: EnvContext, orderId: string, storeId: string | null, actor: Actor, change: StatusChange): Promise<OrderRecord> {
+export async function changeStatus(
+  env: EnvContext, orderId: string, storeId: string | null, actor: Actor, change: StatusChange, claim?: WorkClaim,
+): Promise<OrderRecord> {
   return env.store.tx(async (tx) => {
     const order = await loadOrder(tx, orderId, storeId, true);
     if (!mayChange(actor.type, await authorityFor(tx, order.storeId, actor), order.status, change.status)) {
@@ -105,7 +109,7 @@ export async function changeStatus(env: EnvContext, orderId: string, storeId: st
       changed_by: changedBy(actor),
     });
     return updated;
-  });
+  }, claim);
 }
 
 async function emitUpdated(tx: Tx, order: OrderRecord, changed: string[], actor: Actor): Promise<void> {
@@ -117,7 +121,7 @@ async function emitUpdated(tx: Tx, order: OrderRecord, changed: string[], actor:
  * code is 409 `external_id_conflict`, as is a code that already names another order of the store.
  */
 export async function acknowledge(
-  env: EnvContext, orderId: string, storeId: string, integrationId: string, body: { external_id: string; external_number?: string },
+  env: EnvContext, orderId: string, storeId: string, integrationId: string, body: { external_id: string; external_number?: string }, claim?: WorkClaim,
 ): Promise<OrderRecord> {
   return env.store.tx(async (tx) => {
     // The code's check goes with the order's lock (a server database sends both at once, the check
@@ -146,12 +150,12 @@ export async function acknowledge(
     await tx.orders.update(updated);
     await emitUpdated(tx, updated, ['integration'], { type: 'integration', integrationId });
     return updated;
-  });
+  }, claim);
 }
 
 /** spec: import-failure — `failed` with `last_import_error`; after an ack, 409 `already_acknowledged`. */
 export async function reportImportFailure(
-  env: EnvContext, orderId: string, storeId: string, integrationId: string, body: { code: string; message: string; retryable: boolean },
+  env: EnvContext, orderId: string, storeId: string, integrationId: string, body: { code: string; message: string; retryable: boolean }, claim?: WorkClaim,
 ): Promise<OrderRecord> {
   return env.store.tx(async (tx) => {
     const order = await loadOrder(tx, orderId, storeId, true);
@@ -166,7 +170,7 @@ export async function reportImportFailure(
     await tx.orders.update(updated);
     await emitUpdated(tx, updated, ['integration'], { type: 'integration', integrationId });
     return updated;
-  });
+  }, claim);
 }
 
 /** DESIGN: PATCH /_emulator/orders/{id} `payment_status: paid` — `order.updated` once; again, no effect. */

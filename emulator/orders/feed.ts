@@ -8,6 +8,7 @@ import { LIMITS } from '../../src/contract/limits.js';
 import { decodeFeedCursor, encodeFeedCursor, type FeedPosition } from './cursors.js';
 import { listEvents } from '../../src/contract/orders-endpoints.js';
 import { sameFeedPage, type AdmitRead, type AdmittedFeedPage, type FeedPageQuery } from '../store/port.js';
+import { prefetchQuery } from '../http/query.js';
 
 export interface FeedQuery {
   after?: string;
@@ -124,10 +125,10 @@ export function feedPageQuery(query: FeedQuery): FeedPageQuery {
  * `prefetch`): from the query as it came; none when it is not valid (the route answers its error).
  */
 export function feedPrefetch({ query }: { query: unknown }): AdmitRead | undefined {
-  const parsed = listEvents.query!.safeParse(query);
-  if (!parsed.success) return undefined;
+  const parsed = prefetchQuery(listEvents.query!, query);
+  if (!parsed) return undefined;
   try {
-    return { kind: 'feed', page: feedPageQuery(parsed.data as FeedQuery) };
+    return { kind: 'feed', page: feedPageQuery(parsed as FeedQuery) };
   } catch {
     return undefined;
   }

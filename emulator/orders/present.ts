@@ -42,6 +42,11 @@ export async function keepPresented(orders: OrdersRepository, o: OrderRecord): P
   return view;
 }
 
+/** The view a command's transaction kept for `o` (`keepPresented`), if it kept one. */
+export function keptView(o: OrderRecord): Order | undefined {
+  return presentedByTheirWrite.get(o);
+}
+
 /** A command's answer: the view its transaction kept (`keepPresented`), else read now. */
 export function presentAnswer(orders: OrdersRepository, o: OrderRecord): Promise<Order> {
   const kept = presentedByTheirWrite.get(o);

@@ -8,7 +8,8 @@ import { apiRoute, ok, type Outcome } from '../http/route.js';
 import { isPromise } from '../store/maybe.js';
 import type { AdmitRead } from '../store/port.js';
 import { acknowledge, changeStatus, reportImportFailure } from './commands.js';
-import { presentAnswer, presentOrder } from './present.js';
+import { keptView, presentAnswer, presentOrder } from './present.js';
+import type { OrderRecord } from './repository.js';
 import { orderBodyText } from './order-text.js';
 import { decodeOrderCursor, encodeOrderCursor } from './cursors.js';
 import { feedPrefetch, readFeed } from './feed.js';
@@ -20,6 +21,14 @@ function orderPrefetch({ params }: { params: unknown }): AdmitRead | undefined {
   const orderId = (params as { order_id?: unknown }).order_id;
   return typeof orderId === 'string' ? { kind: 'order', orderId } : undefined;
 }
+
+/** A command's answer as its handler gives it (`ok(presentAnswer(…))`), when its transaction kept the order's view. */
+function keptOutcome(out: unknown): Outcome | undefined {
+  const view = keptView(out as OrderRecord);
+  return view && ok(view);
+}
+
+const orderWrite = { claimsWithWork: true, outcomeOfWork: keptOutcome };
 
 /** spec: Endpoints — orders (read, import confirmation, failures, statuses) and the event feed. */
 export function ordersRoutes(app: FastifyInstance, env: EnvContext, emulator: Emulator): void {
@@ -56,19 +65,21 @@ export function ordersRoutes(app: FastifyInstance, env: EnvContext, emulator: Em
     return isPromise(text) ? text.then((body) => ({ body })) : { body: text };
   }, { prefetch: orderPrefetch });
 
-  apiRoute(app, env, emulator, api.ackOrder, async ({ auth, params, body }) =>
-    ok(await presentAnswer(orders, await acknowledge(env, params.order_id, auth.store.id, auth.integration.id, body))),
-  );
+  // The writes: each one unit of work, which takes the idempotency key's claim in its first round
+  // trip and, when it wrote the order (its view kept for the event), stores the answer in its COMMIT.
+  apiRoute(app, env, emulator, api.ackOrder, async ({ auth, params, body, claim }) =>
+    ok(await presentAnswer(orders, await acknowledge(env, params.order_id, auth.store.id, auth.integration.id, body, claim))),
+  orderWrite);
 
-  apiRoute(app, env, emulator, api.reportImportFailure, async ({ auth, params, body }) =>
-    ok(await presentAnswer(orders, await reportImportFailure(env, params.order_id, auth.store.id, auth.integration.id, body))),
-  );
+  apiRoute(app, env, emulator, api.reportImportFailure, async ({ auth, params, body, claim }) =>
+    ok(await presentAnswer(orders, await reportImportFailure(env, params.order_id, auth.store.id, auth.integration.id, body, claim))),
+  orderWrite);
 
-  apiRoute(app, env, emulator, api.changeOrderStatus, async ({ auth, params, body }) => {
+  apiRoute(app, env, emulator, api.changeOrderStatus, async ({ auth, params, body, claim }) => {
     const actor = { type: 'integration' as const, integrationId: auth.integration.id, authority: auth.integration.settings.order_status_authority };
-    return ok(await presentAnswer(orders, await changeStatus(env, params.order_id, auth.store.id, actor, body)));
+    return ok(await presentAnswer(orders, await changeStatus(env, params.order_id, auth.store.id, actor, body, claim)));
     // The homologation recorder's starting status comes with the admission (homologation/hooks.ts).
-  }, { prefetch: orderPrefetch });
+  }, { prefetch: orderPrefetch, ...orderWrite });
 
   // spec: GET /events — the feed response is its own envelope (data, next_cursor, has_more, cursor_expired).
   apiRoute(app, env, emulator, api.listEvents, async ({ auth, query, request }) => ({ body: await readFeed(env, auth.integration, query, request.prefetch?.feed) }), {

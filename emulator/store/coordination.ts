@@ -117,6 +117,51 @@ export interface IdempotencyClaims {
   claim(env: Environment, integrationId: string, key: string, fingerprint: string, now: number): Promise<Claim>;
   finish(env: Environment, integrationId: string, key: string, response: StoredResponse): Promise<void>;
   release(env: Environment, integrationId: string, key: string): Promise<void>;
+  /**
+   * A server database's (issue 25): the claim taken by the request's unit of work in its first round
+   * trip, sent on its connection ahead of its BEGIN and first statement (`EnvStore.tx`), instead of
+   * in a round trip of its own. Only for a route whose every effect is in that unit of work.
+   */
+  withWork?(env: Environment, integrationId: string, key: string, fingerprint: string, now: number): WorkClaim;
+}
+
+/**
+ * A key's claim that rides with a unit of work (`IdempotencyClaims.withWork`). The claim commits on
+ * its own, before the transaction begins, as `claim` would: a concurrent duplicate sees it at once.
+ */
+export interface WorkClaim {
+  /**
+   * Sends the claim on `db` (the unit of work's connection, before its BEGIN), unless it was taken
+   * already. `refused` is called as soon as the database answers that the key is not this request's,
+   * before the answers of the statements sent behind it are seen: the work then sends no other.
+   */
+  takeOn(db: unknown, refused: () => void): Promise<Claim>;
+  /** The claim: as a unit of work took it, or taken now on its own when none did. */
+  result(): Promise<Claim>;
+  /** The claim once taken; undefined before, or when taking it failed. */
+  readonly taken: Claim | undefined;
+  /**
+   * Set by the route: the request's answer from what the unit of work returned, when it is known
+   * then (undefined: the route stores it after the commit). A server database stores it with the
+   * work's COMMIT (`storeText`): the effect and its answer commit together, no round trip of its own.
+   */
+  answerOf?: (out: unknown) => StoredResponse | undefined;
+  /** The answer the unit of work's COMMIT stored: the route then stores none and sends this one. */
+  readonly stored: StoredResponse | undefined;
+  /** A server database's: the statement that stores `answerOf(out)`, to go before COMMIT ('' when none). */
+  storeText?(out: unknown): string;
+  /** A server database's: the COMMIT that carried `storeText` went through. */
+  committed?(): void;
+}
+
+/**
+ * Thrown by a unit of work whose claim (`WorkClaim`) came back other than fresh: nothing of the work
+ * was written, and the request is answered by the claim (replay, conflict, in progress).
+ */
+export class ClaimAnswered extends Error {
+  constructor(readonly claim: Exclude<Claim, { kind: 'fresh' }>) {
+    super(`idempotency key ${claim.kind}`);
+  }
 }
 
 export interface BatchGate {

@@ -8,7 +8,7 @@ import type { EntregasRepository } from '../entregas/repository.js';
 import type { AccessRequestsRepository } from '../access/repository.js';
 import type { CertificateLedger } from '../certificates/repository.js';
 import type { ChangeFeed } from './changes.js';
-import type { Coordination, SharedState, WindowHit } from './coordination.js';
+import type { Coordination, SharedState, WindowHit, WorkClaim } from './coordination.js';
 import type { Admin } from './admin.js';
 
 /**
@@ -71,8 +71,12 @@ export interface EnvStore extends Repositories {
    * does when it throws. Transactions never nest: a service that takes part in a larger unit of
    * work takes the caller's `tx`. A transaction never waits on the network (no webhook send, no
    * image download inside one).
+   *
+   * With `claim` (an idempotency key's, `IdempotencyClaims.withWork`) the key is claimed before any
+   * of the work's statements takes effect; a claim that is not fresh throws `ClaimAnswered` and the
+   * work writes nothing.
    */
-  tx<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  tx<T>(work: (tx: Tx) => Promise<T>, claim?: WorkClaim): Promise<T>;
 }
 
 /** A transaction of one environment. */

@@ -6,7 +6,12 @@ import { formatDate, formatNullableDate } from '../../src/contract/dates.js';
 
 /** DESIGN: `accepting_orders` reads true only while the switch is on and there is an active product. */
 export async function acceptingOrders(stores: StoresRepository, store: StoreRecord): Promise<boolean> {
-  return store.switchOn && !store.suspended && (await stores.hasActiveProduct(store.id));
+  return acceptingWith(store, await stores.hasActiveProduct(store.id));
+}
+
+/** `acceptingOrders` with the store's `hasActiveProduct` read already (sent with other reads). */
+export function acceptingWith(store: StoreRecord, hasActiveProduct: boolean): boolean {
+  return store.switchOn && !store.suspended && hasActiveProduct;
 }
 
 export async function presentStore(stores: StoresRepository, store: StoreRecord): Promise<Store> {

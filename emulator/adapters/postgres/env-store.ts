@@ -4,7 +4,8 @@ import type { EventData, EventRecord } from '../../orders/repository.js';
 import type { Change } from '../../store/changes.js';
 import { emitEvents, type EmitContext } from '../../store/emit.js';
 import type { EnvStore, Tx } from '../../store/port.js';
-import { QueryConn, TxConn } from './conn.js';
+import { QueryConn, TxConn, type Queryable } from './conn.js';
+import { ClaimAnswered, type Claim, type WorkClaim } from '../../store/coordination.js';
 import { checkoutOrUnavailable, staleTries, type Pool, type PoolClient } from './connect.js';
 import { DEADLOCK, isDriverUnavailable, SERIALIZATION_FAILURE, sessionGone, sqlState, translate, UNIQUE_VIOLATION } from './errors.js';
 import type { PgChangeFeed } from './changes.js';
@@ -53,27 +54,38 @@ export class PgEnvStore extends LazyRepositories implements EnvStore {
     super(options.environment, conn, environmentSql(options.schema));
   }
 
-  async tx<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+  async tx<T>(work: (tx: Tx) => Promise<T>, claim?: WorkClaim): Promise<T> {
     let stale = 0;
     for (let run = 1; ; run++) {
       const client = await checkoutOrUnavailable(this.options.pool);
       const tx = new PgTx(this.options, client, this.sql);
       let out: T;
       let began: Promise<unknown> | undefined;
+      let claimed: Promise<Claim> | undefined;
       try {
+        // An idempotency key's claim goes first, on this connection and outside the transaction (it
+        // commits on its own, as the route's would: a concurrent duplicate sees it at once), in the
+        // same socket write as BEGIN and the work's first statement: no round trip of its own. When
+        // it does not take the key, the work's later statements are refused unsent (`stop`) and the
+        // transaction rolls back: nothing of the work is written. A later run finds it taken.
+        claimed = claim?.takeOn(client, () => tx.stop());
         // BEGIN goes out with the work's first statement (the driver sends it once BEGIN is answered):
         // no round trip of its own. It fails only with the connection, and then so does that statement.
         began = client.query('BEGIN').then(() => undefined, (error: unknown) => error ?? new Error('BEGIN failed'));
         out = await work(tx);
+        if (claimed) await answered(claimed);
         const notBegun = await began;
         if (notBegun !== undefined) throw notBegun;
         // A statement failed and the work went on (it caught the error): PostgreSQL has aborted the
         // transaction, and COMMIT would quietly roll back. The failure is the outcome.
         if (tx.failure !== undefined) throw tx.failure;
-        // The emit's writes, the notices and COMMIT in one round trip.
-        await client.query(`${tx.takeWrites()}${this.options.feed.notifyText(tx.changes)}COMMIT`);
+        // The emit's writes, the key's answer (when the request knows it from `out`), the notices and
+        // COMMIT in one round trip.
+        const answer = claim?.storeText?.(out) ?? '';
+        await client.query(`${tx.takeWrites()}${answer}${this.options.feed.notifyText(tx.changes)}COMMIT`);
         // A write sent without waiting failed after the check above: COMMIT answered as ROLLBACK.
         if (tx.failure !== undefined) throw tx.failure;
+        claim?.committed?.();
       } catch (error) {
         const broken = isDriverUnavailable(error);
         if (!broken) await client.query('ROLLBACK').catch(() => undefined);
@@ -82,6 +94,17 @@ export class PgEnvStore extends LazyRepositories implements EnvStore {
         // A connection whose session the server had ended while it sat idle in the pool: nothing of
         // the work reached the server, so it runs again on another (this is no run of its own).
         if (sessionGone(await began) && ++stale < staleTries(this.options.pool)) {
+          // The key's claim went first on that connection and failed with it (nothing was claimed):
+          // once its failure has settled, the next run sends it again on the next connection.
+          await claimed?.catch(() => undefined);
+          run--;
+          continue;
+        }
+        // A key this request does not hold answers it, whatever the work made of its refused statements.
+        if (claimed) await answered(claimed);
+        // The claim's first INSERT did not take the key but a later try did (the key's row was released
+        // in between): the work, stopped meanwhile, runs again with the key now held.
+        if (tx.failure === REFUSED) {
           run--;
           continue;
         }
@@ -132,6 +155,15 @@ function readThrough<R extends object, K extends keyof R>(
   return out as R;
 }
 
+/** Throws `ClaimAnswered` when the claim did not take the key (its failure, when it failed). */
+async function answered(claimed: Promise<Claim>): Promise<void> {
+  const taken = await claimed;
+  if (taken.kind !== 'fresh') throw new ClaimAnswered(taken);
+}
+
+/** The error of a statement a transaction refused to send: its claim did not take the key (`PgTx.stop`). */
+const REFUSED = new Error('the idempotency key is not this request\'s: the unit of work sends nothing more');
+
 /** A short random pause before running again, growing with each run: two colliding transactions part ways. */
 const pause = (run: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * run));
 
@@ -139,6 +171,8 @@ const pause = (run: number) => new Promise((resolve) => setTimeout(resolve, Math
 interface TxState {
   changes: Change[];
   failure: unknown;
+  /** Set when the transaction must send nothing more (`PgTx.stop`). */
+  stopped: boolean;
 }
 
 /**
@@ -166,6 +200,14 @@ class EmitWrites {
   }
 }
 
+/** The connection as the transaction's statements see it: closed once the transaction stopped. */
+function stoppable(client: PoolClient, state: TxState): Queryable {
+  const db = client as unknown as Queryable;
+  return {
+    query: ((q: never) => (state.stopped ? Promise.reject(REFUSED) : db.query(q))) as Queryable['query'],
+  };
+}
+
 class PgTx extends LazyRepositories implements Tx {
   private hooks: (() => void)[] | null = null;
   private readonly writes: EmitWrites;
@@ -174,9 +216,9 @@ class PgTx extends LazyRepositories implements Tx {
     private readonly options: PgEnvOptions,
     client: PoolClient,
     sql: EnvironmentSql,
-    private readonly state: TxState = { changes: [], failure: undefined },
+    private readonly state: TxState = { changes: [], failure: undefined, stopped: false },
     writes = new EmitWrites(options.schema),
-    raw = new QueryConn(client as never, (change) => state.changes.push(change), (error) => {
+    raw = new QueryConn(stoppable(client, state), (change) => state.changes.push(change), (error) => {
       state.failure ??= error;
     }),
   ) {
@@ -191,6 +233,12 @@ class PgTx extends LazyRepositories implements Tx {
 
   get failure(): unknown {
     return this.state.failure;
+  }
+
+  /** From now on every statement of the work fails unsent, and the transaction with them. */
+  stop(): void {
+    this.state.stopped = true;
+    this.state.failure ??= REFUSED;
   }
 
   /** The SQL text of the emits' writes not sent yet (sent with the COMMIT). */

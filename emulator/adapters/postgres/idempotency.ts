@@ -1,9 +1,10 @@
 import type { Environment } from '../../../src/contract/store.js';
 import { ENVIRONMENTS } from '../../../src/contract/store.js';
 import { LIMITS } from '../../../src/contract/limits.js';
-import type { Claim, IdempotencyClaims, StoredResponse } from '../../store/coordination.js';
-import { statement, tableIn, type Conn } from './conn.js';
+import type { Claim, IdempotencyClaims, StoredResponse, WorkClaim } from '../../store/coordination.js';
+import { QueryConn, statement, tableIn, type Conn, type Queryable } from './conn.js';
 import type { LeaseKeeper } from './leases.js';
+import { escapeLiteral } from './connect.js';
 import type { SchemaNames } from './schema.js';
 
 /**
@@ -40,28 +41,72 @@ interface Row {
   response: string | null;
 }
 
+const ignore = () => undefined;
+
 export function pgIdempotency(conn: Conn, names: SchemaNames, leases: LeaseKeeper): IdempotencyClaims {
   const statements = Object.fromEntries(ENVIRONMENTS.map((env) => [env, sqlOf(names.env[env])])) as Record<Environment, ReturnType<typeof sqlOf>>;
   const owner = leases.owner;
-  return {
-    async claim(env, integrationId, key, fingerprint, now): Promise<Claim> {
-      const s = statements[env];
-      // A row that vanishes between the two reads (released) is claimed again; a few times at most.
-      for (let i = 0; i < 5; i++) {
-        const taken = await conn.rows(s.take, [
-          integrationId, key, fingerprint, now, owner, leases.until(), now - LIMITS.idempotencyRetentionMs, Date.now(),
-        ]);
-        if (taken.length > 0) {
-          leases.taken();
-          return { kind: 'fresh' };
-        }
-        const [row] = await conn.rows<Row>(s.get, [integrationId, key]);
-        if (!row) continue;
-        if (row.state === 'processing') return { kind: 'in_progress' };
-        if (row.fingerprint !== fingerprint) return { kind: 'conflict' };
-        if (row.response !== null) return { kind: 'replay', response: JSON.parse(row.response) as StoredResponse };
+
+  /** The claim, its first INSERT sent on `first` (else on the pool); `refused` as soon as that one did not take it. */
+  async function claim(
+    env: Environment, integrationId: string, key: string, fingerprint: string, now: number, first: Conn = conn, refused: () => void = ignore,
+  ): Promise<Claim> {
+    const s = statements[env];
+    // A row that vanishes between the two reads (released) is claimed again; a few times at most.
+    for (let i = 0; i < 5; i++) {
+      const values = [integrationId, key, fingerprint, now, owner, leases.until(), now - LIMITS.idempotencyRetentionMs, Date.now()];
+      const taken = i === 0 ? await first.rows(s.take, values).then((rows) => (rows.length === 0 && refused(), rows)) : await conn.rows(s.take, values);
+      if (taken.length > 0) {
+        leases.taken();
+        return { kind: 'fresh' };
       }
-      return { kind: 'in_progress' };
+      const [row] = await conn.rows<Row>(s.get, [integrationId, key]);
+      if (!row) continue;
+      if (row.state === 'processing') return { kind: 'in_progress' };
+      if (row.fingerprint !== fingerprint) return { kind: 'conflict' };
+      if (row.response !== null) return { kind: 'replay', response: JSON.parse(row.response) as StoredResponse };
+    }
+    return { kind: 'in_progress' };
+  }
+
+  return {
+    claim: (env, integrationId, key, fingerprint, now) => claim(env, integrationId, key, fingerprint, now),
+    withWork(env, integrationId, key, fingerprint, now): WorkClaim {
+      let taking: Promise<Claim> | undefined;
+      let storing: StoredResponse | undefined;
+      const work: WorkClaim = {
+        taken: undefined,
+        stored: undefined,
+        // The finish as a statement of the transaction, its values literals (the COMMIT's text has no parameters).
+        storeText(out) {
+          storing = work.taken?.kind === 'fresh' ? work.answerOf?.(out) : undefined;
+          if (!storing || !Number.isInteger(storing.status)) return (storing = undefined), '';
+          const q = escapeLiteral;
+          return `UPDATE ${tableIn(names.env[env])('idempotency_keys')} SET state = 'done', status_code = ${storing.status}, `
+            + `response = ${q(JSON.stringify(storing))}, owner = NULL, lease_until = NULL `
+            + `WHERE integration_id = ${q(integrationId)} AND key = ${q(key)} AND owner = ${q(owner)};`;
+        },
+        committed() {
+          if (!storing) return;
+          (work as { stored: StoredResponse | undefined }).stored = storing;
+          leases.given();
+        },
+        takeOn(db, refused) {
+          return (taking ??= keep(claim(env, integrationId, key, fingerprint, now, new QueryConn(db as Queryable, ignore), refused)));
+        },
+        result() {
+          return (taking ??= keep(claim(env, integrationId, key, fingerprint, now)));
+        },
+      };
+      // What was taken is kept for the route; a claim that failed (its connection was gone) may be sent again.
+      const keep = (promise: Promise<Claim>) => {
+        promise.then(
+          (taken) => void ((work as { taken: Claim | undefined }).taken = taken),
+          () => void (taking === promise && (taking = undefined)),
+        );
+        return promise;
+      };
+      return work;
     },
     finish(env, integrationId, key, response) {
       const write = () => conn.run(statements[env].finish, [integrationId, key, response.status, JSON.stringify(response), owner]);

@@ -25,7 +25,10 @@ export function claimsSql(schema: string) {
   const claimed = CLAIMED.replace('%INTEGRATIONS%', t('integrations'));
   const take = `status = 'delivering', updated_at = $1, claim_token = gen_random_uuid()::text, claim_owner = $2, claim_until = $3, claimed_at = $1`;
   return {
-    // Rows another process is claiming right now are skipped, not waited for.
+    // Rows another process is claiming right now are skipped, not waited for. With a notice ($5
+    // channel, $6 and $7 around the store id: Conn.notice) the statement sends each claimed
+    // delivery's store's notice itself (issue 25: no statement of its own; PostgreSQL delivers
+    // identical notices of one transaction once, so a store claimed for twice is told once).
     claimDue: statement(
       `WITH o AS (
          SELECT d.* FROM ${t('webhook_deliveries')} d JOIN ${t('webhooks')} w ON w.integration_id = d.integration_id
@@ -35,7 +38,9 @@ export function claimsSql(schema: string) {
        )
        UPDATE ${t('webhook_deliveries')} d SET ${take}, claim_manual = false, claim_from = 'pending'
        FROM o LEFT JOIN ${t('webhooks')} w ON w.integration_id = o.integration_id WHERE d.seq = o.seq
-       RETURNING ${claimed}, ${WEBHOOK_COLUMNS()}`,
+       RETURNING ${claimed}, ${WEBHOOK_COLUMNS()},
+         CASE WHEN $5::text IS NOT NULL THEN pg_notify($5::text, $6::text || COALESCE(to_json(
+           (SELECT store_id FROM ${t('integrations')} WHERE id = o.integration_id))::text, 'null') || $7::text) END AS told`,
     ),
     claim: statement(
       `WITH o AS (SELECT * FROM ${t('webhook_deliveries')} WHERE id = $4 AND status = $5 FOR UPDATE)
@@ -121,7 +126,10 @@ type ClaimMethods = Pick<WebhooksRepository, 'claimDue' | 'claim' | 'settle' | '
 
 export function pgClaims(
   conn: Conn, s: ReturnType<typeof claimsSql>, changed: (storeId: string | null, config: boolean, told?: boolean) => void,
-  /** A settlement's notice, for its statement to send (the pool's), or none (a transaction's: sent with its COMMIT). */
+  /**
+   * The notice of a delivery's change (a claim's or a settlement's), for its statement to send (the
+   * pool's), or none (a transaction's: sent with its COMMIT).
+   */
   settledNotice?: NoticeParts,
 ): ClaimMethods {
   const tell = (rows: { storeId: string | null }[], told = false) => {
@@ -130,7 +138,7 @@ export function pgClaims(
   // The claimed delivery with its webhook as the claim read it (issue 25: no read of it per attempt).
   const strip = (row: Claimed): ClaimedDelivery => {
     const delivery: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(row)) if (key !== 'storeId' && !key.startsWith('w_')) delivery[key] = value;
+    for (const [key, value] of Object.entries(row)) if (key !== 'storeId' && key !== 'told' && !key.startsWith('w_')) delivery[key] = value;
     return { ...(delivery as unknown as ClaimedDelivery), webhook: webhookOf(row as unknown as Record<string, unknown>) ?? null };
   };
   const byQueueOrder = (a: DeliveryRecord, b: DeliveryRecord) => (a.nextAttemptAt ?? 0) - (b.nextAttemptAt ?? 0) || a.seq - b.seq;
@@ -151,8 +159,10 @@ export function pgClaims(
 
   return {
     async claimDue(now, limit, lease) {
-      const rows = await conn.rows<Claimed>(s.claimDue, [now, lease.owner, lease.until, limit]);
-      tell(rows);
+      const rows = await conn.rows<Claimed>(s.claimDue, [
+        now, lease.owner, lease.until, limit, settledNotice?.channel ?? null, settledNotice?.before ?? null, settledNotice?.after ?? null,
+      ]);
+      tell(rows, settledNotice !== undefined);
       return rows.map(strip).sort(byQueueOrder);
     },
     async claim(id, from, now, lease) {

@@ -5,6 +5,7 @@ import type { EventData, EventRecord } from '../../orders/repository.js';
 import type { EnvStore, Repositories, Tx } from '../../store/port.js';
 import { emitEvents, type EmitContext } from '../../store/emit.js';
 import type { LocalChangeFeed } from '../../store/changes.js';
+import { ClaimAnswered, type WorkClaim } from '../../store/coordination.js';
 import { Mutex } from './mutex.js';
 import type { Db } from './open.js';
 import { sqliteCredentials, sqliteIntegrations, sqliteStores } from './stores.js';
@@ -84,7 +85,13 @@ export class SqliteEnvStore implements EnvStore {
     this.rollback = prepareLazily<[]>(db, 'ROLLBACK');
   }
 
-  async tx<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+  async tx<T>(work: (tx: Tx) => Promise<T>, claim?: WorkClaim): Promise<T> {
+    // A key's claim rides with a server database's transaction only; here it is taken first, as the
+    // route would (no adapter of this one offers `withWork`: this keeps the port's promise anyway).
+    if (claim) {
+      const taken = await claim.result();
+      if (taken.kind !== 'fresh') throw new ClaimAnswered(taken);
+    }
     if (!this.mutex.tryLock()) await this.mutex.lock();
     const tx = new SqliteTx(this.environment, this.inner, this.options);
     let out: T;

@@ -4,8 +4,8 @@ import { id, storeWithIntegration, T0, webhook } from './fixtures.js';
 import { roundTrips } from '../../../../emulator/adapters/postgres/round-trips.js';
 
 // issue 25: a server database's claim of due deliveries brings each one's webhook in the same
-// statement (the dispatcher then makes no read of it per attempt); the embedded database leaves it
-// out and the attempt reads it, at once, itself.
+// statement (the dispatcher then makes no read of it per attempt), and sends its change notice
+// itself; the embedded database leaves the webhook out and the attempt reads it, at once, itself.
 
 const lease = { owner: 'process-a', until: Date.now() + 60_000 };
 
@@ -19,11 +19,19 @@ describeAdapters('the webhook of a claimed delivery', (h) => {
     for (const [i, d] of [first, second].entries()) {
       await env.webhooks.insertDelivery({ id: d, integrationId: a.integrationId, eventId: `evt_${i}`, eventType: 'order.created', body: '{}' }, T0 + i);
     }
+    const here: unknown[] = [];
+    h.storage.changes.on('webhooks', (c) => here.push(c));
+    const other = h.kind === 'postgres' ? await h.openAnother() : null;
+    const heard = other && new Promise((resolve) => other.changes.on('webhooks', (c) => c.storeId === a.storeId && resolve(c)));
     const before = roundTrips.total.trips;
     const [claimed] = await env.webhooks.claimDue(T0, 1, lease);
     if (h.kind === 'sqlite') return expect(claimed!.webhook).toBeUndefined();
-    // The claim and its change notice, as without the webhook.
-    expect(roundTrips.total.trips - before).toBe(2);
+    // The claim, which sends its change notice itself (issue 25: it was a statement of its own).
+    expect(roundTrips.total.trips - before).toBe(1);
+    // This process publishes the change at once; another hears it, naming the delivery's store.
+    expect(here).toEqual([{ topic: 'webhooks', environment: 'test', storeId: a.storeId, config: false }]);
+    expect(await heard).toEqual({ topic: 'webhooks', environment: 'test', storeId: a.storeId, config: false });
+    expect(Object.keys(claimed!)).not.toContain('told');
     expect(claimed!.webhook).toEqual(await env.webhooks.get(a.integrationId));
     expect(claimed!.webhook!.url).toBe('https://erp.example/hooks/ñ');
     // A claim by hand brings it too; a delivery whose webhook is gone brings null.
