@@ -46,31 +46,8 @@ export function replayOf(claim: Claim): StoredResponse | null {
 }
 
 /**
- * The same checks as `checkIdempotency`, with the claim left to the request's unit of work
- * (`IdempotencyClaims.withWork`, a server database's): one round trip less. Without `withWork`, it
- * is `checkIdempotency`.
- */
-export async function checkIdempotencyWithWork(
-  claims: IdempotencyClaims,
-  env: Environment,
-  now: number,
-  integrationId: string,
-  endpoint: Endpoint,
-  header: string | string[] | undefined,
-  method: string,
-  path: string,
-  body: unknown,
-): Promise<IdempotencyDecision> {
-  if (!claims.withWork) return checkIdempotency(claims, env, now, integrationId, endpoint, header, method, path, body);
-  if (endpoint.idempotency === 'none') return { kind: 'none' };
-  const key = keyOf(endpoint, header);
-  if (key === undefined) return { kind: 'none' };
-  return { kind: 'work', key, claim: claims.withWork(env, integrationId, key, fingerprint(method, path, body), now) };
-}
-
-/**
- * spec: Errors, Idempotency rules 1–3 — checks the header and claims the key. A fresh key is the
- * request's until `settle` stores (2xx, 4xx) or releases (5xx, 429, in-progress) the answer.
+ * spec: Errors, Idempotency rules 1–3 — checks the header and claims the key (or, `withWork`, leaves
+ * the claim to the unit of work). A fresh key is the request's until `settle` stores (2xx, 4xx) or releases (5xx, 429, in-progress) the answer.
  */
 export async function checkIdempotency(
   claims: IdempotencyClaims,
@@ -82,11 +59,16 @@ export async function checkIdempotency(
   method: string,
   path: string,
   body: unknown,
+  withWork = false,
 ): Promise<IdempotencyDecision> {
   if (endpoint.idempotency === 'none') return { kind: 'none' };
   const key = keyOf(endpoint, header);
   if (key === undefined) return { kind: 'none' };
-  const response = replayOf(await claims.claim(env, integrationId, key, fingerprint(method, path, body), now));
+  const print = fingerprint(method, path, body);
+  // `withWork`: the claim is left to the request's unit of work where the storage can (a server
+  // database's `IdempotencyClaims.withWork`): one round trip less, the same checks.
+  if (withWork && claims.withWork) return { kind: 'work', key, claim: claims.withWork(env, integrationId, key, print, now) };
+  const response = replayOf(await claims.claim(env, integrationId, key, print, now));
   return response ? { kind: 'replay', response } : { kind: 'fresh', key };
 }
 

@@ -6,7 +6,7 @@ import { parseOrThrow } from '../../src/contract/validation.js';
 import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
 import { assertNotSuspended, type AuthContext } from './auth.js';
-import { checkIdempotency, checkIdempotencyWithWork, replayOf, settleIdempotency, type IdempotencyDecision } from './idempotency.js';
+import { checkIdempotency, replayOf, settleIdempotency, type IdempotencyDecision } from './idempotency.js';
 import { ClaimAnswered, type StoredResponse, type WorkClaim } from '../store/coordination.js';
 import { JsonText } from './json-text.js';
 import { parseQuery } from './query.js';
@@ -103,8 +103,9 @@ export function apiRoute<E extends Endpoint>(
       const integrationId = auth.integration.id;
       const claims = emulator.storage.coordination.idempotency;
       // Reads take no key: no claim to look up, and no promise to wait for (the hot path).
-      const decision: IdempotencyDecision = endpoint.idempotency === 'none' ? NO_KEY : await (options.claimsWithWork ? checkIdempotencyWithWork : checkIdempotency)(
+      const decision: IdempotencyDecision = endpoint.idempotency === 'none' ? NO_KEY : await checkIdempotency(
         claims, env.name, env.clock.now(), integrationId, endpoint, request.headers['idempotency-key'], request.method, urlPath(request), request.body,
+        options.claimsWithWork === true,
       );
       if (decision.kind === 'replay') return sendStored(request, reply, decision.response, true);
       const workClaim = decision.kind === 'work' ? decision.claim : undefined;
