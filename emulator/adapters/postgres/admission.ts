@@ -45,8 +45,8 @@ export function pgAdmissions(conn: Conn, names: SchemaNames, shared: SharedRow):
     records.set(key, { stamp, records: found });
     return found;
   };
-  const pages = new KeptPages();
-  const orders = new KeptOrders();
+  const pages = keptPages();
+  const orders = new Kept<KeptOrder>(MAX_KEPT_ORDERS, MAX_KEPT_ORDER_BYTES, (order) => order.bytes);
   return {
     async admit(request: AdmitRequest): Promise<Admission> {
       const read = request.read;
@@ -111,7 +111,7 @@ interface Row extends SharedRowValues {
 type OrderRow = Row & { o_stamp: string | null; o_id: string | null };
 
 /** The order read: the kept one while its stamp holds, else the one sent (then kept), undefined when there is none. */
-function orderOf(orders: KeptOrders, key: string, kept: KeptOrder | undefined, r: OrderRow, fields: Record<string, unknown>): Admission['order'] {
+function orderOf(orders: Kept<KeptOrder>, key: string, kept: KeptOrder | undefined, r: OrderRow, fields: Record<string, unknown>): Admission['order'] {
   if (r.o_stamp === null) {
     orders.drop(key);
     return undefined;
@@ -131,6 +131,12 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/**
+ * The orders GET /orders/{id} (and a status call's admission) read last, by environment and id, with
+ * their stamp: an admission sends that stamp, and the statement sends the order and its history again
+ * only when it moved. The same object is handed out while current, so what a route makes of it can be
+ * kept with it (order-text.ts keeps the body's text). Bounded by count and bytes like the pages.
+ */
 interface KeptOrder {
   /** The order's stamp when it was read (`orderStampColumn`). */
   stamp: string;
@@ -138,37 +144,6 @@ interface KeptOrder {
   bytes: number;
 }
 
-/**
- * The orders GET /orders/{id} (and a status call's admission) read last, by environment and id, with
- * their stamp: an admission sends that stamp, and the statement sends the order and its history again
- * only when it moved. The same object is handed out while current, so what a route makes of it can be
- * kept with it (order-text.ts keeps the body's text). Bounded by count and bytes like the pages.
- */
-class KeptOrders {
-  private readonly orders = new Map<string, KeptOrder>();
-  private bytes = 0;
-
-  get(key: string): KeptOrder | undefined {
-    return this.orders.get(key);
-  }
-
-  drop(key: string): void {
-    const before = this.orders.get(key);
-    if (!before) return;
-    this.bytes -= before.bytes;
-    this.orders.delete(key);
-  }
-
-  keep(key: string, order: KeptOrder): void {
-    this.drop(key);
-    if (this.orders.size >= MAX_KEPT_ORDERS || this.bytes + order.bytes > MAX_KEPT_ORDER_BYTES) {
-      this.orders.clear();
-      this.bytes = 0;
-    }
-    this.orders.set(key, order);
-    this.bytes += order.bytes;
-  }
-}
 
 const MAX_KEPT_ORDERS = 10_000;
 const MAX_KEPT_ORDER_BYTES = 32 * 1024 * 1024;
@@ -204,25 +179,7 @@ interface KeptPage {
  * the page again only when the catalog moved. Bounded by count and bytes (a page is at most a few
  * hundred kilobytes): past either, everything is dropped and read again.
  */
-class KeptPages {
-  private readonly pages = new Map<string, KeptPage>();
-  private bytes = 0;
-
-  get(key: string): KeptPage | undefined {
-    return this.pages.get(key);
-  }
-
-  keep(key: string, page: KeptPage): void {
-    const before = this.pages.get(key);
-    if (before) this.bytes -= before.body.length;
-    if (this.pages.size >= MAX_KEPT_PAGES || this.bytes + page.body.length > MAX_KEPT_BYTES) {
-      this.pages.clear();
-      this.bytes = 0;
-    }
-    this.pages.set(key, page);
-    this.bytes += page.body.length;
-  }
-}
+const keptPages = () => new Kept<KeptPage>(MAX_KEPT_PAGES, MAX_KEPT_BYTES, (page) => page.body.length);
 
 const MAX_KEPT_PAGES = 500;
 const MAX_KEPT_BYTES = 32 * 1024 * 1024;
@@ -368,4 +325,34 @@ function admitStatement(names: SchemaNames, schema: string, read: ReadKind): Sta
        (SELECT count FROM hit) AS "hitCount"
      FROM n LEFT JOIN a ON true LEFT JOIN a r ON r.stamp IS DISTINCT FROM $8::text${parts.from}`,
   );
+}
+
+/** Values kept by key, bounded by count and bytes: past either bound, everything is dropped and read again. */
+class Kept<T> {
+  private readonly entries = new Map<string, T>();
+  private bytes = 0;
+
+  constructor(private readonly maxCount: number, private readonly maxBytes: number, private readonly sizeOf: (value: T) => number) {}
+
+  get(key: string): T | undefined {
+    return this.entries.get(key);
+  }
+
+  drop(key: string): void {
+    const before = this.entries.get(key);
+    if (before === undefined) return;
+    this.bytes -= this.sizeOf(before);
+    this.entries.delete(key);
+  }
+
+  keep(key: string, value: T): void {
+    this.drop(key);
+    const size = this.sizeOf(value);
+    if (this.entries.size >= this.maxCount || this.bytes + size > this.maxBytes) {
+      this.entries.clear();
+      this.bytes = 0;
+    }
+    this.entries.set(key, value);
+    this.bytes += size;
+  }
 }
