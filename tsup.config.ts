@@ -280,7 +280,14 @@ async function mergeCore(): Promise<void> {
       },
     ],
   });
-  const text = result.outputFiles[0]!.text.replace(/^(\s*)\/\/! merchant-kit-module /gm, '$1// ');
+  // esbuild names each chunk it merged in a comment of the same form, by its path from the working
+  // folder (`// dist/chunk-….js`): dropped, so that the core's comments name modules only.
+  const chunkComments = new Set(ordered.map((file) => `// ${relative(process.cwd(), resolve(file)).split('\\').join('/')}`));
+  const text = result.outputFiles[0]!.text
+    .split('\n')
+    .filter((line) => !chunkComments.has(line))
+    .join('\n')
+    .replace(/^(\s*)\/\/! merchant-kit-module /gm, '$1// ');
   const exported = new Set(Object.values(result.metafile.outputs)[0]!.exports);
   const missing = names.filter((name) => !exported.has(name));
   if (missing.length) throw new Error(`mergeCore (tsup.config.ts): the core does not export ${missing.join(', ')}`);
