@@ -1,5 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
+import { build as esbuild, type Metafile } from 'esbuild';
 import { defineConfig, type Options } from 'tsup';
 import * as coreEndpoints from './src/contract/endpoints.js';
 import * as orderEndpoints from './src/contract/orders-endpoints.js';
@@ -70,6 +71,50 @@ const lazySemver: NonNullable<Options['esbuildPlugins']>[number] = {
       resolveDir: (args.pluginData as { dir: string }).dir,
       loader: 'js',
     }));
+  },
+};
+
+/**
+ * Node's own modules that a bundled dependency requires when it loads but uses only for something the
+ * CLI never asks for: in the CLI's build each is required on its first use instead. Node compiles a
+ * built-in module the first time it is required, and these pull in others (issue 27: ~630 CLI
+ * processes per suite run; CPU measured in-process after `net` and `stream`, which every request
+ * command loads anyway):
+ * - undici's HTTP/2 client (`client-h2.js`, which requires `node:http2` and with it `tls`, fs/promises,
+ *   readline and the file watchers: ~12 ms of CPU). undici calls it only for a TLS connection whose
+ *   server picked h2 by ALPN, which it offers only when a dispatcher sets `allowH2`; the CLI's don't.
+ *   It exports one function.
+ * - commander's `node:child_process` (which requires `net`, `dgram` and the streams: ~8 ms for
+ *   `--version`, ~1 ms after a request command's `net`): commander spawns only for a subcommand that
+ *   is an executable file of its own, and the CLI registers none. tsup resolves `node:` modules
+ *   before any plugin, so this one is the line of commander's source that requires it, rewritten;
+ *   the build fails if a new commander no longer has that line.
+ */
+const lazyH2: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'lazy-h2',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/.test(args.importer)
+        ? { path: 'undici/lib/dispatcher/client-h2.js', namespace: 'lazy-h2', pluginData: { dir: dirname(args.importer) } }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-h2' }, (args) => ({
+      contents: "let connectH2; module.exports = function (...args) { return (connectH2 ??= require('./client-h2.js')).apply(this, args); };",
+      resolveDir: (args.pluginData as { dir: string }).dir,
+      loader: 'js',
+    }));
+  },
+};
+const COMMANDER_CHILD_PROCESS = "const childProcess = require('node:child_process');";
+const lazyChildProcess: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'lazy-child-process',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes(COMMANDER_CHILD_PROCESS)) throw new Error(`lazyChildProcess (tsup.config.ts): commander's lib/command.js no longer has \`${COMMANDER_CHILD_PROCESS}\``);
+      const lazy = "let loadedChildProcess; const childProcess = new Proxy({}, { get: (_, name) => (loadedChildProcess ??= require('node:child_process'))[name] });";
+      return { contents: source.replace(COMMANDER_CHILD_PROCESS, lazy), loader: 'js' };
+    });
   },
 };
 
@@ -165,13 +210,112 @@ const thirdPartyNotices: NonNullable<Options['esbuildPlugins']>[number] = {
   },
 };
 
+/**
+ * The CLI's build puts what every command loads into one file, `cli-core.js` beside the chunks. esbuild
+ * splits by the set of entries that reach a module, and it counts `main.js` as one entry among the
+ * commands' actions (each a dynamic import) although every command loads it: so the modules main.js
+ * imports came out as ~20 chunks, some of a few hundred bytes, that every command loads one by one.
+ * Node's ESM loader resolves, reads, translates and compiles each file on its own: merged, a command
+ * costs ~12 ms less CPU (issue 27; bench/cli-start.mjs). Done after tsup has written the build: the
+ * chunks main.js reaches by static imports are bundled again by esbuild into one module that
+ * re-exports all they exported (in main.js's order of imports, so they run in the same order), every
+ * file of the CLI's build that imported one of them imports cli-core.js instead, and they are removed.
+ * The comments that name each bundled module (`// node_modules/commander/lib/command.js`, read by
+ * test/cli/program.test.ts) are kept. The build fails rather than write a core that differs: two of
+ * the chunks exporting the same name, a name missing from the core, or a module comment lost.
+ */
+const CORE = 'cli-core.js';
+const MODULE_COMMENT = /^\/\/ ((?:\.\.\/)*(?:node_modules|src|emulator|checks)\/\S+)$/gm;
+let cliMetafile: Metafile | undefined;
+const keepMetafile: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'keep-metafile',
+  setup(build) {
+    build.initialOptions.metafile = true;
+    build.onEnd((result) => void (cliMetafile = result.metafile));
+  },
+};
+async function mergeCore(): Promise<void> {
+  const meta = cliMetafile;
+  if (!meta) throw new Error('mergeCore (tsup.config.ts): the CLI build left no metafile');
+  const main = Object.keys(meta.outputs).find((file) => /(^|\/)src\/cli\/main\.js$/.test(file));
+  if (!main) throw new Error('mergeCore (tsup.config.ts): no src/cli/main.js among the outputs');
+  const outDir = dirname(dirname(dirname(main)));
+  const staticImports = (file: string) => meta.outputs[file]!.imports.filter((i) => i.kind === 'import-statement' && !i.external).map((i) => i.path);
+  // main.js's chunks, in the order it imports them (each after what it imports itself).
+  const ordered: string[] = [];
+  const visit = (file: string) => {
+    for (const path of staticImports(file)) {
+      if (ordered.includes(path)) continue;
+      visit(path);
+      ordered.push(path);
+    }
+  };
+  visit(main);
+  const core = new Set(ordered.map((file) => resolve(file)));
+  const names = ordered.flatMap((file) => meta.outputs[file]!.exports);
+  const twice = names.filter((name, i) => names.indexOf(name) !== i);
+  if (twice.length) throw new Error(`mergeCore (tsup.config.ts): two chunks export ${twice.join(', ')}`);
+  const comments = ordered.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(MODULE_COMMENT)].map((m) => m[1]!));
+  const result = await esbuild({
+    stdin: { contents: ordered.map((file) => `export * from ${JSON.stringify(resolve(file))};`).join('\n'), resolveDir: outDir, loader: 'js' },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    // esbuild keeps legal comments only: the module comments pass through it as such.
+    legalComments: 'inline',
+    plugins: [
+      {
+        name: 'cli-chunks',
+        setup(build) {
+          build.onResolve({ filter: /.*/ }, (args) => {
+            const path = /^[./]/.test(args.path) ? resolve(args.resolveDir, args.path) : args.path;
+            return core.has(path) ? { path } : { path: args.path, external: true };
+          });
+          build.onLoad({ filter: /.*/ }, (args) => ({ contents: readFileSync(args.path, 'utf8').replace(MODULE_COMMENT, '//! merchant-kit-module $1'), loader: 'js' }));
+        },
+      },
+    ],
+  });
+  // esbuild names each chunk it merged in a comment of the same form, by its path from the working
+  // folder (`// dist/chunk-….js`): dropped, so that the core's comments name modules only.
+  const chunkComments = new Set(ordered.map((file) => `// ${relative(process.cwd(), resolve(file)).split('\\').join('/')}`));
+  const text = result.outputFiles[0]!.text
+    .split('\n')
+    .filter((line) => !chunkComments.has(line))
+    .join('\n')
+    .replace(/^(\s*)\/\/! merchant-kit-module /gm, '$1// ');
+  const exported = new Set(Object.values(result.metafile.outputs)[0]!.exports);
+  const missing = names.filter((name) => !exported.has(name));
+  if (missing.length) throw new Error(`mergeCore (tsup.config.ts): the core does not export ${missing.join(', ')}`);
+  const kept = [...text.matchAll(MODULE_COMMENT)].map((m) => m[1]!);
+  if (kept.length !== comments.length) throw new Error(`mergeCore (tsup.config.ts): ${comments.length} module comments in the chunks, ${kept.length} in the core`);
+  const corePath = join(outDir, CORE);
+  writeFileSync(corePath, text);
+  for (const file of Object.keys(meta.outputs)) {
+    if (!file.endsWith('.js') || core.has(resolve(file))) continue;
+    const source = readFileSync(file, 'utf8');
+    const rewritten = source.replace(/(["'])(\.{1,2}\/[^"'\n]+\.js)\1/g, (literal, quote: string, specifier: string) => {
+      if (!core.has(resolve(dirname(file), specifier))) return literal;
+      const path = relative(dirname(file), corePath);
+      return `${quote}${path.startsWith('.') ? path : `./${path}`}${quote}`;
+    });
+    if (rewritten !== source) writeFileSync(file, rewritten);
+  }
+  for (const file of ordered) rmSync(file);
+}
+
 const cli: Options = {
   ...common,
   entry: { 'src/cli/main': 'src/cli/main.ts' },
   format: ['esm'],
   noExternal: [/^(?!better-sqlite3$|pg$|pg\/)[^./]/],
   external: KEEP_EXTERNAL,
-  esbuildPlugins: [slimUndici, unusedByTheCli, lazySemver, clientRoutes, englishOnlyZod, thirdPartyNotices],
+  esbuildPlugins: [slimUndici, unusedByTheCli, lazySemver, lazyH2, lazyChildProcess, clientRoutes, englishOnlyZod, thirdPartyNotices, keepMetafile],
+  onSuccess: mergeCore,
   // CommonJS code bundled into ESM calls `require` for Node's own modules: this gives it one.
   banner: { js: "import { createRequire as __cliCreateRequire } from 'node:module'; const require = __cliCreateRequire(import.meta.url);" },
 };

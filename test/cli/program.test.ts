@@ -147,20 +147,25 @@ describe('merchant-kit', () => {
    * chunks: what a chunk holds is named by the comment esbuild writes above each module,
    * `// node_modules/zod/v4/core/core.js`).
    */
-  async function loadedBy(cases: { args: string[]; env?: NodeJS.ProcessEnv }[]): Promise<{ resolved: string; bundled: string[] }[]> {
+  async function loadedBy(cases: { args: string[]; env?: NodeJS.ProcessEnv }[]): Promise<{ resolved: string; bundled: string[]; files: string[]; builtins: string[] }[]> {
     const dir = mkdtempSync(join(tmpdir(), 'merchant-kit-imports-'));
     try {
-      // Each process logs what it resolves to the file its environment names.
+      // Each process logs what it resolves to the file its environment names, and at its exit the
+      // Node built-in modules it loaded (`require` of one goes through no resolve hook).
       const register = writeImportLogHook(dir);
-      return await inParallel(cases.map((c, i) => ({ ...c, log: join(dir, `loaded-${i}.txt`) })), async ({ args, env, log }) => {
+      const builtinsLog = join(dir, 'builtins.mjs');
+      writeFileSync(builtinsLog, "import { writeFileSync } from 'node:fs'; process.on('exit', () => writeFileSync(process.env.MK_BUILTINS_LOG, process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)).join('\\n')));");
+      return await inParallel(cases.map((c, i) => ({ ...c, log: join(dir, `loaded-${i}.txt`), builtins: join(dir, `builtins-${i}.txt`) })), async ({ args, env, log, builtins }) => {
         writeFileSync(log, '');
-        await promisify(execFile)(process.execPath, ['--import', register, cliEntry(), ...args], {
+        await promisify(execFile)(process.execPath, ['--import', register, '--import', builtinsLog, cliEntry(), ...args], {
           cwd: ROOT,
           // A developer's own MERCHANT_KIT_* settings (a profile to use) must not change what loads.
-          env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MERCHANT_KIT_'))), NO_COLOR: '1', MK_IMPORTS_LOG: log, ...env },
+          env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MERCHANT_KIT_'))), NO_COLOR: '1', MK_IMPORTS_LOG: log, MK_BUILTINS_LOG: builtins, ...env },
         });
         const resolved = readFileSync(log, 'utf8');
-        return { resolved, bundled: bundledModules(resolved) };
+        // The files of the build, as paths inside dist/ (`src/cli/main.js`, `cli-core.js`, chunks).
+        const files = [...new Set(resolved.split('\n').filter((url) => url.startsWith('file:') && url.includes('/dist/')).map((url) => url.slice(url.lastIndexOf('/dist/') + 6)))];
+        return { resolved, bundled: bundledModules(resolved), files, builtins: readFileSync(builtins, 'utf8').split('\n') };
       });
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -181,6 +186,20 @@ describe('merchant-kit', () => {
       expect(resolved + bundled.join('\n'), args.join(' ')).toMatch(/commander/);
       expect(resolved, args.join(' ')).not.toMatch(/node_modules\/(fastify|better-sqlite3|undici|zod|ora)\/|\/emulator\//);
       expect(bundled.filter((path) => HEAVY.test(path) && !NOT_HEAVY.has(path)), args.join(' ')).toEqual([]);
+    }
+  });
+
+  it('every command loads what all commands need as one file: --help and --version load main.js and cli-core.js, and no child_process', async () => {
+    // tsup.config.ts (mergeCore): main.js's chunks, ~20 files, are one; commander spawns nothing.
+    const cases = [['--version'], ['--help'], ['orders', '--help']];
+    const loaded = await loadedBy(cases.map((args) => ({ args })));
+    for (const [i, args] of cases.entries()) {
+      const { files, bundled, builtins } = loaded[i]!;
+      expect(files.sort(), args.join(' ')).toEqual(['cli-core.js', 'src/cli/main.js']);
+      // The merged file still names the modules it holds, as every chunk does.
+      expect(bundled, args.join(' ')).toEqual(expect.arrayContaining(['src/cli/main.ts', 'src/cli/errors.ts']));
+      expect(bundled.some((path) => path.startsWith('node_modules/commander/')), args.join(' ')).toBe(true);
+      expect(builtins, args.join(' ')).not.toContain('child_process');
     }
   });
 
@@ -205,6 +224,10 @@ describe('merchant-kit', () => {
         expect(resolved, args.join(' ')).not.toMatch(/node_modules\/(fastify|better-sqlite3|undici|zod|ora)\/|\/emulator\//);
         const heavy = bundled.filter((path) => HEAVY.test(path) && !NOT_HEAVY.has(path) && !path.startsWith('node_modules/undici/'));
         expect(heavy, args.join(' ')).toEqual([]);
+        // undici's HTTP/2 client (node:http2, which loads node:tls) only for an h2 connection; plain
+        // HTTP needs no TLS either; commander's child_process only to spawn (tsup.config.ts).
+        expect(loaded[i]!.files, args.join(' ')).toContain('cli-core.js');
+        for (const builtin of ['http2', 'tls', 'child_process']) expect(loaded[i]!.builtins, `${args.join(' ')}: ${builtin}`).not.toContain(builtin);
       }
     } finally {
       server.close();

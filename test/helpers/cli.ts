@@ -64,9 +64,13 @@ export interface CliProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Runs `node bin/merchant-kit.js …args` and collects its output. */
+/**
+ * Runs `node bin/merchant-kit.js …args` and collects its output. Colours off, and the client's backoff
+ * shortened as `cli()` does (the test-only MERCHANT_KIT_RETRY_BASE_MS: 5 ms, then 10, 20… capped at
+ * 40): a test that is about the real waits passes `MERCHANT_KIT_RETRY_BASE_MS: ''` in `env`.
+ */
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): CliProcess {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...env } });
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', MERCHANT_KIT_RETRY_BASE_MS: '5', ...env } });
   const lines: string[] = [];
   let err = '';
   child.stderr.on('data', (d) => (err += String(d)));
