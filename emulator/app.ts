@@ -18,6 +18,7 @@ import { answerClientError } from './http/client-error.js';
 import { isPromise } from './store/maybe.js';
 import { isStorageUnavailable } from './store/errors.js';
 import { removeDotSegments } from './http/dot-segments.js';
+import { headWithEveryGet } from './http/head.js';
 import { clientTarget, restoreTarget, routingTarget } from './api/base-path.js';
 import { BASE_PATHS } from '../src/contract/base-paths.js';
 import { recordRequests } from './http/request-log.js';
@@ -72,6 +73,8 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
     genReqId: () => requestIds.next('request'),
     requestIdHeader: false,
     return503OnClosing: false,
+    // HEAD is part of each GET route (http/head.ts), not a second route.
+    exposeHeadRoutes: false,
     forceCloseConnections: true,
     // Long path parameters reach the route, whose contract answers 422 (fastify's default is a bare 414).
     routerOptions: { maxParamLength: 2048 },
@@ -85,6 +88,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
       sendError(request, reply, ApiError.of('not_found'));
     },
   });
+  headWithEveryGet(app);
   app.decorateRequest('env', null);
   app.decorateRequest('auth', null);
   app.decorateRequest('prefetch', null);
