@@ -1,5 +1,5 @@
 // The API is registered once, under the live base path (`/v1`), for both environments: registering
-// it under each base path cost every start 2 × 44 routes (HEAD beside each GET), a fifth of a warm
+// it under each base path cost every start 2 × 41 routes (HEAD beside each GET), a fifth of a warm
 // in-process start (issue 27). A sandbox request (`/sandbox/v1/…`) is routed as the same path without
 // the sandbox's segment, and gets its own path back before any hook runs: hooks, routes, the request
 // log, the observer and the logs see the path the client sent, and the environment plugin tells the

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 
 // HEAD beside every GET (DESIGN: HEAD comes with every GET), as one route: fastify's own HEAD routes
 // (`exposeHeadRoutes`) are a second route per GET, and a route is what an emulator start pays for
-// most (issue 27: 40 of the 119 routes, a third of their registration). A GET route here takes
+// most (issue 27: 37 of the 122 routes left, a third of their registration). A GET route here takes
 // HEAD too, and its answer to a HEAD is what fastify's HEAD route answers: the GET's headers, the
 // length of the body it would have sent, no body (fastify/lib/head-route.js, which this mirrors).
 
