@@ -18,6 +18,9 @@ import { answerClientError } from './http/client-error.js';
 import { isPromise } from './store/maybe.js';
 import { isStorageUnavailable } from './store/errors.js';
 import { removeDotSegments } from './http/dot-segments.js';
+import { headWithEveryGet } from './http/head.js';
+import { clientTarget, restoreTarget, routingTarget } from './api/base-path.js';
+import { BASE_PATHS } from '../src/contract/base-paths.js';
 import { recordRequests } from './http/request-log.js';
 import { serverTimeouts } from '../src/server/timeouts.js';
 import { readRestOfBody } from '../src/server/drain.js';
@@ -60,7 +63,8 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
               const safe = redactError(error);
               return { ...safe, message: mask(safe.message), stack: mask(safe.stack) };
             },
-            req: (req) => ({ method: req.method, url: mask(redactSecrets(req.url)) }),
+            // The path the client sent: the first line is written before the sandbox's is restored (api/base-path.ts).
+            req: (req) => ({ method: req.method, url: mask(redactSecrets(clientTarget(req.raw))) }),
           },
           stream: resolved.logStream ?? process.stderr,
         }
@@ -69,17 +73,23 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
     genReqId: () => requestIds.next('request'),
     requestIdHeader: false,
     return503OnClosing: false,
+    // HEAD is part of each GET route (http/head.ts), not a second route.
+    exposeHeadRoutes: false,
     forceCloseConnections: true,
     // Long path parameters reach the route, whose contract answers 422 (fastify's default is a bare 414).
     routerOptions: { maxParamLength: 2048 },
     // Dot segments go before routing, hooks and logs see the path: every client gets one answer (dot-segments.ts).
-    rewriteUrl: (req) => removeDotSegments(req.url ?? '/'),
+    // A sandbox API path is routed as the live one: the API is registered once (api/base-path.ts).
+    rewriteUrl: (req) => routingTarget(req, removeDotSegments(req.url ?? '/')),
     // A path that is not valid percent-encoding names no resource: 404 in the spec's body, not fastify's 400.
     frameworkErrors: (_error, request, reply) => {
+      restoreTarget(request.raw);
       reply.header('X-Request-Id', request.id);
       sendError(request, reply, ApiError.of('not_found'));
     },
   });
+  headWithEveryGet(app);
+  app.decorateRequest('env', null);
   app.decorateRequest('auth', null);
   app.decorateRequest('prefetch', null);
   registerBodyParsers(app);
@@ -87,6 +97,8 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
   // A callback hook: an async one costs a promise and a turn of the queue on every request.
   // The Host check runs first, on every route (DESIGN, Safety of a local dev server).
   app.addHook('onRequest', (request, reply, done) => {
+    // Routed, the request gets back the path it came with: every hook and route sees it (api/base-path.ts).
+    restoreTarget(request.raw);
     reply.header('X-Request-Id', request.id);
     if (!hosts.hostAllowed(request.headers.host)) return sendError(request, reply, ApiError.of('host_not_allowed'));
     // DESIGN: a method the API does not have is an unknown route (before any body is read).
@@ -119,9 +131,8 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
 
   // Homologation observer (emulator/homologation): records every API call per integration; before the API routes so its hooks apply to them.
   registerHomologation(app, emulator);
-  for (const env of Object.values(emulator.envs)) {
-    await app.register(envPlugin(emulator, env, API_ROUTES), { prefix: env.basePath });
-  }
+  // The API of both environments, registered once: a sandbox request is routed under the live base path.
+  await app.register(envPlugin(emulator, API_ROUTES), { prefix: BASE_PATHS.live });
   await app.register(controlPlugin(emulator, hosts, CONTROL_ROUTES), { prefix: '/_emulator' });
   // The integrators' request form (DESIGN: GET /access), its own body parser and guards.
   await app.register(accessPagePlugin(emulator, hosts));

@@ -9,28 +9,33 @@ import { takenFault, type FaultView } from '../faults.js';
 import { isPromise, type MaybePromise } from '../store/maybe.js';
 import type { Admission, AdmitRequest } from '../store/port.js';
 import { digestSecret, parseAuthorization } from '../stores/credentials.js';
-
-/** One group of routes of the API (an aggregate's), registered under each environment's base path. */
-export type RouteRegistrar = (app: FastifyInstance, env: EnvContext, emulator: Emulator) => void;
+import { environmentOf } from './base-path.js';
 
 /**
- * One environment's API under its base path, with the routes the root hands in (emulator/routes.ts).
- * Its onRequest hook runs, in order: injected faults (they answer before the request runs), the
- * per-IP block after 30 authentication failures, the credential, and the per-integration rate limit
- * (spec: Authentication 5, Limits).
+ * One group of routes of the API (an aggregate's), registered once for both environments: a handler
+ * takes its environment from the request (`call.env` in http/route.ts), never from its registration.
  */
-export function envPlugin(emulator: Emulator, env: EnvContext, routes: readonly RouteRegistrar[]) {
+export type RouteRegistrar = (app: FastifyInstance, emulator: Emulator) => void;
+
+/**
+ * The API of both environments, registered once under the live base path (a sandbox request is
+ * routed there: api/base-path.ts), with the routes the root hands in (emulator/routes.ts). Its
+ * onRequest hook sets the request's environment, then runs, in order: injected faults (they answer
+ * before the request runs), the per-IP block after 30 authentication failures, the credential, and
+ * the per-integration rate limit (spec: Authentication 5, Limits).
+ */
+export function envPlugin(emulator: Emulator, routes: readonly RouteRegistrar[]) {
   return async function plugin(app: FastifyInstance): Promise<void> {
-    addEnvHooks(app, emulator, env);
-    for (const register of routes) register(app, env, emulator);
+    addEnvHooks(app, emulator);
+    for (const register of routes) register(app, emulator);
   };
 }
 
 /**
- * The environment's request pipeline, for a plugin under its base path (tests add routes of their
- * own through it).
+ * The environments' request pipeline, for a plugin under the live base path (tests add routes of
+ * their own through it: they answer under both base paths).
  */
-export function addEnvHooks(app: FastifyInstance, emulator: Emulator, env: EnvContext): void {
+export function addEnvHooks(app: FastifyInstance, emulator: Emulator): void {
   const admissions = emulator.storage.admissions;
   // A server database: every route here is admitted by one statement (app.ts then skips its own
   // read of the shared state for it).
@@ -42,6 +47,8 @@ export function addEnvHooks(app: FastifyInstance, emulator: Emulator, env: EnvCo
   // A callback hook rather than an async one: no promise and no extra turn on every request.
   // A hook that answers does not call `done` (fastify then runs nothing more of the request).
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const env = emulator.envs[environmentOf(request)];
+    request.env = env;
     if (!admissions || !request.routeOptions.config?.admitted) return takeFault(emulator, env, request, reply, done, null);
     const epoch = emulator.syncEpoch();
     admissions.admit(admitRequest(emulator, env, request)).then((admission) => {

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import * as api from '../../src/contract/endpoints.js';
 import { parseDate } from '../../src/contract/dates.js';
 import { LIMITS } from '../../src/contract/limits.js';
-import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
 import { apiRoute, ok } from '../http/route.js';
 import type { AuthContext } from '../http/auth.js';
@@ -47,53 +46,51 @@ const managed = { guard: (auth: AuthContext) => assertCatalogManaged(auth.integr
 const managedWrite = { ...managed, parsesBodyItself: true };
 
 /** spec: Endpoints — the catalog's single endpoints and POST /catalog/batch. */
-export function catalogRoutes(app: FastifyInstance, env: EnvContext, emulator: Emulator): void {
-  const store = env.store;
-
-  apiRoute(app, env, emulator, api.listCategories, async ({ auth, query }) => {
+export function catalogRoutes(app: FastifyInstance, emulator: Emulator): void {
+  apiRoute(app, emulator, api.listCategories, async ({ env, auth, query }) => {
     const limit = query.limit ?? LIMITS.listPageDefault;
     const after = decodeCursor(query.cursor, 'category');
     const since = query.updated_since === undefined ? 0 : parseDate(query.updated_since);
-    const rows = await store.catalog.listCategories({ storeId: auth.store.id, since, after, limit: limit + 1 });
+    const rows = await env.store.catalog.listCategories({ storeId: auth.store.id, since, after, limit: limit + 1 });
     const cut = page(rows, limit);
     return { body: { data: cut.rows.map(presentCategory), next_cursor: cut.next_cursor } };
   });
 
-  apiRoute(app, env, emulator, api.putCategory, async ({ auth, params, rawBody }) => {
-    const { status, result } = await store.tx((tx) => upsertCategory(env, tx, auth.integration, params.external_id, rawBody));
+  apiRoute(app, emulator, api.putCategory, async ({ env, auth, params, rawBody }) => {
+    const { status, result } = await env.store.tx((tx) => upsertCategory(env, tx, auth.integration, params.external_id, rawBody));
     return ok(result, status);
   }, managedWrite);
 
-  apiRoute(app, env, emulator, api.deleteCategory, async ({ auth, params }) =>
-    ok(await store.tx((tx) => deactivateCategory(env, tx, auth.integration, params.external_id))), managed);
+  apiRoute(app, emulator, api.deleteCategory, async ({ env, auth, params }) =>
+    ok(await env.store.tx((tx) => deactivateCategory(env, tx, auth.integration, params.external_id))), managed);
 
   // The body comes whole from the storage (an adapter may keep it between writes), or from the
   // request's admission (a server database) when it read this page for this caller.
-  apiRoute(app, env, emulator, api.listProducts, async ({ auth, query, request }) => {
+  apiRoute(app, emulator, api.listProducts, async ({ env, auth, query, request }) => {
     const page = productPageQuery(query);
     const read = request.prefetch?.products;
     const body = read && read.integrationId === auth.integration.id && sameProductPage(read.query, page)
       ? read.body
-      : await store.catalog.productPage({ integrationId: auth.integration.id, storeId: auth.store.id, ...page });
+      : await env.store.catalog.productPage({ integrationId: auth.integration.id, storeId: auth.store.id, ...page });
     return { body: new JsonText(body) };
   }, { prefetch: productsPrefetch });
 
-  apiRoute(app, env, emulator, api.putProduct, async ({ auth, params, query, rawBody }) => {
-    const { status, result } = await store.tx((tx) => upsertProduct(env, tx, auth.integration, params.external_id, rawBody, query.link_to_id));
+  apiRoute(app, emulator, api.putProduct, async ({ env, auth, params, query, rawBody }) => {
+    const { status, result } = await env.store.tx((tx) => upsertProduct(env, tx, auth.integration, params.external_id, rawBody, query.link_to_id));
     return ok(result, status);
   }, managedWrite);
 
-  apiRoute(app, env, emulator, api.patchProduct, async ({ auth, params, rawBody }) =>
-    ok(await store.tx((tx) => patchProduct(env, tx, auth.integration, params.external_id, rawBody))), managedWrite);
+  apiRoute(app, emulator, api.patchProduct, async ({ env, auth, params, rawBody }) =>
+    ok(await env.store.tx((tx) => patchProduct(env, tx, auth.integration, params.external_id, rawBody))), managedWrite);
 
-  apiRoute(app, env, emulator, api.deleteProduct, async ({ auth, params }) =>
-    ok(await store.tx((tx) => deactivateProduct(env, tx, auth.integration, params.external_id))), managed);
+  apiRoute(app, emulator, api.deleteProduct, async ({ env, auth, params }) =>
+    ok(await env.store.tx((tx) => deactivateProduct(env, tx, auth.integration, params.external_id))), managed);
 
-  apiRoute(app, env, emulator, api.patchOption, async ({ auth, params, rawBody }) =>
-    ok(await store.tx((tx) => patchOption(env, tx, auth.integration, params.external_id, rawBody))), managedWrite);
+  apiRoute(app, emulator, api.patchOption, async ({ env, auth, params, rawBody }) =>
+    ok(await env.store.tx((tx) => patchOption(env, tx, auth.integration, params.external_id, rawBody))), managedWrite);
 
   // runBatch parses the envelope itself: the operation count (413) comes before any 422 (spec: Limits).
-  apiRoute(app, env, emulator, api.postBatch, async ({ auth, rawBody }) => ok(await runBatch(env, emulator, auth.integration, rawBody)), {
+  apiRoute(app, emulator, api.postBatch, async ({ env, auth, rawBody }) => ok(await runBatch(env, emulator, auth.integration, rawBody)), {
     parsesBodyItself: true,
   });
 }

@@ -1,6 +1,7 @@
 import { ApiError } from '../../src/contract/errors.js';
 import type { Admission, AdmitRead } from '../store/port.js';
 import type { CredentialRecord, IntegrationRecord, StoreRecord } from '../stores/repository.js';
+import type { EnvContext } from '../context.js';
 
 /** Who calls an API route: the credential's records, as the environment's pipeline found them (api/authenticate.ts). */
 export interface AuthContext {
@@ -9,10 +10,12 @@ export interface AuthContext {
   credential: CredentialRecord;
 }
 
-// What a route reads of its request: the caller (set by the environment's pipeline), and whether the
-// route answers without a credential.
+// What a route reads of its request: its environment and the caller (set by the environments'
+// pipeline), and whether the route answers without a credential.
 declare module 'fastify' {
   interface FastifyRequest {
+    /** The environment of an API request, by its base path (api/env-plugin.ts); null elsewhere. */
+    env: EnvContext | null;
     auth: AuthContext | null;
     /** What the request's admission read for its route (a server database; null elsewhere). */
     prefetch: Prefetch | null;

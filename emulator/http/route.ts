@@ -14,6 +14,7 @@ import { parseQuery } from './query.js';
 const NO_KEY: IdempotencyDecision = { kind: 'none' };
 
 export interface CallContext<E extends Endpoint> {
+  /** The request's environment: one registration serves both (api/base-path.ts). */
   env: EnvContext;
   emulator: Emulator;
   auth: AuthContext;
@@ -79,11 +80,11 @@ function urlPath(request: FastifyRequest): string {
 /**
  * Registers one row of the Endpoints table: scope and suspension (spec: Authentication 6, 9),
  * idempotency (spec: Idempotency rules), validation of params, query and body with the contract,
- * then the handler. Authentication and rate limits already ran in the environment's onRequest hook.
+ * then the handler. Authentication and rate limits already ran in the environments' onRequest hook,
+ * which set the request's environment: the route serves both (registered once, api/env-plugin.ts).
  */
 export function apiRoute<E extends Endpoint>(
   app: FastifyInstance,
-  env: EnvContext,
   emulator: Emulator,
   endpoint: E,
   handler: Handler<E>,
@@ -94,6 +95,7 @@ export function apiRoute<E extends Endpoint>(
     url: fastifyPath(endpoint.path),
     ...(options.prefetch ? { config: { prefetch: options.prefetch } } : {}),
     handler: async (request, reply) => {
+      const env = request.env!;
       const auth = request.auth!;
       if (endpoint.scope !== null) {
         assertNotSuspended(auth);

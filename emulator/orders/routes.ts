@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import * as api from '../../src/contract/orders-endpoints.js';
 import { ApiError } from '../../src/contract/errors.js';
 import { parseDate } from '../../src/contract/dates.js';
-import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
 import { apiRoute, ok, type Outcome } from '../http/route.js';
 import { isPromise } from '../store/maybe.js';
@@ -31,11 +30,10 @@ function keptOutcome(out: unknown): Outcome | undefined {
 const orderWrite = { claimsWithWork: true, outcomeOfWork: keptOutcome };
 
 /** spec: Endpoints — orders (read, import confirmation, failures, statuses) and the event feed. */
-export function ordersRoutes(app: FastifyInstance, env: EnvContext, emulator: Emulator): void {
-  const orders = env.store.orders;
-
+export function ordersRoutes(app: FastifyInstance, emulator: Emulator): void {
   // spec: GET /orders — oldest first; DESIGN: ack_status=pending is exactly the pending ones.
-  apiRoute(app, env, emulator, api.listOrders, async ({ auth, query }) => {
+  apiRoute(app, emulator, api.listOrders, async ({ env, auth, query }) => {
+    const orders = env.store.orders;
     const afterNumber = query.cursor === undefined ? 0 : decodeOrderCursor(query.cursor);
     const rows = await orders.list({
       storeId: auth.store.id,
@@ -53,36 +51,37 @@ export function ordersRoutes(app: FastifyInstance, env: EnvContext, emulator: Em
     return { body: { data, next_cursor: next } };
   });
 
-  apiRoute(app, env, emulator, api.getOrderByExternalId, async ({ auth, params }) => {
+  apiRoute(app, emulator, api.getOrderByExternalId, async ({ env, auth, params }) => {
+    const orders = env.store.orders;
     const order = await orders.byExternalId(auth.store.id, params.external_id);
     if (!order) throw ApiError.of('not_found', undefined, 'No hay un pedido confirmado con ese código externo.');
     return ok(await presentOrder(orders, order));
   });
 
   // Integrations poll this one: a kept body answers without a promise (order-text.ts).
-  apiRoute(app, env, emulator, api.getOrder, ({ auth, params, request }): Outcome | Promise<Outcome> => {
+  apiRoute(app, emulator, api.getOrder, ({ env, auth, params, request }): Outcome | Promise<Outcome> => {
     const text = orderBodyText(env, params.order_id, auth.store.id, request.prefetch);
     return isPromise(text) ? text.then((body) => ({ body })) : { body: text };
   }, { prefetch: orderPrefetch });
 
   // The writes: each one unit of work, which takes the idempotency key's claim in its first round
   // trip and, when it wrote the order (its view kept for the event), stores the answer in its COMMIT.
-  apiRoute(app, env, emulator, api.ackOrder, async ({ auth, params, body, claim }) =>
-    ok(await presentAnswer(orders, await acknowledge(env, params.order_id, auth.store.id, auth.integration.id, body, claim))),
+  apiRoute(app, emulator, api.ackOrder, async ({ env, auth, params, body, claim }) =>
+    ok(await presentAnswer(env.store.orders, await acknowledge(env, params.order_id, auth.store.id, auth.integration.id, body, claim))),
   orderWrite);
 
-  apiRoute(app, env, emulator, api.reportImportFailure, async ({ auth, params, body, claim }) =>
-    ok(await presentAnswer(orders, await reportImportFailure(env, params.order_id, auth.store.id, auth.integration.id, body, claim))),
+  apiRoute(app, emulator, api.reportImportFailure, async ({ env, auth, params, body, claim }) =>
+    ok(await presentAnswer(env.store.orders, await reportImportFailure(env, params.order_id, auth.store.id, auth.integration.id, body, claim))),
   orderWrite);
 
-  apiRoute(app, env, emulator, api.changeOrderStatus, async ({ auth, params, body, claim }) => {
+  apiRoute(app, emulator, api.changeOrderStatus, async ({ env, auth, params, body, claim }) => {
     const actor = { type: 'integration' as const, integrationId: auth.integration.id, authority: auth.integration.settings.order_status_authority };
-    return ok(await presentAnswer(orders, await changeStatus(env, params.order_id, auth.store.id, actor, body, claim)));
+    return ok(await presentAnswer(env.store.orders, await changeStatus(env, params.order_id, auth.store.id, actor, body, claim)));
     // The homologation recorder's starting status comes with the admission (homologation/hooks.ts).
   }, { prefetch: orderPrefetch, ...orderWrite });
 
   // spec: GET /events — the feed response is its own envelope (data, next_cursor, has_more, cursor_expired).
-  apiRoute(app, env, emulator, api.listEvents, async ({ auth, query, request }) => ({ body: await readFeed(env, auth.integration, query, request.prefetch?.feed) }), {
+  apiRoute(app, emulator, api.listEvents, async ({ env, auth, query, request }) => ({ body: await readFeed(env, auth.integration, query, request.prefetch?.feed) }), {
     prefetch: feedPrefetch,
   });
 }

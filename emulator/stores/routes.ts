@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import * as api from '../../src/contract/endpoints.js';
 import { ApiError } from '../../src/contract/errors.js';
-import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
 import { apiRoute, ok } from '../http/route.js';
 import type { AuthContext } from '../http/auth.js';
@@ -14,12 +13,10 @@ import { changeStore } from './change-store.js';
 // records always present the same body.
 const bodies = new WeakMap<AuthContext, JsonText>();
 
-/** spec: Endpoints — GET /me, GET and PATCH /store. */
-export function storesRoutes(app: FastifyInstance, env: EnvContext, emulator: Emulator): void {
-  const stores = env.store.stores;
-
+/** spec: Endpoints — GET /me, GET and PATCH /store (each handler in the request's environment). */
+export function storesRoutes(app: FastifyInstance, emulator: Emulator): void {
   // GET /me never answers 403 (DESIGN): a suspended integration reads its status here.
-  apiRoute(app, env, emulator, api.getMe, ({ auth }) => {
+  apiRoute(app, emulator, api.getMe, ({ env, auth }) => {
     let body = bodies.get(auth);
     if (!body) {
       body = new JsonText(JSON.stringify(ok(presentMe(env, auth.integration, auth.store, auth.credential)).body));
@@ -28,10 +25,14 @@ export function storesRoutes(app: FastifyInstance, env: EnvContext, emulator: Em
     return { body };
   });
 
-  apiRoute(app, env, emulator, api.getStore, async ({ auth }) => ok(await presentStore(stores, (await stores.byId(auth.store.id))!)));
+  apiRoute(app, emulator, api.getStore, async ({ env, auth }) => {
+    const stores = env.store.stores;
+    return ok(await presentStore(stores, (await stores.byId(auth.store.id))!));
+  });
 
   // spec: Endpoints, PATCH /store — 422 when the store cannot open (no active product).
-  apiRoute(app, env, emulator, api.patchStore, async ({ auth, body }) => {
+  apiRoute(app, emulator, api.patchStore, async ({ env, auth, body }) => {
+    const stores = env.store.stores;
     if (body.accepting_orders && !(await stores.hasActiveProduct(auth.store.id))) {
       throw ApiError.validation(
         [{ field: 'accepting_orders', code: 'store_cannot_open', message: 'El comercio no puede abrir: no tiene productos activos.' }],

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import * as api from '../../src/contract/webhooks-endpoints.js';
 import { ApiError } from '../../src/contract/errors.js';
 import { LIMITS } from '../../src/contract/limits.js';
-import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
 import { apiRoute, ok } from '../http/route.js';
 import { rotateSecret, setWebhook } from './config.js';
@@ -10,30 +9,29 @@ import { presentDelivery, presentWebhook } from './present.js';
 import { webhookService } from './background.js';
 
 // spec: Endpoints — GET/PUT /webhook, rotate-secret, test, deliveries, retry.
-export function webhooksRoutes(app: FastifyInstance, env: EnvContext, emulator: Emulator): void {
-  const store = env.store;
-
-  apiRoute(app, env, emulator, api.getWebhook, async ({ auth }) => {
-    const webhook = await store.webhooks.get(auth.integration.id);
+export function webhooksRoutes(app: FastifyInstance, emulator: Emulator): void {
+  apiRoute(app, emulator, api.getWebhook, async ({ env, auth }) => {
+    const webhook = await env.store.webhooks.get(auth.integration.id);
     if (!webhook) throw ApiError.of('not_found');
     return ok(presentWebhook(webhook));
   });
 
-  apiRoute(app, env, emulator, api.putWebhook, async ({ auth, body }) => {
+  apiRoute(app, emulator, api.putWebhook, async ({ env, auth, body }) => {
     const { webhook, created } = await setWebhook(env, auth.integration.id, body);
     // Reactivation resumes held deliveries.
     webhookService(emulator).of(env).kick();
     return ok(presentWebhook(webhook, created), created ? 201 : 200);
   });
 
-  apiRoute(app, env, emulator, api.rotateWebhookSecret, async ({ auth }) => {
+  apiRoute(app, emulator, api.rotateWebhookSecret, async ({ env, auth }) => {
     const webhook = await rotateSecret(env, auth.integration.id);
     return ok({ signing_secret: webhook.secret, previous_valid_hours: LIMITS.webhookSecretOverlapHours });
   });
 
   // spec: POST /webhook/test — a `webhook.test` event for this integration only; `queued` says
   // whether a delivery was created (false while the webhook is paused or inactive).
-  apiRoute(app, env, emulator, api.testWebhook, async ({ auth }) => {
+  apiRoute(app, emulator, api.testWebhook, async ({ env, auth }) => {
+    const store = env.store;
     const webhook = await store.webhooks.get(auth.integration.id);
     if (!webhook) throw ApiError.of('not_found');
     const queued = await store.tx(async (tx) => {
@@ -43,15 +41,16 @@ export function webhooksRoutes(app: FastifyInstance, env: EnvContext, emulator: 
     return ok({ queued }, 202);
   });
 
-  apiRoute(app, env, emulator, api.listWebhookDeliveries, async ({ auth, query }) => {
+  apiRoute(app, emulator, api.listWebhookDeliveries, async ({ env, auth, query }) => {
+    const store = env.store;
     const rows = await store.webhooks.list(auth.integration.id, query.status ?? null, query.limit);
     const data = [];
     for (const d of rows) data.push(await presentDelivery(store.webhooks, d));
     return { status: 200, body: { data } };
   });
 
-  apiRoute(app, env, emulator, api.retryWebhookDelivery, async ({ auth, params }) => {
+  apiRoute(app, emulator, api.retryWebhookDelivery, async ({ env, auth, params }) => {
     const row = await webhookService(emulator).of(env).retryNow(auth.integration.id, params.delivery_id);
-    return ok(await presentDelivery(store.webhooks, row));
+    return ok(await presentDelivery(env.store.webhooks, row));
   });
 }

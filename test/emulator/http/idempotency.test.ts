@@ -113,15 +113,16 @@ async function appWithFlakyRoute(): Promise<{ app: FastifyInstance; emulator: Em
   let calls = 0;
   await app.register(
     async (child) => {
-      addEnvHooks(child, emulator, env);
-      apiRoute(child, env, emulator, flaky, () => {
+      addEnvHooks(child, emulator);
+      apiRoute(child, emulator, flaky, () => {
         calls += 1;
         if (calls === 1) throw new Error('unexpected failure');
         if (calls === 2) throw ApiError.of('maintenance');
         return ok({ calls });
       });
     },
-    { prefix: env.basePath },
+    // The API's one registration, under the live base path, serves the sandbox's too (api/base-path.ts).
+    { prefix: emulator.env('live').basePath },
   );
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
