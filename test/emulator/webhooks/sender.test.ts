@@ -26,16 +26,19 @@ describe('postWebhook never throws', () => {
 
 describe('sends per host are capped at the pool size', () => {
   it('builds the headers only when a slot is free, so a waiting send is not timed', async () => {
-    rx.behave = () => ({ status: 200, delayMs: 300 });
+    // Two slots: the first two sends hold them for 3 s; the last two wait that long for a slot, longer
+    // than their own 2.5 s timeout, and still succeed (the receiver answers them at once): their
+    // timeout starts when a slot is free. Were the wait timed, both would fail with a timeout.
+    const received = rx.received.length;
+    rx.behave = (_req, n) => (n < received + 2 ? { status: 200, delayMs: 3000 } : { status: 200 });
     const built: number[] = [];
     const start = Date.now();
-    const sends = Array.from({ length: 4 }, () =>
-      postWebhook(agents, rx.url, () => (built.push(Date.now() - start), headers()), '{}', 450),
+    const sends = [60_000, 60_000, 2500, 2500].map((timeoutMs) =>
+      postWebhook(agents, rx.url, () => (built.push(Date.now() - start), headers()), '{}', timeoutMs),
     );
     const results = await Promise.all(sends);
     expect(results.map((r) => r.succeeded)).toEqual([true, true, true, true]);
-    // Two slots: the last two sends start after the first two finished (~300 ms).
-    expect(built.slice(2).every((ms) => ms >= 250)).toBe(true);
-    expect(results.every((r) => r.durationMs < 450)).toBe(true);
+    expect(built.slice(2).every((ms) => ms >= 2900)).toBe(true);
+    expect(results.slice(2).every((r) => r.durationMs < 2500)).toBe(true);
   });
 });
