@@ -93,7 +93,10 @@ function sample(obs: Observation, f: InjectedFault): Sample {
   const call = obs.calls.find((c) => c.seq === f.call_seq);
   if (!call) return null;
   const evidence: Evidence[] = [callEvidence(`injected ${f.status} (Retry-After ${f.retry_after})`, call, true)];
-  const next = obs.calls.find((c) => c.seq > call.seq && c.method === call.method && c.path === call.path);
+  // Its retry: the next call of the same method and path under its key, or under another key with
+  // its body (a retry with a new key). Another write to that path at the same moment (the person's
+  // move beside the ERP's own, issue 27) is a request of its own, not a retry of this one.
+  const next = obs.calls.find((c) => c.seq > call.seq && c.method === call.method && c.path === call.path && (c.idempotency_key === call.idempotency_key || c.body_sha256 === call.body_sha256));
   if (!next) return { verdict: 'unsure', evidence: [...evidence, { step: `retry after ${f.status}`, ok: false, expected: 'a retry with the same key', actual: 'none' }], waited: '' };
   const { atLeast, atMost } = retryWait(call, next);
   const ra = f.retry_after * 1000;

@@ -56,6 +56,13 @@ export interface EmulatorOptions {
    * requests across clock moves pins where in its minute it starts (the golden session).
    */
   manualClockStart?: number;
+  /**
+   * TEST-ONLY: the real time (ms since the epoch) the emulator's own per-IP guards count their minutes
+   * in (the wrong-token budget of the control API and the access requests); `Date.now` by default. A
+   * test that counts to a guard's limit sets a time that starts a minute with the test, instead of
+   * waiting for a fresh real minute.
+   */
+  guardNow?: () => number;
   /** More names the emulator answers to (`--allowed-host`); see emulator/http/host-check.ts. */
   allowedHosts?: string[];
   /** Load balancers whose X-Forwarded-For names the client (`--trust-proxy`); emulator/net/trusted-proxies.ts. */
@@ -96,6 +103,7 @@ export interface ResolvedOptions {
   webhookLeaseMarginMs: number;
   webhookLeaseSweepMs: number;
   manualClockStart: number | null;
+  guardNow: () => number;
   allowedHosts: string[];
   trustProxy: string[];
   requestTimeoutMs: number;
@@ -126,6 +134,7 @@ export function resolveOptions(o: EmulatorOptions = {}): ResolvedOptions {
     webhookLeaseMarginMs: o.webhookLeaseMarginMs ?? WEBHOOK_LEASE_MARGIN_MS,
     webhookLeaseSweepMs: o.webhookLeaseSweepMs ?? WEBHOOK_LEASE_SWEEP_MS,
     manualClockStart: o.manualClockStart ?? null,
+    guardNow: o.guardNow ?? Date.now,
     allowedHosts: o.allowedHosts ?? [],
     trustProxy: parseTrustedProxies(o.trustProxy ?? []),
     requestTimeoutMs: o.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,

@@ -19,7 +19,7 @@ const NOT_FOUND = 'No existe esa solicitud de acceso, o el secreto no es el suyo
  */
 export async function readAccessRequest(emulator: Emulator, id: string, secret: string | undefined, ip: string): Promise<AccessRequestStatusView> {
   const windows = emulator.storage.coordination.windows;
-  const now = Date.now();
+  const now = emulator.options.guardNow();
   if (await windows.exhausted('admin_failures', ip, now)) throw rateLimited((await windows.hit('admin_failures', ip, now)).retryAfterSeconds);
   const env = emulator.env(ACCESS_ENVIRONMENT);
   const request = await env.store.accessRequests.byId(id);

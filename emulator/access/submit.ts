@@ -16,7 +16,7 @@ const FULL = 'El entorno de pruebas tiene demasiadas solicitudes de acceso pendi
  * of the sandbox), then the cap on pending requests (429 with a Retry-After on a person's scale).
  */
 export async function submitAccessRequest(emulator: Emulator, input: AccessRequestCreate, ip: string): Promise<AccessRequestCreated> {
-  const hit = await emulator.storage.coordination.windows.hit('access_requests', ip, Date.now());
+  const hit = await emulator.storage.coordination.windows.hit('access_requests', ip, emulator.options.guardNow());
   if (!hit.allowed) throw rateLimited(hit.retryAfterSeconds);
   const env = emulator.env(ACCESS_ENVIRONMENT);
   const claim = newClaimSecret();

@@ -37,7 +37,7 @@ async function accessFor(emulator: Emulator, header: string | undefined, adminTo
  */
 async function authenticate(emulator: Emulator, adminToken: string, request: FastifyRequest): Promise<ApiError | null> {
   const windows = emulator.storage.coordination.windows;
-  const now = Date.now();
+  const now = emulator.options.guardNow();
   if (await windows.exhausted('admin_failures', request.ip, now)) {
     return rateLimited((await windows.hit('admin_failures', request.ip, now)).retryAfterSeconds);
   }

@@ -80,10 +80,16 @@ async function observeWrite(service: HomologationService, env: EnvContext | null
   const previous = env && request.method === 'POST' && path.endsWith('/status') ? await currentStatus(env, path, request) : null;
   seen.facts = factsOf(request.method, path, request.body, previous);
   if (request.method === 'POST' && path === '/catalog/batch') seen.batchOps = batchOpsOf(request.body);
-  if (request.headers['idempotency-key'] === undefined) return;
-  const fault = await service.takeFault(request.auth!.integration.id);
+  const key = request.headers['idempotency-key'];
+  if (key === undefined) return;
+  const integrationId = request.auth!.integration.id;
+  const session = service.sessions.get(integrationId);
+  session?.writeArrived(String(key));
+  const fault = await service.takeFault(integrationId);
   if (!fault) return;
   seen.injected = true;
+  // The session's looks wait for this write's retry (its bytes are timed: arrival.ts).
+  session?.faultAnswered(String(key), fault.retry_after);
   const error = fault.status === 503 ? ApiError.of('maintenance') : ApiError.of('rate_limited');
   error.withHeaders({ 'Retry-After': String(fault.retry_after) });
   // The report binds each fault to the call it answered (observe.ts: the injected calls, in order).

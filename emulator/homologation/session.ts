@@ -16,6 +16,14 @@ import type { HomologationService } from './observer-state.js';
 /** How often a running session looks at what the ERP did (tasks to open, orders to accept, the verdict). */
 const WATCH_MS = 250;
 
+/**
+ * While a refused write's retry is due, the session's look is skipped (issue 27): a look grades every
+ * check at once, tens of ms of blocked loop on a loaded machine, and a loop blocked when the retry's
+ * bytes come cannot tell when they came (arrival.ts). Bounded: past the fault's Retry-After plus this,
+ * the looks resume whether or not the ERP retried, so an ERP that never retries stalls nothing.
+ */
+const QUIET_AFTER_RETRY_AFTER_MS = 2000;
+
 /** Retry-After of the injected faults: 1 s keeps a session short and still tells a waiting client from an eager one. */
 const RETRY_AFTER = 1;
 const FAULTS: InjectedFault[] = [
@@ -57,6 +65,8 @@ export class ObserverSession {
    * reading them is the costly part of a look, done once per WATCH_MS, not once per report).
    */
   private deliveries: SessionDelivery[] = [];
+  /** A refused write whose retry is due: its idempotency key and until when the looks wait for it. */
+  private due: { key: string; until: number } | null = null;
 
   constructor(
     private readonly service: HomologationService,
@@ -191,11 +201,37 @@ export class ObserverSession {
   /** Every WATCH_MS until the session ends: one look at a time. */
   private watch(): void {
     this.watcher = setInterval(() => {
-      if (this.ticking || this.abort.signal.aborted) return;
+      if (this.ticking || this.abort.signal.aborted || this.retryDue(Date.now())) return;
       this.ticking = true;
       void this.tick().catch(() => undefined).finally(() => (this.ticking = false));
     }, WATCH_MS);
     this.watcher.unref();
+  }
+
+  /**
+   * An injected fault is being answered to the write with `key` (hooks.ts, in this process): the
+   * looks wait until its retry arrives, at most Retry-After plus QUIET_AFTER_RETRY_AFTER_MS.
+   */
+  faultAnswered(key: string, retryAfterSeconds: number): void {
+    this.due = { key, until: Date.now() + retryAfterSeconds * 1000 + QUIET_AFTER_RETRY_AFTER_MS };
+  }
+
+  /** A write of the integration arrived (hooks.ts): the retry that was due, when it carries its key. */
+  writeArrived(key: string): void {
+    if (this.due?.key === key) this.due = null;
+  }
+
+  /**
+   * Whether a look now would stand in a retry's way: one is due, and waiting for it keeps the look
+   * before the session's deadline (a report frozen late would take calls made after it).
+   */
+  private retryDue(now: number): boolean {
+    if (!this.due) return false;
+    if (now >= this.due.until || this.due.until >= this.view.deadline) {
+      this.due = null;
+      return false;
+    }
+    return true;
   }
 
   /** One look: the deliveries read, the tasks and the merchant's acceptances, a retry measured again, the end when the verdict is certain. */

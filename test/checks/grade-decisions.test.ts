@@ -216,6 +216,20 @@ describe('retry timing: from the refused answer sent to the retry\'s first bytes
     expect(outcome.status, outcome.reason).toBe(status);
   });
 
+  // Seen in the zoo (issue 27): an ERP that completes pickup orders by itself and its person moved one
+  // order at the same moment; the person's move, 0.0 s after the ERP's refused one, was taken for its
+  // retry under another key.
+  it('takes another write to the same path, with another key and another body, for a request of its own, not the retry', () => {
+    const first = call('POST', '/orders/o/status', 429, { at: T0, answered_at: T0 + 5, injected: true, idempotency_key: 'erp', body_sha256: 'accepted' });
+    const person = call('POST', '/orders/o/status', 200, { at: T0 + 6, arrived_after: T0 + 6, idempotency_key: 'person', body_sha256: 'cancelled' });
+    const own = call('POST', '/orders/o/status', 409, { at: T0 + 1020, arrived_after: T0 + 1010, idempotency_key: 'erp', body_sha256: 'accepted', code: 'invalid_status_transition' });
+    expect(retries.grade(observation([first, person], { faults: [fault(429, first.seq)] })).status).toBe('pending');
+    expect(retries.grade(observation([first, person, own], { faults: [fault(429, first.seq)] })).status).toBe('pass');
+    // The same body under another key is a retry with a new key.
+    const newKey = call('POST', '/orders/o/status', 200, { at: T0 + 1020, arrived_after: T0 + 1010, idempotency_key: 'erp-2', body_sha256: 'accepted' });
+    expect(retries.grade(observation([first, person, newKey], { faults: [fault(429, first.seq)] }))).toMatchObject({ status: 'fail', reason: 'the retry after the 429 used another Idempotency-Key' });
+  });
+
   it('passes a retry that waited and was refused for good (409: the order changed during the wait), and waits on one answered 503 again', () => {
     // Seen under load (issue 23): the session cancelled its probe order while the ERP waited out the
     // Retry-After of an injected 503 on a status move; the retry got 409, and retries stayed pending.

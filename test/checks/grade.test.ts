@@ -44,7 +44,8 @@ describe('connection', () => {
 describe('retries: judged from the observed calls around each injected fault', () => {
   function retried(retryKey: string, gapMs: number, retryStatus = 200) {
     const first = call('POST', '/orders/o1/ack', 503, { idempotency_key: 'k1', injected: true, code: 'maintenance' });
-    const retry = call('POST', '/orders/o1/ack', retryStatus, { idempotency_key: retryKey, at: first.at + first.duration_ms + gapMs });
+    // A retry sends the same request: the same body, whatever its key.
+    const retry = call('POST', '/orders/o1/ack', retryStatus, { idempotency_key: retryKey, body_sha256: first.body_sha256, at: first.at + first.duration_ms + gapMs });
     return observation([first, retry], { faults: [{ status: 503, retry_after: 1, call_seq: first.seq }] });
   }
   it('passes a retry with the same key after Retry-After', () => {

@@ -46,6 +46,23 @@ export async function freshMinute(marginMs = 15_000): Promise<void> {
   if (into > 60_000 - marginMs) await new Promise((r) => setTimeout(r, 60_000 - into + 50));
 }
 
+/**
+ * A clock for the emulator's per-IP guards (the TEST-ONLY `guardNow` option): real time, moved
+ * forward by `freshMinute()` to the start of the next minute, so that a test counting to a guard's
+ * limit has a whole minute of its own without waiting for one. Give the same one to every process
+ * of a shared sandbox (their windows are one).
+ */
+export class GuardClock {
+  private offset = 0;
+  readonly now = (): number => Date.now() + this.offset;
+
+  /** From here the guards' minute is a new one, with all of its 60 s ahead. */
+  freshMinute(): void {
+    const now = this.now();
+    this.offset += Math.ceil(now / 60_000) * 60_000 - now;
+  }
+}
+
 export async function controlCall(emu: TestEmulator, method: string, path: string, token: string | null, body?: unknown, agent: Agent = shared): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (token !== null) headers.authorization = `Bearer ${token}`;

@@ -35,7 +35,10 @@ describe.concurrent('observer: an ERP with one fault fails exactly that check', 
     const runs = name.startsWith('retries a 429/503 at once') ? 3 : 1;
     const observed = await Promise.all(Array.from({ length: runs }, () => emulators.observe(v)));
     for (const [i, { report, seconds, writes }] of observed.entries()) {
-      const what = `run ${i + 1} (${seconds.toFixed(1)} s): ${notPassed(report)}${writes.length ? `\nwrites:\n${writes.join('\n')}` : ''}`;
+      // A check that passed against the expectation shows its evidence too (notPassed lists the others).
+      const unexpected = report.checks.filter((c) => c.status === 'pass' && v.expect[c.id] !== 'pass');
+      const passedEvidence = unexpected.map((c) => `\n${c.id} pass: ${c.reason}\n${c.evidence.map((e) => `    ${e.ok ? 'ok' : 'x '} ${e.step}: ${e.actual ?? e.status ?? ''}`).join('\n')}`).join('');
+      const what = `run ${i + 1} (${seconds.toFixed(1)} s): ${notPassed(report)}${passedEvidence}${writes.length ? `\nwrites:\n${writes.join('\n')}` : ''}`;
       expect(report.complete, what).toBe(true);
       expect(verdicts(report), what).toEqual(v.expect);
       const failed = report.checks.find((c) => c.status === 'fail')!;

@@ -1,7 +1,7 @@
 import { request as undiciRequest, type Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
-import { controlCall, freshAddress, freshMinute, type Answer } from '../../helpers/tokens.js';
+import { controlCall, freshAddress, GuardClock, type Answer } from '../../helpers/tokens.js';
 import { ACCESS_LIMITS } from '../../../src/contract/access-requests.js';
 
 // DESIGN: The operator's public test environment — access requests. The integrator asks without a
@@ -55,8 +55,10 @@ describe('access requests are off unless asked for', () => {
 
 describe('access requests on an open sandbox', () => {
   let emu: TestEmulator;
+  // The per-IP guards' minutes: a test that counts to a limit starts one (no wait for a real one).
+  const guard = new GuardClock();
   beforeAll(async () => {
-    emu = await startTestEmulator({ adminToken: ADMIN, accessRequests: true });
+    emu = await startTestEmulator({ adminToken: ADMIN, accessRequests: true, guardNow: guard.now });
   });
   afterAll(async () => emu?.close());
 
@@ -106,7 +108,7 @@ describe('access requests on an open sandbox', () => {
   });
 
   it(`limits one IP to ${ACCESS_LIMITS.perIpPerMinute} requests a minute: then 429 rate_limited with Retry-After, and nothing kept`, async () => {
-    await freshMinute();
+    guard.freshMinute();
     const agent = freshAddress();
     for (let i = 0; i < ACCESS_LIMITS.perIpPerMinute; i++) expect((await call(emu, 'POST', '/_emulator/access-requests', { body: ask, agent })).status).toBe(201);
     const before = (await listed(emu)).length;

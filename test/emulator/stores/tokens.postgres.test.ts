@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { createTestDatabase, PG_URL, type TestDatabase } from '../../helpers/postgres.js';
-import { controlCall, freshAddress, freshMinute, furnishedStore, healthFromFreshAddress, type FurnishedStore } from '../../helpers/tokens.js';
+import { controlCall, freshAddress, furnishedStore, GuardClock, healthFromFreshAddress, type FurnishedStore } from '../../helpers/tokens.js';
 
 // DESIGN, Storage and the team sandbox: the processes of one sandbox on PostgreSQL share the store
 // tokens (their digests are in the database): a token made on one process opens its store on the
@@ -14,10 +14,12 @@ describe.skipIf(!PG_URL)('store tokens on two processes of one PostgreSQL sandbo
   let one: TestEmulator;
   let two: TestEmulator;
   let store: FurnishedStore;
+  // One guard clock for both processes (their wrong-token windows are one, in the database).
+  const guard = new GuardClock();
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    const options = { memory: false, databaseUrl: database.url, adminToken: ADMIN, clock: 'manual' as const };
+    const options = { memory: false, databaseUrl: database.url, adminToken: ADMIN, clock: 'manual' as const, guardNow: guard.now };
     one = await startTestEmulator(options);
     two = await startTestEmulator(options);
     store = await furnishedStore(one, ADMIN);
@@ -46,8 +48,8 @@ describe.skipIf(!PG_URL)('store tokens on two processes of one PostgreSQL sandbo
   });
 
   it('counts wrong tokens on both processes in one budget per IP: the 31st, on either, is 429', async () => {
-    // The window is a real minute: start well inside one.
-    await freshMinute(20_000);
+    // The window is a minute of the guards' clock: start one.
+    guard.freshMinute();
     const agent = freshAddress();
     try {
       for (let i = 0; i < 30; i++) {
@@ -62,5 +64,5 @@ describe.skipIf(!PG_URL)('store tokens on two processes of one PostgreSQL sandbo
     } finally {
       await agent.close();
     }
-  }, 90_000);
+  });
 });

@@ -64,6 +64,15 @@ export class Inbox {
     this.chains.set(orderId, previous.then(work).catch((e: unknown) => void this.errors.push(`${orderId}: ${String(e)}`)));
   }
 
+  /**
+   * Resolves once the order came in and the work on it so far is done (a person who acts only after
+   * the ERP's own automation: `Variant.personAfterErp`), or once `stopped()` says to give up.
+   */
+  async handled(orderId: string, stopped: () => boolean): Promise<void> {
+    while (!this.chains.has(orderId) && !stopped()) await new Promise((r) => setTimeout(r, 20));
+    await this.chains.get(orderId);
+  }
+
   async idle(): Promise<void> {
     await Promise.allSettled([...this.chains.values()]);
   }

@@ -253,7 +253,9 @@ async function observeOn(target: StoreTarget, v: Variant, threads: ErpThreads, t
     for (;;) {
       report = (await emu.control<{ data: HomologationReport }>('GET', `/homologation/${id}`)).body.data;
       if (report.complete || Date.now() > until) break;
-      await new Promise((r) => setTimeout(r, 250));
+      // Each read grades every check in the emulator's loop, which must stay free to time the ERP's
+      // retries (the session ends itself as soon as its verdict is certain; its report stays as it was then).
+      await new Promise((r) => setTimeout(r, 1000));
     }
     const seconds = (Date.now() - started) / 1000;
     const { errors, personErrors } = await erp.close();

@@ -43,9 +43,10 @@ export async function doTask(api: Api, style: PublishStyle, task: Task): Promise
 
 /**
  * Reads the open tasks every 500 ms and does each once, `delayMs()` after first seeing it (a person
- * reads the instruction, then acts).
+ * reads the instruction, then acts). With `after`, not before it resolves for the task's order
+ * either (an ERP whose automation comes first by its nature, whatever the machine's load).
  */
-export function startPerson(adminUrl: string, integrationId: string, api: Api, style: PublishStyle, delayMs: () => number): Person {
+export function startPerson(adminUrl: string, integrationId: string, api: Api, style: PublishStyle, delayMs: () => number, after?: (orderId: string, stopped: () => boolean) => Promise<void>): Person {
   const person: Person = { done: [], errors: [], stop: async () => undefined };
   const taken = new Set<string>();
   const work: Promise<void>[] = [];
@@ -57,7 +58,8 @@ export function startPerson(adminUrl: string, integrationId: string, api: Api, s
         const tasks = ((await res.json()) as { data: { tasks: Task[] } }).data.tasks;
         for (const task of tasks.filter((t) => t.status === 'open' && !taken.has(t.id))) {
           taken.add(task.id);
-          work.push(sleep(delayMs()).then(async () => {
+          const ready = task.order_id && after ? after(task.order_id, () => stopped) : undefined;
+          work.push(Promise.all([sleep(delayMs()), ready]).then(async () => {
             if (stopped) return;
             await doTask(api, style, task);
             person.done.push(task.id);

@@ -45,7 +45,8 @@ async function close(): Promise<void> {
 parentPort!.on('message', (message: { type: string } & Start) => {
   if (message.type === 'start') begin(message).catch((e: unknown) => parentPort!.postMessage({ type: 'failed', error: String(e) }));
   if (message.type === 'session') {
-    person = startPerson(start!.adminUrl, start!.integrationId, erp!.api, variant!.spec.publish ?? 'mixed', variant!.personMs ?? (() => 200));
+    const afterErp = variant!.personAfterErp ? (orderId: string, stopped: () => boolean) => erp!.inbox.handled(orderId, stopped) : undefined;
+    person = startPerson(start!.adminUrl, start!.integrationId, erp!.api, variant!.spec.publish ?? 'mixed', variant!.personMs ?? (() => 200), afterErp);
     happening = variant!.during?.(erp!).catch((e: unknown) => void erp!.errors.push(`during: ${String(e)}`));
   }
   if (message.type === 'close') void close();
