@@ -22,11 +22,17 @@ export function statementsReader(serverUrl, databases) {
         client = new pg.Client({ connectionString: serverUrl, application_name: 'merchant-kit-bench' });
         await client.connect();
       }
-      const [statements, xacts] = await Promise.all([
-        client.query(`SELECT ${COLUMNS} FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = ANY($1)`, [databases]),
-        client.query(`SELECT sum(xact_commit)::float8 AS commits, sum(xact_rollback)::float8 AS rollbacks FROM pg_stat_database WHERE datname = ANY($1)`, [databases]),
-      ]);
-      return { statements: statements.rows, ...xacts.rows[0] };
+      const statements = await client.query(`SELECT ${COLUMNS} FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = ANY($1)`, [databases]);
+      // The next transaction id (read without taking one) and the WAL written: the whole server's, so
+      // they are the bench's own on a server of its own only.
+      const server = await client.query(
+        `SELECT (SELECT sum(xact_commit)::float8 FROM pg_stat_database WHERE datname = ANY($1)) AS commits,
+           (SELECT sum(xact_rollback)::float8 FROM pg_stat_database WHERE datname = ANY($1)) AS rollbacks,
+           txid_snapshot_xmax(txid_current_snapshot())::float8 AS next_xid, w.wal_records::float8 AS wal_records, w.wal_bytes::float8 AS wal_bytes
+         FROM pg_stat_wal w`,
+        [databases],
+      );
+      return { statements: statements.rows, ...server.rows[0] };
     } catch (error) {
       missing = `no per-statement figures: ${error.message} (see bench/README.md, "seventh step")`;
       return null;
@@ -67,6 +73,9 @@ export function statementsSpan(before, after, requests) {
     rollbacks_per_request: (after.rollbacks - before.rollbacks) / requests,
     server_ms_per_request: (total('exec_ms') + total('plan_ms')) / requests,
     wal_bytes_per_request: total('wal') / requests,
+    server_xids_per_request: (after.next_xid - before.next_xid) / requests,
+    server_wal_records_per_request: (after.wal_records - before.wal_records) / requests,
+    server_wal_bytes_per_request: (after.wal_bytes - before.wal_bytes) / requests,
     blocks_hit_per_request: total('hit') / requests,
     statements: rows.map((r) => ({
       query: r.query,
@@ -92,6 +101,10 @@ export function printStatements(span, { top = 15, width = 110 } = {}) {
     `  PostgreSQL per request: ${span.statements_per_request.toFixed(2)} statements, ${span.commits_per_request.toFixed(2)} commits` +
       `${span.rollbacks_per_request >= 0.005 ? ` + ${span.rollbacks_per_request.toFixed(2)} rollbacks` : ''}, ${f1(span.server_ms_per_request * 1000)} µs in the server (wall), ` +
       `${f1(span.blocks_hit_per_request)} shared blocks hit, ${f1(span.wal_bytes_per_request)} WAL bytes`,
+  );
+  console.log(
+    `  the whole server per request (the bench's own on a server of its own): ${span.server_xids_per_request.toFixed(2)} transaction ids, ` +
+      `${span.server_wal_records_per_request.toFixed(2)} WAL records, ${f1(span.server_wal_bytes_per_request)} WAL bytes`,
   );
   console.log('    share  calls/req  exec µs/call  plans/call  plan µs/call  rows/call  hit/call  dirtied/req  WAL B/req  statement');
   for (const s of span.statements.slice(0, top)) {
