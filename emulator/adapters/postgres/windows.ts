@@ -39,7 +39,7 @@ export function pgWindows(conn: Conn, names: SchemaNames): RateWindows {
 
 /**
  * The window kind of a process's own tally of requests (`RequestTally`), keyed `<integration id> <process id>`:
- * the rows of one integration are one range of the primary key (`tallyRange`).
+ * the rows of one integration are one range of the primary key (`othersTallied`).
  */
 export const TALLY_KIND = 'requests_tally';
 
