@@ -16,10 +16,11 @@ export const HIT_ON_CONFLICT = `ON CONFLICT (kind, key) DO UPDATE SET
  */
 export function pgWindows(conn: Conn, names: SchemaNames): RateWindows {
   const t = tableIn(names.shared);
+  // A request's hit counts the processes' tallies too (limits off on them: RequestTally), as the admission's does.
   const hit = statement(
     `INSERT INTO ${t('rate_windows')} AS w (kind, key, window_start, count) VALUES ($1, $2, $3, 1)
      ${HIT_ON_CONFLICT}
-     RETURNING count`,
+     RETURNING count + CASE WHEN w.kind = 'requests' THEN ${othersTallied(t, 'w.key', 'w.window_start', null)} ELSE 0 END AS count`,
   );
   const count = statement(`SELECT count FROM ${t('rate_windows')} WHERE kind = $1 AND key = $2 AND window_start = $3`);
   return {

@@ -60,6 +60,21 @@ describe.skipIf(!PG_URL)('X-RateLimit-Remaining with the limits off, across proc
     expect(await remaining(b, team.test.credential)).toBeGreaterThan(111);
   });
 
+  it('counts the tallies in the shared hit too, when a fault elsewhere makes the request admitted step by step', async () => {
+    const store = await newIntegration();
+    const [a, b] = team.members as [Member, Member];
+    for (let i = 0; i < 3; i++) await remaining(a, store.credential);
+    await talliesWritten(store.integrationId, [3]);
+    // Any fault makes the admission leave the count to the route's hit (the window row), which adds
+    // the processes' written tallies as the admission does.
+    expect((await b.control('POST', '/faults', { method: 'GET', path: '/sandbox/v1/catalog/*', status: 500, code: 'internal_error' })).status).toBe(201);
+    try {
+      expect(await remaining(b, store.credential)).toBe(116);
+    } finally {
+      await b.control('DELETE', '/faults');
+    }
+  });
+
   it('refuses nothing past the 120th request of the minute and answers Remaining 0', async () => {
     const store = await newIntegration();
     const [a, b] = team.members as [Member, Member];
