@@ -33,6 +33,9 @@
 //                        (MERCHANT_KIT_ROUND_TRIPS, a file per process) and the run prints them per
 //                        request kind, with what the processes sent on their own per second; the
 //                        counting costs CPU, so this run's CPU figures are not the build's
+//   --statements         PostgreSQL's side per statement (pg_stat_statements on the server of
+//                        --database-url, for the bench's own database): calls, server time, plans,
+//                        rows, blocks and WAL per request over the measured window
 //   --bare               add the bare fastify baseline to a normal run
 //   --connections C      concurrent connections (default 32), --duration D measured seconds
 //                        (default 10) after --warmup W seconds (default 2), --repeat R rounds
@@ -50,6 +53,7 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cpuReading, cpuSpan } from './lib/proc-cpu.mjs';
+import { printStatements, statementsReader, statementsSpan } from './lib/pg-statements.mjs';
 import { backendName, builtCli, describeRoot, sharesDatabase, splitArgs, startEmulators, UsageError, wholeOption } from './lib/emulators.mjs';
 import { describeExit, stop, stopAll, stopChildrenOnExit } from './lib/processes.mjs';
 import { startReceiver } from './lib/webhook-receiver.mjs';
@@ -88,6 +92,7 @@ function options() {
       compare: { type: 'string' },
       backends: { type: 'string' },
       'round-trips': { type: 'boolean', default: false },
+      statements: { type: 'boolean', default: false },
       bare: { type: 'boolean', default: false },
       connections: { type: 'string', default: '32' },
       duration: { type: 'string', default: '10' },
@@ -118,6 +123,7 @@ function options() {
     compare: values.compare ? values.compare.split(',').map((r) => resolve(r.trim())) : null,
     backends: values.backends ? values.backends.split(',').map((b) => b.trim()) : null,
     roundTrips: values['round-trips'],
+    statements: values.statements,
     connections: int('connections', 1),
     duration: int('duration', 1),
     warmup: int('warmup', 0),
@@ -139,6 +145,7 @@ function options() {
     if (o.backends.includes('sqlite') && o.processes.some((n) => n > 1)) throw new UsageError('--backends sqlite runs one process (N SQLite processes are N sandboxes)');
     if (o.urls.length) throw new UsageError('--backends starts its own emulators: leave out --url');
   }
+  if (o.statements && !o.databaseUrl) throw new UsageError('--statements reads the server of --database-url (the databases this benchmark makes)');
   if (o.roundTrips && o.urls.length) throw new UsageError('--round-trips counts in the emulators this benchmark starts: leave out --url');
   if (o.compare && o.processes.length > 1) throw new UsageError('--compare takes one process count');
   if (o.compare && o.urls.length) throw new UsageError('--compare starts its own emulators: leave out --url');
@@ -185,7 +192,7 @@ function usage(parse) {
 
 const USAGE = `Usage: node bench/mixed.mjs [--processes N] [--database-url SERVER_URL] [--start-args "…"] [--root DIR] | --url URL… | --compare BEFORE,AFTER
   [--connections 32] [--duration 10] [--warmup 2] [--repeat R] [--products 200] [--orders 300]
-  [--drain 15] [--mix ${Object.entries(DEFAULT_MIX).map(([k, w]) => `${k}=${w}`).join(',')}] [--bare] [--admin-token T] [--pid P] [--json]
+  [--drain 15] [--mix ${Object.entries(DEFAULT_MIX).map(([k, w]) => `${k}=${w}`).join(',')}] [--bare] [--round-trips] [--statements] [--admin-token T] [--pid P] [--json]
 See the top of bench/mixed.mjs or bench/README.md ("mixed").`;
 
 /** The checkouts (two with --compare) or running URLs of one stage, started and set up. */
@@ -307,6 +314,8 @@ async function runOnce(x, o, postgres) {
     if (dead) throw new Error(describeExit(dead));
   };
   alive();
+  // --statements: PostgreSQL's per-statement figures of the bench's own database (pg-statements.mjs).
+  const statements = o.statements && x.config.database ? statementsReader(o.databaseUrl, databasesOf(x)) : null;
   const run = await runMix(x.t, {
     mix: o.mix,
     connections: o.connections,
@@ -314,14 +323,23 @@ async function runOnce(x, o, postgres) {
     warmup: o.warmup,
     failed: () => Boolean(gone()),
     onWindow: {
-      start: () => ({ cpu: cpuReading(x.config.pids, { postgres: onPostgres, databases: databasesOf(x) }), trips: roundTripsReading(x.config.counters) }),
-      end: (before) => ({
+      start: async () => ({
+        cpu: cpuReading(x.config.pids, { postgres: onPostgres, databases: databasesOf(x) }), trips: roundTripsReading(x.config.counters),
+        statements: await statements?.read(),
+      }),
+      end: async (before) => ({
         cpu: cpuSpan(before.cpu, cpuReading(x.config.pids, { postgres: onPostgres, databases: databasesOf(x) })),
         trips: roundTripsSpan(before.trips, roundTripsReading(x.config.counters)),
+        statements: [before.statements, await statements?.read()],
       }),
     },
   });
   run.round_trips = run.cpu.trips;
+  if (statements) {
+    run.statements = statementsSpan(...run.cpu.statements, run.requests);
+    if (statements.missing) run.statements_missing = statements.missing;
+    await statements.close();
+  }
   run.cpu = run.cpu.cpu;
   alive();
   if (!x.bare) {

@@ -4,6 +4,7 @@
 import { availableParallelism } from 'node:os';
 import { median } from './child.mjs';
 import { printRoundTrips, roundTripsFigures } from './round-trips.mjs';
+import { printStatements } from './pg-statements.mjs';
 
 const cores = availableParallelism();
 const fmt = (n) => (n === null || n === undefined || Number.isNaN(n) ? '-' : Math.round(n).toLocaleString('en-US'));
@@ -69,6 +70,8 @@ export function printRun(x, run, { round, repeat }) {
       `bench ${pct(d.bench_cpu)}${d.postgres_cpu !== null ? ` · postgres ${pct(d.postgres_cpu)} = ${ms(d.pg_us_per_request)} µs/request` : ''} · machine ${pct(d.machine_busy)} of ${cores} cores`,
   );
   printRoundTrips(roundTripsFigures(run.round_trips));
+  if (run.statements_missing) console.log(`  ${run.statements_missing}`);
+  printStatements(run.statements);
   for (const [key, n] of Object.entries(run.errors_by_kind)) console.log(`  error: ${key} ×${n}`);
   for (const [kind, n] of Object.entries(run.fallbacks)) console.log(`  fallback: ${kind} ×${n} (no order waiting for it: a read instead)`);
   if (run.undelivered) console.log(`  WARNING: ${run.undelivered} event(s) of the feed were not delivered within the drain time`);

@@ -297,7 +297,8 @@ export async function runMix(t, { mix, connections, duration, warmup, onWindow, 
     }),
   );
   await wait(warmup * 1000);
-  const startReading = onWindow?.start();
+  // A reading may be a promise (PostgreSQL's statements): the window starts once it is taken.
+  const startReading = await onWindow?.start();
   if (deliveries) {
     deliveries.windowCount = 0;
     deliveries.latencies = [];
@@ -312,7 +313,7 @@ export async function runMix(t, { mix, connections, duration, warmup, onWindow, 
   const seconds = (performance.now() - windowStart) / 1000;
   if (deliveries) deliveries.recording = false;
   const feed = { events: t.feedEvents, pages: t.feedPages };
-  const cpu = onWindow?.end(startReading);
+  const cpu = await onWindow?.end(startReading);
   stopped = true;
   await Promise.all(workers);
   if (failure) throw failure;

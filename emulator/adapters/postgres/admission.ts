@@ -12,7 +12,7 @@ import { orderRowBytes, orderStampColumn, orderWithHistoryColumns, orderWithHist
 import type { HistoryRecord, OrderRecord } from '../../orders/repository.js';
 import { productPageBody, productPageParts, type ProductPageRow } from './product-page.js';
 import { feedParts } from './events.js';
-import { HIT_ON_CONFLICT } from './windows.js';
+import { HIT_ON_CONFLICT, othersTallied, type RequestTally } from './windows.js';
 import type { SharedRow, SharedRowValues } from './sandbox.js';
 import type { SchemaNames } from './schema.js';
 
@@ -29,13 +29,16 @@ import type { SchemaNames } from './schema.js';
  * the orders, the products pages) is checked in the statement, which sends them again whenever their
  * rows' stamp or the store's catalog version is not the kept one.
  */
-export function pgAdmissions(conn: Conn, names: SchemaNames, shared: SharedRow): Admissions {
+export function pgAdmissions(conn: Conn, names: SchemaNames, shared: SharedRow, tally: RequestTally): Admissions {
+  // Per environment, read and whether the request is counted by a hit (limits on) or tallied (off).
   const statements = Object.fromEntries(
     (Object.keys(names.env) as Environment[]).map((environment) => {
       const schema = names.env[environment];
-      return [environment, Object.fromEntries(READS.map((read) => [read, admitStatement(names, schema, read)]))];
+      return [environment, Object.fromEntries(READS.map((read) => [read, {
+        hit: admitStatement(names, schema, read, null), tally: admitStatement(names, schema, read, tally.ownKeySuffix),
+      }]))];
     }),
-  ) as Record<Environment, Record<ReadKind, Statement>>;
+  ) as Record<Environment, Record<ReadKind, Record<'hit' | 'tally', Statement>>>;
   // The records of recent keys (by environment and key id) with their stamp, handed out as they are
   // (the pipeline freezes them once): a request whose records did not change gets no record columns
   // back, nor parses any.
@@ -58,13 +61,15 @@ export function pgAdmissions(conn: Conn, names: SchemaNames, shared: SharedRow):
       const keptPage = pageKey === null ? undefined : pages.get(pageKey);
       const orderKey = read?.kind === 'order' ? `${request.environment}:${read.orderId}` : null;
       const keptOrder = orderKey === null ? undefined : orders.get(orderKey);
-      const [row] = await conn.rows<Row>(statements[request.environment][read?.kind ?? 'none'], [
+      const [row] = await conn.rows<Row>(statements[request.environment][read?.kind ?? 'none'][request.limits ? 'hit' : 'tally'], [
         request.realNow, request.now, request.limits, request.ip, keyId, request.credential?.digest ?? null,
         WINDOW_LIMITS.auth_failures, kept?.stamp ?? null, ...(read ? readValues(read, keptPage?.version ?? null, keptOrder?.stamp ?? null) : []),
       ]);
       const r = row!;
       const state = shared.adopt(r);
       const limit = WINDOW_LIMITS.requests;
+      // Limits off: the request is this process's to count (windows.ts, RequestTally), beside what the others counted.
+      if (r.tallied !== null) r.hitCount = r.tallied + tally.add(r.k_integrationId!, fixedWindow(r.now).start, r.generation);
       const fields = r as unknown as Record<string, unknown>;
       const admission: Admission = {
         shared: state,
@@ -104,7 +109,13 @@ interface Row extends SharedRowValues {
   k_stamp: string | null;
   /** Null when the records are the ones kept (their stamp is the one sent). */
   c_keyId: string | null;
+  /** The request's place in its integration's window (null: not counted), its own and the other processes' tallies included. */
   hitCount: number | null;
+  /**
+   * Limits off: the integration's count in the window without this process's tally (null: the request
+   * is not counted, or the limits are on and `hitCount` has it).
+   */
+  tallied: number | null;
 }
 
 /** The order's stamp (null: no such order) and its columns, null when the stamp is the one sent (the kept order is current). */
@@ -289,9 +300,25 @@ function readParts(schema: string, read: ReadKind): { ctes: string; columns: str
  */
 const STAMP = `concat_ws(',', c.xmin, c.ctid, i.xmin, i.ctid, s.xmin, s.ctid)`;
 
-function admitStatement(names: SchemaNames, schema: string, read: ReadKind): Statement {
+/**
+ * `ownTally` null: the request is counted by the hit (an upsert of the integration's window row, with
+ * the limits on); else (limits off) the hit is only judged, and `tallied` is what the shared row and
+ * the other processes' tallies hold (this process's own, `ownTally` ends its key, is counted in JS).
+ */
+function admitStatement(names: SchemaNames, schema: string, read: ReadKind, ownTally: string | null): Statement {
   const sh = tableIn(names.shared);
   const parts = readParts(schema, read);
+  const counted = `NOT n.faults AND n.blocked IS NOT TRUE AND a."c_secretSha256" = $6::bytea AND a."c_revokedAt" IS NULL
+         AND (a."c_expiresAt" IS NULL OR a."c_expiresAt" > n.now)`;
+  const others = othersTallied(sh, 'a."i_id"', 'n.window_start', ownTally);
+  const hit = ownTally === null
+    ? `INSERT INTO ${sh('rate_windows')} AS w (kind, key, window_start, count)
+       SELECT 'requests', a."i_id", n.window_start, 1 FROM n, a
+       WHERE ${counted}
+       ${HIT_ON_CONFLICT}
+       RETURNING count`
+    : `SELECT COALESCE((SELECT w.count FROM ${sh('rate_windows')} w WHERE w.kind = 'requests' AND w.key = a."i_id" AND w.window_start = n.window_start), 0)
+         + ${others} AS count FROM n, a WHERE ${counted}`;
   // $1 real time, $2 this process's time, $3 limits on, $4 IP, $5 key id, $6 secret digest, $7 auth-failure allowance,
   // $8 the stamp of the credential's records this process keeps (null: none); the read's from $9.
   return statement(
@@ -310,19 +337,15 @@ function admitStatement(names: SchemaNames, schema: string, read: ReadKind): Sta
      ), a AS (
        SELECT ${AUTH_RECORD_COLUMNS}, ${STAMP} AS stamp ${authRecordsFrom(schema)} WHERE c.key_id = $5::text
      ), hit AS (
-       INSERT INTO ${sh('rate_windows')} AS w (kind, key, window_start, count)
-       SELECT 'requests', a."i_id", n.window_start, 1 FROM n, a
-       WHERE NOT n.faults AND n.blocked IS NOT TRUE AND a."c_secretSha256" = $6::bytea AND a."c_revokedAt" IS NULL
-         AND (a."c_expiresAt" IS NULL OR a."c_expiresAt" > n.now)
-       ${HIT_ON_CONFLICT}
-       RETURNING count
+       ${hit}
      )${parts.ctes}
      SELECT n.generation, n."clockMode", n."clockOffsetMs", n."clockFrozenAt", n.chaos, n.faults, n.armed, n.now, n.blocked,
        a."c_keyId" AS "k_keyId", a."i_id" AS "k_integrationId", a.stamp AS k_stamp, r.*${parts.columns},
        -- Last: the hit locks the integration's window row until the statement ends, and every other
        -- request of the integration waits for it; a route's read evaluated after it (a products page:
-       -- milliseconds) would hold them all that long. PostgreSQL evaluates the list in order.
-       (SELECT count FROM hit) AS "hitCount"
+       -- milliseconds) would hold them all that long. PostgreSQL evaluates the list in order. The other
+       -- processes' tallies (limits off on them) count against the budget too.
+       ${ownTally === null ? `${others} + (SELECT count FROM hit) AS "hitCount", NULL::bigint AS tallied` : `NULL::bigint AS "hitCount", (SELECT count FROM hit) AS tallied`}
      FROM n LEFT JOIN a ON true LEFT JOIN a r ON r.stamp IS DISTINCT FROM $8::text${parts.from}`,
   );
 }

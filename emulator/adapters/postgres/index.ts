@@ -15,6 +15,7 @@ import { checkServer, migrate, SchemaError } from './migrate.js';
 import { schemaNames, type SchemaNames } from './schema.js';
 import { roundTrips } from './round-trips.js';
 import { pgAdmissions } from './admission.js';
+import { RequestTally } from './windows.js';
 
 export { isDriverUnavailable, StorageUnavailableError } from './errors.js';
 
@@ -41,6 +42,7 @@ export class PostgresStorage implements StoragePort {
   readonly certificates: CertificateLedger;
   readonly admissions: Admissions;
   private readonly leases: LeaseKeeper;
+  private readonly tally: RequestTally;
 
   private constructor(
     private readonly pool: Pool,
@@ -56,10 +58,12 @@ export class PostgresStorage implements StoragePort {
     ) as Record<Environment, PgEnvStore>;
     this.certificates = pgCertificates(conn, pool, names);
     this.coordination = pgCoordination({ conn, pool, names, feed: changes, leases: this.leases });
-    this.admissions = pgAdmissions(conn, names, this.coordination.shared);
+    this.tally = new RequestTally(conn, names, changes.origin);
+    this.admissions = pgAdmissions(conn, names, this.coordination.shared, this.tally);
     this.admin = new PgAdmin(pool, names, changes, () => {
       this.leases.forget();
       this.coordination.homologation.clear();
+      this.tally.clear();
     });
   }
 
@@ -133,6 +137,7 @@ export class PostgresStorage implements StoragePort {
       }
     }
     this.leases.stop();
+    await this.tally.flush();
     await this.coordination.homologation.close().catch(() => undefined);
     await this.changes.close();
     await this.pool.end();
