@@ -1,9 +1,9 @@
 import { ENVIRONMENTS } from '../../../src/contract/store.js';
 import { LocalChangeFeed, type Change, type ChangeFeed, type ChangeListener, type Topic } from '../../store/changes.js';
-import { createClient, escapeLiteral, type Client, type ConnectOptions, type Pool } from './connect.js';
+import { createClient, type Client, type ConnectOptions, type Pool } from './connect.js';
 import { quote } from './schema.js';
 import { parseChangeNotice, RefusedNotices, type ChangeNotice } from './change-notice.js';
-import type { NoticeParts } from './conn.js';
+import { escapeLiteral, type NoticeParts } from './conn.js';
 
 /**
  * The change feed of a sandbox that several processes share. A transaction collects what it changed

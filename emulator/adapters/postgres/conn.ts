@@ -17,6 +17,18 @@ export function statement(text: string): Statement {
   return { name: `mk_${++named}`, text };
 }
 
+/**
+ * A text as an SQL literal, exactly as node-postgres's `escapeLiteral` writes it (quotes doubled; with a
+ * backslash, backslashes doubled and the ` E'…'` form, so it reads the same whatever
+ * `standard_conforming_strings` is), by two replacements instead of a character-by-character copy: the
+ * COMMIT's text carries each event's order and each delivery's body as literals (issue 25).
+ */
+export function escapeLiteral(text: string): string {
+  if (typeof text !== 'string') return "''";
+  const quoted = text.includes("'") ? text.replace(/'/g, "''") : text;
+  return text.includes('\\') ? ` E'${quoted.replace(/\\/g, '\\\\')}'` : `'${quoted}'`;
+}
+
 /** `table('orders')` → `"merchant_kit_test".orders`: every statement names its schema. */
 export const tableIn = (schema: string) => (table: string) => `${quote(schema)}.${table}`;
 

@@ -1,7 +1,6 @@
 import type { EventType } from '../../../src/contract/events.js';
 import type { EventBytes, EventRecord, EventsRepository } from '../../orders/repository.js';
-import { statement, tableIn, type Conn } from './conn.js';
-import { escapeLiteral } from './connect.js';
+import { escapeLiteral, statement, tableIn, type Conn } from './conn.js';
 import type { IntegrationRecord } from '../../stores/repository.js';
 import type { WebhookRecord } from '../../webhooks/repository.js';
 import { INTEGRATION_COLUMNS, integrationOf } from './stores.js';

@@ -2,9 +2,8 @@ import type { Environment } from '../../../src/contract/store.js';
 import { ENVIRONMENTS } from '../../../src/contract/store.js';
 import { LIMITS } from '../../../src/contract/limits.js';
 import type { Claim, IdempotencyClaims, StoredResponse, WorkClaim } from '../../store/coordination.js';
-import { QueryConn, statement, tableIn, type Conn, type Queryable } from './conn.js';
+import { escapeLiteral, QueryConn, statement, tableIn, type Conn, type Queryable } from './conn.js';
 import type { LeaseKeeper } from './leases.js';
-import { escapeLiteral } from './connect.js';
 import type { SchemaNames } from './schema.js';
 
 /**

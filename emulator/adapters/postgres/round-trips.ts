@@ -3,6 +3,7 @@ import { subscribe } from 'node:diagnostics_channel';
 import { writeFileSync, renameSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pg from 'pg';
+import { DescribingClient } from './described.js';
 
 /** What a request (or the process on its own) sent: round trips waited for, and statements. */
 interface Counts {
@@ -149,10 +150,10 @@ interface ClientQueue {
 const textOf = (arg: unknown): string => (typeof arg === 'string' ? arg : ((arg as { text?: string } | null)?.text ?? ''));
 
 /**
- * The pool's connections: pg's Client, each query counted as it is sent. A query sent while the
+ * The pool's connections (named statements described once per connection: described.ts), each query counted as it is sent. A query sent while the
  * connection has none in flight or queued starts a round trip; one queued behind others does not.
  */
-export class CountingClient extends pg.Client {
+export class CountingClient extends DescribingClient {
   override query(...args: unknown[]): never {
     const c = this as unknown as ClientQueue;
     const trip = !c._activeQuery && (c._queryQueue?.length ?? 0) === 0;
