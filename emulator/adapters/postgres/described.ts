@@ -21,6 +21,7 @@ interface QueryInternals {
   _result: { fields: unknown[]; _parsers: unknown[] | undefined; _prebuiltEmptyResultObject: object | null };
   prepare(connection: DriverConnection): void;
   handleCommandComplete(message: unknown, connection: DriverConnection): void;
+  handleError(error: unknown, connection: DriverConnection): void;
 }
 
 interface DriverConnection {
@@ -30,6 +31,28 @@ interface DriverConnection {
 }
 
 const Query = pg.Query as unknown as new (config: object, values?: unknown, callback?: unknown) => QueryInternals;
+
+/**
+ * The driver internals this file relies on (node-postgres 8.23: package.json pins its minor). Another
+ * version whose Query lacks them runs every statement as node-postgres does, described each time.
+ */
+export function driverFits(): boolean {
+  const probe = new Query({ text: 'SELECT 1', name: 'probe' }) as Partial<QueryInternals>;
+  const proto = Query.prototype as Partial<QueryInternals>;
+  const result = probe._result as Partial<QueryInternals['_result']> | undefined;
+  return (
+    typeof proto.prepare === 'function' &&
+    typeof proto.handleCommandComplete === 'function' &&
+    typeof proto.handleError === 'function' &&
+    typeof utils?.prepareValue === 'function' &&
+    result !== undefined &&
+    'fields' in result &&
+    '_parsers' in result &&
+    '_prebuiltEmptyResultObject' in result &&
+    '_canceledDueToError' in probe
+  );
+}
+const DRIVER_FITS = driverFits();
 
 /** Per connection (the driver's Connection object: a new session is a new one), what each named statement answers. */
 const described = new WeakMap<DriverConnection, Map<string, Description>>();
@@ -62,7 +85,14 @@ class DescribedQuery extends Query {
     result._prebuiltEmptyResultObject = known.empty;
     // What the row description would have set: the rows are kept for the callback.
     this._accumulateRows = true;
-    connection.bind({ portal: '', statement: this.name, values: this.values, valueMapper: utils.prepareValue });
+    try {
+      connection.bind({ portal: '', statement: this.name, values: this.values, valueMapper: utils.prepareValue });
+    } catch (error) {
+      // A value the driver cannot send (as node-postgres's own prepare does): the query fails, the connection stays usable.
+      connection.sync();
+      this.handleError(error, connection);
+      return;
+    }
     connection.execute({ portal: '' });
     connection.sync();
   }
@@ -90,7 +120,7 @@ interface QueryConfig {
 export class DescribingClient extends pg.Client {
   override query(...args: unknown[]): never {
     const [config, values, callback] = args as [QueryConfig | null | undefined, unknown, unknown];
-    if (config === null || typeof config !== 'object' || typeof config.name !== 'string' || typeof config.submit === 'function') {
+    if (!DRIVER_FITS || config === null || typeof config !== 'object' || typeof config.name !== 'string' || typeof config.submit === 'function') {
       return (super.query as (...a: unknown[]) => never)(...args);
     }
     const query = new DescribedQuery(config, values, callback);

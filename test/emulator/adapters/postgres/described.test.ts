@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type PoolClient } from '../../../../emulator/adapters/postgres/connect.js';
+import { driverFits } from '../../../../emulator/adapters/postgres/described.js';
 import { createTestDatabase, PG_URL, type TestDatabase } from '../../../helpers/postgres.js';
 
 // issue 25: a named statement's columns are described once per connection (described.ts): the later
@@ -18,6 +19,12 @@ async function descriptionsDuring(client: PoolClient, work: () => Promise<unknow
   }
   return count;
 }
+
+// The internals of node-postgres described.ts relies on (package.json pins its minor): a version
+// without them would run every statement described each time, correct but slower; this says so.
+it('finds the node-postgres internals it relies on in the installed driver', () => {
+  expect(driverFits()).toBe(true);
+});
 
 describe.skipIf(!PG_URL)('a named statement described once per connection', () => {
   let database: TestDatabase;
