@@ -71,7 +71,8 @@ function makeHarness(kind: AdapterKind): Harness {
       state.storage = new SqliteStorage({ dataDir: null }, context);
     } else {
       // A database of its own for each test, a copy of the run's migrated template: a fresh sandbox
-      // without migrating one per test (a migration costs the server four times a copy and its drop).
+      // without migrating one per test (a migration cost the server about twice a copy and its drop
+      // with the cluster in memory: docs/contributing.md, "PostgreSQL in the tests").
       state.database = await createTestDatabase({ migrated: true });
       state.storage = await PostgresStorage.open(state.database.url, context, { poolSize: 6 });
     }
