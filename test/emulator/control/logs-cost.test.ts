@@ -52,15 +52,19 @@ describe('the request log and its readers', () => {
     expect(next.body.data.next_after).toBeGreaterThan(res.body.data.next_after);
   });
 
-  it('answers four heavy reads at once without holding the event loop for another tenant (longest block under 1 s)', async () => {
+  it('answers four heavy reads at once without holding the event loop for another tenant (under 1 s of CPU in all)', async () => {
+    // The emulator runs in this process: the CPU it spends on the five requests bounds how long any
+    // one of them can hold its event loop. (The loop's delays themselves grow with the machine's load.)
     const delay = monitorEventLoopDelay({ resolution: 5 });
     delay.enable();
+    const cpu0 = process.cpuUsage();
     const reads = Array.from({ length: 4 }, () => controlCall(emu, 'GET', `/logs?tail=1000&path=${encodeURIComponent(HEAVY_GLOB)}`, token));
     const other = emu.api('GET', '/me');
     const answers = await Promise.all([...reads, other]);
+    const cpu = process.cpuUsage(cpu0);
     delay.disable();
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
-    // Before, each read held the loop about 4.5 s; now one read is a few milliseconds of matching.
-    expect(delay.max / 1e6).toBeLessThan(1_000);
+    // Before, each read held the loop about 4.5 s of CPU; now one read is a few milliseconds of matching.
+    expect((cpu.user + cpu.system) / 1000, `the event loop's longest delay was ${Math.round(delay.max / 1e6)} ms`).toBeLessThan(1_000);
   }, 120_000);
 });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseTrustedProxies } from '../../../emulator/net/trusted-proxies.js';
 import { request, startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
-import { freshMinute } from '../../helpers/tokens.js';
+import { GuardClock } from '../../helpers/tokens.js';
 
 // --trust-proxy: behind a team sandbox's load balancer every request comes from the balancer's
 // address, so one integrator's 30 wrong credentials would block every other for the minute. The
@@ -52,8 +52,9 @@ describe('the per-IP limits behind a load balancer (--trust-proxy)', () => {
   });
 
   it('counts wrong control-API tokens per client too', { timeout: 90_000 }, async () => {
-    emu = await startTestEmulator({ adminToken: ADMIN, trustProxy: ['127.0.0.1', '::1'] });
-    await freshMinute();
+    const guard = new GuardClock();
+    emu = await startTestEmulator({ adminToken: ADMIN, trustProxy: ['127.0.0.1', '::1'], guardNow: guard.now });
+    guard.freshMinute();
     const health = (token: string, ip: string) => request(`${emu!.running.admin_url}/health`, 'GET', { headers: { authorization: `Bearer ${token}`, ...from(ip) } });
     for (let i = 0; i < 30; i++) expect((await health(`wrong-${i}`, '203.0.113.7')).status).toBe(401);
     expect((await health(ADMIN, '203.0.113.7')).status).toBe(429);
