@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { startEmulator, type ReadyInfo, type RunningEmulator } from '../../emulator/server.js';
 import type { EmulatorOptions } from '../../emulator/emulator.js';
 import type { SqliteStorage } from '../../emulator/adapters/sqlite/index.js';
@@ -110,4 +111,16 @@ export async function startTestEmulator(given: EmulatorOptions = {}): Promise<Te
 export function sqliteDb(emu: TestEmulator, environment: Environment = 'test'): Db {
   if (!('env' in emu.running.emulator.storage)) throw new Error('sqliteDb: this emulator runs on PostgreSQL (a SQLite-only test belongs in the sqlite project only: vitest.config.ts)');
   return (emu.running.emulator.storage as SqliteStorage).env(environment).db;
+}
+
+/** A log stream for an emulator built with `logger: true` (its `logStream`), and the lines written to it. */
+export function logCapture(): { lines: string[]; logStream: Writable } {
+  const lines: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { lines, logStream };
 }

@@ -1,12 +1,11 @@
 import { request as httpRequest } from 'node:http';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildEmulator } from '../../../emulator/app.js';
 import { addEnvHooks } from '../../../emulator/api/env-plugin.js';
 import { apiRoute, ok } from '../../../emulator/http/route.js';
 import { endpoint } from '../../../src/contract/endpoint.js';
-import { request, startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { logCapture, request, startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 
 // spec: Environments — the live API at /v1, the sandbox's at /sandbox/v1, each with its own
 // credentials and data. The emulator registers the API once, under /v1, and routes a sandbox request
@@ -107,13 +106,7 @@ describe('one API for both base paths', () => {
 
 describe('the API\'s one registration', () => {
   it('writes the path the client sent in the log\'s lines (--log), the first one included', async () => {
-    const lines: string[] = [];
-    const logStream = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
+    const { lines, logStream } = logCapture();
     const { app } = await buildEmulator({ memory: true, clock: 'manual', logger: true, logStream });
     await app.listen({ port: 0, host: '127.0.0.1' });
     try {

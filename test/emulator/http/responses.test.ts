@@ -1,7 +1,6 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildEmulator } from '../../../emulator/app.js';
-import { request, startTestEmulator, type Response, type TestEmulator } from '../../helpers/emulator.js';
+import { logCapture, request, startTestEmulator, type Response, type TestEmulator } from '../../helpers/emulator.js';
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -132,13 +131,7 @@ describe('422 for unknown fields in a write', () => {
 
 describe('500 internal_error', () => {
   it('logs the unexpected exception with every secret redacted', async () => {
-    const lines: string[] = [];
-    const logStream = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
+    const { lines, logStream } = logCapture();
     const { app } = await buildEmulator({ memory: true, clock: 'manual', logger: true, logStream });
     app.get('/boom', async () => {
       throw new Error('svs_test_AAAAAAAAAAAAAAAAAAAA and whsec_BBBBBBBBBBBB exploded');

@@ -1,9 +1,8 @@
-import { Writable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { redactSecrets } from '../../../src/logging/redact.js';
 import { buildEmulator } from '../../../emulator/app.js';
-import { startTestEmulator } from '../../helpers/emulator.js';
+import { logCapture, startTestEmulator } from '../../helpers/emulator.js';
 
 const SECRET = 'Zx9Qw8Er7Ty6Ui5Op4As';
 
@@ -66,8 +65,7 @@ describe('the places that print or keep text', () => {
   const SECRET = 'svs_test_Head-TAIL_More%2Bx+END';
 
   it('the --verbose request log masks a secret in the URL to its end', async () => {
-    const lines: string[] = [];
-    const logStream = new Writable({ write: (chunk, _e, done) => (lines.push(String(chunk)), done()) });
+    const { lines, logStream } = logCapture();
     const { app } = await buildEmulator({ memory: true, clock: 'manual', logger: true, logStream });
     await app.listen({ port: 0, host: '127.0.0.1' });
     try {

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPool, type PoolClient } from '../../../../emulator/adapters/postgres/connect.js';
 import { driverFits } from '../../../../emulator/adapters/postgres/described.js';
-import { createTestDatabase, PG_URL, type TestDatabase } from '../../../helpers/postgres.js';
+import { PG_URL } from '../../../helpers/postgres.js';
+import { useTestDatabase } from '../../../helpers/test-database.js';
 
 // issue 25: a named statement's columns are described once per connection (described.ts): the later
 // executions skip the server's row description and parse their rows as the first one did.
@@ -20,6 +21,21 @@ async function descriptionsDuring(client: PoolClient, work: () => Promise<unknow
   return count;
 }
 
+/** A one-connection pool on `url` and its client for `work`; both closed after it. */
+async function withClient(url: string, work: (client: PoolClient) => Promise<void>): Promise<void> {
+  const pool = createPool(url, { poolSize: 1 });
+  try {
+    const client = await pool.connect();
+    try {
+      await work(client);
+    } finally {
+      client.release();
+    }
+  } finally {
+    await pool.end();
+  }
+}
+
 // The internals of node-postgres described.ts relies on (package.json pins its minor): a version
 // without them would run every statement described each time, correct but slower; this says so.
 it('finds the node-postgres internals it relies on in the installed driver', () => {
@@ -27,96 +43,66 @@ it('finds the node-postgres internals it relies on in the installed driver', () 
 });
 
 describe.skipIf(!PG_URL)('a named statement described once per connection', () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await database?.drop();
-  });
+  const database = useTestDatabase();
 
   it('answers each execution with its own rows, typed as the first, after one row description', async () => {
-    const pool = createPool(database.url, { poolSize: 1 });
-    try {
-      const client = await pool.connect();
-      try {
-        const statement = { name: 'described_1', text: 'SELECT $1::int AS n, $2::text AS t, $3::bigint AS big, NULL::text AS missing, $4::boolean AS b' };
-        const seen: unknown[] = [];
-        const descriptions = await descriptionsDuring(client, async () => {
-          for (const values of [[1, 'a', 2 ** 40, true], [2, 'é ü', 7, false], [3, null, null, null]] as unknown[][]) {
-            seen.push((await client.query({ ...statement, values })).rows);
-          }
-        });
-        expect(seen).toEqual([
-          [{ n: 1, t: 'a', big: 2 ** 40, missing: null, b: true }],
-          [{ n: 2, t: 'é ü', big: 7, missing: null, b: false }],
-          [{ n: 3, t: null, big: null, missing: null, b: null }],
-        ]);
-        expect(descriptions).toBe(1);
-        // Pipelined executions (queued in one turn) answer in order, each its own.
-        const many = await Promise.all([1, 2, 3].map((n) => client.query({ ...statement, values: [n, `${n}`, n, n % 2 === 0] })));
-        expect(many.map((r) => r.rows[0])).toEqual([1, 2, 3].map((n) => ({ n, t: `${n}`, big: n, missing: null, b: n % 2 === 0 })));
-      } finally {
-        client.release();
-      }
-    } finally {
-      await pool.end();
-    }
+    await withClient(database().url, async (client) => {
+      const statement = { name: 'described_1', text: 'SELECT $1::int AS n, $2::text AS t, $3::bigint AS big, NULL::text AS missing, $4::boolean AS b' };
+      const seen: unknown[] = [];
+      const descriptions = await descriptionsDuring(client, async () => {
+        for (const values of [[1, 'a', 2 ** 40, true], [2, 'é ü', 7, false], [3, null, null, null]] as unknown[][]) {
+          seen.push((await client.query({ ...statement, values })).rows);
+        }
+      });
+      expect(seen).toEqual([
+        [{ n: 1, t: 'a', big: 2 ** 40, missing: null, b: true }],
+        [{ n: 2, t: 'é ü', big: 7, missing: null, b: false }],
+        [{ n: 3, t: null, big: null, missing: null, b: null }],
+      ]);
+      expect(descriptions).toBe(1);
+      // Pipelined executions (queued in one turn) answer in order, each its own.
+      const many = await Promise.all([1, 2, 3].map((n) => client.query({ ...statement, values: [n, `${n}`, n, n % 2 === 0] })));
+      expect(many.map((r) => r.rows[0])).toEqual([1, 2, 3].map((n) => ({ n, t: `${n}`, big: n, missing: null, b: n % 2 === 0 })));
+    });
   });
 
   it('keeps the columns of a statement whose first execution found no row, and of one that returns none', async () => {
-    const pool = createPool(database.url, { poolSize: 1 });
-    try {
-      const client = await pool.connect();
-      try {
-        await client.query('CREATE TEMP TABLE described_t (id int PRIMARY KEY, label text)');
-        const insert = { name: 'described_insert', text: 'INSERT INTO described_t VALUES ($1, $2)' };
-        const select = { name: 'described_select', text: 'SELECT id, label FROM described_t WHERE id >= $1 ORDER BY id' };
-        expect((await client.query({ ...select, values: [1] })).rows).toEqual([]);
-        expect((await client.query({ ...insert, values: [1, 'one'] })).rowCount).toBe(1);
-        expect((await client.query({ ...insert, values: [2, 'two'] })).rowCount).toBe(1);
-        const rows = await descriptionsDuring(client, async () => {
-          expect((await client.query({ ...select, values: [1] })).rows).toEqual([{ id: 1, label: 'one' }, { id: 2, label: 'two' }]);
-          expect((await client.query({ ...insert, values: [3, 'three'] })).rowCount).toBe(1);
-        });
-        expect(rows).toBe(0);
-      } finally {
-        client.release();
-      }
-    } finally {
-      await pool.end();
-    }
+    await withClient(database().url, async (client) => {
+      await client.query('CREATE TEMP TABLE described_t (id int PRIMARY KEY, label text)');
+      const insert = { name: 'described_insert', text: 'INSERT INTO described_t VALUES ($1, $2)' };
+      const select = { name: 'described_select', text: 'SELECT id, label FROM described_t WHERE id >= $1 ORDER BY id' };
+      expect((await client.query({ ...select, values: [1] })).rows).toEqual([]);
+      expect((await client.query({ ...insert, values: [1, 'one'] })).rowCount).toBe(1);
+      expect((await client.query({ ...insert, values: [2, 'two'] })).rowCount).toBe(1);
+      const rows = await descriptionsDuring(client, async () => {
+        expect((await client.query({ ...select, values: [1] })).rows).toEqual([{ id: 1, label: 'one' }, { id: 2, label: 'two' }]);
+        expect((await client.query({ ...insert, values: [3, 'three'] })).rowCount).toBe(1);
+      });
+      expect(rows).toBe(0);
+    });
   });
 
   it('describes again after a first execution that failed, then answers as before', async () => {
-    const pool = createPool(database.url, { poolSize: 1 });
-    try {
-      const client = await pool.connect();
-      try {
-        const statement = { name: 'described_div', text: 'SELECT 10 / $1::int AS q' };
+    await withClient(database().url, async (client) => {
+      const statement = { name: 'described_div', text: 'SELECT 10 / $1::int AS q' };
+      await expect(client.query({ ...statement, values: [0] })).rejects.toThrow(/division by zero/);
+      const descriptions = await descriptionsDuring(client, async () => {
+        expect((await client.query({ ...statement, values: [2] })).rows).toEqual([{ q: 5 }]);
+        expect((await client.query({ ...statement, values: [5] })).rows).toEqual([{ q: 2 }]);
         await expect(client.query({ ...statement, values: [0] })).rejects.toThrow(/division by zero/);
-        const descriptions = await descriptionsDuring(client, async () => {
-          expect((await client.query({ ...statement, values: [2] })).rows).toEqual([{ q: 5 }]);
-          expect((await client.query({ ...statement, values: [5] })).rows).toEqual([{ q: 2 }]);
-          await expect(client.query({ ...statement, values: [0] })).rejects.toThrow(/division by zero/);
-          expect((await client.query({ ...statement, values: [10] })).rows).toEqual([{ q: 1 }]);
-        });
-        expect(descriptions).toBe(1);
-      } finally {
-        client.release();
-      }
-    } finally {
-      await pool.end();
-    }
+        expect((await client.query({ ...statement, values: [10] })).rows).toEqual([{ q: 1 }]);
+      });
+      expect(descriptions).toBe(1);
+    });
   });
 
   it('describes anew on a new connection (the session that prepared it ended)', async () => {
-    const pool = createPool(database.url, { poolSize: 1 });
+    const pool = createPool(database().url, { poolSize: 1 });
     try {
       const statement = { name: 'described_pid', text: 'SELECT pg_backend_pid() AS pid, $1::text AS v' };
       const first = await pool.query({ ...statement, values: ['a'] });
       const pid = (first.rows[0] as { pid: number }).pid;
-      const other = createPool(database.url, { poolSize: 1 });
+      const other = createPool(database().url, { poolSize: 1 });
       try {
         await other.query({ text: 'SELECT pg_terminate_backend($1)', values: [pid] });
       } finally {

@@ -1,8 +1,9 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { escapeLiteral } from '../../../../emulator/adapters/postgres/conn.js';
 import { createPool } from '../../../../emulator/adapters/postgres/connect.js';
-import { createTestDatabase, PG_URL, type TestDatabase } from '../../../helpers/postgres.js';
+import { PG_URL } from '../../../helpers/postgres.js';
+import { useTestDatabase } from '../../../helpers/test-database.js';
 
 // issue 25: the COMMIT's text carries events and deliveries as literals; escapeLiteral writes them as
 // node-postgres's does, and the server reads each back byte for byte.
@@ -19,16 +20,10 @@ describe('escapeLiteral', () => {
 });
 
 describe.skipIf(!PG_URL)('escapeLiteral on the server', () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await database?.drop();
-  });
+  const database = useTestDatabase();
 
   it('reads each text back as it was, with standard_conforming_strings on and off', async () => {
-    const pool = createPool(database.url, { poolSize: 1 });
+    const pool = createPool(database().url, { poolSize: 1 });
     try {
       for (const setting of ['on', 'off']) {
         await pool.query(`SET standard_conforming_strings = ${setting}`);

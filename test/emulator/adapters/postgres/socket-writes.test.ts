@@ -1,7 +1,8 @@
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPool } from '../../../../emulator/adapters/postgres/connect.js';
-import { createTestDatabase, PG_URL, type TestDatabase } from '../../../helpers/postgres.js';
+import { PG_URL } from '../../../helpers/postgres.js';
+import { useTestDatabase } from '../../../helpers/test-database.js';
 
 // issue 25: a pool connection's statements queued in one turn of the event loop leave in one socket
 // write (node-postgres writes each as it is queued, and under the mix socket writes were the largest
@@ -28,18 +29,12 @@ async function writesDuring(port: number, work: () => Promise<unknown>): Promise
 }
 
 describe.skipIf(!PG_URL)('a pool connection\'s socket writes', () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await database?.drop();
-  });
+  const database = useTestDatabase();
 
   it('sends the statements queued in one turn in one write, answered each in order', async () => {
-    const pool = createPool(database.url, { poolSize: 1 });
+    const pool = createPool(database().url, { poolSize: 1 });
     try {
-      const port = Number(new URL(database.url).port || 5432);
+      const port = Number(new URL(database().url).port || 5432);
       const client = await pool.connect();
       try {
         await client.query('SELECT 1'); // connected and warm
