@@ -164,8 +164,6 @@ export function createClient(url: string, options: ConnectOptions = {}): pg.Clie
   return new pg.Client(clientConfig(url, options));
 }
 
-export const escapeLiteral = pg.escapeLiteral;
-
 /** The oldest server this adapter runs on (DESIGN: PostgreSQL 14 or newer). */
 export const MIN_SERVER_VERSION = 140000;
 

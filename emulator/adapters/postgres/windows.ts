@@ -1,7 +1,6 @@
 import { fixedWindow } from '../../clock.js';
 import { WINDOW_LIMITS, type RateWindows, type WindowHit, type WindowKind } from '../../store/coordination.js';
-import { statement, tableIn, type Conn } from './conn.js';
-import { escapeLiteral } from './connect.js';
+import { escapeLiteral, statement, tableIn, type Conn } from './conn.js';
 import type { SchemaNames } from './schema.js';
 
 /** A hit on a window row `w` of `rate_windows`: a newer window starts again at one (the admission counts with it too). */
