@@ -45,6 +45,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
   const adminToken = resolved.adminToken;
   const mask = (text: string) => (adminToken === null ? text : redactKnownSecret(text, adminToken));
   const requestTimeout = resolved.requestTimeoutMs;
+  const recordRequest = recordRequests(emulator);
   const app = Fastify({
     bodyLimit: LIMITS.bodyBytes,
     // A stalled or slow request (headers or body) is answered and closed once it is this late:
@@ -82,10 +83,13 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
     // A sandbox API path is routed as the live one: the API is registered once (api/base-path.ts).
     rewriteUrl: (req) => routingTarget(req, removeDotSegments(req.url ?? '/')),
     // A path that is not valid percent-encoding names no resource: 404 in the spec's body, not fastify's 400.
+    // fastify runs no hook for its own errors: the Host check and the request log happen here too.
     frameworkErrors: (_error, request, reply) => {
       restoreTarget(request.raw);
       reply.header('X-Request-Id', request.id);
-      sendError(request, reply, ApiError.of('not_found'));
+      const error = ApiError.of(hosts.hostAllowed(request.headers.host) ? 'not_found' : 'host_not_allowed');
+      sendError(request, reply, error);
+      recordRequest(request, reply, JSON.stringify(error.toBody(request.id)), () => {});
     },
   });
   headWithEveryGet(app);
@@ -125,7 +129,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
 
   // The request log (`emulator logs tail`): every API request of both environments, answered ones included
   // when a fault or the credential check answered before the route.
-  app.addHook('onSend', recordRequests(emulator));
+  app.addHook('onSend', recordRequest);
   // The emulator's root is the merchant panel's address, for people who open the bare URL in a browser.
   app.get('/', (_request, reply) => reply.redirect('/_emulator/panel', 302));
 

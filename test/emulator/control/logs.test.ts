@@ -51,10 +51,11 @@ describe('GET /_emulator/logs', () => {
     expect(JSON.stringify(page)).not.toMatch(/svs_|authorization/i);
   });
 
-  it('records refusals with their error code: a wrong credential, an unknown route, an injected fault, the live API', async () => {
+  it('records refusals with their error code: a wrong credential, an unknown route, a path not valid percent-encoding, an injected fault, the live API', async () => {
     const start = await newest();
     await emu.api('GET', '/store', { credential: 'svk_test_nope.svs_test_nopenopenope' });
     await emu.api('GET', '/nowhere');
+    await emu.api('GET', '/orders/%zz');
     await emu.control('POST', '/faults', { path: '/sandbox/v1/orders', status: 503 });
     await emu.api('GET', '/orders');
     await emu.liveApi('GET', '/me');
@@ -62,6 +63,7 @@ describe('GET /_emulator/logs', () => {
     expect(entries.map((e: any) => [e.environment, e.path, e.status, e.error_code])).toEqual([
       ['test', '/sandbox/v1/store', 401, 'unauthenticated'],
       ['test', '/sandbox/v1/nowhere', 404, 'not_found'],
+      ['test', '/sandbox/v1/orders/%zz', 404, 'not_found'],
       ['test', '/sandbox/v1/orders', 503, 'maintenance'],
       ['live', '/v1/me', 200, null],
     ]);

@@ -25,9 +25,9 @@ const json = { 'content-type': 'application/json' };
 
 describe('Host check (DNS rebinding)', () => {
   it.each(['evil.example', 'evil.example:4010', '127.0.0.1.nip.io', 'localhost.evil.example', '10.0.0.1'])(
-    'answers 403 in the spec’s error body to Host: %s, on API, control and unknown routes',
+    'answers 403 in the spec’s error body to Host: %s, on API, control and unknown routes and a path not valid percent-encoding',
     async (host) => {
-      for (const path of ['/sandbox/v1/me', '/_emulator/state', '/_emulator/panel', '/nothing-here']) {
+      for (const path of ['/sandbox/v1/me', '/_emulator/state', '/_emulator/panel', '/nothing-here', '/sandbox/v1/orders/%zz']) {
         const res = await rawRequest(`${emu.url}${path}`, 'GET', { host, authorization: `Bearer ${emu.test.credential}` });
         expect(res.status, path).toBe(403);
         expect(res.body.error.code).toBe('host_not_allowed');
