@@ -216,3 +216,47 @@ describePostgres('an idempotency key claimed by a unit of work, on a server data
     expect(await env.orders.lastNumber(ids.storeId)).toBe(3);
   });
 });
+
+describePostgres('an idempotency key freed while a unit of work was claiming it', (h) => {
+  it('runs the stopped work again once the claim takes the key on its next try, and commits it once', async () => {
+    const claims = h.storage.coordination.idempotency;
+    const other = await h.openAnother();
+    // Another process holds the key: the claim's first INSERT, sent with BEGIN, does not take it, and
+    // the work is stopped (its next statement refused unsent).
+    expect(await other.coordination.idempotency.claim('test', 'int_1', 'k-freed', 'fp', T0)).toEqual({ kind: 'fresh' });
+    // The other process gives the key up right before this one reads the key's row (a hook on this
+    // storage's pool): the read finds no row, and the claim's next INSERT takes the key.
+    const pool = (h.storage as unknown as { pool: pg.Pool }).pool;
+    const query = pool.query;
+    let freed = 0;
+    pool.query = (async (...args: unknown[]) => {
+      const text = (args[0] as { text?: string } | null)?.text ?? '';
+      if (freed === 0 && text.startsWith('SELECT fingerprint, state, response')) {
+        freed++;
+        await other.coordination.idempotency.release('test', 'int_1', 'k-freed');
+      }
+      return (query as (...a: unknown[]) => Promise<unknown>).apply(pool, args);
+    }) as typeof pool.query;
+    let runs = 0;
+    let storeId: string | null = null;
+    let outcome: unknown;
+    try {
+      outcome = await h.storage.env('test').tx(async (tx) => {
+        runs++;
+        const ids = await storeWithIntegration(tx);
+        storeId = ids.storeId;
+        await tx.orders.insert(order(ids.storeId, 1));
+        return 'done';
+      }, claims.withWork!('test', 'int_1', 'k-freed', 'fp', T0)).catch((error: unknown) => error);
+    } finally {
+      pool.query = query;
+    }
+    expect(freed).toBe(1);
+    expect(outcome).toBe('done');
+    // Stopped once, run again with the key held: its writes committed once.
+    expect(runs).toBe(2);
+    expect(await h.storage.env('test').orders.lastNumber(storeId!)).toBe(1);
+    // The key is this process's now: another claim of it is in progress.
+    expect(await other.coordination.idempotency.claim('test', 'int_1', 'k-freed', 'fp', T0)).toEqual({ kind: 'in_progress' });
+  });
+});
