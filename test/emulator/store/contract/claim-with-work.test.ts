@@ -260,3 +260,58 @@ describePostgres('an idempotency key freed while a unit of work was claiming it'
     expect(await other.coordination.idempotency.claim('test', 'int_1', 'k-freed', 'fp', T0)).toEqual({ kind: 'in_progress' });
   });
 });
+
+describePostgres('an idempotency key claimed on a connection whose session was gone', (h) => {
+  it('sends the claim again on the next connection once the failed one has settled, even when it fails after the work', async () => {
+    const claims = h.storage.coordination.idempotency;
+    const pool = (h.storage as unknown as { pool: pg.Pool }).pool;
+    const connect = pool.connect;
+    const gone = () => new Error('Connection terminated unexpectedly');
+    let checkouts = 0;
+    let failClaim: (() => void) | undefined;
+    const second: string[] = [];
+    let secondClient: pg.PoolClient | undefined;
+    // A unit of work's first connection had lost its session (the server restarted while it sat idle):
+    // each of its statements fails as on a closed socket, the claim's INSERT last (once a statement
+    // goes out on another connection, or after 50 ms). The second connection records what it is sent.
+    pool.connect = ((...args: unknown[]) => {
+      if (typeof args[0] === 'function') return (connect as (...a: unknown[]) => unknown).apply(pool, args);
+      return ((connect as unknown as (this: pg.Pool) => Promise<pg.PoolClient>).call(pool)).then((client) => {
+        const own = client as unknown as { query: (...a: unknown[]) => unknown };
+        const query = own.query;
+        if (++checkouts === 1) {
+          own.query = (config: unknown) => {
+            const text = typeof config === 'string' ? config : ((config as { text?: string }).text ?? '');
+            if (!text.includes('idempotency_keys')) return Promise.reject(gone());
+            return new Promise((_, reject) => {
+              failClaim = () => reject(gone());
+              setTimeout(failClaim, 50);
+            });
+          };
+        } else if (checkouts === 2) {
+          secondClient = client;
+          own.query = (...a: unknown[]) => {
+            const config = a[0];
+            second.push(typeof config === 'string' ? config : ((config as { text?: string }).text ?? ''));
+            failClaim?.();
+            return query.apply(client, a);
+          };
+        }
+        return client;
+      });
+    }) as typeof pool.connect;
+    const claim = claims.withWork!('test', 'int_1', 'k-gone', 'fp', T0);
+    let result: Awaited<ReturnType<typeof writeSome>>;
+    try {
+      result = await writeSome(h.storage, claim);
+    } finally {
+      pool.connect = connect;
+      if (secondClient) delete (secondClient as unknown as { query?: unknown }).query;
+    }
+    expect(result.outcome).toBe('done');
+    expect(claim.taken).toEqual({ kind: 'fresh' });
+    // The claim went out again, first, on the second connection (not the failed one handed back).
+    expect(second[0]).toContain('idempotency_keys');
+    expect(await h.storage.env('test').orders.lastNumber(result.storeId!)).toBe(1);
+  });
+});
