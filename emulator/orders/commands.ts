@@ -101,8 +101,8 @@ export async function changeStatus(
       acceptedAt: change.status === 'accepted' ? now : order.acceptedAt,
       updatedAt: nextUpdatedAt(order, now),
     };
-    await tx.orders.update(updated);
-    await tx.orders.addHistory(order.id, { status: change.status, at, by: actor.type, integrationId: actor.integrationId, reason: change.reason ?? null });
+    // The order and its history entry: one statement on a server database (issue 25).
+    await tx.orders.update(updated, { status: change.status, at, by: actor.type, integrationId: actor.integrationId, reason: change.reason ?? null });
     await tx.emit('order.status_changed', order.storeId, {
       order: await keepPresented(tx.orders, updated),
       previous_status: previous,

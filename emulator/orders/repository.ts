@@ -107,7 +107,11 @@ export interface OrderListArgs {
 }
 
 export interface OrdersRepository {
-  insert(order: OrderRecord): Promise<void>;
+  /**
+   * A new order; with `entry`, its first history entry too (a server database writes both in one
+   * statement: issue 25), as `addHistory` would.
+   */
+  insert(order: OrderRecord, entry?: HistoryRecord): Promise<void>;
   /**
    * The order; with `lock` the row is held for the rest of the transaction (a server database: a
    * second writer waits; the embedded one runs one transaction at a time anyway).
@@ -115,8 +119,11 @@ export interface OrdersRepository {
   byId(id: string, options?: { lock?: boolean }): Promise<OrderRecord | undefined>;
   /** The store's order confirmed with that code (spec: GET /orders/by-external-id). */
   byExternalId(storeId: string, externalId: string): Promise<OrderRecord | undefined>;
-  /** Writes every field of the record back (the record was read in the same transaction). */
-  update(order: OrderRecord): Promise<void>;
+  /**
+   * Writes every field of the record back (the record was read in the same transaction); with
+   * `entry`, the history entry of that change too, in the same statement on a server database.
+   */
+  update(order: OrderRecord, entry?: HistoryRecord): Promise<void>;
   /** Oldest first, by number, after `afterNumber`. */
   list(args: OrderListArgs): Promise<OrderRecord[]>;
   /** Orders not yet confirmed as imported (pending or failed), for the panel's alerts. */

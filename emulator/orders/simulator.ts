@@ -137,8 +137,7 @@ export async function simulateOrder(env: EnvContext, request: SimulateOrderReque
       lastImportError: null,
       acceptedAt: null,
     };
-    await tx.orders.insert(order);
-    await tx.orders.addHistory(order.id, { status: 'pending', at: now, by: 'customer', integrationId: null, reason: null });
+    await tx.orders.insert(order, { status: 'pending', at: now, by: 'customer', integrationId: null, reason: null });
     await tx.emit('order.created', store.id, { order: await keepPresented(tx.orders, order) });
     return order;
   });

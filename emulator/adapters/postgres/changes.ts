@@ -27,7 +27,11 @@ export class PgChangeFeed implements ChangeFeed {
     readonly origin: string,
   ) {
     this.refused = new RefusedNotices(channel);
+    this.ownPrefix = `${JSON.stringify({ o: origin }).slice(0, -1)},`;
   }
+
+  /** How every notice of this process begins (`payloads`: its origin, then its changes or the shared mark). */
+  private readonly ownPrefix: string;
 
   on<T extends Topic>(topic: T, listener: ChangeListener<T>): () => void {
     return this.local.on(topic, listener);
@@ -82,6 +86,8 @@ export class PgChangeFeed implements ChangeFeed {
    * listener that throws is told like a refused notice, and the rest of the notice is still published.
    */
   private received(text: string): void {
+    // This process's own notice (every write's, back from the server) goes unread: not parsed to be dropped.
+    if (text.startsWith(this.ownPrefix)) return;
     const notice = parseChangeNotice(text);
     if (!notice) return this.refused.refused(text);
     if (notice.o === this.origin) return;
@@ -119,10 +125,21 @@ export class PgChangeFeed implements ChangeFeed {
 
 type Message = ChangeNotice;
 
+/** A change's identity: every field a change of its topic can hold (store/changes.ts), in one text. */
+function keyOf(change: Change): string {
+  const c = change as Partial<Record<'storeId' | 'orderId' | 'config' | 'type', unknown>>;
+  return `${change.topic}\u0001${change.environment}\u0001${c.storeId}\u0001${c.orderId}\u0001${c.config}\u0001${c.type}`;
+}
+
+/**
+ * Each change once (the last of equal ones), in the order of their first: a transaction that writes an
+ * order three times tells it once. Keyed by its fields rather than its JSON (issue 25: this runs twice
+ * per write, for the notice and for the publication).
+ */
 function unique(changes: readonly Change[]): Change[] {
   if (changes.length < 2) return [...changes];
   const seen = new Map<string, Change>();
-  for (const change of changes) seen.set(JSON.stringify(change), change);
+  for (const change of changes) seen.set(keyOf(change), change);
   return [...seen.values()];
 }
 

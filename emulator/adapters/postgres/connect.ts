@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { reasonOf, sessionGone, translate } from './errors.js';
+import { CONTENTION_RUNS, contended, contentionPause, isContention, reasonOf, sessionGone, translate } from './errors.js';
 import { CountingClient, CountingPool } from './round-trips.js';
 
 export type Pool = pg.Pool;
@@ -116,24 +116,33 @@ export const staleTries = (pool: pg.Pool): number => ((pool.options as { max?: n
 /**
  * A pool whose statements (each one committed on its own) run again on another connection when the
  * one they were handed had been ended while idle: the server's restart costs the statement nothing,
- * where otherwise every idle connection would fail one request before the pool learnt of it.
+ * where otherwise every idle connection would fail one request before the pool learnt of it. A
+ * prepared statement that PostgreSQL rolled back for another transaction's sake (a deadlock, a
+ * serialization failure: nothing of it stays) runs again too, after a short pause, up to
+ * CONTENTION_RUNS runs, then fails as a busy database (503), never a 500. Texts of several statements
+ * are not run again: one of them may have committed before another failed.
  */
 class SessionRetryingPool extends CountingPool {
   override query(...args: unknown[]): never {
     const run = () => (super.query as unknown as (...a: unknown[]) => Promise<unknown>)(...args);
     if (typeof args[args.length - 1] === 'function') return run() as never;
-    return run().catch((error: unknown) => this.again(run, error)) as never;
+    const prepared = typeof args[0] === 'object' && args[0] !== null && typeof (args[0] as { name?: unknown }).name === 'string';
+    return run().catch((error: unknown) => this.again(run, error, prepared)) as never;
   }
 
-  private async again(run: () => Promise<unknown>, error: unknown): Promise<unknown> {
-    for (let tries = 1; sessionGone(error) && tries < staleTries(this); tries++) {
+  private async again(run: () => Promise<unknown>, error: unknown, prepared: boolean): Promise<unknown> {
+    let stale = 1;
+    let runs = 1;
+    for (;;) {
+      if (sessionGone(error) && stale < staleTries(this)) stale++;
+      else if (prepared && isContention(error) && runs < CONTENTION_RUNS) await contentionPause(runs++);
+      else throw prepared ? contended(error) : error;
       try {
         return await run();
       } catch (next) {
         error = next;
       }
     }
-    throw error;
   }
 }
 

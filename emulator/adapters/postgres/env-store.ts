@@ -7,7 +7,7 @@ import type { EnvStore, Tx } from '../../store/port.js';
 import { QueryConn, TxConn, type Queryable } from './conn.js';
 import { ClaimAnswered, type Claim, type WorkClaim } from '../../store/coordination.js';
 import { checkoutOrUnavailable, staleTries, type Pool, type PoolClient } from './connect.js';
-import { DEADLOCK, isDriverUnavailable, SERIALIZATION_FAILURE, sessionGone, sqlState, translate, UNIQUE_VIOLATION } from './errors.js';
+import { CONTENTION_RUNS, contended, DEADLOCK, isDriverUnavailable, SERIALIZATION_FAILURE, sessionGone, sqlState, translate, UNIQUE_VIOLATION } from './errors.js';
 import type { PgChangeFeed } from './changes.js';
 import { environmentSql, LazyRepositories, type EnvironmentSql } from './repositories.js';
 import { emitWritesText, type EmitTarget, type PendingDelivery, type PgEventsRepository } from './events.js';
@@ -37,7 +37,7 @@ export interface PgEnvOptions {
  *   reads the row that now exists and takes its "already there" path (update, replay, conflict). A
  *   duplicate that is not a race fails the same way each time, and that error is thrown at the end.
  */
-export const MAX_RUNS = 5;
+export const MAX_RUNS = CONTENTION_RUNS;
 const RETRIED = new Set([SERIALIZATION_FAILURE, DEADLOCK, UNIQUE_VIOLATION]);
 /** 25P02: a statement sent after another failed in the same transaction. */
 const IN_FAILED_TRANSACTION = '25P02';
@@ -114,8 +114,9 @@ export class PgEnvStore extends LazyRepositories implements EnvStore {
           continue;
         }
         // A statement refused because an earlier one (maybe sent without waiting) failed: that earlier
-        // failure is the outcome. Any other error is the work's own answer, as it threw it.
-        throw translate(sqlState(error) === IN_FAILED_TRANSACTION ? cause : error);
+        // failure is the outcome. Any other error is the work's own answer, as it threw it. Contention
+        // that outlasted every run answers as a busy database (503), never a 500 (errors.ts).
+        throw translate(contended(sqlState(error) === IN_FAILED_TRANSACTION ? cause : error));
       }
       client.release();
       this.options.feed.publish(tx.changes);

@@ -80,6 +80,32 @@ export const DEADLOCK = '40P01';
 export const UNIQUE_VIOLATION = '23505';
 
 /**
+ * How many times a statement or a unit of work runs at most when PostgreSQL keeps rolling it back
+ * for another transaction's sake (40001, 40P01): each run after the first waits a short random pause.
+ */
+export const CONTENTION_RUNS = 5;
+
+/** PostgreSQL rolled the statement's transaction back so that another could go on (nothing of it stays). */
+export function isContention(error: unknown): boolean {
+  const state = sqlState(error);
+  return state === SERIALIZATION_FAILURE || state === DEADLOCK;
+}
+
+/**
+ * The error a request gets once its runs are spent: contention that outlasted them is the database
+ * being too busy to serve it now, so the HTTP layer answers 503 `maintenance` with Retry-After (the
+ * spec's retryable answer), never a 500; nothing of the request was applied. Any other error as is.
+ */
+export function contended(error: unknown): unknown {
+  if (!isContention(error)) return error;
+  const reason = sqlState(error) === DEADLOCK ? 'deadlock' : 'serialization failure';
+  return new StorageUnavailableError(`${reason}, ${CONTENTION_RUNS} runs`, { cause: error });
+}
+
+/** A short random pause before running again, growing with each run: two colliding transactions part ways. */
+export const contentionPause = (run: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * run));
+
+/**
  * The connection's session is gone: the server ended it (57P01 an administrator or a restart, 57P02
  * another backend's crash), or its socket was closed under the statement (EPIPE, ECONNRESET, the
  * driver's "Connection terminated unexpectedly"). A connection idle in the pool can lose its session

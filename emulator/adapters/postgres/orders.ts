@@ -86,6 +86,10 @@ const values = (o: OrderRecord) =>
 
 const HISTORY = `status, at, by, integration_id AS "integrationId", reason`;
 
+/** A history entry's five parameters after the order's `n`. */
+const entryParams = (n: number) => [1, 2, 3, 4, 5].map((i) => `$${n + i}`).join(', ');
+const entryValues = (h: HistoryRecord) => [h.status, h.at, h.by, h.integrationId, h.reason];
+
 export function ordersSql(schema: string) {
   const t = tableIn(schema);
   return {
@@ -111,6 +115,19 @@ export function ordersSql(schema: string) {
       `INSERT INTO ${t('order_status_history')} (order_id, seq, status, at, by, integration_id, reason)
        VALUES ($1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM ${t('order_status_history')} WHERE order_id = $1), $2, $3, $4, $5, $6)`,
     ),
+    // The order's row and its history entry in one statement (issue 25: a status change and a new
+    // order wrote them in two). The entry's parameters follow the order's; the entry's position is
+    // read as `insertHistory` reads it (the order's row is held, or new).
+    updateWithHistory: statement(
+      `WITH o AS (UPDATE ${t('orders')} SET ${FIELDS.slice(1).map(([c], i) => `${c} = $${i + 2}`).join(', ')} WHERE id = $1)
+       INSERT INTO ${t('order_status_history')} (order_id, seq, status, at, by, integration_id, reason)
+       VALUES ($1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM ${t('order_status_history')} WHERE order_id = $1), ${entryParams(FIELDS.length)})`,
+    ),
+    insertWithHistory: statement(
+      `WITH o AS (INSERT INTO ${t('orders')} (${FIELDS.map(([c]) => c).join(', ')}) VALUES (${FIELDS.map((_, i) => `$${i + 1}`).join(', ')}))
+       INSERT INTO ${t('order_status_history')} (order_id, seq, status, at, by, integration_id, reason)
+       VALUES ($1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM ${t('order_status_history')} WHERE order_id = $1), ${entryParams(FIELDS.length)})`,
+    ),
     history: statement(`SELECT ${HISTORY} FROM ${t('order_status_history')} WHERE order_id = $1 ORDER BY seq`),
     // The order and its history in one statement, one snapshot (issue 25: GET /orders/{id}).
     withHistory: statement(`SELECT ${orderWithHistoryColumns(schema, '')} FROM ${t('orders')} o WHERE o.id = $1`),
@@ -135,10 +152,11 @@ export function pgOrders(conn: Conn, s: ReturnType<typeof ordersSql>, environmen
   const many = async (st: typeof s.byId, args: unknown[]) => (await conn.rows<OrderRow>(st, args)).map(toRecord);
   const write = (st: typeof s.update, args: unknown[]) => (conn.send ? (conn.send(st, args), Promise.resolve()) : conn.run(st, args).then(() => undefined));
   return {
-    async insert(o) {
-      await write(s.insert, values(o));
-      histories?.set(o.id, []);
+    async insert(o, entry) {
+      await (entry ? write(s.insertWithHistory, [...values(o), ...entryValues(entry)]) : write(s.insert, values(o)));
+      histories?.set(o.id, entry ? [{ ...entry }] : []);
       changed(o.storeId, o.id);
+      if (entry) changed(null, o.id);
     },
     async byId(id, options) {
       if (!options?.lock || !histories) return (await many(options?.lock ? s.lock : s.byId, [id]))[0];
@@ -154,9 +172,16 @@ export function pgOrders(conn: Conn, s: ReturnType<typeof ordersSql>, environmen
       return order;
     },
     byExternalId: async (storeId, externalId) => (await many(s.byExternal, [storeId, externalId]))[0],
-    async update(o) {
-      await write(s.update, values(o));
+    async update(o, entry) {
+      if (!entry) {
+        await write(s.update, values(o));
+        changed(o.storeId, o.id);
+        return;
+      }
+      await write(s.updateWithHistory, [...values(o), ...entryValues(entry)]);
+      histories?.get(o.id)?.push({ ...entry });
       changed(o.storeId, o.id);
+      changed(null, o.id);
     },
     list: (a) => many(s.list, [a.storeId, a.afterNumber, a.limit, a.statuses, a.ackStatus, a.createdSince, a.updatedSince]),
     notAcknowledged: (storeId) => many(s.waitingAck, [storeId]),

@@ -145,10 +145,15 @@ export function sqliteOrders(db: Db, changed: (storeId: string | null, orderId: 
        AND (@panel_only = 0 OR p.external_id IS NULL)
      ORDER BY p.id`,
   );
+  const addHistory = (orderId: string, h: HistoryRecord) => {
+    insertHistory.run({ order_id: orderId, status: h.status, at: h.at, by: h.by, integration_id: h.integrationId, reason: h.reason });
+    changed(null, orderId);
+  };
   return {
-    async insert(o) {
+    async insert(o, entry) {
       insert.run(toRow(o));
       changed(o.storeId, o.id);
+      if (entry) addHistory(o.id, entry);
     },
     // One transaction runs at a time on the embedded database: nothing to lock.
     async byId(id) {
@@ -159,9 +164,10 @@ export function sqliteOrders(db: Db, changed: (storeId: string | null, orderId: 
       const row = byExternal.get(storeId, externalId);
       return row ? toRecord(row) : undefined;
     },
-    async update(o) {
+    async update(o, entry) {
       update.run(toRow(o));
       changed(o.storeId, o.id);
+      if (entry) addHistory(o.id, entry);
     },
     async list(a) {
       return list
@@ -175,8 +181,7 @@ export function sqliteOrders(db: Db, changed: (storeId: string | null, orderId: 
       return waitingAck.all(storeId).map(toRecord);
     },
     async addHistory(orderId, h) {
-      insertHistory.run({ order_id: orderId, status: h.status, at: h.at, by: h.by, integration_id: h.integrationId, reason: h.reason });
-      changed(null, orderId);
+      addHistory(orderId, h);
     },
     async history(orderId) {
       return history.all(orderId).map(toHistory);

@@ -216,3 +216,102 @@ describePostgres('an idempotency key claimed by a unit of work, on a server data
     expect(await env.orders.lastNumber(ids.storeId)).toBe(3);
   });
 });
+
+describePostgres('an idempotency key freed while a unit of work was claiming it', (h) => {
+  it('runs the stopped work again once the claim takes the key on its next try, and commits it once', async () => {
+    const claims = h.storage.coordination.idempotency;
+    const other = await h.openAnother();
+    // Another process holds the key: the claim's first INSERT, sent with BEGIN, does not take it, and
+    // the work is stopped (its next statement refused unsent).
+    expect(await other.coordination.idempotency.claim('test', 'int_1', 'k-freed', 'fp', T0)).toEqual({ kind: 'fresh' });
+    // The other process gives the key up right before this one reads the key's row (a hook on this
+    // storage's pool): the read finds no row, and the claim's next INSERT takes the key.
+    const pool = (h.storage as unknown as { pool: pg.Pool }).pool;
+    const query = pool.query;
+    let freed = 0;
+    pool.query = (async (...args: unknown[]) => {
+      const text = (args[0] as { text?: string } | null)?.text ?? '';
+      if (freed === 0 && text.startsWith('SELECT fingerprint, state, response')) {
+        freed++;
+        await other.coordination.idempotency.release('test', 'int_1', 'k-freed');
+      }
+      return (query as (...a: unknown[]) => Promise<unknown>).apply(pool, args);
+    }) as typeof pool.query;
+    let runs = 0;
+    let storeId: string | null = null;
+    let outcome: unknown;
+    try {
+      outcome = await h.storage.env('test').tx(async (tx) => {
+        runs++;
+        const ids = await storeWithIntegration(tx);
+        storeId = ids.storeId;
+        await tx.orders.insert(order(ids.storeId, 1));
+        return 'done';
+      }, claims.withWork!('test', 'int_1', 'k-freed', 'fp', T0)).catch((error: unknown) => error);
+    } finally {
+      pool.query = query;
+    }
+    expect(freed).toBe(1);
+    expect(outcome).toBe('done');
+    // Stopped once, run again with the key held: its writes committed once.
+    expect(runs).toBe(2);
+    expect(await h.storage.env('test').orders.lastNumber(storeId!)).toBe(1);
+    // The key is this process's now: another claim of it is in progress.
+    expect(await other.coordination.idempotency.claim('test', 'int_1', 'k-freed', 'fp', T0)).toEqual({ kind: 'in_progress' });
+  });
+});
+
+describePostgres('an idempotency key claimed on a connection whose session was gone', (h) => {
+  it('sends the claim again on the next connection once the failed one has settled, even when it fails after the work', async () => {
+    const claims = h.storage.coordination.idempotency;
+    const pool = (h.storage as unknown as { pool: pg.Pool }).pool;
+    const connect = pool.connect;
+    const gone = () => new Error('Connection terminated unexpectedly');
+    let checkouts = 0;
+    let failClaim: (() => void) | undefined;
+    const second: string[] = [];
+    let secondClient: pg.PoolClient | undefined;
+    // A unit of work's first connection had lost its session (the server restarted while it sat idle):
+    // each of its statements fails as on a closed socket, the claim's INSERT last (once a statement
+    // goes out on another connection, or after 50 ms). The second connection records what it is sent.
+    pool.connect = ((...args: unknown[]) => {
+      if (typeof args[0] === 'function') return (connect as (...a: unknown[]) => unknown).apply(pool, args);
+      return ((connect as unknown as (this: pg.Pool) => Promise<pg.PoolClient>).call(pool)).then((client) => {
+        const own = client as unknown as { query: (...a: unknown[]) => unknown };
+        const query = own.query;
+        if (++checkouts === 1) {
+          own.query = (config: unknown) => {
+            const text = typeof config === 'string' ? config : ((config as { text?: string }).text ?? '');
+            if (!text.includes('idempotency_keys')) return Promise.reject(gone());
+            return new Promise((_, reject) => {
+              failClaim = () => reject(gone());
+              setTimeout(failClaim, 50);
+            });
+          };
+        } else if (checkouts === 2) {
+          secondClient = client;
+          own.query = (...a: unknown[]) => {
+            const config = a[0];
+            second.push(typeof config === 'string' ? config : ((config as { text?: string }).text ?? ''));
+            failClaim?.();
+            return query.apply(client, a);
+          };
+        }
+        return client;
+      });
+    }) as typeof pool.connect;
+    const claim = claims.withWork!('test', 'int_1', 'k-gone', 'fp', T0);
+    let result: Awaited<ReturnType<typeof writeSome>>;
+    try {
+      result = await writeSome(h.storage, claim);
+    } finally {
+      pool.connect = connect;
+      if (secondClient) delete (secondClient as unknown as { query?: unknown }).query;
+    }
+    expect(result.outcome).toBe('done');
+    expect(claim.taken).toEqual({ kind: 'fresh' });
+    // The claim went out again, first, on the second connection (not the failed one handed back).
+    expect(second[0]).toContain('idempotency_keys');
+    expect(await h.storage.env('test').orders.lastNumber(result.storeId!)).toBe(1);
+  });
+});
