@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -592,9 +592,22 @@ async function runFile(file: string, mode: SessionMode = 'pipe'): Promise<FileRu
     return { failure, blocks: blocks.length, times: outcome.times, terminal };
   } finally {
     await emulator.stop();
+    keepSession(file, mode, dir);
     rmSync(dir, { recursive: true, force: true });
     if (probe) rmSync(probe.dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * With MERCHANT_KIT_DOCS_KEEP=<folder>, a copy of each session's working folder (what its blocks
+ * wrote: a homologation report, a balancer's ready line) is kept there, to read after a slow or
+ * failed run; the runner's own links and shims are left out.
+ */
+function keepSession(file: string, mode: SessionMode, dir: string): void {
+  const keep = process.env.MERCHANT_KIT_DOCS_KEEP;
+  if (!keep) return;
+  const to = join(keep, `${file.replace(/[^A-Za-z0-9.-]+/g, '_')}-${mode}-${Date.now()}`);
+  cpSync(dir, to, { recursive: true, filter: (path) => !['.bin', 'fixtures', 'docs'].some((skip) => path === join(dir, skip)) });
 }
 
 /** With MERCHANT_KIT_DOCS_TIMES=1, each file's time and its slowest block (how the limits were sized). */
