@@ -186,7 +186,8 @@ async function startNginx(config: string, ports: Record<number, number>, taken: 
   const certificate = join(prefix, 'sandbox.crt');
   const key = join(prefix, 'sandbox.key');
   execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=localhost', '-keyout', key, '-out', certificate,
+    // An EC key: made in ~10 ms where an RSA one took 0.1–0.4 s of CPU (and blocked this process's loop for up to 1.6 s).
+    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2', '-subj', '/CN=localhost', '-keyout', key, '-out', certificate,
     '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-addext', 'basicConstraints=critical,CA:TRUE',
   ], { stdio: 'pipe' });
   let port = await freePort();
