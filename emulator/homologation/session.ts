@@ -268,12 +268,19 @@ export class ObserverSession {
     return { integration_id: this.integrationId, environment: this.env.name, scopes: [], calls, session, now: Date.now(), settings, webhook_active: Boolean(this.view.webhook) };
   }
 
-  /** Opens the tasks the ERP's calls call for, and re-issues those whose order the ERP made final first. */
+  /**
+   * Opens the tasks the ERP's calls call for, and re-issues those whose order the ERP made final
+   * first; what changed is saved before it returns. A report asked of this process opens tasks too
+   * (snapshot), and the other processes of a shared sandbox, where the person may read the tasks,
+   * show the view as saved: a task opened there and left unsaved stayed open until the deadline.
+   */
   private async refreshTasks(settings: SessionSettings): Promise<void> {
     if (Date.now() >= this.view.deadline || this.abort.signal.aborted || this.view.ended_at !== null) return;
+    const before = JSON.stringify(this.view.tasks);
     const obs = await this.observation(settings);
     await openConditionalTasks({ env: this.env, storeId: this.storeId, integrationId: this.integrationId, view: this.view, calls: obs.calls, nextTaskId: () => this.nextTaskId() });
     await reissueTasks(this.env, obs, this.view, this.storeId, this.integrationId, () => this.nextTaskId(), this.reissued);
+    if (JSON.stringify(this.view.tasks) !== before) await this.save();
   }
 
   /**

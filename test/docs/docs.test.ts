@@ -1,14 +1,14 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { connect, createServer, type AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 import { runBuild } from '../helpers/run-build.js';
-import { loadDeadline, loadFactor, loadTimer, withinPatience } from '../helpers/wait.js';
+import { loadDeadline, loadFactor, loadTimer } from '../helpers/wait.js';
 import {
   adaptBlock, adaptNginx, adaptPublicUrl, BLOCK_MARK, credentialFiles, describeEnd, DOCUMENTED_PORTS, FILTERS, filterShim, lastBlock, MarkerClock, needsPostgres, nginxBlock,
   PROBE_ENV, PROBE_PROLOGUE, SESSION_ENV, sessionProcesses, sessionScript, shellBlocks, terminalReasons, terminalText, type SessionMode, type SessionProcess, type Stop, type Target,
@@ -22,7 +22,8 @@ import { createTestDatabase, PG_URL } from '../helpers/postgres.js';
 //   other info string), and blocks whose previous non-blank line is `<!-- not-run -->`, are not run
 //   (long-running commands such as `listen`, interactive prompts, output samples);
 // - the blocks of one file run in order in one bash session (`set -eo pipefail`) in a scratch
-//   folder, against a fresh emulator of their own (the built CLI, `--port 0 --memory --json`);
+//   folder, against a fresh emulator of their own (the built package's, as `emulator start --port 0
+//   --memory --json` starts it, in the test's process);
 // - `127.0.0.1:4010` and `localhost:4010` become that emulator's address, `svk_test_….svs_test_…`
 //   and `svk_live_….svs_live_…` its seeded credentials; `merchant-kit` and `npx merchant-kit` run the
 //   repo's built bin (a private copy of it); lines that are `npm install`, `npm ci`, `npm start`,
@@ -185,7 +186,8 @@ async function startNginx(config: string, ports: Record<number, number>, taken: 
   const certificate = join(prefix, 'sandbox.crt');
   const key = join(prefix, 'sandbox.key');
   execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=localhost', '-keyout', key, '-out', certificate,
+    // An EC key: made in ~10 ms where an RSA one took 0.1–0.4 s of CPU (and blocked this process's loop for up to 1.6 s).
+    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2', '-subj', '/CN=localhost', '-keyout', key, '-out', certificate,
     '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-addext', 'basicConstraints=critical,CA:TRUE',
   ], { stdio: 'pipe' });
   let port = await freePort();
@@ -222,41 +224,29 @@ async function startNginx(config: string, ports: Record<number, number>, taken: 
   }
 }
 
-/**
- * How long an emulator may take to print its ready line on a quiet machine before its start counts
- * as hung (it takes about a second; the limit grows with the machine's load): a deadline for an
- * event that is sure to come, the ready line or the process's exit.
- */
-const START_LIMIT_MS = 60_000;
+/** The run's copy of the built package's emulator entry (helpers/run-build.ts), imported once for every session. */
+type EmulatorEntry = typeof import('../../emulator/index.js');
+let builtEmulator: Promise<EmulatorEntry> | null = null;
 
-/** The built CLI's emulator on a free port, in memory; resolves with its ready line's data, or says why it did not start. */
-async function startEmulator(cwd: string): Promise<Emulator> {
-  const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', '--memory', '--json'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  const ready = new Promise<string>((resolve, reject) => {
-    child.once('error', (error) => reject(new Error(`the emulator could not be started: ${error.message}`)));
-    // 'close': its output is read to the end by then, so the message holds all of stderr.
-    child.once('close', (code, signal) => reject(new Error(`the emulator exited (${signal ?? `code ${code}`}) before its ready line; stderr:\n${stderr}`)));
-    createInterface({ input: child.stdout }).once('line', resolve);
+/**
+ * A fresh emulator of the built package on a free port, in memory, started in this process with the
+ * options `emulator start --port 0 --memory --json` gives it (src/cli/commands/emulator/start.ts: the
+ * system clock, the limits on, loopback, no token); resolves with its ready line's data (issue 27:
+ * the same emulator the CLI's start runs, without a process of its own, which cost ~0.7 s of CPU
+ * per session for the CLI's own start). The blocks reach it over real HTTP, as the reader's.
+ */
+async function startEmulator(): Promise<Emulator> {
+  const { startEmulator: start, readyLine } = await (builtEmulator ??= import(pathToFileURL(join(dirname(dirname(BIN)), 'dist', 'emulator', 'index.js')).href) as Promise<EmulatorEntry>);
+  const running = await start({
+    port: 0, host: '127.0.0.1', memory: true, clock: 'system', limits: true, allowedHosts: [], trustProxy: [],
+    allowLoopbackTargets: false, accessRequests: false, logger: false,
   });
-  try {
-    const line = await withinPatience(ready, () => `the emulator (pid ${child.pid}) printed no ready line; stderr so far:\n${stderr}`, START_LIMIT_MS);
-    let info;
-    try {
-      info = JSON.parse(line);
-    } catch {
-      throw new Error(`the emulator's first line is not its JSON ready line: ${line}\nstderr:\n${stderr}`);
-    }
-    const credential = (env: string) => info.stores.find((s: { environment: string }) => s.environment === env).credential as string;
-    return {
-      target: { hostPort: new URL(info.url).host, testCredential: credential('test'), liveCredential: credential('live') },
-      stop: () => void child.kill('SIGTERM'),
-    };
-  } catch (error) {
-    child.kill('SIGKILL');
-    throw error;
-  }
+  const info = readyLine(running);
+  const credential = (env: string) => info.stores.find((s) => s.environment === env)!.credential!;
+  return {
+    target: { hostPort: new URL(info.url).host, testCredential: credential('test'), liveCredential: credential('live') },
+    stop: () => running.close(),
+  };
 }
 
 /**
@@ -491,7 +481,7 @@ interface Prepared {
 
 function prepare(): Prepared {
   const dir = sessionFolder();
-  const emulator = startEmulator(dir);
+  const emulator = startEmulator();
   // Awaited by the session that takes it; a start that fails fails that session, with the reason.
   emulator.catch(() => undefined);
   return { dir, emulator };
@@ -592,9 +582,22 @@ async function runFile(file: string, mode: SessionMode = 'pipe'): Promise<FileRu
     return { failure, blocks: blocks.length, times: outcome.times, terminal };
   } finally {
     await emulator.stop();
+    keepSession(file, mode, dir);
     rmSync(dir, { recursive: true, force: true });
     if (probe) rmSync(probe.dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * With MERCHANT_KIT_DOCS_KEEP=<folder>, a copy of each session's working folder (what its blocks
+ * wrote: a homologation report, a balancer's ready line) is kept there, to read after a slow or
+ * failed run; the runner's own links and shims are left out.
+ */
+function keepSession(file: string, mode: SessionMode, dir: string): void {
+  const keep = process.env.MERCHANT_KIT_DOCS_KEEP;
+  if (!keep) return;
+  const to = join(keep, `${file.replace(/[^A-Za-z0-9.-]+/g, '_')}-${mode}-${Date.now()}`);
+  cpSync(dir, to, { recursive: true, filter: (path) => !['.bin', 'fixtures', 'docs'].some((skip) => path === join(dir, skip)) });
 }
 
 /** With MERCHANT_KIT_DOCS_TIMES=1, each file's time and its slowest block (how the limits were sized). */

@@ -56,8 +56,11 @@ export interface Team {
   next(): Member;
   api<T = any>(method: string, path: string, options?: CallOptions): Promise<Response<T>>;
   control<T = any>(method: string, path: string, body?: unknown): Promise<Response<T>>;
-  /** A process that runs `startEmulator()` with options the CLI has no flag for (a test-only webhook timeout). */
-  addScripted(options: Record<string, unknown>): Promise<Member>;
+  /**
+   * A process that runs `startEmulator()` with options the CLI has no flag for (a test-only webhook
+   * timeout); with `dieOnFirstRequest`, one that kills itself once its first outgoing request has left.
+   */
+  addScripted(options: Record<string, unknown>, how?: { dieOnFirstRequest?: boolean }): Promise<Member>;
   /** Every process killed (SIGKILL) and as many started again on the same database. */
   restart(): Promise<void>;
   /** Every process killed; the database stays until the file ends. */
@@ -103,8 +106,18 @@ function startArgs(url: string, options: TeamOptions): string[] {
   return [BIN, 'emulator', 'start', '--port', '0', '--json', '--database-url', url, '--clock', options.clock ?? 'manual', '--allow-loopback-targets', ...(options.args ?? [])];
 }
 
+/**
+ * With `dieOnFirstRequest`, the process kills itself (SIGKILL) as its first outgoing HTTP request
+ * has left (its 'finish': the whole request handed to the system): a process that dies mid-attempt,
+ * at a moment that does not depend on when the test's own process gets to run.
+ */
+const DIE_ON_FIRST_REQUEST = `
+  (await import('node:diagnostics_channel')).subscribe('http.client.request.start', ({ request }) =>
+    request.once('finish', () => process.kill(process.pid, 'SIGKILL')));
+`;
+
 // startEmulator() from the built package, printing the ready line as the CLI does.
-const SCRIPT = (options: Record<string, unknown>) => `
+const SCRIPT = (options: Record<string, unknown>, dieOnFirstRequest = false) => `${dieOnFirstRequest ? DIE_ON_FIRST_REQUEST : ''}
   const { startEmulator, readyLine } = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist', 'emulator', 'index.js')).href)});
   const running = await startEmulator(${JSON.stringify(options)});
   process.stdout.write(JSON.stringify(readyLine(running)) + '\\n');
@@ -153,8 +166,9 @@ export async function startTeam(options: TeamOptions = {}): Promise<Team> {
     next,
     api: (method, path, o) => next().api(method, path, o),
     control: (method, path, body) => next().control(method, path, body),
-    async addScripted(scripted) {
-      const spawned = spawnMember(['--input-type=module', '-e', SCRIPT({ port: 0, clock: options.clock ?? 'manual', databaseUrl: database.url, allowLoopbackTargets: true, ...scripted })]);
+    async addScripted(scripted, how = {}) {
+      const script = SCRIPT({ port: 0, clock: options.clock ?? 'manual', databaseUrl: database.url, allowLoopbackTargets: true, ...scripted }, how.dieOnFirstRequest);
+      const spawned = spawnMember(['--input-type=module', '-e', script]);
       const m = member(spawned.process, await spawned.ready);
       members.push(m);
       return m;

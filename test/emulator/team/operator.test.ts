@@ -2,7 +2,7 @@ import { request as undiciRequest } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PG_URL } from '../../helpers/postgres.js';
 import { startTeam, useTeams, type Member, type Team } from '../../helpers/team.js';
-import { freshAddress, freshMinute } from '../../helpers/tokens.js';
+import { freshAddress } from '../../helpers/tokens.js';
 import { ACCESS_LIMITS } from '../../../src/contract/access-requests.js';
 
 // DESIGN: The operator's public test environment on a team sandbox — one signing key for every process
@@ -44,13 +44,20 @@ describe.skipIf(!PG_URL)('access requests and certificates on a team sandbox', (
   });
 
   it('counts one IP\'s requests on every process against one budget', async () => {
-    await freshMinute();
-    const agent = freshAddress();
     const [a, b] = team.members;
-    const answers = [];
-    for (let i = 0; i <= ACCESS_LIMITS.perIpPerMinute; i++) answers.push((await call(i % 2 ? a! : b!, 'POST', '/access-requests', { body: ask, agent })).status);
-    expect(answers).toEqual([...Array(ACCESS_LIMITS.perIpPerMinute).fill(201), 429]);
-    await agent.close();
+    // The budget is a real minute's (the processes' own clocks: a CLI process takes no guard clock).
+    // A count that straddled two minutes saw two budgets: it is made again from another address,
+    // then within one minute, instead of waiting for a fresh minute before it.
+    for (;;) {
+      const agent = freshAddress();
+      const minute = Math.floor(Date.now() / 60_000);
+      const answers = [];
+      for (let i = 0; i <= ACCESS_LIMITS.perIpPerMinute; i++) answers.push((await call(i % 2 ? a! : b!, 'POST', '/access-requests', { body: ask, agent })).status);
+      await agent.close();
+      if (Math.floor(Date.now() / 60_000) !== minute) continue;
+      expect(answers).toEqual([...Array(ACCESS_LIMITS.perIpPerMinute).fill(201), 429]);
+      return;
+    }
   });
 
   it('approved on one process, the hand-over is taken once when both processes are read at the same moment', async () => {

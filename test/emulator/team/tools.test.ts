@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PG_URL } from '../../helpers/postgres.js';
 import type { Receiver } from '../../helpers/receiver.js';
-import { byEventId, hook, sentinel, simulate, startTeamWithReceiver, useTeams, type Team } from '../../helpers/team.js';
+import { byEventId, freshKey, hook, newStore, sentinel, simulate, startTeamWithReceiver, useTeams, type Team } from '../../helpers/team.js';
 
 // DESIGN, Storage and the team sandbox: "faults, chaos, homologation sessions and recordings" are
 // shared: set on one process, they act on the requests and deliveries of the others.
@@ -89,5 +89,31 @@ describe.skipIf(!PG_URL)('sandbox tools across processes', () => {
       expect(report.started_at).toBe(started.body.data.started_at);
       expect(report.tasks.map((t: { action: string }) => t.action)).toEqual(onA.tasks.map((t: { action: string }) => t.action));
     }
+  });
+
+  // issue 27: a session's process opens a task when its report is asked (snapshot) as well as on its
+  // own looks; the other processes report the session as its process saved it, and the person's
+  // tools read any of them. A task opened by a report and never saved stayed open until the timeout
+  // (docs/team-sandbox.md's observed session ran to its 120 s deadline).
+  it('shows on every process a task the session opened while its own process answered a report', async () => {
+    const [a, b] = team.members;
+    const { integrationId, credential } = await newStore(team);
+    const started = await b!.control('POST', `/homologation/${integrationId}/start`, { timeout_seconds: 60 });
+    expect(started.status).toBe(201);
+    const orders = (await a!.api('GET', '/orders', { credential })).body.data as { id: string; notes: string | null }[];
+    const unmapped = orders.find((o) => o.notes === 'homologation unmapped_product order')!;
+    expect(unmapped).toBeDefined();
+    const importFailure = (on: typeof a, key: string) =>
+      on!.api('POST', `/orders/${unmapped.id}/import-failure`, { credential, idempotencyKey: key, body: { code: 'unmapped_product', message: 'Sin código en el ERP.', retryable: true } });
+    // The session's two faults answered on its process: its own looks wait for a retry there (up to
+    // Retry-After + 2 s), so the report asked of it next is what opens the task.
+    expect((await importFailure(b, freshKey())).status).toBe(503);
+    expect((await importFailure(b, freshKey())).status).toBe(429);
+    // The ERP's import-failure lands on another process.
+    expect((await importFailure(a, freshKey())).status).toBeLessThan(300);
+    const opened = (report: { tasks: { action: string; status: string }[] }) => report.tasks.filter((t) => t.action === 'import_after_failure' && t.status === 'open').length;
+    await expect.poll(async () => opened((await b!.control('GET', `/homologation/${integrationId}`)).body.data), { interval: 20 }).toBe(1);
+    // At once on the other processes, where the person reads it: no look of the session is awaited.
+    for (const m of team.members) expect(opened((await m.control('GET', `/homologation/${integrationId}`)).body.data)).toBe(1);
   });
 });
