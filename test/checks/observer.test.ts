@@ -134,7 +134,8 @@ describe.concurrent('observer: each broken ERP fails exactly its check', () => {
     const { report } = await observe({ variant: 'never_acks', timeoutSeconds: await deadlineAfterPace(6) });
     expect(statuses(report)).toEqual({ ...ALL_PASS, import: 'fail', import_recovery: 'skip' });
     expect(report.checks.find((c) => c.id === 'import')!.reason).toBe('missing: ack; import-failure (an order the ERP cannot import)');
-  });
+    // vitest's limit only bounds a hang: the deadline grows with the machine's pace.
+  }, 600_000);
 
   it('fails statuses when nobody does the tasks, naming the tasks still open (and the optional import_recovery)', async () => {
     const { report } = await observe({ tasksDone: false, timeoutSeconds: await deadlineAfterPace(8) });
@@ -144,7 +145,7 @@ describe.concurrent('observer: each broken ERP fails exactly its check', () => {
     expect(open.map((t) => t.action).sort()).toEqual(['cancel_order', 'import_after_failure', 'reject_order']);
     const reason = report.checks.find((c) => c.id === 'statuses')!.reason;
     for (const t of open.filter((x) => x.action !== 'import_after_failure')) expect(reason).toContain(`${t.id} ${t.action} (${t.order_id})`);
-  });
+  }, 600_000);
 
   it('fails only signature_rejection for an ERP whose receiver skips signature checks', async () => {
     const { report } = await observe({ variant: 'skips_signatures' });
