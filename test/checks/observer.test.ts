@@ -7,17 +7,18 @@ import addFormats from 'ajv-formats';
 import type { HomologationReport } from '../../checks/report.js';
 import { ROOT } from '../helpers/cli.js';
 import { runBuild } from '../helpers/run-build.js';
-import { emulatorSlots } from '../helpers/erps/observe.js';
+import { emulatorSlots, type StoreTarget } from '../helpers/erps/observe.js';
 
 const ajv = new Ajv2020({ allErrors: true, strict: true });
 addFormats.default(ajv);
 const validate = ajv.compile(JSON.parse(readFileSync(join(ROOT, 'docs', 'homologation-report.schema.json'), 'utf8')));
 
-// Each session on a store of its own, five at a time, each in an emulator process of its own (the
+// Each session on a store of its own, six at a time, each in an emulator process of its own (the
 // built CLI, system clock; one session per process at a time, as the zoo runs them): a session
 // mostly waits (the observer's settle window, Retry-After, a deadline), so the file's sessions
-// overlap their waits; the ERPs and their drivers run here.
-const emulators = emulatorSlots(5);
+// overlap their waits; the ERPs and their drivers run here. Six: the two sessions that run out their
+// deadline hold two of them meanwhile.
+const emulators = emulatorSlots(6);
 
 beforeAll(runBuild);
 afterAll(() => emulators.close());
@@ -25,7 +26,33 @@ afterAll(() => emulators.close());
 interface Run extends ErpOptions {
   /** A person (here a driver) does the published tasks (default true). */
   tasksDone?: boolean;
+  /**
+   * The session's timeout, for a test whose verdict is certain only at the deadline. Without it the
+   * session's timeout is long (it ends by itself as soon as every verdict is certain: a deadline
+   * would only race a loaded machine) and the test allows BUDGET_SECONDS.
+   */
   timeoutSeconds?: number;
+  /** This run's time to its complete report is the file's pace (deadlineAfterPace). */
+  pace?: boolean;
+}
+
+/** Longest a session that ends by itself may take here (vitest's limit is above it): it bounds a hang. */
+const BUDGET_SECONDS = 100;
+
+/**
+ * How long the reference ERP's session took in this run (the file's first test), from its start to
+ * its complete report: what a session's probes, retries and tasks take on this machine now.
+ */
+let resolvePace!: (seconds: number) => void;
+const pace = new Promise<number>((r) => (resolvePace = r));
+
+/**
+ * A deadline for a session whose verdict is certain only at it, and which must see the probes,
+ * retries and tasks done first: `seconds`, or more on a machine where those take longer (twice what
+ * they took in the reference ERP's session, plus 2 s). It waits for that session's figure.
+ */
+async function deadlineAfterPace(seconds: number): Promise<number> {
+  return Math.max(seconds, Math.ceil(2 * (await pace) + 2));
 }
 
 /**
@@ -33,27 +60,34 @@ interface Run extends ErpOptions {
  * until complete. The ERP and the driver are stopped before it returns (their errors are kept).
  */
 async function observe(run: Run = {}): Promise<{ report: HomologationReport; erp: ReferenceErp; driver?: TaskDriver }> {
-  const timeoutSeconds = run.timeoutSeconds ?? 20;
-  return emulators.use(`observer ${run.variant ?? 'good'}`, async ({ emu, integrationId: id, credential }) => {
+  const session = async ({ emu, integrationId: id, credential }: StoreTarget) => {
     const erp = await startReferenceErp(emu.ready.sandbox_base_url, credential, run);
+    const begun = Date.now();
     let driver: TaskDriver | undefined;
     try {
-      const started = await emu.control('POST', `/homologation/${id}/start`, { timeout_seconds: timeoutSeconds });
+      const started = await emu.control('POST', `/homologation/${id}/start`, { timeout_seconds: run.timeoutSeconds ?? 600 });
       expect(started.status).toBe(201);
-      if (run.tasksDone !== false) driver = driveTasks(emu.ready.admin_url, id, erp.operator);
-      const until = Date.now() + (timeoutSeconds + 5) * 1000;
+      // A person at the screens (the zoo's reads every 500 ms): each read is a full grading in the emulator.
+      if (run.tasksDone !== false) driver = driveTasks(emu.ready.admin_url, id, erp.operator, 500);
+      const until = Date.now() + (run.timeoutSeconds ? run.timeoutSeconds + 5 : BUDGET_SECONDS) * 1000;
       for (;;) {
         const res = await emu.control<{ data: HomologationReport }>('GET', `/homologation/${id}`);
         // Every answer, decided or not, is in the report's JSON schema.
         expect(validate(res.body.data), JSON.stringify(validate.errors)).toBe(true);
-        if (res.body.data.complete || Date.now() > until) return { report: res.body.data, erp, driver };
-        await new Promise((r) => setTimeout(r, 200));
+        const report = res.body.data;
+        if (report.complete && run.pace) resolvePace((Date.parse(report.generated_at) - Date.parse(report.started_at)) / 1000);
+        if (report.complete || Date.now() > until) return { report, erp, driver };
+        await new Promise((r) => setTimeout(r, 500));
       }
     } finally {
+      // A session that did not complete still tells how slow the machine is (its own test fails).
+      if (run.pace) resolvePace((Date.now() - begun) / 1000);
       await driver?.stop();
       await erp.close();
     }
-  });
+  };
+  // A session that runs out its deadline takes the next free emulator, ahead of those that end by themselves.
+  return emulators.use(`observer ${run.variant ?? 'good'}`, session, run.timeoutSeconds !== undefined);
 }
 
 const statuses = (r: HomologationReport) => Object.fromEntries(r.checks.map((c) => [c.id, c.status]));
@@ -63,7 +97,7 @@ const actions = (r: HomologationReport) => r.tasks.map((t) => `${t.action}:${t.s
 
 describe.concurrent('observer: a spec-following ERP with a person doing the tasks is certified', () => {
   it('certifies the reference ERP: every check passes, every task is done', async () => {
-    const { report, erp, driver } = await observe();
+    const { report, erp, driver } = await observe({ pace: true });
     expect(statuses(report), notPassed(report)).toEqual(ALL_PASS);
     expect(report).toMatchObject({ complete: true, mode: 'observer', summary: { certified: true } });
     expect(actions(report)).toEqual(['cancel_order:done', 'import_after_failure:done', 'reject_order:done']);
@@ -96,6 +130,23 @@ describe.concurrent('observer: a spec-following ERP with a person doing the task
 });
 
 describe.concurrent('observer: each broken ERP fails exactly its check', () => {
+  it('fails only import for an ERP that never acknowledges (nothing reported, so nothing to recover)', async () => {
+    const { report } = await observe({ variant: 'never_acks', timeoutSeconds: await deadlineAfterPace(6) });
+    expect(statuses(report)).toEqual({ ...ALL_PASS, import: 'fail', import_recovery: 'skip' });
+    expect(report.checks.find((c) => c.id === 'import')!.reason).toBe('missing: ack; import-failure (an order the ERP cannot import)');
+    // vitest's limit only bounds a hang: the deadline grows with the machine's pace.
+  }, 600_000);
+
+  it('fails statuses when nobody does the tasks, naming the tasks still open (and the optional import_recovery)', async () => {
+    const { report } = await observe({ tasksDone: false, timeoutSeconds: await deadlineAfterPace(8) });
+    expect(statuses(report)).toEqual({ ...ALL_PASS, statuses: 'fail', import_recovery: 'fail' });
+    expect(report.summary.certified).toBe(false);
+    const open = report.tasks.filter((t) => t.status === 'open');
+    expect(open.map((t) => t.action).sort()).toEqual(['cancel_order', 'import_after_failure', 'reject_order']);
+    const reason = report.checks.find((c) => c.id === 'statuses')!.reason;
+    for (const t of open.filter((x) => x.action !== 'import_after_failure')) expect(reason).toContain(`${t.id} ${t.action} (${t.order_id})`);
+  }, 600_000);
+
   it('fails only signature_rejection for an ERP whose receiver skips signature checks', async () => {
     const { report } = await observe({ variant: 'skips_signatures' });
     expect(statuses(report)).toEqual({ ...ALL_PASS, signature_rejection: 'fail' });
@@ -114,22 +165,6 @@ describe.concurrent('observer: each broken ERP fails exactly its check', () => {
     expect(statuses(report)).toEqual({ ...ALL_PASS, signature_rejection: 'fail' });
     const evidence = report.checks.find((c) => c.id === 'signature_rejection')!.evidence;
     expect(evidence.find((e) => e.step.includes('older version'))!.actual).toMatch(/imported the older version again/);
-  });
-
-  it('fails only import for an ERP that never acknowledges (nothing reported, so nothing to recover)', async () => {
-    const { report } = await observe({ variant: 'never_acks', timeoutSeconds: 6 });
-    expect(statuses(report)).toEqual({ ...ALL_PASS, import: 'fail', import_recovery: 'skip' });
-    expect(report.checks.find((c) => c.id === 'import')!.reason).toBe('missing: ack; import-failure (an order the ERP cannot import)');
-  });
-
-  it('fails statuses when nobody does the tasks, naming the tasks still open (and the optional import_recovery)', async () => {
-    const { report } = await observe({ tasksDone: false, timeoutSeconds: 8 });
-    expect(statuses(report)).toEqual({ ...ALL_PASS, statuses: 'fail', import_recovery: 'fail' });
-    expect(report.summary.certified).toBe(false);
-    const open = report.tasks.filter((t) => t.status === 'open');
-    expect(open.map((t) => t.action).sort()).toEqual(['cancel_order', 'import_after_failure', 'reject_order']);
-    const reason = report.checks.find((c) => c.id === 'statuses')!.reason;
-    for (const t of open.filter((x) => x.action !== 'import_after_failure')) expect(reason).toContain(`${t.id} ${t.action} (${t.order_id})`);
   });
 
   it('fails only statuses for an ERP that repeats a refused status move, naming the call', async () => {

@@ -198,12 +198,12 @@ export interface StoreTarget {
  * process at a time), without paying for a process start, and no two sessions share an event loop
  * (the observer's retry timing reads the emulator's). `close()` stops the processes.
  */
-export function emulatorSlots(n: number): { use<T>(name: string, work: (target: StoreTarget) => Promise<T>): Promise<T>; close(): Promise<void> } {
+export function emulatorSlots(n: number): { use<T>(name: string, work: (target: StoreTarget) => Promise<T>, first?: boolean): Promise<T>; close(): Promise<void> } {
   const limit = slots(n);
   const idle: EmulatorProcess[] = [];
   const started: Promise<EmulatorProcess>[] = [];
   return {
-    use: (name, work) =>
+    use: (name, work, first) =>
       limit(async () => {
         const emu = idle.pop() ?? (await (started[started.length] = startEmulatorProcess()));
         let healthy = false;
@@ -218,7 +218,7 @@ export function emulatorSlots(n: number): { use<T>(name: string, work: (target: 
           if (healthy) idle.push(emu);
           else await emu.close();
         }
-      }),
+      }, first),
     async close() {
       await Promise.all(started.map((p) => p.then((e) => e.close(), () => undefined)));
     },
@@ -284,12 +284,14 @@ export function notPassed(r: HomologationReport): string {
 /**
  * At most `n` sessions at a time (a test file's concurrent tests share one event loop: a loop kept
  * busy by many sessions reads requests late, which is what the observer must not be graded on).
+ * `first`: this work waits ahead of the others (a session that must run out its deadline, which the
+ * file should not wait for at its end).
  */
-export function slots(n: number): <T>(work: () => Promise<T>) => Promise<T> {
+export function slots(n: number): <T>(work: () => Promise<T>, first?: boolean) => Promise<T> {
   let free = n;
   const waiting: (() => void)[] = [];
-  return async (work) => {
-    if (free === 0) await new Promise<void>((r) => waiting.push(r));
+  return async (work, first = false) => {
+    if (free === 0) await new Promise<void>((r) => (first ? waiting.unshift(r) : waiting.push(r)));
     else free--;
     try {
       return await work();
