@@ -1,20 +1,22 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generateMenu, jsonOut, useCatalogRig } from '../helpers/catalog-cli.js';
+import { generateMenu, jsonOut, useOwnCatalogRigs, type CatalogRig } from '../helpers/catalog-cli.js';
 import { allProducts } from '../helpers/batch.js';
 import { waitUntil } from '../helpers/feed.js';
 
-const rig = useCatalogRig({ each: true, limits: false });
+// Each test its own emulator and config folder: they run at once (most of their time is batches
+// held by a delay fault, issue 27).
+const own = useOwnCatalogRigs({ limits: false });
 
-const stateDir = () => join(rig.dir, 'merchant-kit', 'state', '_env');
-const stateFiles = () => (existsSync(stateDir()) ? readdirSync(stateDir()).filter((f) => f.startsWith('catalog-snapshot-')) : []);
+const stateDir = (rig: CatalogRig) => join(rig.dir, 'merchant-kit', 'state', '_env');
+const stateFiles = (rig: CatalogRig) => (existsSync(stateDir(rig)) ? readdirSync(stateDir(rig)).filter((f) => f.startsWith('catalog-snapshot-')) : []);
 
 /**
  * Runs `catalog sync …args` with every batch held 400 ms before it runs, kills it once its stderr
  * shows `line`, lifts the delay, and returns what it printed on stderr.
  */
-async function interrupted(args: string[], line: string): Promise<string> {
+async function interrupted(rig: CatalogRig, args: string[], line: string): Promise<string> {
   await rig.emu.control('POST', '/faults', { method: 'POST', path: '/sandbox/v1/catalog/batch', delay_ms: 400, times: 100 });
   const first = rig.start(['catalog', 'sync', ...args]);
   await waitUntil(() => first.stderr().includes(line), () => first.stderr(), 30_000);
@@ -25,13 +27,13 @@ async function interrupted(args: string[], line: string): Promise<string> {
 }
 
 /** A 3000-product full snapshot (7 parts) killed after its third part, and the state it saved. */
-async function interruptedSnapshot() {
+async function interruptedSnapshot(rig: CatalogRig) {
   const file = generateMenu(3000, join(rig.dir, 'menu-3000.json'));
-  const stderr = await interrupted([file, '--full-snapshot', '--json'], 'part 3/7:');
+  const stderr = await interrupted(rig, [file, '--full-snapshot', '--json'], 'part 3/7:');
   const snapshotId = /snapshot (mk-[0-9a-f]+-[0-9a-f]+): 7 parts/.exec(stderr)?.[1];
   expect(snapshotId, stderr).toBeDefined();
-  expect(stateFiles()).toHaveLength(1);
-  const path = join(stateDir(), stateFiles()[0]);
+  expect(stateFiles(rig)).toHaveLength(1);
+  const path = join(stateDir(rig), stateFiles(rig)[0]);
   const saved = JSON.parse(readFileSync(path, 'utf8'));
   expect(saved).toMatchObject({ snapshot_id: snapshotId, parts_total: 7 });
   expect(saved.parts_done).toBeGreaterThanOrEqual(3);
@@ -39,10 +41,12 @@ async function interruptedSnapshot() {
   return { file, snapshotId: snapshotId!, saved, path };
 }
 
-describe('catalog sync --full-snapshot after an interruption', () => {
-  it('continues the same snapshot where it stopped: no part applied twice, the snapshot completes', async () => {
+describe.concurrent('catalog sync --full-snapshot after an interruption', () => {
+  it('continues the same snapshot where it stopped: no part applied twice, the snapshot completes', async (t) => {
+    const { expect } = t;
+    const rig = await own(t);
     const total = 3000 + 6;
-    const { file, snapshotId, saved } = await interruptedSnapshot();
+    const { file, snapshotId, saved } = await interruptedSnapshot(rig);
 
     const rerun = await rig.run(['catalog', 'sync', file, '--full-snapshot', '--json']);
     expect(rerun.code, rerun.stderr).toBe(0);
@@ -55,11 +59,13 @@ describe('catalog sync --full-snapshot after an interruption', () => {
     const products = await allProducts(rig.emu);
     expect(products).toHaveLength(3000);
     expect(new Set(products.map((p) => p.external_id)).size).toBe(3000);
-    expect(stateFiles()).toHaveLength(0);
+    expect(stateFiles(rig)).toHaveLength(0);
   }, 120_000);
 
-  it('continues at the part the server names when it answers 409 snapshot_out_of_order with details.expected_part', async () => {
-    const { file, snapshotId, saved, path } = await interruptedSnapshot();
+  it('continues at the part the server names when it answers 409 snapshot_out_of_order with details.expected_part', async (t) => {
+    const { expect } = t;
+    const rig = await own(t);
+    const { file, snapshotId, saved, path } = await interruptedSnapshot(rig);
     expect(saved.parts_done).toBeLessThan(5);
     // A state file ahead of the server: the rerun sends part 7, which the server cannot take yet.
     writeFileSync(path, JSON.stringify({ ...saved, parts_done: 6 }));
@@ -69,11 +75,13 @@ describe('catalog sync --full-snapshot after an interruption', () => {
     expect(jsonOut(rerun).snapshot).toMatchObject({ snapshot_id: snapshotId, status: 'completed' });
     expect(jsonOut(rerun).results.failed).toBe(0);
     expect(await allProducts(rig.emu)).toHaveLength(3000);
-    expect(stateFiles()).toHaveLength(0);
+    expect(stateFiles(rig)).toHaveLength(0);
   }, 120_000);
 
-  it('starts a new snapshot when the interrupted one expired (409 snapshot_closed after 2 hours)', async () => {
-    const { file, snapshotId } = await interruptedSnapshot();
+  it('starts a new snapshot when the interrupted one expired (409 snapshot_closed after 2 hours)', async (t) => {
+    const { expect } = t;
+    const rig = await own(t);
+    const { file, snapshotId } = await interruptedSnapshot(rig);
     expect((await rig.emu.control('POST', '/clock/advance', { seconds: 2 * 3600 + 1 })).status).toBeLessThan(300);
     const rerun = await rig.run(['catalog', 'sync', file, '--full-snapshot', '--json']);
     expect(rerun.code, rerun.stderr).toBe(0);
@@ -86,9 +94,11 @@ describe('catalog sync --full-snapshot after an interruption', () => {
     expect(await allProducts(rig.emu)).toHaveLength(3000);
   }, 120_000);
 
-  it('starts a new snapshot when the file changed since the interrupted run', async () => {
+  it('starts a new snapshot when the file changed since the interrupted run', async (t) => {
+    const { expect } = t;
+    const rig = await own(t);
     const file = generateMenu(1200, join(rig.dir, 'menu.json'));
-    await interrupted([file, '--full-snapshot'], 'part 1/3:');
+    await interrupted(rig, [file, '--full-snapshot'], 'part 1/3:');
     const menu = JSON.parse(readFileSync(file, 'utf8'));
     menu.products[0].price = '99000';
     const changed = rig.file('menu.json', JSON.stringify(menu));
@@ -99,9 +109,11 @@ describe('catalog sync --full-snapshot after an interruption', () => {
     expect(jsonOut(rerun).results.failed).toBe(0);
   }, 120_000);
 
-  it('an interrupted sync of changes sends, when run again, only what the first run did not apply', async () => {
+  it('an interrupted sync of changes sends, when run again, only what the first run did not apply', async (t) => {
+    const { expect } = t;
+    const rig = await own(t);
     const file = generateMenu(1200, join(rig.dir, 'changes.json'));
-    await interrupted([file], 'part 1/3:');
+    await interrupted(rig, [file], 'part 1/3:');
     // The batch in flight when the CLI died may still be running: the rerun waits for it (409).
     const rerun = await rig.run(['catalog', 'sync', file, '--json']);
     expect(rerun.code, rerun.stderr).toBe(0);

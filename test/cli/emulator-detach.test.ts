@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { ROOT } from '../helpers/cli.js';
 import { buildPrivateCli, cli, cliEntry, SECRET_PATTERN, type CliResult } from '../helpers/cli-core.js';
@@ -54,18 +54,19 @@ let removeBuild: () => void = () => undefined;
 beforeAll(async () => {
   removeBuild = await buildPrivateCli();
 });
-afterEach(async () => {
-  for (const pid of pids.splice(0)) {
+// The tests share nothing but this file's lists (each its own port, data folder and emulator), and
+// most of their time is a process starting or waiting: they run at once (issue 27), and the
+// emulators they leave running are stopped together at the end.
+afterAll(async () => {
+  await Promise.all(pids.splice(0).map(async (pid) => {
     if (alive(pid)) process.kill(pid, 'SIGTERM');
     await stopped(pid);
-  }
-});
-afterAll(() => {
+  }));
   removeBuild();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('emulator start --detach', () => {
+describe.concurrent('emulator start --detach', () => {
   it('prints the ready line and returns while the emulator runs on; its log is in the data folder (0600); emulator stop ends it', async () => {
     const data = tempDir();
     const ready = await detachJson(['--data', data]);
@@ -132,7 +133,7 @@ describe('emulator start --detach', () => {
   });
 });
 
-describe('emulator wait', () => {
+describe.concurrent('emulator wait', () => {
   it('returns once the emulator at the base URL answers, even one started after it', async () => {
     // Until the waiter has knocked once, the port belongs to a server that hangs up on it.
     let knocks = 0;
@@ -162,7 +163,7 @@ describe('emulator wait', () => {
   });
 });
 
-describe('emulator start --catalog', () => {
+describe.concurrent('emulator start --catalog', () => {
   it('loads the menu into the test store before the ready line, in-process: no API call, the integration still inactive', async () => {
     const ready = await detachJson(['--memory', '--catalog', MENU]);
     const test = ready.stores.find((s) => s.environment === 'test')!;
@@ -216,7 +217,7 @@ describe('emulator start --catalog', () => {
   });
 });
 
-describe('the start-up banner', () => {
+describe.concurrent('the start-up banner', () => {
   it('shows full credentials only on the start that made them; later starts show key ids and where to get one again', async () => {
     const data = tempDir();
     const first = await detach(['--data', data, '--clock', 'manual']);

@@ -6,7 +6,8 @@ import { emulatorCli, type ReadyLine } from '../helpers/emulator-cli.js';
 // DESIGN: `--seed` makes the simulated data reproducible. Two runs of the built CLI with the same
 // seed, the same catalog calls and the same simulator call give the same order (ids and dates aside).
 
-const { track } = emulatorCli();
+// The runs share nothing (each its own emulator): they run at once (issue 27).
+const { track } = emulatorCli(undefined, { concurrent: true });
 beforeAll(ensureBuilt);
 
 const ID = /^[a-z]+_[0-9A-Z]{26}$/;
@@ -57,17 +58,17 @@ async function simulatedOrder(seed: string): Promise<any> {
 let seven: Promise<any> | undefined;
 const seventh = () => (seven ??= simulatedOrder('7'));
 
-describe('merchant-kit emulator start --seed', () => {
+describe.concurrent('merchant-kit emulator start --seed', () => {
   it('simulates the same order content for the same seed', async () => {
-    const first = await seventh();
-    const second = await simulatedOrder('7');
+    const [first, second] = await Promise.all([seventh(), simulatedOrder('7')]);
     expect(first.items.length).toBeGreaterThan(0);
     expect(content(second)).toEqual(content(first));
   });
 
   it('simulates a different order for another seed', async () => {
-    const a = content(await seventh());
-    const others = [await simulatedOrder('8'), await simulatedOrder('9')].map(content);
+    const [seven, eight, nine] = await Promise.all([seventh(), simulatedOrder('8'), simulatedOrder('9')]);
+    const a = content(seven);
+    const others = [eight, nine].map(content);
     // The check of the first test would pass trivially if the simulator ignored the seed and chose the same always.
     expect(others.some((o) => JSON.stringify(o) !== JSON.stringify(a))).toBe(true);
   });

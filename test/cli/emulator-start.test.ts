@@ -7,7 +7,9 @@ import { request } from '../helpers/emulator.js';
 import { emulatorCli } from '../helpers/emulator-cli.js';
 import { bundledModules, writeImportLogHook } from '../helpers/loaded-modules.js';
 
-const { start, tempDir, track } = emulatorCli();
+// The tests share nothing (each its own emulator, port and folder) and most of their time is a start:
+// they run at once (issue 27).
+const { start, tempDir, track } = emulatorCli(undefined, { concurrent: true });
 
 async function stop(cli: CliProcess, signal: NodeJS.Signals = 'SIGTERM') {
   cli.child.kill(signal);
@@ -16,7 +18,7 @@ async function stop(cli: CliProcess, signal: NodeJS.Signals = 'SIGTERM') {
 
 beforeAll(ensureBuilt);
 
-describe('merchant-kit emulator start --json', () => {
+describe.concurrent('merchant-kit emulator start --json', () => {
   it('prints exactly one JSON ready line with the DESIGN keys', async () => {
     const { cli, ready } = await start(['--memory']);
     expect(Object.keys(ready)).toEqual(['event', 'url', 'live_base_url', 'sandbox_base_url', 'admin_url', 'stores', 'pid', 'access_requests']);

@@ -1,70 +1,69 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { signatureHeader, verify } from '../../src/webhooks/index.js';
 import { ensureBuilt, runCli, type CliProcess } from '../helpers/cli.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { startTestEmulator } from '../helpers/emulator.js';
 import { apiEnv, feedIds, scratchDir, waitUntil, stopAll } from '../helpers/feed.js';
 import { orderAction, seedMenu, simulate } from '../helpers/orders.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
-let emu: TestEmulator;
-let scratch: ReturnType<typeof scratchDir>;
-let secret: string;
-let app: Receiver;
-const running: CliProcess[] = [];
-
 const DEAD_URL = 'http://127.0.0.1:9/webhooks';
 
-// One emulator for the file, reset before each test (its credentials stay valid; limits are off, so
-// no rate window carries over): a start per test cost more than the test's own calls.
-beforeAll(async () => {
-  await ensureBuilt();
-  emu = await startTestEmulator({ limits: false });
-});
-afterAll(() => emu?.close());
-beforeEach(async () => {
-  expect((await emu.control('POST', '/reset')).status).toBe(200);
-  scratch = scratchDir();
+beforeAll(ensureBuilt);
+
+/**
+ * A test's own emulator (in this process: a start costs milliseconds), scratch folder, app and
+ * listeners, gone when the test ends. The tests share nothing and most of their time is a listener
+ * starting or waiting on the app: they run at once (issue 27).
+ */
+async function fresh({ onTestFinished }: TestContext) {
+  const emu = await startTestEmulator({ limits: false });
+  const scratch = scratchDir();
+  const running: CliProcess[] = [];
   // A webhook whose deliveries fail: every event is in the feed, none reached the listener.
   const res = await emu.api('PUT', '/webhook', { body: { url: DEAD_URL, events: ['*'] } });
-  secret = res.body.data.signing_secret;
-  app = await startReceiver('/app/hook');
+  const secret: string = res.body.data.signing_secret;
+  const app: Receiver = await startReceiver('/app/hook');
+  onTestFinished(async () => {
+    await stopAll(running);
+    await app.close();
+    await emu.close();
+    scratch.cleanup();
+  });
   await seedMenu(emu);
-});
-afterEach(async () => {
-  await stopAll(running);
-  await app.close();
-  scratch.cleanup();
-});
 
-const cursorFile = () => join(scratch.dir, 'listen.cursor');
+  const cursorFile = () => join(scratch.dir, 'listen.cursor');
 
-async function listen(args: string[], extra: NodeJS.ProcessEnv = {}): Promise<{ cli: CliProcess; url: string; ready: any }> {
-  const cli = runCli(['listen', '--json', '--port', '0', ...args], apiEnv(emu, scratch.dir, { MERCHANT_KIT_WEBHOOK_SECRET: secret, ...extra }));
-  running.push(cli);
-  const ready = JSON.parse(await cli.firstLine);
-  expect(ready.event).toBe('ready');
-  return { cli, url: ready.url, ready };
+  async function listen(args: string[], extra: NodeJS.ProcessEnv = {}): Promise<{ cli: CliProcess; url: string; ready: any }> {
+    const cli = runCli(['listen', '--json', '--port', '0', ...args], apiEnv(emu, scratch.dir, { MERCHANT_KIT_WEBHOOK_SECRET: secret, ...extra }));
+    running.push(cli);
+    const ready = JSON.parse(await cli.firstLine);
+    expect(ready.event).toBe('ready');
+    return { cli, url: ready.url, ready };
+  }
+
+  const backfill = (more: string[] = []) => ['--backfill', '--forward-to', app.url, '--cursor-file', cursorFile(), ...more];
+  const forwardedIds = () => app.received.map((r) => r.headers['x-service-event-id'] as string);
+
+  /** Points the webhook at `url` and delivers every pending and failed delivery there now. */
+  async function deliverTo(url: string): Promise<void> {
+    expect((await emu.api('PUT', '/webhook', { body: { url, events: ['*'] } })).status).toBe(200);
+    await emu.control('POST', '/clock/advance', { seconds: 3600 });
+    await emu.control('POST', '/webhooks/drain');
+  }
+
+  return { emu, scratch, secret, app, running, cursorFile, listen, backfill, forwardedIds, deliverTo };
 }
-
-const backfill = (more: string[] = []) => ['--backfill', '--forward-to', app.url, '--cursor-file', cursorFile(), ...more];
-const forwardedIds = () => app.received.map((r) => r.headers['x-service-event-id'] as string);
 
 async function stop(cli: CliProcess): Promise<void> {
   cli.child.kill('SIGTERM');
   expect(await cli.exited).toEqual({ code: 0, signal: null });
 }
 
-/** Points the webhook at `url` and delivers every pending and failed delivery there now. */
-async function deliverTo(url: string): Promise<void> {
-  expect((await emu.api('PUT', '/webhook', { body: { url, events: ['*'] } })).status).toBe(200);
-  await emu.control('POST', '/clock/advance', { seconds: 3600 });
-  await emu.control('POST', '/webhooks/drain');
-}
-
-describe('merchant-kit listen --backfill', () => {
-  it('forwards every event that missed the webhook once, signed like a delivery; later webhook deliveries of them are duplicates', async () => {
+describe.concurrent('merchant-kit listen --backfill', () => {
+  it('forwards every event that missed the webhook once, signed like a delivery; later webhook deliveries of them are duplicates', async (t) => {
+    const { emu, secret, app, listen, backfill, forwardedIds, deliverTo } = await fresh(t);
     await simulate(emu);
     await simulate(emu);
     const ids = await feedIds(emu);
@@ -81,7 +80,8 @@ describe('merchant-kit listen --backfill', () => {
     expect(forwardedIds()).toEqual(ids);
   });
 
-  it('never forwards an event twice across restarts, even when stopped in the middle of the feed', async () => {
+  it('never forwards an event twice across restarts, even when stopped in the middle of the feed', async (t) => {
+    const { emu, app, listen, backfill, forwardedIds, deliverTo } = await fresh(t);
     for (let i = 0; i < 8; i++) await simulate(emu);
     const ids = await feedIds(emu);
     app.behave = () => ({ status: 200, delayMs: 60 });
@@ -105,7 +105,8 @@ describe('merchant-kit listen --backfill', () => {
     expect(new Set(forwardedIds()).size).toBe(forwardedIds().length);
   });
 
-  it('reconciles from the feed every --reconcile-interval seconds: an event whose delivery failed reaches the app', async () => {
+  it('reconciles from the feed every --reconcile-interval seconds: an event whose delivery failed reaches the app', async (t) => {
+    const { emu, app, listen, backfill } = await fresh(t);
     const { cli } = await listen(backfill(['--reconcile-interval', '1']));
     const before = (await feedIds(emu)).length;
     await app.waitFor(before);
@@ -120,7 +121,8 @@ describe('merchant-kit listen --backfill', () => {
     expect(line).toMatchObject({ backfill: true, forwarded_status: 200, delivery_id: null });
   });
 
-  it('after more than 30 days off (cursor_expired) says so and forwards the orders changed since, signed, then reads on', async () => {
+  it('after more than 30 days off (cursor_expired) says so and forwards the orders changed since, signed, then reads on', async (t) => {
+    const { emu, secret, app, listen, backfill } = await fresh(t);
     const first = await listen(backfill());
     await app.waitFor((await feedIds(emu)).length);
     await stop(first.cli);
@@ -138,7 +140,8 @@ describe('merchant-kit listen --backfill', () => {
     expect(JSON.parse(created.body)).toMatchObject({ type: 'order.created', data: { order: { id: order.id } } });
   });
 
-  it("skips the integration's own status changes unless --include-own, from the feed and from webhooks", async () => {
+  it("skips the integration's own status changes unless --include-own, from the feed and from webhooks", async (t) => {
+    const { emu, scratch, app, listen, backfill, deliverTo } = await fresh(t);
     const mine = await simulate(emu);
     const theirs = await simulate(emu);
     await orderAction(emu, mine.id, 'status', { status: 'accepted' });
@@ -168,7 +171,8 @@ describe('merchant-kit listen --backfill', () => {
     await stop(all.cli);
   });
 
-  it('keeps its state per profile in the config folder by default', async () => {
+  it('keeps its state per profile in the config folder by default', async (t) => {
+    const { emu, scratch, listen } = await fresh(t);
     const { cli, ready } = await listen(['--backfill']);
     const expected = join(scratch.dir, 'merchant-kit', 'state', '_env', `listen-${emu.test.integration_id}.json`);
     expect(ready.cursor_file).toBe(expected);
@@ -179,7 +183,8 @@ describe('merchant-kit listen --backfill', () => {
     expect(state.seen).toEqual(await feedIds(emu));
   });
 
-  it('takes the credential from a profile, keeping its state in that profile\'s folder', async () => {
+  it('takes the credential from a profile, keeping its state in that profile\'s folder', async (t) => {
+    const { emu, scratch, secret, app, running, forwardedIds } = await fresh(t);
     const env = apiEnv(emu, scratch.dir, { MERCHANT_KIT_WEBHOOK_SECRET: secret, MERCHANT_KIT_BASE_URL: '', MERCHANT_KIT_CREDENTIAL: '' });
     const add = runCli(['profile', 'add', 'sbx', '--base-url', emu.running.sandbox_base_url, '--credential-stdin'], env);
     running.push(add);
@@ -195,7 +200,8 @@ describe('merchant-kit listen --backfill', () => {
     await stop(cli);
   });
 
-  it('exits 1 with one line when the cursor file cannot be written, before listening', async () => {
+  it('exits 1 with one line when the cursor file cannot be written, before listening', async (t) => {
+    const { emu, scratch, secret, running } = await fresh(t);
     writeFileSync(join(scratch.dir, 'a-file'), 'x');
     const cli = runCli(['listen', '--json', '--port', '0', '--backfill', '--cursor-file', join(scratch.dir, 'a-file', 'c.json')], apiEnv(emu, scratch.dir, { MERCHANT_KIT_WEBHOOK_SECRET: secret }));
     running.push(cli);
@@ -206,7 +212,8 @@ describe('merchant-kit listen --backfill', () => {
     expect(existsSync(join(scratch.dir, 'a-file'))).toBe(true);
   });
 
-  it('stops with exit 1 and one line when the cursor file becomes unwritable; the delivery in hand gets 500 and is not lost', async () => {
+  it('stops with exit 1 and one line when the cursor file becomes unwritable; the delivery in hand gets 500 and is not lost', async (t) => {
+    const { scratch, secret, listen } = await fresh(t);
     const dir = join(scratch.dir, 'state');
     const { cli, url } = await listen(['--backfill', '--cursor-file', join(dir, 'c.json')]);
     await waitUntil(() => existsSync(join(dir, 'c.json')), () => 'first save');
@@ -222,7 +229,8 @@ describe('merchant-kit listen --backfill', () => {
     expect(errors[0]).toMatch(/Cannot write the cursor file .*c\.json/);
   });
 
-  it('refuses --cursor-file without --backfill (exit 2)', async () => {
+  it('refuses --cursor-file without --backfill (exit 2)', async (t) => {
+    const { emu, scratch, secret, running, cursorFile } = await fresh(t);
     const cli = runCli(['listen', '--port', '0', '--cursor-file', cursorFile()], apiEnv(emu, scratch.dir, { MERCHANT_KIT_WEBHOOK_SECRET: secret }));
     running.push(cli);
     expect((await cli.exited).code).toBe(2);

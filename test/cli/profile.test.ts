@@ -4,6 +4,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { cli, tempConfig, buildPrivateCli } from '../helpers/cli-core.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { activeProfileName, listProfiles, loadProfile, removeProfile, useProfile } from '../../src/cli/config/profiles.js';
+import { ExitError } from '../../src/cli/errors.js';
 
 // Profiles as a user meets them: `profile add` from stdin, list, use, remove, the encrypted store,
 // and the precedence of flags over environment variables over the active profile.
@@ -19,17 +21,24 @@ afterAll(() => removeBuild());
 // A config folder where `profile add sandbox` (emu's sandbox) has run once: the tests whose subject
 // is what a saved profile does next start from a copy of it, instead of a CLI run each (issue 27).
 let saved: ReturnType<typeof tempConfig>;
+// And one where `profile add one` (emu) then `profile add two` (other) have run: one is active.
+let savedTwo: ReturnType<typeof tempConfig>;
 
 beforeAll(async () => {
   removeBuild = await buildPrivateCli();
   [emu, other] = await Promise.all([startTestEmulator(), startTestEmulator()]);
   receiver = await startReceiver('/');
   saved = tempConfig();
-  const added = await cli(['profile', 'add', 'sandbox', '--base-url', emu.running.sandbox_base_url, '--credential-stdin'], { input: `${emu.test.credential}\n`, env: saved.env });
-  expect(added.code, added.stderr).toBe(0);
+  savedTwo = tempConfig();
+  const addTo = (target: ReturnType<typeof tempConfig>, name: string, on: TestEmulator) =>
+    cli(['profile', 'add', name, '--base-url', on.running.sandbox_base_url, '--credential-stdin'], { input: `${on.test.credential}\n`, env: target.env });
+  const [added, one] = await Promise.all([addTo(saved, 'sandbox', emu), addTo(savedTwo, 'one', emu)]);
+  const two = await addTo(savedTwo, 'two', other);
+  for (const r of [added, one, two]) expect(r.code, r.stderr).toBe(0);
 });
 afterAll(async () => {
   saved?.cleanup();
+  savedTwo?.cleanup();
   await Promise.all([emu?.close(), other?.close(), receiver?.close()]);
 });
 beforeEach(() => {
@@ -42,6 +51,8 @@ const add = (name: string, baseUrl: string, credential: string, env: NodeJS.Proc
 
 /** This test's config folder as `profile add sandbox` left it (a copy of the one made before the tests: its key and its profile file). */
 const withSavedSandbox = () => cpSync(join(saved.dir, 'merchant-kit'), join(config.dir, 'merchant-kit'), { recursive: true });
+/** This test's config folder as `profile add one` and `profile add two` left it. */
+const withSavedOneAndTwo = () => cpSync(join(savedTwo.dir, 'merchant-kit'), join(config.dir, 'merchant-kit'), { recursive: true });
 
 describe('profile add, list, use, remove', () => {
   it('adds a profile checked with GET /me; list shows name, base URL, environment, store and key id, never the secret', async () => {
@@ -69,8 +80,7 @@ describe('profile add, list, use, remove', () => {
   });
 
   it('uses the active profile; profile use switches; profile remove forgets', async () => {
-    await add('one', emu.running.sandbox_base_url, emu.test.credential);
-    await add('two', other.running.sandbox_base_url, other.test.credential);
+    withSavedOneAndTwo();
     expect(JSON.parse((await cli(['me', '--json'], { env: config.env })).stdout).store.id).toBe(emu.test.store_id);
     expect((await cli(['profile', 'use', 'two'], { env: config.env })).code).toBe(0);
     expect(JSON.parse((await cli(['me', '--json'], { env: config.env })).stdout).store.id).toBe(other.test.store_id);
@@ -82,8 +92,29 @@ describe('profile add, list, use, remove', () => {
   });
 
   // issue 15: `profile use constructor` succeeded (every object has a `constructor`), then every
-  // command failed with a misleading message. Names are looked up among the file's own profiles.
-  it.each(['constructor', 'toString', 'hasOwnProperty', 'valueOf'])('refuses profile use/remove and --profile %s as an unknown profile, changing nothing', async (name) => {
+  // command failed with a misleading message. Names are looked up among the file's own profiles:
+  // the lookup (profiles.ts, which use, remove and --profile go through) for every inherited name,
+  // the built CLI's three commands for one (issue 27: 20 processes were 4 names × 5 commands).
+  it.each(['constructor', 'toString', 'hasOwnProperty', 'valueOf'])('profiles.ts refuses use, remove and load of %s as an unknown profile, changing nothing', (name) => {
+    withSavedSandbox();
+    const before = readFileSync(join(config.dir, 'merchant-kit', 'profiles.json'), 'utf8');
+    for (const call of [useProfile, removeProfile, loadProfile]) {
+      let refusal: unknown;
+      try {
+        call(name, config.env);
+      } catch (error) {
+        refusal = error;
+      }
+      expect(refusal, call.name).toBeInstanceOf(ExitError);
+      expect((refusal as ExitError).exitCode, call.name).toBe(2);
+      expect((refusal as ExitError).message).toBe(`error: no profile named "${name}" (see: merchant-kit profile list)`);
+    }
+    expect(readFileSync(join(config.dir, 'merchant-kit', 'profiles.json'), 'utf8')).toBe(before);
+    expect(listProfiles(config.env)).toMatchObject({ active: 'sandbox', profiles: [{ name: 'sandbox' }] });
+  });
+
+  it('refuses profile use/remove and --profile constructor as an unknown profile, changing nothing', async () => {
+    const name = 'constructor';
     withSavedSandbox();
     const cases = [['profile', 'use', name], ['profile', 'remove', name], ['--profile', name, 'me']];
     const results = await Promise.all(cases.map((args) => cli(args, { env: config.env })));
@@ -157,27 +188,33 @@ describe('profile add, list, use, remove', () => {
 
 describe('precedence: flags, then MERCHANT_KIT_*, then the active profile', () => {
   it('the environment beats the active profile; --base-url beats the environment; --profile beats the environment', async () => {
-    await add('one', emu.running.sandbox_base_url, emu.test.credential);
-    await add('two', other.running.sandbox_base_url, other.test.credential);
-    await cli(['profile', 'use', 'one'], { env: config.env });
+    withSavedOneAndTwo();
+    expect(activeProfileName(config.env)).toBe('one');
     const storeOf = async (args: string[], env: NodeJS.ProcessEnv = {}) => {
       const r = await cli([...args, 'me', '--json'], { env: { ...config.env, ...env } });
       expect(r.code, r.stderr).toBe(0);
       return JSON.parse(r.stdout).store.id as string;
     };
     const envOther = { MERCHANT_KIT_BASE_URL: other.running.sandbox_base_url, MERCHANT_KIT_CREDENTIAL: other.test.credential };
-    expect(await storeOf([])).toBe(emu.test.store_id);
-    expect(await storeOf([], envOther)).toBe(other.test.store_id);
-    expect(await storeOf([], { MERCHANT_KIT_PROFILE: 'two' })).toBe(other.test.store_id);
+    // The commands only read the config folder: they run at once (issue 27).
+    const [fromProfile, fromEnv, fromProfileVariable, underEnv, flagOverEnv, baseUrlFlag, piped] = await Promise.all([
+      storeOf([]),
+      storeOf([], envOther),
+      storeOf([], { MERCHANT_KIT_PROFILE: 'two' }),
+      storeOf([], { ...envOther, MERCHANT_KIT_PROFILE: 'one' }),
+      storeOf(['--profile', 'one'], envOther),
+      // --base-url with the environment's credential: the flag wins over MERCHANT_KIT_BASE_URL.
+      storeOf(['--base-url', emu.running.sandbox_base_url], { ...envOther, MERCHANT_KIT_CREDENTIAL: emu.test.credential }),
+      // --credential-stdin beats MERCHANT_KIT_CREDENTIAL.
+      cli(['--credential-stdin', 'me', '--json'], { env: { ...config.env, ...envOther, MERCHANT_KIT_BASE_URL: emu.running.sandbox_base_url }, input: `${emu.test.credential}\n` }),
+    ]);
+    expect(fromProfile).toBe(emu.test.store_id);
+    expect(fromEnv).toBe(other.test.store_id);
+    expect(fromProfileVariable).toBe(other.test.store_id);
     // Decision (docs/cli.md): MERCHANT_KIT_PROFILE is the bottom layer, under MERCHANT_KIT_BASE_URL/_CREDENTIAL.
-    expect(await storeOf([], { ...envOther, MERCHANT_KIT_PROFILE: 'one' })).toBe(other.test.store_id);
-    expect(await storeOf(['--profile', 'one'], envOther)).toBe(emu.test.store_id);
-    // --base-url with the environment's credential: the flag wins over MERCHANT_KIT_BASE_URL.
-    expect(await storeOf(['--base-url', emu.running.sandbox_base_url], { ...envOther, MERCHANT_KIT_CREDENTIAL: emu.test.credential })).toBe(
-      emu.test.store_id,
-    );
-    // --credential-stdin beats MERCHANT_KIT_CREDENTIAL.
-    const piped = await cli(['--credential-stdin', 'me', '--json'], { env: { ...config.env, ...envOther, MERCHANT_KIT_BASE_URL: emu.running.sandbox_base_url }, input: `${emu.test.credential}\n` });
+    expect(underEnv).toBe(other.test.store_id);
+    expect(flagOverEnv).toBe(emu.test.store_id);
+    expect(baseUrlFlag).toBe(emu.test.store_id);
     expect(JSON.parse(piped.stdout).store.id).toBe(emu.test.store_id);
   });
 });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
-import { cli, buildPrivateCli, cliEntry } from '../helpers/cli-core.js';
+import { cli, buildPrivateCli, cliEntry, type CliResult } from '../helpers/cli-core.js';
 import { inParallel } from '../helpers/parallel.js';
 import { bundledModules, writeImportLogHook } from '../helpers/loaded-modules.js';
 import { Command } from 'commander';
@@ -27,6 +27,10 @@ beforeAll(async () => {
   help = (await cli(['completion', 'bash'])).stdout;
 });
 
+// `--help`'s run, shared by the tests that read the program's help (one process instead of three).
+let helpRun: Promise<CliResult> | undefined;
+const programHelp = () => (helpRun ??= cli(['--help']));
+
 /** Every command path from the bash completion script's table (`'orders list'`, …). */
 function commandPaths(script: string): string[] {
   const body = script.split('_opts()')[0];
@@ -42,7 +46,7 @@ describe('merchant-kit', () => {
   });
 
   it('--help lists the commands in English and exits 0', async () => {
-    const r = await cli(['--help']);
+    const r = await programHelp();
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Usage: merchant-kit \[options\] \[command\]/);
     for (const group of ['profile', 'me', 'store', 'orders', 'webhook', 'entregas', 'simulate', 'openapi', 'completion']) {
@@ -52,18 +56,53 @@ describe('merchant-kit', () => {
   });
 
   it('bare merchant-kit prints the help on stdout and exits 0, as --help does (issue 27)', async () => {
-    const [r, help] = await Promise.all([cli([]), cli(['--help'])]);
+    const [r, help] = await Promise.all([cli([]), programHelp()]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(help.stdout);
     expect(r.stderr).toBe('');
   });
 
+  /**
+   * What `--help` prints for every command of the tree, in this process: the groups registered on a
+   * program as main.ts registers them (all of them, as for `completion`), each command's help and its
+   * added text (examples) written as commander writes them for `--help`.
+   */
+  function helpOfEveryCommand(): Map<string, string> {
+    let out = '';
+    const program = new Command().name('merchant-kit').configureOutput({ writeOut: (text) => void (out += text), writeErr: (text) => void (out += text) });
+    for (const group of COMMAND_GROUPS) group(program);
+    const texts = new Map<string, string>();
+    const walk = (command: Command, path: string[]) => {
+      for (const sub of command.commands) {
+        const at = [...path, sub.name()];
+        out = '';
+        sub.outputHelp();
+        texts.set(at.join(' '), out);
+        walk(sub, at);
+      }
+    };
+    walk(program, []);
+    return texts;
+  }
+
+  // One process per command cost ~90 processes (issue 27): the text of every command's help is the
+  // command tree's, checked here for all; the built CLI's `--help` is checked on one command of each
+  // kind (a group, a command of a group, a command two levels down, a top-level command, the emulator's).
   it('every command has --help with a copy-paste example', async () => {
     const all = commandPaths(help);
     expect(all).toEqual(expect.arrayContaining(['emulator start', 'catalog sync', 'feed tail', 'homologate', 'proxy', 'replay']));
-    const helps = await inParallel(all, (path) => cli([...path.split(' '), '--help']));
-    all.forEach((path, i) => {
+    const texts = helpOfEveryCommand();
+    // The tree walked here is the one the completion script lists, command for command.
+    expect([...texts.keys()].sort()).toEqual([...all].sort());
+    for (const path of all) expect(texts.get(path), path).toMatch(/Examples?:\n {2}\$ merchant-kit /);
+    const wired = ['orders', 'orders list', 'catalog product set', 'listen', 'emulator start'];
+    const helps = await inParallel(wired, (path) => cli([...path.split(' '), '--help']));
+    wired.forEach((path, i) => {
       expect(helps[i]!.code, path).toBe(0);
+      const text = texts.get(path)!;
+      // The built CLI prints the same help: its usage line and, word for word, its added text.
+      expect(helps[i]!.stdout, path).toContain(text.split('\n')[0]);
+      expect(helps[i]!.stdout, path).toContain(text.slice(text.search(/Examples?:\n/)));
       expect(helps[i]!.stdout, path).toMatch(/Examples?:\n {2}\$ merchant-kit /);
     });
   });
@@ -79,7 +118,7 @@ describe('merchant-kit', () => {
 
   it('the program\'s help, `help`, and a mistyped group still see every group (issue 27: a command registers its own alone)', async () => {
     const [help, before, asked, typo, inGroup] = await Promise.all([
-      cli(['--help']), cli(['--help', 'orders']), cli(['--json', '-h', 'orders']), cli(['ordrs', 'list']), cli(['orders', 'lst']),
+      programHelp(), cli(['--help', 'orders']), cli(['--json', '-h', 'orders']), cli(['ordrs', 'list']), cli(['orders', 'lst']),
     ]);
     expect(before.stdout).toBe(help.stdout);
     expect(asked.stdout).toBe(help.stdout);
@@ -178,9 +217,14 @@ describe('merchant-kit', () => {
   // commander runs when it reads the option: not the emulator.
   const NOT_HEAVY = new Set(['emulator/net/trusted-proxies.ts']);
 
+  // What --version and the helps load: one run of each, read by the two tests below.
+  const HELP_CASES = [['--version'], ['--help'], ['orders', '--help'], ['profile', 'add', '--help']];
+  let helpLoads: ReturnType<typeof loadedBy> | undefined;
+  const loadedByHelps = () => (helpLoads ??= loadedBy(HELP_CASES.map((args) => ({ args }))));
+
   it('--help and --version load neither fastify, better-sqlite3, undici, zod nor the emulator', async () => {
-    const cases = [['--version'], ['--help'], ['orders', '--help'], ['profile', 'add', '--help']];
-    const loaded = await loadedBy(cases.map((args) => ({ args })));
+    const cases = HELP_CASES;
+    const loaded = await loadedByHelps();
     for (const [i, args] of cases.entries()) {
       const { resolved, bundled } = loaded[i]!;
       expect(resolved + bundled.join('\n'), args.join(' ')).toMatch(/commander/);
@@ -192,7 +236,8 @@ describe('merchant-kit', () => {
   it('every command loads what all commands need as one file: --help and --version load main.js and cli-core.js, and no child_process', async () => {
     // tsup.config.ts (mergeCore): main.js's chunks, ~20 files, are one; commander spawns nothing.
     const cases = [['--version'], ['--help'], ['orders', '--help']];
-    const loaded = await loadedBy(cases.map((args) => ({ args })));
+    const loaded = (await loadedByHelps()).slice(0, cases.length);
+    expect(HELP_CASES.slice(0, cases.length)).toEqual(cases);
     for (const [i, args] of cases.entries()) {
       const { files, bundled, builtins } = loaded[i]!;
       expect(files.sort(), args.join(' ')).toEqual(['cli-core.js', 'src/cli/main.js']);

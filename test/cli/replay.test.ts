@@ -8,6 +8,7 @@ import { ensureBuilt, runCli } from '../helpers/cli.js';
 import { request, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { seedMenu, simulate } from '../helpers/orders.js';
 import { startProxyCli } from '../helpers/proxy.js';
+import { readRecording } from '../../src/cli/commands/replay/read.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mk-replay-'));
 const record = join(dir, 'session.jsonl');
@@ -99,14 +100,27 @@ describe('merchant-kit replay', () => {
   });
 
   // Regression: these lines passed the check and failed later with "Cannot convert undefined or null to object".
-  it.each([
+  // Every case through readRecording (the file's check, before anything is sent); the built CLI's
+  // refusal (exit 2, the line) for one (issue 27: a process per case).
+  const BAD_HEADERS = [
     ['no request headers', { headers: undefined }],
     ['null request headers', { headers: null }],
     ['a header that is not text', { headers: { 'x-erp': 5 } }],
-  ])('refuses a recorded exchange with %s with exit 2 and the line', async (_what, request) => {
-    const bad = join(dir, 'bad-headers.jsonl');
+  ] as const;
+  const withHeaders = (name: string, request: object) => {
+    const bad = join(dir, name);
     const exchange = { format: 'merchant-kit.exchange', version: 1, seq: 1, at: '', duration_ms: 1, request: { method: 'GET', path: '/sandbox/v1/me', body: null, ...request }, response: { status: 200, headers: {}, body: null }, violations: [] };
     writeFileSync(bad, `${JSON.stringify(exchange)}\n`);
+    return bad;
+  };
+
+  it.each(BAD_HEADERS)('readRecording refuses a recorded exchange with %s as a usage error naming the line', async (what, request) => {
+    const bad = withHeaders(`bad-headers-${BAD_HEADERS.findIndex(([w]) => w === what)}.jsonl`, request);
+    await expect(readRecording(bad)).rejects.toMatchObject({ exitCode: 2, message: expect.stringContaining(`${bad}:1: not an exchange`) });
+  });
+
+  it('refuses a recorded exchange with no request headers with exit 2 and the line', async () => {
+    const bad = withHeaders('bad-headers.jsonl', { headers: undefined });
     const cli = runCli(['replay', bad, '--against', 'http://127.0.0.1:9'], { MERCHANT_KIT_CREDENTIAL: 'svk_test_x.svs_test_y' });
     expect((await cli.exited).code).toBe(2);
     expect(cli.stderr()).toContain('bad-headers.jsonl:1: not an exchange');
@@ -142,8 +156,11 @@ describe('merchant-kit replay', () => {
   });
 
   // issue 15: a crafted recording moved the clock, re-pointed the webhook and revoked the credential
-  // through the control API, directly or by dot segments under /sandbox/v1.
-  it.each([
+  // through the control API, directly or by dot segments under /sandbox/v1. The whole file is read and
+  // checked (readRecording) before the first request goes out: every path through readRecording, and
+  // the built CLI against an emulator (nothing sent, exit 2) for a control path named directly and one
+  // reached by encoded dot segments (issue 27: a process per path).
+  const CRAFTED = [
     ['/_emulator/clock/advance', 'POST', { seconds: 86400 }],
     ['/sandbox/v1/../../_emulator/clock/advance', 'POST', { seconds: 86400 }],
     ['/sandbox/v1/%2e%2e/%2E%2E/_emulator/clock/advance', 'POST', { seconds: 86400 }],
@@ -151,16 +168,27 @@ describe('merchant-kit replay', () => {
     ['/sandbox/v1\\..\\..\\_emulator/reset', 'POST', null],
     ['//evil.example/sandbox/v1/me', 'GET', null],
     ['/v2/me', 'GET', null],
-  ])('refuses a recorded %s by name with exit 2, before sending anything', async (path, method, body) => {
-    const emu = shared;
-    const file = join(dir, 'crafted.jsonl');
+  ] as const;
+  const crafted = (name: string, path: string, method: string, body: unknown) => {
+    const file = join(dir, name);
     const ok = { format: 'merchant-kit.exchange', version: 1, seq: 1, at: '', duration_ms: 1, request: { method: 'GET', path: '/sandbox/v1/me', headers: { authorization: '[redacted]' }, body: null }, response: { status: 200, headers: {}, body: null }, violations: [] };
-    const crafted = { ...ok, seq: 2, request: { method, path, headers: { 'content-type': 'application/json' }, body } };
-    writeFileSync(file, `${JSON.stringify(ok)}\n${JSON.stringify(crafted)}\n`);
+    const bad = { ...ok, seq: 2, request: { method, path, headers: { 'content-type': 'application/json' }, body } };
+    writeFileSync(file, `${JSON.stringify(ok)}\n${JSON.stringify(bad)}\n`);
+    return file;
+  };
+
+  it.each(CRAFTED)('readRecording refuses a recorded %s by name as a usage error, reading no further', async (path, method, body) => {
+    const file = crafted(`crafted-${CRAFTED.findIndex(([p]) => p === path)}.jsonl`, path, method, body);
+    await expect(readRecording(file)).rejects.toMatchObject({ exitCode: 2, message: expect.stringContaining(`${file}:2: refused ${JSON.stringify(path)}`) });
+  });
+
+  it.each(CRAFTED.filter(([path]) => path === '/_emulator/clock/advance' || path.includes('%2e%2e')))('refuses a recorded %s by name with exit 2, before sending anything', async (path, method, body) => {
+    const emu = shared;
+    const file = crafted(`crafted-cli-${path.length}.jsonl`, path, method, body);
     const before = (await emu.control('GET', '/clock')).body.data;
     const cli = runCli(['replay', file, '--against', emu.url], { MERCHANT_KIT_CREDENTIAL: emu.test.credential });
     expect((await cli.exited).code).toBe(2);
-    expect(cli.stderr()).toContain(`crafted.jsonl:2: refused ${JSON.stringify(path)}`);
+    expect(cli.stderr()).toContain(`${file.split('/').pop()}:2: refused ${JSON.stringify(path)}`);
     expect(cli.lines).toEqual([]);
     expect((await emu.control('GET', '/clock')).body.data).toEqual(before);
   });

@@ -8,6 +8,7 @@ import { homologationScratch, runToEnd } from '../helpers/homologation.js';
 import { driveTasks, startReferenceErp } from '../helpers/reference-erp.js';
 import { seedMenu } from '../helpers/orders.js';
 import { controlCall } from '../helpers/tokens.js';
+import { inParallel } from '../helpers/parallel.js';
 
 // DESIGN, Storage and the team sandbox: a team hands each integrator their store's token, never the
 // admin one. The CLI's emulator commands and `homologate --observe` take it in --admin-token or
@@ -92,7 +93,7 @@ describe("the CLI with a store token", () => {
   it("refuses the sandbox's tools with the one line naming the admin token (exit 1): reset, clock advance, faults, chaos, stores, export, the automatic homologate", async () => {
     const scratch = homologationScratch();
     const line = `error: the emulator at ${emu.running.url} refused the control call (403 insufficient_scope): a store token opens only its own store's routes; this one changes or shows the whole sandbox and needs the admin token`;
-    for (const args of [
+    const cases = [
       ['emulator', 'reset'],
       ['emulator', 'clock', 'advance', '1m'],
       ['emulator', 'faults', 'add', '--path', '/sandbox/v1/me', '--status', '503'],
@@ -100,8 +101,11 @@ describe("the CLI with a store token", () => {
       ['emulator', 'stores', 'create'],
       ['emulator', 'export', '--out', join(scratch.dir, 'state.json.gz')],
       ['homologate', '--report-dir', join(scratch.dir, 'reports'), '--format', 'terminal'],
-    ]) {
-      const r = keep(await asA(args));
+    ];
+    // Each is refused before it changes anything: they run at once (issue 27).
+    const results = await inParallel(cases, async (args) => keep(await asA(args)));
+    for (const [i, args] of cases.entries()) {
+      const r = results[i]!;
       expect(r.code, args.join(' ')).toBe(1);
       expect(r.stderr.trim().split('\n').at(-1), args.join(' ')).toBe(line);
     }

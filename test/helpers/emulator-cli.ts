@@ -11,13 +11,16 @@ export type ReadyLine = ReadyInfo;
 
 /**
  * Emulators started through the built CLI for one test file: each is killed after its test, and the
- * scratch folders go after the file. Call once, at the top level of the file.
+ * scratch folders go after the file. Call once, at the top level of the file. A file whose tests run
+ * at once (`describe.concurrent`: each test its own port and folder) passes `{ concurrent: true }`:
+ * its processes are killed after the file instead (after a test, another test's would go too).
  */
-export function emulatorCli(prefix = 'mk-emulator-') {
+export function emulatorCli(prefix = 'mk-emulator-', { concurrent = false }: { concurrent?: boolean } = {}) {
   const running: CliProcess[] = [];
   const dirs: string[] = [];
-  afterEach(() => stopAll(running));
-  afterAll(() => {
+  if (!concurrent) afterEach(() => stopAll(running));
+  afterAll(async () => {
+    await stopAll(running);
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
   return {
