@@ -10,7 +10,8 @@ import { createTestDatabase, PG_URL, type TestDatabase } from '../../../helpers/
 import { order, storeWithIntegration, T0, webhook } from '../../store/contract/fixtures.js';
 
 // issue 25, eighth step: migration 10 (lighter-writes) replaces the due deliveries' index and the
-// orders' ack index by partial ones, and stores the large JSON texts with lz4 where the server can.
+// orders' ack index by partial ones, stores the large JSON texts with lz4 where the server can, and
+// has autovacuum visit the small hot tables less often.
 // A database at version 9, with rows in it, migrates; what the indexes serve answers as before.
 
 const clock = createClock('manual', () => T0);
@@ -49,9 +50,14 @@ describe.skipIf(!PG_URL)('migration 10 (lighter writes) on a database at version
       await client.query(`DROP INDEX ${env}.webhook_deliveries_due; CREATE INDEX webhook_deliveries_due ON ${env}.webhook_deliveries(status, next_attempt_at, seq);
         DROP INDEX ${env}.orders_waiting_ack; CREATE INDEX orders_ack ON ${env}.orders(store_id, ack_status);
         ALTER TABLE ${env}.events ALTER COLUMN data SET COMPRESSION default; ALTER TABLE ${env}.webhook_deliveries ALTER COLUMN body SET COMPRESSION default;
-        ALTER TABLE ${env}.idempotency_keys ALTER COLUMN response SET COMPRESSION default`);
+        ALTER TABLE ${env}.idempotency_keys ALTER COLUMN response SET COMPRESSION default;
+        ALTER TABLE ${env}.sequences RESET (autovacuum_vacuum_threshold, autovacuum_analyze_threshold);
+        ALTER TABLE ${env}.stores RESET (autovacuum_vacuum_threshold, autovacuum_analyze_threshold);
+        ALTER TABLE ${env}.catalog_versions RESET (autovacuum_vacuum_threshold, autovacuum_analyze_threshold)`);
     }
-    await client.query(`ALTER TABLE ${names.shared}.homologation_calls ALTER COLUMN call SET COMPRESSION default`);
+    await client.query(`ALTER TABLE ${names.shared}.homologation_calls ALTER COLUMN call SET COMPRESSION default;
+      ALTER TABLE ${names.shared}.sandbox_state RESET (autovacuum_vacuum_threshold, autovacuum_analyze_threshold);
+      ALTER TABLE ${names.shared}.rate_windows RESET (autovacuum_vacuum_threshold, autovacuum_analyze_threshold)`);
     await client.query("UPDATE merchant_kit_shared.meta SET value = 9 WHERE key = 'schema_version'");
 
     expect(Number(await migrate(client, names))).toBe(9);
@@ -70,6 +76,16 @@ describe.skipIf(!PG_URL)('migration 10 (lighter writes) on a database at version
        WHERE (n.nspname = $1 AND (c.relname, a.attname) IN (('events', 'data'), ('webhook_deliveries', 'body'), ('idempotency_keys', 'response')))
           OR (n.nspname = $2 AND c.relname = 'homologation_calls' AND a.attname = 'call') ORDER BY 1`, [names.env.test, names.shared]);
     expect(compression).toEqual(['events', 'homologation_calls', 'idempotency_keys', 'webhook_deliveries'].map((table) => ({ table, attcompression: lz4 ? 'l' : '' })));
+
+    // Autovacuum visits the small tables every row of which changes at each write after many more changes.
+    const { rows: options } = await client.query<{ table: string; reloptions: string[] }>(
+      `SELECT n.nspname || '.' || c.relname AS table, c.reloptions FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+       WHERE c.relkind = 'r' AND c.reloptions IS NOT NULL AND n.nspname IN ($1, $2) ORDER BY 1`, [names.env.test, names.shared]);
+    const visits = ['autovacuum_vacuum_threshold=20000', 'autovacuum_analyze_threshold=1000000'];
+    expect(options).toEqual([
+      `${names.shared}.rate_windows`, `${names.shared}.sandbox_state`,
+      `${names.env.test}.catalog_versions`, `${names.env.test}.sequences`, `${names.env.test}.stores`,
+    ].map((table) => ({ table, reloptions: visits })));
 
     // What the indexes serve: the orders waiting for their ack, in number order; the next due delivery.
     storage = await PostgresStorage.open(database.url, context);
