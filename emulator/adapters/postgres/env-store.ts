@@ -4,7 +4,7 @@ import type { EventData, EventRecord } from '../../orders/repository.js';
 import type { Change } from '../../store/changes.js';
 import { emitEvents, type EmitContext } from '../../store/emit.js';
 import type { EnvStore, Tx } from '../../store/port.js';
-import { QueryConn, TxConn, type Queryable } from './conn.js';
+import { QueryConn, statement, TxConn, type Queryable } from './conn.js';
 import { ClaimAnswered, type Claim, type WorkClaim } from '../../store/coordination.js';
 import { checkoutOrUnavailable, staleTries, type Pool, type PoolClient } from './connect.js';
 import { DEADLOCK, isDriverUnavailable, SERIALIZATION_FAILURE, sessionGone, sqlState, translate, UNIQUE_VIOLATION } from './errors.js';
@@ -79,10 +79,12 @@ export class PgEnvStore extends LazyRepositories implements EnvStore {
         // A statement failed and the work went on (it caught the error): PostgreSQL has aborted the
         // transaction, and COMMIT would quietly roll back. The failure is the outcome.
         if (tx.failure !== undefined) throw tx.failure;
-        // The emit's writes and the key's answer (when the request knows it from `out`), as named
-        // statements, then the notices and COMMIT: one socket write, one round trip.
-        const written = tx.sendWrites(claim?.answerWrite?.(out));
-        await client.query(`${this.options.feed.notifyText(tx.changes)}COMMIT`);
+        // The emit's writes, the key's answer (when the request knows it from `out`) and the notices,
+        // as named statements, then COMMIT: one socket write, one round trip.
+        const answer = claim?.answerWrite?.(out);
+        const notices = this.options.feed.notices(tx.changes).map((values): Write => ({ statement: NOTIFY_STATEMENT, values }));
+        const written = tx.sendWrites(answer ? [answer, ...notices] : notices);
+        await client.query('COMMIT');
         await written;
         // A write sent without waiting failed after the check above: COMMIT answered as ROLLBACK.
         if (tx.failure !== undefined) throw tx.failure;
@@ -213,6 +215,9 @@ function sendWrites(raw: QueryConn, writes: readonly Write[], state: TxState): P
   })));
 }
 
+/** A notice of a transaction's changes (PgChangeFeed.notices), delivered by PostgreSQL at its commit. */
+const NOTIFY_STATEMENT = statement('SELECT pg_notify($1, $2)');
+
 /** The connection as the transaction's statements see it: closed once the transaction stopped. */
 function stoppable(client: PoolClient, state: TxState): Queryable {
   const db = client as unknown as Queryable;
@@ -260,14 +265,12 @@ class PgTx extends LazyRepositories implements Tx {
   }
 
   /**
-   * Sends the emits' writes not sent yet, and `more` (the key's answer), without waiting: they go out
+   * Sends the emits' writes not sent yet, and `more` (the key's answer, the notices), without waiting: they go out
    * with the COMMIT queued right after them, in the same socket write. Settles once they are answered
    * (never rejects: a failure is the transaction's, `failure`).
    */
-  sendWrites(more?: Write): Promise<unknown> {
-    const writes = this.writes.take();
-    if (more) writes.push(more);
-    return sendWrites(this.raw, writes, this.state);
+  sendWrites(more: readonly Write[]): Promise<unknown> {
+    return sendWrites(this.raw, [...this.writes.take(), ...more], this.state);
   }
 
   afterCommit(fn: () => void): void {
