@@ -143,14 +143,17 @@ export interface WorkClaim {
   /**
    * Set by the route: the request's answer from what the unit of work returned, when it is known
    * then (undefined: the route stores it after the commit). A server database stores it with the
-   * work's COMMIT (`storeText`): the effect and its answer commit together, no round trip of its own.
+   * work's COMMIT (`answerWrite`): the effect and its answer commit together, no round trip of its own.
    */
   answerOf?: (out: unknown) => StoredResponse | undefined;
   /** The answer the unit of work's COMMIT stored: the route then stores none and sends this one. */
   readonly stored: StoredResponse | undefined;
-  /** A server database's: the statement that stores `answerOf(out)`, to go before COMMIT ('' when none). */
-  storeText?(out: unknown): string;
-  /** A server database's: the COMMIT that carried `storeText` went through. */
+  /**
+   * A server database's: the statement (a prepared statement and its values) that stores
+   * `answerOf(out)`, to go before COMMIT (undefined when none).
+   */
+  answerWrite?(out: unknown): { statement: { name: string; text: string }; values: unknown[] } | undefined;
+  /** A server database's: the COMMIT that carried `answerWrite` went through. */
   committed?(): void;
 }
 

@@ -162,10 +162,45 @@ const MAX_KEPT_ORDER_BYTES = 32 * 1024 * 1024;
 /** The page's columns are null when the store's catalog is at the version sent (the kept page is current). */
 type ProductsRow = Row & { [K in keyof ProductPageRow as `p_${K}`]: ProductPageRow[K] | null } & { p_version: string };
 
-/** A feed row as `json_build_array` gives it: seq, id, type, storeId, integrationId, createdAt, data. */
-type FeedTuple = [number, string, string, string, string, number, string];
+/**
+ * A feed page's event in the page's text (`f_rows`, the events one after the other): the length of its
+ * data in characters, `:`, the data as stored, then its other columns as a JSON array and a newline.
+ * The data is sent as it is (issue 25, eighth step): as a JSON string inside `json_agg` the server
+ * escaped every quote of every event's data and the emulator parsed it back, for a text the response
+ * copies as it is. Its length says where it ends, whatever it holds; the array, made by the server,
+ * holds no raw newline (a JSON text's strings escape it, and `json_build_array` writes none between
+ * values).
+ */
+export const FEED_ROW = `length(p.data) || ':' || p.data || json_build_array(p.seq, p.id, p.type, p."storeId", p."integrationId", p."createdAt")::text || chr(10)`;
+
+/** The head of a feed row (`FEED_ROW`): seq, id, type, storeId, integrationId, createdAt. */
+type FeedHead = [number, string, string, string, string, number];
+
+/** The events of a page's text (`FEED_ROW`, one after the other; null: none). */
+export function feedRowsOf(text: string | null): EventBytes[] {
+  const rows: EventBytes[] = [];
+  if (text === null) return rows;
+  for (let at = 0; at < text.length; ) {
+    const colon = text.indexOf(':', at);
+    const characters = Number(text.slice(at, colon));
+    if (colon < 0 || !Number.isSafeInteger(characters)) throw new Error('a feed page\'s text the admission did not write');
+    // A character beyond the Basic Multilingual Plane is two UTF-16 code units here.
+    let end = colon + 1;
+    for (let n = 0; n < characters; n++) {
+      const unit = text.charCodeAt(end);
+      end += unit >= 0xd800 && unit <= 0xdbff ? 2 : 1;
+    }
+    const newline = text.indexOf('\n', end);
+    if (newline < 0) throw new Error('a feed page\'s text the admission did not write');
+    const [seq, id, type, storeId, integrationId, createdAt] = JSON.parse(text.slice(end, newline)) as FeedHead;
+    rows.push({ seq, id, type: type as EventBytes['type'], storeId, integrationId, createdAt, data: Buffer.from(text.slice(colon + 1, end), 'utf8') });
+    at = newline + 1;
+  }
+  return rows;
+}
+
 type FeedRow = Row & {
-  f_c_integration: string | null; f_c_created: number | null; f_max_seq: number; f_rows: FeedTuple[] | null;
+  f_c_integration: string | null; f_c_created: number | null; f_max_seq: number; f_rows: string | null;
   /** [seq, createdAt] of the newest event, [] when none, null when not read (see `AdmittedFeedPage.newest`). */
   f_newest: [number, number] | [] | null;
 };
@@ -197,9 +232,7 @@ const MAX_KEPT_BYTES = 32 * 1024 * 1024;
 
 function feedOf(r: Row, query: AdmittedFeedPage['query']): AdmittedFeedPage {
   const f = r as FeedRow;
-  const rows: EventBytes[] = (f.f_rows ?? []).map(([seq, id, type, storeId, integrationId, createdAt, data]) => ({
-    seq, id, type: type as EventBytes['type'], storeId, integrationId, createdAt, data: Buffer.from(data, 'utf8'),
-  }));
+  const rows = feedRowsOf(f.f_rows);
   const page: AdmittedFeedPage = {
     integrationId: r.k_integrationId!,
     query,
@@ -283,7 +316,7 @@ function readParts(schema: string, read: ReadKind): { ctes: string; columns: str
         // poll before the first event, or past an expired cursor): the page's next_cursor, in the
         // same snapshot and round trip.
         columns: `, h.c_integration AS f_c_integration, h.c_created AS f_c_created, h.max_seq AS f_max_seq,
-          (SELECT json_agg(json_build_array(p.seq, p.id, p.type, p."storeId", p."integrationId", p."createdAt", p.data) ORDER BY p.seq) FROM p) AS f_rows,
+          (SELECT string_agg(${FEED_ROW}, '' ORDER BY p.seq) FROM p) AS f_rows,
           CASE WHEN h.start = 0 AND NOT EXISTS (SELECT 1 FROM p) THEN COALESCE((SELECT json_build_array(e.seq, e.created_at) FROM ${env('events')} e
             WHERE e.integration_id = (SELECT "i_id" FROM a) AND e.created_at >= (SELECT now FROM n) - $11::bigint ORDER BY e.seq DESC LIMIT 1), '[]'::json) END AS f_newest`,
         from: ' CROSS JOIN h',

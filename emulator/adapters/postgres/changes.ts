@@ -46,6 +46,15 @@ export class PgChangeFeed implements ChangeFeed {
     for (const change of unique(changes)) this.local.publish(change);
   }
 
+  /**
+   * A transaction's notices as one named statement's values each (`SELECT pg_notify($1, $2)`,
+   * `NOTIFY_STATEMENT`): queued before its COMMIT, planned once per connection (issue 25).
+   */
+  notices(changes: readonly Change[]): [channel: string, payload: string][] {
+    if (changes.length === 0) return [];
+    return payloads(this.origin, unique(changes), false).map((p) => [this.channel, p]);
+  }
+
   /** The statements (before COMMIT, in the same simple query) that tell the other processes. */
   notifyText(changes: readonly Change[], shared = false): string {
     if (changes.length === 0 && !shared) return '';

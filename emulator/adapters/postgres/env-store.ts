@@ -4,13 +4,13 @@ import type { EventData, EventRecord } from '../../orders/repository.js';
 import type { Change } from '../../store/changes.js';
 import { emitEvents, type EmitContext } from '../../store/emit.js';
 import type { EnvStore, Tx } from '../../store/port.js';
-import { QueryConn, TxConn, type Queryable } from './conn.js';
+import { QueryConn, statement, TxConn, type Queryable } from './conn.js';
 import { ClaimAnswered, type Claim, type WorkClaim } from '../../store/coordination.js';
 import { checkoutOrUnavailable, staleTries, type Pool, type PoolClient } from './connect.js';
 import { CONTENTION_RUNS, contended, DEADLOCK, isDriverUnavailable, SERIALIZATION_FAILURE, sessionGone, sqlState, translate, UNIQUE_VIOLATION } from './errors.js';
 import type { PgChangeFeed } from './changes.js';
 import { environmentSql, LazyRepositories, type EnvironmentSql } from './repositories.js';
-import { emitWritesText, type EmitTarget, type PendingDelivery, type PgEventsRepository } from './events.js';
+import { emitWrites, type EmitTarget, type PendingDelivery, type PgEventsRepository, type Write } from './events.js';
 import type { EventsRepository, HistoryRecord, OrdersRepository } from '../../orders/repository.js';
 import { pgOrders } from './orders.js';
 import type { IntegrationsRepository } from '../../stores/repository.js';
@@ -79,10 +79,13 @@ export class PgEnvStore extends LazyRepositories implements EnvStore {
         // A statement failed and the work went on (it caught the error): PostgreSQL has aborted the
         // transaction, and COMMIT would quietly roll back. The failure is the outcome.
         if (tx.failure !== undefined) throw tx.failure;
-        // The emit's writes, the key's answer (when the request knows it from `out`), the notices and
-        // COMMIT in one round trip.
-        const answer = claim?.storeText?.(out) ?? '';
-        await client.query(`${tx.takeWrites()}${answer}${this.options.feed.notifyText(tx.changes)}COMMIT`);
+        // The emit's writes, the key's answer (when the request knows it from `out`) and the notices,
+        // as named statements, then COMMIT: one socket write, one round trip.
+        const answer = claim?.answerWrite?.(out);
+        const notices = this.options.feed.notices(tx.changes).map((values): Write => ({ statement: NOTIFY_STATEMENT, values }));
+        const written = tx.sendWrites(answer ? [answer, ...notices] : notices);
+        await client.query('COMMIT');
+        await written;
         // A write sent without waiting failed after the check above: COMMIT answered as ROLLBACK.
         if (tx.failure !== undefined) throw tx.failure;
         claim?.committed?.();
@@ -191,15 +194,30 @@ class EmitWrites {
 
   constructor(private readonly schema: string) {}
 
-  /** The text that writes them ('' when there is nothing), and forgets them. */
-  take(): string {
-    if (this.events.length === 0) return '';
-    const text = emitWritesText(this.schema, this.events, this.seq, this.deliveries);
+  /** The statements that write them (none when there is nothing), and forgets them. */
+  take(): Write[] {
+    if (this.events.length === 0) return [];
+    const writes = emitWrites(this.schema, this.events, this.seq, this.deliveries);
     this.events = [];
     this.deliveries = [];
-    return text;
+    return writes;
   }
 }
+
+/**
+ * Queues `writes` on the transaction's connection without waiting (pipeline mode: they leave with the
+ * statement queued after them in this turn). Their failure is recorded as the transaction's
+ * (`raw`'s onFailure); the promise settles when all are answered and never rejects.
+ */
+function sendWrites(raw: QueryConn, writes: readonly Write[], state: TxState): Promise<unknown> {
+  if (writes.length === 0) return Promise.resolve();
+  return Promise.all(writes.map((w) => raw.run(w.statement, w.values).catch((error: unknown) => {
+    state.failure ??= error;
+  })));
+}
+
+/** A notice of a transaction's changes (PgChangeFeed.notices), delivered by PostgreSQL at its commit. */
+const NOTIFY_STATEMENT = statement('SELECT pg_notify($1, $2)');
 
 /** The connection as the transaction's statements see it: closed once the transaction stopped. */
 function stoppable(client: PoolClient, state: TxState): Queryable {
@@ -223,10 +241,15 @@ class PgTx extends LazyRepositories implements Tx {
       state.failure ??= error;
     }),
   ) {
-    // Any statement of the transaction first writes what its emits held back: it sees them.
-    super(options.environment, new TxConn(raw, () => writes.take()), sql);
+    // Any statement of the transaction first writes what its emits held back: it sees them. They are
+    // sent here, pipelined ahead of it (nothing is left for TxConn to send as a text): the server runs
+    // them in order, and a failure of theirs fails the transaction (the connection's onFailure).
+    super(options.environment, new TxConn(raw, () => (sendWrites(raw, writes.take(), state), '')), sql);
     this.writes = writes;
+    this.raw = raw;
   }
+
+  private readonly raw: QueryConn;
 
   get changes(): Change[] {
     return this.state.changes;
@@ -242,9 +265,13 @@ class PgTx extends LazyRepositories implements Tx {
     this.state.failure ??= REFUSED;
   }
 
-  /** The SQL text of the emits' writes not sent yet (sent with the COMMIT). */
-  takeWrites(): string {
-    return this.writes.take();
+  /**
+   * Sends the emits' writes not sent yet, and `more` (the key's answer, the notices), without waiting: they go out
+   * with the COMMIT queued right after them, in the same socket write. Settles once they are answered
+   * (never rejects: a failure is the transaction's, `failure`).
+   */
+  sendWrites(more: readonly Write[]): Promise<unknown> {
+    return sendWrites(this.raw, [...this.writes.take(), ...more], this.state);
   }
 
   afterCommit(fn: () => void): void {

@@ -1,6 +1,6 @@
 import type { EventType } from '../../../src/contract/events.js';
 import type { EventBytes, EventRecord, EventsRepository } from '../../orders/repository.js';
-import { escapeLiteral, statement, tableIn, type Conn } from './conn.js';
+import { statement, tableIn, type Conn, type Statement } from './conn.js';
 import type { IntegrationRecord } from '../../stores/repository.js';
 import type { WebhookRecord } from '../../webhooks/repository.js';
 import { INTEGRATION_COLUMNS, integrationOf } from './stores.js';
@@ -180,31 +180,68 @@ const int = (n: number): string => {
   return String(n);
 };
 
+/** A prepared statement and its values, sent on a transaction's connection. */
+export interface Write {
+  statement: Statement;
+  values: unknown[];
+}
+
+/** Events and deliveries per statement at most: a few shapes, each prepared once per connection. */
+const PER_WRITE = 8;
+
 /**
- * The SQL text that writes an emit's events (positions already taken under the counter's lock:
- * `lastSeq` is the last of them) and their deliveries, sent with the transaction's COMMIT (or before
- * its next statement) in one round trip: the counter's lock is then held for no turn of this
- * process's event loop after the emit (issue 25). Values are literals (`escapeLiteral`): a text of
- * several statements takes no parameters.
+ * The statements that write an emit's events (positions already taken under the counter's lock:
+ * `lastSeq` is the last of them) and their deliveries, sent pipelined with the transaction's COMMIT
+ * (or before its next statement), in the same socket write: the counter's lock is then held for no
+ * turn of this process's event loop after the emit (issue 25). They are named statements with
+ * parameters (issue 25, eighth step): a text with literal values was parsed and planned by the
+ * server at every call; these are planned once per connection, and their values are sent as they
+ * are (no escaping here, no literal to read there). Up to `PER_WRITE` events and deliveries go in
+ * one statement (the first one also moves the counter); more take more statements, in order.
  */
-export function emitWritesText(schema: string, events: readonly EventRecord[], lastSeq: number, deliveries: readonly PendingDelivery[]): string {
-  if (events.length === 0) return '';
-  const t = tableIn(schema);
-  const q = escapeLiteral;
-  const rows = events.map((e) => `(${int(e.seq)}, ${q(e.id)}, ${q(e.type)}, ${q(e.storeId)}, ${q(e.integrationId)}, ${int(e.createdAt)}, ${q(JSON.stringify(e.data))})`);
-  let text =
-    `UPDATE ${t('sequences')} SET seq = ${int(lastSeq)} WHERE name = 'events';` +
-    `INSERT INTO ${t('events')} (seq, id, type, store_id, integration_id, created_at, data) VALUES ${rows.join(', ')};`;
-  if (deliveries.length > 0) {
-    const n = deliveries.length;
-    const values = deliveries.map(({ delivery: d, at }, i) =>
-      `(${i + 1}, ${q(d.id)}, ${q(d.integrationId)}, ${q(d.eventId)}, ${q(d.eventType)}, ${q(d.body)}, ${int(at)}::bigint)`);
-    text +=
-      `WITH position AS (INSERT INTO ${t('sequences')} AS s (name, seq) VALUES ('webhook_deliveries', ${n})
-         ON CONFLICT (name) DO UPDATE SET seq = s.seq + ${n} RETURNING seq)
-       INSERT INTO ${t('webhook_deliveries')} (seq, id, integration_id, event_id, event_type, body, status, next_attempt_at, created_at, updated_at)
-       SELECT position.seq - ${n} + v.ord, v.id, v.integration_id, v.event_id, v.event_type, v.body, 'pending', v.at, v.at, v.at
-       FROM position, (VALUES ${values.join(', ')}) AS v(ord, id, integration_id, event_id, event_type, body, at);`;
+export function emitWrites(schema: string, events: readonly EventRecord[], lastSeq: number, deliveries: readonly PendingDelivery[]): Write[] {
+  if (events.length === 0) return [];
+  const out: Write[] = [];
+  for (let i = 0; i * PER_WRITE < Math.max(events.length, deliveries.length); i++) {
+    const e = events.slice(i * PER_WRITE, (i + 1) * PER_WRITE);
+    const d = deliveries.slice(i * PER_WRITE, (i + 1) * PER_WRITE);
+    const values: unknown[] = i === 0 ? [int(lastSeq)] : [];
+    for (const x of e) values.push(int(x.seq), x.id, x.type, x.storeId, x.integrationId, int(x.createdAt), JSON.stringify(x.data));
+    for (const { delivery: x, at } of d) values.push(x.id, x.integrationId, x.eventId, x.eventType, x.body, int(at));
+    out.push({ statement: writeStatement(schema, i === 0, e.length, d.length), values });
   }
-  return text;
+  return out;
+}
+
+const writeStatements = new Map<string, Statement>();
+
+/**
+ * The statement of one shape: the counter moved to `$1` (`counter`), then `events` events of 7
+ * parameters each, then `deliveries` deliveries of 6 each (their positions taken from the
+ * deliveries' counter here, in the order given).
+ */
+function writeStatement(schema: string, counter: boolean, events: number, deliveries: number): Statement {
+  const key = `${schema}\u0000${counter}\u0000${events}\u0000${deliveries}`;
+  const known = writeStatements.get(key);
+  if (known) return known;
+  const t = tableIn(schema);
+  let n = 0;
+  const p = (cast: string) => `$${++n}::${cast}`;
+  const ctes: string[] = [];
+  if (counter) ctes.push(`sq AS (UPDATE ${t('sequences')} SET seq = ${p('bigint')} WHERE name = 'events')`);
+  const rows = Array.from({ length: events }, () => `(${p('bigint')}, ${p('text')}, ${p('text')}, ${p('text')}, ${p('text')}, ${p('bigint')}, ${p('text')})`);
+  const insertEvents = `INSERT INTO ${t('events')} (seq, id, type, store_id, integration_id, created_at, data) VALUES ${rows.join(', ')}`;
+  let main = insertEvents;
+  if (deliveries > 0) {
+    if (events > 0) ctes.push(`ev AS (${insertEvents})`);
+    const tuples = Array.from({ length: deliveries }, (_, i) => `(${i + 1}, ${p('text')}, ${p('text')}, ${p('text')}, ${p('text')}, ${p('text')}, ${p('bigint')})`);
+    ctes.push(`position AS (INSERT INTO ${t('sequences')} AS s (name, seq) VALUES ('webhook_deliveries', ${deliveries})
+         ON CONFLICT (name) DO UPDATE SET seq = s.seq + ${deliveries} RETURNING seq)`);
+    main = `INSERT INTO ${t('webhook_deliveries')} (seq, id, integration_id, event_id, event_type, body, status, next_attempt_at, created_at, updated_at)
+       SELECT position.seq - ${deliveries} + v.ord, v.id, v.integration_id, v.event_id, v.event_type, v.body, 'pending', v.at, v.at, v.at
+       FROM position, (VALUES ${tuples.join(', ')}) AS v(ord, id, integration_id, event_id, event_type, body, at)`;
+  }
+  const made = statement(ctes.length > 0 ? `WITH ${ctes.join(', ')} ${main}` : main);
+  writeStatements.set(key, made);
+  return made;
 }

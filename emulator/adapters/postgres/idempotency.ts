@@ -2,7 +2,7 @@ import type { Environment } from '../../../src/contract/store.js';
 import { ENVIRONMENTS } from '../../../src/contract/store.js';
 import { LIMITS } from '../../../src/contract/limits.js';
 import type { Claim, IdempotencyClaims, StoredResponse, WorkClaim } from '../../store/coordination.js';
-import { escapeLiteral, QueryConn, statement, tableIn, type Conn, type Queryable } from './conn.js';
+import { QueryConn, statement, tableIn, type Conn, type Queryable } from './conn.js';
 import type { LeaseKeeper } from './leases.js';
 import type { SchemaNames } from './schema.js';
 
@@ -76,14 +76,11 @@ export function pgIdempotency(conn: Conn, names: SchemaNames, leases: LeaseKeepe
       const work: WorkClaim = {
         taken: undefined,
         stored: undefined,
-        // The finish as a statement of the transaction, its values literals (the COMMIT's text has no parameters).
-        storeText(out) {
+        // The finish as a statement of the transaction, sent with its COMMIT (env-store.ts).
+        answerWrite(out) {
           storing = work.taken?.kind === 'fresh' ? work.answerOf?.(out) : undefined;
-          if (!storing || !Number.isInteger(storing.status)) return (storing = undefined), '';
-          const q = escapeLiteral;
-          return `UPDATE ${tableIn(names.env[env])('idempotency_keys')} SET state = 'done', status_code = ${storing.status}, `
-            + `response = ${q(JSON.stringify(storing))}, owner = NULL, lease_until = NULL `
-            + `WHERE integration_id = ${q(integrationId)} AND key = ${q(key)} AND owner = ${q(owner)};`;
+          if (!storing || !Number.isInteger(storing.status)) return (storing = undefined);
+          return { statement: statements[env].finish, values: [integrationId, key, storing.status, JSON.stringify(storing), owner] };
         },
         committed() {
           if (!storing) return;

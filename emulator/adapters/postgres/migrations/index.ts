@@ -7,6 +7,7 @@ import { productsPageIndex } from './0006-products-page-index.js';
 import { storeTokens } from './0007-store-tokens.js';
 import { accessRequests } from './0008-access-requests.js';
 import { catalogVersions } from './0009-catalog-versions.js';
+import { lighterWrites } from './0010-lighter-writes.js';
 
 /**
  * One step of the schema. `env` runs in each environment's schema, `shared` in the sandbox's shared
@@ -24,4 +25,4 @@ export interface PgMigration {
 }
 
 /** Every migration, in order. Add one file per change; never edit a released one. */
-export const MIGRATIONS: PgMigration[] = [core, catalog, orders, webhooks, entregas, productsPageIndex, storeTokens, accessRequests, catalogVersions];
+export const MIGRATIONS: PgMigration[] = [core, catalog, orders, webhooks, entregas, productsPageIndex, storeTokens, accessRequests, catalogVersions, lighterWrites];

@@ -7,6 +7,7 @@ import { productsPageIndex } from './0006-products-page-index.js';
 import { storeTokens } from './0007-store-tokens.js';
 import { accessRequests } from './0008-access-requests.js';
 import { catalogVersions } from './0009-catalog-versions.js';
+import { lighterWrites } from './0010-lighter-writes.js';
 
 export interface Migration {
   version: number;
@@ -15,4 +16,4 @@ export interface Migration {
 }
 
 /** Every migration, in order. Add one file per change; never edit a released one. */
-export const MIGRATIONS: Migration[] = [core, catalog, orders, webhooks, entregas, productsPageIndex, storeTokens, accessRequests, catalogVersions];
+export const MIGRATIONS: Migration[] = [core, catalog, orders, webhooks, entregas, productsPageIndex, storeTokens, accessRequests, catalogVersions, lighterWrites];
