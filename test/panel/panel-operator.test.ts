@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { launchChromium } from '../helpers/panel.js';
+import { openChromium, type TestBrowser } from '../helpers/panel.js';
 import { controlCall, furnishedStore } from '../helpers/tokens.js';
 import { issueForTest } from '../helpers/certificates.js';
 import { patienceNow } from '../helpers/wait.js';
@@ -12,11 +12,11 @@ import { patienceNow } from '../helpers/wait.js';
 
 const ADMIN = 'panel-operator-admin-token';
 let emu: TestEmulator;
-let browser: Browser;
+let browser: TestBrowser;
 
 beforeAll(async () => {
   emu = await startTestEmulator({ adminToken: ADMIN, accessRequests: true });
-  browser = await launchChromium();
+  browser = await openChromium();
 });
 afterAll(async () => {
   await browser?.close();
