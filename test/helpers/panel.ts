@@ -44,7 +44,12 @@ function sharedChromium(): Promise<Browser> {
     if (holder[SHARED] === launched) delete holder[SHARED];
   };
   // A browser that failed to start or went away is launched again by the next file that asks.
-  launched.then((browser) => browser.on('disconnected', forget), forget);
+  launched.then((browser) => {
+    browser.on('disconnected', forget);
+    // An interrupted run: vitest's main process exits at once and leaves its workers to end with
+    // their current file. The browser goes as soon as the worker is cut off.
+    process.once('disconnect', () => void browser.close().catch(() => undefined));
+  }, forget);
   return launched;
 }
 
