@@ -41,7 +41,7 @@ interface ResultsCache {
  * together, the project of the first file first: a vitest worker keeps its process (isolate: false)
  * only while the next file in the queue is of its own project, and a new one costs about a second
  * of CPU (node, vitest, the emulator's modules). Ordered across both projects, a run started 76
- * workers for 325 files (issue 27); grouped, each worker changes project once. The postgres
+ * workers for 318 files (issue 27); grouped, each worker changes project once. The postgres
  * project's files are short (13 s the longest, 107 s in all in a quiet run), so none is left
  * running alone at the end.
  */
