@@ -2,19 +2,18 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { homologationScratch, runToEnd } from '../helpers/homologation.js';
-import { launchChromium } from '../helpers/panel.js';
+import { openChromium, type TestBrowser } from '../helpers/panel.js';
 import { driveTasks, startReferenceErp } from '../helpers/reference-erp.js';
 import { startEmulatorProcess, type EmulatorProcess } from '../helpers/erps/observe.js';
 import type { ReadyInfo } from '../../emulator/server.js';
 
 let observedOn: EmulatorProcess;
 let automaticOn: TestEmulator;
-let browser: Browser;
+let browser: TestBrowser;
 let certified: string;
 let reference: string;
 let partial: string;
@@ -49,7 +48,7 @@ beforeAll(async () => {
   // Chromium starts. The observed one in a process of its own (the built CLI, system clock): the
   // observer's retry timing reads the emulator's event loop, which the automatic runs keep busy here.
   [observedOn, automaticOn] = await Promise.all([startEmulatorProcess(), startTestEmulator({ clock: 'system' })]);
-  [certified, [reference, partial], browser] = await Promise.all([observedRun(observedOn), automaticRuns(automaticOn), launchChromium()]);
+  [certified, [reference, partial], browser] = await Promise.all([observedRun(observedOn), automaticRuns(automaticOn), openChromium()]);
 });
 afterAll(async () => {
   await browser?.close();

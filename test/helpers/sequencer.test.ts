@@ -29,14 +29,15 @@ describe('the order the suite starts its files in (issue 27)', () => {
     expect(SLOW_FILES.filter((file) => !existsSync(join(ROOT, file)))).toEqual([]);
   });
 
-  it('on a fresh clone (no record of a run) starts the slow files first, in their order, then the largest', async () => {
-    const files = specs('sqlite:test/a.test.ts', 'sqlite:test/checks/zoo/correct.test.ts', 'postgres:test/b.test.ts', 'sqlite:test/docs/docs.test.ts');
-    const sizes = { 'sqlite:test/a.test.ts': 10, 'postgres:test/b.test.ts': 20, 'sqlite:test/checks/zoo/correct.test.ts': 1 };
+  it('on a fresh clone (no record of a run) starts the slow files first, in their order, then the largest of their project', async () => {
+    const files = specs('sqlite:test/a.test.ts', 'sqlite:test/checks/zoo/correct.test.ts', 'postgres:test/b.test.ts', 'postgres:test/c.test.ts', 'sqlite:test/docs/docs.test.ts');
+    const sizes = { 'sqlite:test/a.test.ts': 10, 'postgres:test/b.test.ts': 20, 'postgres:test/c.test.ts': 30, 'sqlite:test/checks/zoo/correct.test.ts': 1 };
     expect(await order(sequencer({}, sizes), files)).toEqual([
       'sqlite:test/docs/docs.test.ts',
       'sqlite:test/checks/zoo/correct.test.ts',
-      'postgres:test/b.test.ts',
       'sqlite:test/a.test.ts',
+      'postgres:test/c.test.ts',
+      'postgres:test/b.test.ts',
     ]);
   });
 
@@ -47,20 +48,31 @@ describe('the order the suite starts its files in (issue 27)', () => {
     expect((await order(sequencer(results), files))[0]).toBe('sqlite:test/typecheck.test.ts');
   });
 
-  it("with a record, starts the longest first across both projects (not every postgres file before the sqlite ones); new files and last run's failures before the rest", async () => {
-    const files = specs('postgres:test/short.test.ts', 'sqlite:test/long.test.ts', 'sqlite:test/failed.test.ts', 'sqlite:test/new.test.ts', 'postgres:test/middle.test.ts');
+  it("with a record, starts new files and last run's failures first, then the longest, each project's files together (the project of the first file first)", async () => {
+    const files = specs('postgres:test/short.test.ts', 'sqlite:test/long.test.ts', 'sqlite:test/failed.test.ts', 'sqlite:test/new.test.ts', 'postgres:test/middle.test.ts', 'sqlite:test/shortest.test.ts');
     const results = {
       'postgres:test/short.test.ts': { duration: 1_000 },
       'sqlite:test/long.test.ts': { duration: 60_000 },
       'sqlite:test/failed.test.ts': { duration: 500, failed: true },
       'postgres:test/middle.test.ts': { duration: 9_000 },
+      'sqlite:test/shortest.test.ts': { duration: 100 },
     };
     expect(await order(sequencer(results), files)).toEqual([
       'sqlite:test/new.test.ts',
       'sqlite:test/failed.test.ts',
       'sqlite:test/long.test.ts',
+      'sqlite:test/shortest.test.ts',
       'postgres:test/middle.test.ts',
       'postgres:test/short.test.ts',
     ]);
+  });
+
+  // A worker keeps its process only while the next file in the queue is of its own project: files
+  // of both projects in turn would start a process for nearly every file.
+  it('changes project once in the whole queue', async () => {
+    const keys = Array.from({ length: 20 }, (_, i) => `${i % 2 ? 'postgres' : 'sqlite'}:test/f${i}.test.ts`);
+    const results = Object.fromEntries(keys.map((key, i) => [key, { duration: 1_000 * (20 - i) }]));
+    const projects = (await order(sequencer(results), specs(...keys))).map((key) => key.slice(0, key.indexOf(':')));
+    expect(projects.filter((project, i) => i > 0 && project !== projects[i - 1])).toHaveLength(1);
   });
 });

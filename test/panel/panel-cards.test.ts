@@ -129,8 +129,12 @@ describe('panel assets', () => {
     expect(res.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
     expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
     failures.length = 0;
+    // The browser asks for the declared icon once the page has loaded: its answer is the last of the
+    // page's own requests to wait for.
+    const icon = new URL(href!, emu.url).pathname;
+    const asked = page.waitForResponse((r) => new URL(r.url()).pathname === icon);
     await openPanel();
-    await page.waitForTimeout(500);
+    expect((await asked).status()).toBe(200);
     expect(failures.filter((f) => !f.includes('/_emulator/homologation/'))).toEqual([]);
   });
 });

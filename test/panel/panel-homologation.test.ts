@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { seedMenu } from '../helpers/orders.js';
-import { launchChromium } from '../helpers/panel.js';
+import { openChromium, type TestBrowser } from '../helpers/panel.js';
 import { patienceNow, realTimePassed } from '../helpers/wait.js';
 import type { HomologationReport } from '../../checks/report.js';
 
@@ -10,7 +10,7 @@ import type { HomologationReport } from '../../checks/report.js';
 // each beside the order it concerns, following the session live.
 
 let emu: TestEmulator;
-let browser: Browser;
+let browser: TestBrowser;
 let page: Page;
 let report: HomologationReport;
 
@@ -19,7 +19,7 @@ beforeAll(async () => {
   await seedMenu(emu);
   // The session runs on the system clock: it must outlive this file on the slowest machine.
   report = (await emu.control<{ data: HomologationReport }>('POST', `/homologation/${emu.test.integration_id}/start`, { timeout_seconds: 600 })).body.data;
-  browser = await launchChromium();
+  browser = await openChromium();
   page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   // Steps wait for what is sure to come; the limit only bounds a hang (helpers/panel.ts).
   page.setDefaultTimeout(patienceNow());

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { launchChromium } from '../helpers/panel.js';
+import { openChromium, type TestBrowser } from '../helpers/panel.js';
 import { controlCall, furnishedStore } from '../helpers/tokens.js';
 import { issueForTest } from '../helpers/certificates.js';
 import { patienceNow } from '../helpers/wait.js';
@@ -12,20 +12,22 @@ import { patienceNow } from '../helpers/wait.js';
 
 const ADMIN = 'panel-operator-admin-token';
 let emu: TestEmulator;
-let browser: Browser;
+let browser: TestBrowser;
 
 beforeAll(async () => {
   emu = await startTestEmulator({ adminToken: ADMIN, accessRequests: true });
-  browser = await launchChromium();
+  browser = await openChromium();
 });
 afterAll(async () => {
   await browser?.close();
   await emu?.close();
 });
 
-async function unlocked(token: string): Promise<Page> {
+async function unlocked(token: string, { clock = false } = {}): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1600, height: 1200 } });
   page.setDefaultTimeout(patienceNow());
+  // The page's own clock, injected: it runs as the real one until the test moves it on.
+  if (clock) await page.clock.install();
   await page.goto(`${emu.url}/_emulator/panel`);
   await page.locator('#token-form').waitFor({ state: 'visible' });
   await page.locator('#token-input').fill(token);
@@ -37,15 +39,16 @@ async function unlocked(token: string): Promise<Page> {
 const requestAccess = async (company: string) =>
   (await controlCall(emu, 'POST', '/access-requests', null, { company, contact_email: 'ops@example.com', system: 'ERP' })).body.data as { id: string; claim_secret: string };
 
-// The tests run at once (issue 27), each in a page of its own: the first waits for the section's
-// read of the requests every 5 s (they are not on the live stream), which the others overlap; none
-// reads what another changes (a request, a certificate, a key, a store of its own).
+// The tests run at once (issue 27), each in a page of its own; none reads what another changes (a
+// request, a certificate, a key, a store of its own).
 describe.concurrent('the panel\'s Operator section', () => {
   it('lists a new request, approves it (its store appears), and denies another with the reason typed', async () => {
-    const page = await unlocked(ADMIN);
+    const page = await unlocked(ADMIN, { clock: true });
     const approve = await requestAccess('Heladería Polar');
     const deny = await requestAccess('Desconocida SA');
-    // Requests are not on the live stream: the section reads them again every few seconds.
+    // Requests are not on the live stream: the section reads them again every 5 s, on the page's
+    // clock, which the test moves on instead of waiting (issue 27).
+    await page.clock.fastForward(5_000);
     await page.locator(`[data-request-id="${approve.id}"][data-status="pending"]`).waitFor();
     await page.locator(`[data-request-id="${approve.id}"] [data-action="approve"]`).click();
     await page.locator(`[data-request-id="${approve.id}"][data-status="approved"]`).waitFor();

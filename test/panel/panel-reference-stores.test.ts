@@ -1,17 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { launchChromium } from '../helpers/panel.js';
+import { openChromium, type TestBrowser } from '../helpers/panel.js';
 
 // homologate's reference run makes a store of its own and suspends it when it ends: the panel's
 // store selector leaves such stores out, so they do not pile up run after run.
 
 let emu: TestEmulator;
-let browser: Browser;
+let browser: TestBrowser;
 
 beforeAll(async () => {
   emu = await startTestEmulator();
-  browser = await launchChromium();
+  browser = await openChromium();
 }, 60_000);
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { launchChromium } from '../helpers/panel.js';
+import { openChromium, type TestBrowser } from '../helpers/panel.js';
 import { controlCall, furnishedStore, type FurnishedStore } from '../helpers/tokens.js';
 import { patienceNow } from '../helpers/wait.js';
 
@@ -11,7 +11,7 @@ import { patienceNow } from '../helpers/wait.js';
 
 const ADMIN = 'panel-admin-token-largo';
 let emu: TestEmulator;
-let browser: Browser;
+let browser: TestBrowser;
 let a: FurnishedStore;
 let b: FurnishedStore;
 let live: FurnishedStore;
@@ -21,7 +21,7 @@ beforeAll(async () => {
   a = await furnishedStore(emu, ADMIN);
   b = await furnishedStore(emu, ADMIN);
   live = await furnishedStore(emu, ADMIN, 'live');
-  browser = await launchChromium();
+  browser = await openChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { simulate, readAllEvents } from '../helpers/orders.js';
-import { startPanelRig, type PanelRig } from '../helpers/panel.js';
+import { startPanelRig, type PanelRig, type TestBrowser } from '../helpers/panel.js';
 import { ROOT } from '../helpers/cli.js';
 
 const ARTIFACTS = join(ROOT, 'test-artifacts');
 const XSS = '<img src=x onerror=window.__xss=1>';
 
 let emu: TestEmulator;
-let browser: Browser;
+let browser: TestBrowser;
 let page: Page;
 let rig: PanelRig;
 

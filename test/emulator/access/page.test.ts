@@ -1,8 +1,7 @@
 import { request as undiciRequest } from 'undici';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
-import { launchChromium } from '../../helpers/panel.js';
+import { openChromium, type TestBrowser } from '../../helpers/panel.js';
 import { controlCall, freshAddress } from '../../helpers/tokens.js';
 import { ACCESS_LIMITS } from '../../../src/contract/access-requests.js';
 import { patienceNow } from '../../helpers/wait.js';
@@ -13,11 +12,11 @@ import { patienceNow } from '../../helpers/wait.js';
 
 const ADMIN = 'operator-admin-token-0123456789';
 let emu: TestEmulator;
-let browser: Browser;
+let browser: TestBrowser;
 
 beforeAll(async () => {
   emu = await startTestEmulator({ adminToken: ADMIN, accessRequests: true, publicUrl: 'https://sandbox.example.com' });
-  browser = await launchChromium();
+  browser = await openChromium();
 });
 afterAll(async () => {
   await browser?.close();
