@@ -22,9 +22,9 @@ import {
 // (test/helpers/consumer-types.mjs, issue 27): a program per setting, reporting what that setting's
 // `tsc` reports about the consumer's files and merchant-kit's declarations (lib files and @types/node,
 // the user's own, are parsed once and not checked four times), in one process that starts once the
-// projects are ready. Every command a test looks at starts in beforeAll as soon as what it needs is there (the new
-// project while the package builds, npx in the clone while the tarball installs, the projects' runs
-// beside the type checks), and each test awaits its own.
+// projects are ready. Every command a test looks at starts in beforeAll as soon as what it needs is
+// there (the new project while the package builds; npx in the clone and the projects' runs beside the
+// type checks), and each test awaits its own.
 
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const FLOOR = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).engines.node as string).replace(/^>=\s*/, '');
@@ -164,13 +164,13 @@ describe('the packed package in new projects (issue 14)', () => {
     build = await buildPackage(pkg);
     tarball = await packPackage(pkg, dir);
     const cjs = await consumer;
-    // npx in the clone reads the clone, not the new project: it runs while the tarball installs (the
-    // pack, which rewrites the clone's package.json for a moment, is over). A cache of its own: npx's
-    // first run in this clone, as in a fresh one.
+    install = await installTarball(cjs, tarball);
+    // npx in the clone reads the clone, not the new project: it runs beside the type checks (not beside
+    // the install, which the type checks wait for). A cache of its own: npx's first run in this clone,
+    // as in a fresh one.
     cloneMain = join(pkg, 'dist', 'src', 'cli', 'main.js');
     cloneBuilt = statSync(cloneMain).mtimeMs;
     const insideClone = runAsync('npx', ['--no-install', 'merchant-kit', '--version'], pkg, 240_000, { npm_config_cache: join(dir, 'npm-cache') });
-    install = await installTarball(cjs, tarball);
     const failed = Promise.resolve({ status: null, output: `npm install failed:\n${install.output}`, stdout: '' });
     runs = { cjs: failed, esm: failed, installedCli: failed, insideClone, full: failed };
     if (install.status !== 0) return;
