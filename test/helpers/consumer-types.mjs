@@ -106,7 +106,12 @@ function check(job) {
       for (const file of reported) diagnostics.push(...program.getDeclarationDiagnostics(file));
     }
   }
-  if (!options.noEmit) diagnostics.push(...program.emit().diagnostics);
+  // File by file: `program.emit()` of the whole program first checks every file, lib files and
+  // @types/node included (the emit resolver's full check, 5 s of this process), which `tsc` does anyway
+  // and this process leaves out; each file's emit checks that file alone, done above. Same output.
+  if (!options.noEmit) {
+    for (const file of reported) if (!file.isDeclarationFile) diagnostics.push(...program.emit(file).diagnostics);
+  }
   const output = ts.formatDiagnostics(ts.sortAndDeduplicateDiagnostics(diagnostics), {
     getCanonicalFileName: (f) => f,
     getCurrentDirectory: () => job.cwd,

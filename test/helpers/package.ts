@@ -117,11 +117,12 @@ export function run(command: string, args: string[], cwd: string, timeoutMs = 24
 
 /**
  * `run` without blocking the test's process, never rejecting: what failed is in the result. The
- * limit only bounds a hang (SIGKILL, then status null), grown with the load as `run`'s.
+ * limit only bounds a hang (SIGKILL, then status null), grown with the load as `run`'s. `env` adds to
+ * this process's environment.
  */
-export function runAsync(command: string, args: string[], cwd: string, timeoutMs = 600_000): Promise<RunResult> {
+export function runAsync(command: string, args: string[], cwd: string, timeoutMs = 600_000, env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, npm_config_update_notifier: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env: { ...process.env, npm_config_update_notifier: 'false', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let output = '';
     child.stdout.on('data', (d) => ((stdout += d), (output += d)));
@@ -141,24 +142,34 @@ const BUILD_INPUTS = [
 ];
 
 /**
- * Copies what the build reads into `dir`, links the repo's node_modules, runs `npm run build` (the
- * package's own build script) and `npm pack`; returns the tarball's path and the build's output.
+ * Copies what the build reads into `<dir>/pkg` and links the repo's node_modules; returns that folder.
+ * `buildPackage` then builds it and `packPackage` packs it.
  */
-export function buildAndPack(dir: string): { tarball: string; build: RunResult } {
+export function copyPackage(dir: string): string {
   const pkg = join(dir, 'pkg');
   mkdirSync(pkg, { recursive: true });
   for (const name of BUILD_INPUTS) {
     if (existsSync(join(ROOT, name))) cpSync(join(ROOT, name), join(pkg, name), { recursive: true });
   }
   symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'), 'dir');
-  const build = run('npm', ['run', 'build'], pkg);
+  return pkg;
+}
+
+/** `npm run build` (the package's own build script) in the copy; throws when it fails, returns its output. */
+export async function buildPackage(pkg: string): Promise<RunResult> {
+  const build = await runAsync('npm', ['run', 'build'], pkg, 240_000);
   if (build.status !== 0) throw new Error(`npm run build failed:\n${build.output}`);
+  return build;
+}
+
+/** `npm pack` of the built copy into `dir`; returns the tarball's path. */
+export async function packPackage(pkg: string, dir: string): Promise<string> {
   // With its scripts, as a user packs a clone: prepack leaves the built dist/ as it is and writes the
   // tarball's package.json without the clone's own scripts (prepare.mjs).
-  const pack = run('npm', ['pack', '--json', '--pack-destination', dir], pkg);
+  const pack = await runAsync('npm', ['pack', '--json', '--pack-destination', dir], pkg, 240_000);
   if (pack.status !== 0) throw new Error(`npm pack failed:\n${pack.output}`);
   const json = pack.stdout.slice(pack.stdout.indexOf('['), pack.stdout.lastIndexOf(']') + 1);
-  return { tarball: join(dir, (JSON.parse(json) as { filename: string }[])[0].filename), build };
+  return join(dir, (JSON.parse(json) as { filename: string }[])[0].filename);
 }
 
 /**
@@ -179,13 +190,13 @@ export function reuseNativeDriver(dir: string): void {
 
 /**
  * A new project as `npm init -y` makes it (CommonJS; `module` sets "type": "module"), with the
- * `allowScripts` that README's "Use it from your project" asks for, then `npm install <tarball>`.
- * Returns the project's folder and the install's output.
+ * `allowScripts` that README's "Use it from your project" asks for. Returns the project's folder.
+ * Nothing in it waits for the package: it is made while the package builds.
  */
-export function newConsumer(dir: string, name: string, type: 'commonjs' | 'module', tarball: string): { dir: string; install: RunResult } {
+export async function newConsumer(dir: string, name: string, type: 'commonjs' | 'module'): Promise<string> {
   const project = join(dir, name);
   mkdirSync(project, { recursive: true });
-  const init = run('npm', ['init', '-y'], project);
+  const init = await runAsync('npm', ['init', '-y'], project, 240_000);
   if (init.status !== 0) throw new Error(`npm init failed:\n${init.output}`);
   const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
   if (type === 'module') manifest.type = 'module';
@@ -193,9 +204,13 @@ export function newConsumer(dir: string, name: string, type: 'commonjs' | 'modul
   // tarball's package.json has no install script of its own (issue 27), so npm has none to list.
   manifest.allowScripts = { 'better-sqlite3': true };
   writeFileSync(join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  return project;
+}
+
+/** `npm install <tarball>` in the project, as a user installs the package; returns the install's output. */
+export function installTarball(project: string, tarball: string): Promise<RunResult> {
   // --no-audit --no-fund: the registry's advisories and funding notes say nothing about this package.
-  const install = run('npm', ['install', tarball, '--no-audit', '--no-fund'], project, 600_000);
-  return { dir: project, install };
+  return runAsync('npm', ['install', tarball, '--no-audit', '--no-fund'], project, 600_000);
 }
 
 /** The lines of npm's output that warn or fail (`npm warn …`, `npm error …`, EBADENGINE). */

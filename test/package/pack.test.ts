@@ -1,12 +1,12 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
-import { loadFactor } from '../helpers/wait.js';
 import {
-  buildAndPack, copyConsumer, installedPackages, newConsumer, reuseNativeDriver, run, runAsync, satisfies, warnings, type RunResult,
+  buildPackage, copyConsumer, copyPackage, installedPackages, installTarball, newConsumer, packPackage, reuseNativeDriver, run, runAsync, satisfies,
+  warnings, type RunResult,
 } from '../helpers/package.js';
 
 // issue 14: the package as a user gets it. The repo is built and packed in a scratch copy
@@ -18,11 +18,13 @@ import {
 // the package, and TypeScript files using it are compiled under a consumer's settings: TypeScript's
 // defaults, a fresh `tsc --init`, nodenext and bundler, always with `skipLibCheck` off (SETTINGS says why
 // these four).
-// TypeScript and @types/node are this repo's. The type checks run in one Node process through
-// TypeScript's API (test/helpers/consumer-types.mjs, issue 27): a program per setting, reporting what
-// that setting's `tsc` reports about the consumer's files and merchant-kit's declarations (lib files
-// and @types/node, the user's own, are parsed once and not checked four times); it starts once the
-// projects are ready, and each test awaits its part.
+// TypeScript and @types/node are this repo's. The type checks run through TypeScript's API
+// (test/helpers/consumer-types.mjs, issue 27): a program per setting, reporting what that setting's
+// `tsc` reports about the consumer's files and merchant-kit's declarations (lib files and @types/node,
+// the user's own, are parsed once and not checked four times), in one process that starts once the
+// projects are ready. Every command a test looks at starts in beforeAll as soon as what it needs is
+// there (the new project while the package builds; npx in the clone and the projects' runs beside the
+// type checks), and each test awaits its own.
 
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const FLOOR = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).engines.node as string).replace(/^>=\s*/, '');
@@ -113,7 +115,7 @@ await emu.close();
 
 const tsc = (cwd: string, args: string[]): RunResult => run(process.execPath, [TSC, ...args], cwd);
 const CONSUMER_TYPES = join(ROOT, 'test', 'helpers', 'consumer-types.mjs');
-const node = (cwd: string, args: string[]): RunResult => run(process.execPath, args, cwd, 120_000);
+const node = (cwd: string, args: string[]): Promise<RunResult> => runAsync(process.execPath, args, cwd, 120_000);
 
 /**
  * Compiler flags of each setting; files are appended. `null`: the project's tsconfig.json (`tsc --init`'s).
@@ -143,18 +145,37 @@ describe('the packed package in new projects (issue 14)', () => {
   /** Each setting's compile of client.ts and full.ts, and its list of files for client.ts alone (started in beforeAll). */
   const compiles = new Map<string, Promise<RunResult>>();
   const listings = new Map<string, Promise<RunResult>>();
-  /** The consumer-types process's report: one result per job, by name; a crash fails every test that awaits it. */
-  let checked: Promise<Map<string, RunResult & { files: string[] }>>;
+  /**
+   * The commands the tests look at, each started in beforeAll as soon as what it needs is there, so
+   * that they run at once (issue 27): each test awaits its own. They never reject (runAsync).
+   */
+  let runs: Record<'cjs' | 'esm' | 'installedCli' | 'insideClone' | 'full', Promise<RunResult>>;
+  /** The clone's built CLI and its time before `npx` ran in the clone. */
+  let cloneMain: string;
+  let cloneBuilt: number;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'merchant-kit-pack-'));
-    ({ tarball, build } = buildAndPack(dir));
+    const pkg = copyPackage(dir);
+    // The new project (`npm init -y`) and the driver for its install are made while the package builds.
+    const consumer = newConsumer(dir, 'cjs', 'commonjs');
+    consumer.catch(() => undefined);
     reuseNativeDriver(dir);
-    const cjs = newConsumer(dir, 'cjs', 'commonjs', tarball);
-    install = cjs.install;
+    build = await buildPackage(pkg);
+    tarball = await packPackage(pkg, dir);
+    const cjs = await consumer;
+    install = await installTarball(cjs, tarball);
+    // npx in the clone reads the clone, not the new project: it runs beside the type checks (not beside
+    // the install, which the type checks wait for). A cache of its own: npx's first run in this clone,
+    // as in a fresh one.
+    cloneMain = join(pkg, 'dist', 'src', 'cli', 'main.js');
+    cloneBuilt = statSync(cloneMain).mtimeMs;
+    const insideClone = runAsync('npx', ['--no-install', 'merchant-kit', '--version'], pkg, 240_000, { npm_config_cache: join(dir, 'npm-cache') });
+    const failed = Promise.resolve({ status: null, output: `npm install failed:\n${install.output}`, stdout: '' });
+    runs = { cjs: failed, esm: failed, installedCli: failed, insideClone, full: failed };
     if (install.status !== 0) return;
-    projects.cjs = { dir: cjs.dir };
-    projects.esm = { dir: copyConsumer(cjs.dir, 'esm', 'module') };
+    projects.cjs = { dir: cjs };
+    projects.esm = { dir: copyConsumer(cjs, 'esm', 'module') };
     for (const project of Object.values(projects)) {
       writeFileSync(join(project.dir, 'client.ts'), CLIENT_TS);
       writeFileSync(join(project.dir, 'full.ts'), FULL_TS);
@@ -171,21 +192,24 @@ describe('the packed package in new projects (issue 14)', () => {
     const tsconfig = join(projects.esm.dir, 'tsconfig.json');
     writeFileSync(tsconfig, readFileSync(tsconfig, 'utf8').replace(/"skipLibCheck": true/, '"skipLibCheck": false'));
     // The first setting emits CommonJS into build/, which a test then runs.
-    const jobs = SETTINGS.flatMap((setting) => {
+    const jobsOf = (setting: (typeof SETTINGS)[number]) => {
       const cwd = projects[setting.project].dir;
       const compile = {
         name: `compile: ${setting.name}`, cwd, flags: setting === SETTINGS[0] ? ['--strict', '--outDir', 'build'] : setting.flags, files: ['client.ts', 'full.ts'],
         noEmit: setting !== SETTINGS[0],
       };
       return setting.flags ? [compile, { name: `list: ${setting.name}`, cwd, flags: setting.flags, files: ['client.ts'], listOnly: true }] : [compile];
-    });
+    };
+    // One process for all the settings: their programs share parsed and bound files (two processes,
+    // one per core, took 7 s more CPU for the same checks).
+    const jobs = SETTINGS.flatMap(jobsOf);
     writeFileSync(join(dir, 'jobs.json'), JSON.stringify(jobs));
-    checked = runAsync(process.execPath, [CONSUMER_TYPES, join(dir, 'jobs.json')], dir).then((out) => {
+    const checked = runAsync(process.execPath, [CONSUMER_TYPES, join(dir, 'jobs.json')], dir).then((out) => {
       if (out.status !== 0) throw new Error(`consumer-types.mjs failed:\n${out.output}`);
       const results = JSON.parse(out.stdout) as { name: string; status: number; output: string; files: string[] }[];
       return new Map(results.map((r) => [r.name, { status: r.status, output: r.output, stdout: r.files.join('\n'), files: r.files }]));
     });
-    // Each test that awaits its part reports a failure; until then none is unhandled.
+    /** The consumer-types report of a job, by name; a crash fails every test that awaits it, and until then none is unhandled. */
     const part = (name: string) => {
       const result = checked.then((results) => results.get(name)!);
       result.catch(() => undefined);
@@ -195,6 +219,14 @@ describe('the packed package in new projects (issue 14)', () => {
       compiles.set(setting.name, part(`compile: ${setting.name}`));
       if (setting.flags) listings.set(setting.name, part(`list: ${setting.name}`));
     }
+    runs = {
+      ...runs,
+      cjs: node(projects.cjs.dir, ['run.js']),
+      esm: node(projects.esm.dir, ['run.js']),
+      installedCli: runAsync('npx', ['--no-install', 'merchant-kit', '--version'], projects.cjs.dir, 120_000),
+      // TypeScript's CommonJS output runs once the first setting has compiled it.
+      full: compiles.get(SETTINGS[0].name)!.then(() => node(projects.cjs.dir, [join('build', 'full.js')]), (error) => ({ status: null, output: String(error), stdout: '' })),
+    };
   }, 900_000);
 
   afterAll(() => {
@@ -249,37 +281,31 @@ describe('the packed package in new projects (issue 14)', () => {
     expect(excluding).toEqual([]);
   });
 
-  it('runs in the CommonJS project: require() of each entry, and import() of the client', () => {
-    const out = node(projects.cjs.dir, ['run.js']);
+  it('runs in the CommonJS project: require() of each entry, and import() of the client', async () => {
+    const out = await runs.cjs;
     expect(out.status, out.output).toBe(0);
     expect(JSON.parse(out.stdout)).toEqual({ store: 'str_', checks: 8, apiError: 'function', imported: 'function' });
   }, 120_000);
 
-  it('runs the installed CLI: npx --no-install merchant-kit --version', () => {
+  it('runs the installed CLI: npx --no-install merchant-kit --version', async () => {
     const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
-    const out = run('npx', ['--no-install', 'merchant-kit', '--version'], projects.cjs.dir, 120_000);
+    const out = await runs.installedCli;
     expect(out.status, out.output).toBe(0);
     expect(out.output.trim()).toBe(version);
   }, 120_000);
 
   // issue 27: inside a clone, npx installs the clone into its cache as a link and runs its
   // `prepare`, which built the whole package again (65 s behind a bare spinner).
-  it('inside a clone, npx --no-install merchant-kit runs it without building it again (prepare finds dist/ up to date)', () => {
-    const clone = join(dir, 'pkg');
-    const main = join(clone, 'dist', 'src', 'cli', 'main.js');
-    const built = statSync(main).mtimeMs;
-    // A cache of its own: npx's first run in this clone, as in a fresh one.
-    const out = spawnSync('npx', ['--no-install', 'merchant-kit', '--version'], {
-      cwd: clone, encoding: 'utf8', timeout: Math.round(240_000 * loadFactor()), env: { ...process.env, npm_config_cache: join(dir, 'npm-cache'), npm_config_update_notifier: 'false' },
-    });
-    expect(out.status, `${out.stdout}${out.stderr}`).toBe(0);
+  it('inside a clone, npx --no-install merchant-kit runs it without building it again (prepare finds dist/ up to date)', async () => {
+    const out = await runs.insideClone;
+    expect(out.status, out.output).toBe(0);
     expect(out.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
-    expect(`${out.stdout}${out.stderr}`).not.toMatch(/> merchant-kit@[\d.]+ build/);
-    expect(statSync(main).mtimeMs).toBe(built);
+    expect(out.output).not.toMatch(/> merchant-kit@[\d.]+ build/);
+    expect(statSync(cloneMain).mtimeMs).toBe(cloneBuilt);
   }, 240_000);
 
-  it('runs in the ESM project: import of each entry', () => {
-    const out = node(projects.esm.dir, ['run.js']);
+  it('runs in the ESM project: import of each entry', async () => {
+    const out = await runs.esm;
     expect(out.status, out.output).toBe(0);
     expect(JSON.parse(out.stdout)).toEqual({ store: 'str_', checks: 8 });
   }, 120_000);
@@ -295,7 +321,7 @@ describe('the packed package in new projects (issue 14)', () => {
     const cwd = projects.cjs.dir;
     expect((await compiles.get(SETTINGS[0].name)!).output).toBe('');
     expect(readFileSync(join(cwd, 'build', 'full.js'), 'utf8')).toMatch(/require\("merchant-kit"\)/);
-    const out = node(cwd, [join('build', 'full.js')]);
+    const out = await runs.full;
     expect(out.status, out.output).toBe(0);
     expect(JSON.parse(out.stdout)).toEqual({ store: 'str_', mode: 'manual', products: 0, checks: 8, inject: 200 });
   }, 240_000);
