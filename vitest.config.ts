@@ -55,9 +55,10 @@ export default defineConfig({
     // a fifth of the suite). A file leaves no state behind: it closes what it starts, restores its
     // spies, and names its own databases, folders and ports.
     isolate: false,
-    // Two files at a time on CI's 2 cores (vitest's default there is one): most files wait on child
-    // processes, browsers and sockets. Measured with a busy loop taking one core: 649 s, green.
-    maxWorkers: 2,
+    // Three files at a time on CI's 2 cores (vitest's default there is one): most files wait on child
+    // processes, browsers, sockets and observed sessions, and with two workers the machine stayed a
+    // third idle (issue 27: quiet, 464 s with two, 370 s with three; docs/contributing.md).
+    maxWorkers: 3,
     // The slowest files first (a fresh clone has no record of an earlier run's times).
     sequence: { sequencer: SlowFirstSequencer },
     projects: [
