@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
+import { describe, expect, it } from 'vitest';
 import { FEED_ROW, feedRowsOf } from '../../../../emulator/adapters/postgres/admission.js';
-import { createTestDatabase, PG_URL, type TestDatabase } from '../../../helpers/postgres.js';
+import { PG_URL } from '../../../helpers/postgres.js';
+import { useTestClient } from '../../../helpers/test-database.js';
 
 // issue 25, eighth step: a feed page's events come from the admission as one text, each event's data
 // as stored (its length first) and its other columns as a JSON array. Whatever a stored data holds
@@ -16,21 +16,11 @@ const DATA = [
 ];
 
 describe.skipIf(!PG_URL)('a feed page\'s text', () => {
-  let database: TestDatabase;
-  let client: pg.Client;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    client = new pg.Client({ connectionString: database.url });
-    await client.connect();
-  });
-  afterAll(async () => {
-    await client?.end();
-    await database?.drop();
-  });
+  const db = useTestClient();
 
   it('gives back every event whole, whatever its data holds, in position order', async () => {
     const ids = DATA.map((_, i) => `evt_${i}_"q"\n🍕`);
-    const { rows } = await client.query<{ page: string | null }>(
+    const { rows } = await db.client().query<{ page: string | null }>(
       `SELECT string_agg(${FEED_ROW}, '' ORDER BY p.seq) AS page
        FROM unnest($1::bigint[], $2::text[], $3::text[]) WITH ORDINALITY AS u(seq, id, data, n),
          LATERAL (SELECT u.seq, u.id, 'order.created'::text AS type, 'sto_1'::text AS "storeId", 'int_1'::text AS "integrationId",
@@ -46,7 +36,7 @@ describe.skipIf(!PG_URL)('a feed page\'s text', () => {
   });
 
   it('is no event at all for an empty page', async () => {
-    const { rows } = await client.query<{ page: string | null }>(
+    const { rows } = await db.client().query<{ page: string | null }>(
       `SELECT string_agg(${FEED_ROW}, '' ORDER BY p.seq) AS page FROM (SELECT 1::bigint AS seq, ''::text AS id, ''::text AS type,
          ''::text AS "storeId", ''::text AS "integrationId", 0::bigint AS "createdAt", ''::text AS data WHERE false) p`,
     );
