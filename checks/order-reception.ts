@@ -97,6 +97,9 @@ function reception(obs: Observation, o: SessionOrder): { ok: boolean; actual: st
   const readActed = read && obs.calls.find((c) => actsOn(c, o.order_id) && c.at >= read.at);
   if (readActed) return { ok: true, actual: `read with ${callName(read)} and acted on: ${callName(readActed)}`, refused: false };
   const answered = d?.last_response_status ?? null;
+  // An attempt still in flight has no answer yet: a receiver that acts before it answers (as one that
+  // does the work, then answers 500) is not "down" (issue 27: graded as down under load, it passed).
+  if (d?.status === 'delivering') return { ok: false, actual: `its delivery is being sent: waiting for the receiver's answer${answered === null ? '' : ` (the last attempt was answered ${answered})`}`, refused: false };
   const acted = obs.calls.find((c) => actsOn(c, o.order_id) && c.at >= o.created_at);
   if (d && answered === null && acted) return { ok: true, actual: `its delivery got no answer (the receiver was down), and the ERP acted on it: ${callName(acted)}`, refused: false };
   if (answered !== null) return { ok: false, actual: `not received: its delivery was answered ${answered} (not 2xx)`, refused: true };

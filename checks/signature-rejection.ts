@@ -6,7 +6,7 @@ import { EvidenceLog } from './internal/evidence.js';
 import { postLocalProbe, reformatted, STALE_SECONDS, randomSecret, type LocalProbe } from './internal/probes.js';
 import { ensureReceiver } from './internal/setup.js';
 import type { Observation, ProbeKind, ProbeRecord, RecordedCall } from '../src/contract/observation.js';
-import { ACCEPTED_KINDS, latestProbes, PROBE_KINDS, receiverRefusesAll, receiverSilent } from './internal/probe-verdicts.js';
+import { ACCEPTED_KINDS, latestProbes, mayYetRefuseAll, PROBE_KINDS, receiverRefusesAll, receiverSilent } from './internal/probe-verdicts.js';
 import { fail, pass, pending, skip, type Evidence } from './types.js';
 
 /** How long after the duplicate and the out-of-order probes the observer watches the integration's writes, at least and at most. */
@@ -167,6 +167,15 @@ export const signatureRejection: Check = {
       if (!p) {
         undecided = true;
         evidence.push({ step, ok: false, expected: EXPECT[kind].expected, actual: 'not sent' });
+        continue;
+      }
+      // A valid probe refused while the orders' deliveries have no answer yet: it may be the receiver
+      // refusing everything (order_reception's, one fault, one check), known once they are answered.
+      if (ACCEPTED_KINDS.includes(kind) && !refusesAll && p.status !== null && (p.status < 200 || p.status >= 300) && mayYetRefuseAll(obs) && !s.finished && !expired(obs)) {
+        undecided = true;
+        const e: Evidence = { step, ok: false, status: p.status, duration_ms: p.duration_ms, expected: EXPECT[kind].expected, actual: `${p.status}; graded once the orders' deliveries are answered (a receiver that refuses every delivery is order_reception's)` };
+        watched.push({ e, answer: String(p.status) });
+        evidence.push(e);
         continue;
       }
       const j = judgeProbe(obs, p, probeOrder, settle);

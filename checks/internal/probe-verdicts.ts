@@ -45,6 +45,21 @@ export function receiverRefusesAll(obs: Pick<Observation, 'session'>): boolean {
   );
 }
 
+/**
+ * Whether receiverRefusesAll may still turn true: nothing valid was accepted so far, and a scenario
+ * order's delivery has no answer yet (being sent, or waiting for its next attempt). Until then a valid
+ * probe answered non-2xx may be the receiver refusing everything, which is order_reception's to grade.
+ */
+export function mayYetRefuseAll(obs: Pick<Observation, 'session'>): boolean {
+  const s = obs.session;
+  const deliveries = s.deliveries.filter((d) => s.orders.some((o) => o.order_id === d.order_id));
+  return (
+    !acceptanceProbes(obs).some((p) => is2xx(p.status)) &&
+    deliveries.every((d) => d.succeeded_at === null) &&
+    deliveries.some((d) => d.status === 'delivering' || (d.status === 'pending' && d.last_response_status === null))
+  );
+}
+
 /** The receiver never answered at all: no delivery succeeded or was answered, no probe was answered. */
 export function receiverSilent(obs: Pick<Observation, 'session'>): boolean {
   const s = obs.session;

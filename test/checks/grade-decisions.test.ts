@@ -314,6 +314,34 @@ describe('one fault, one check: a receiver that answers non-2xx to every deliver
     expect(outcome).toMatchObject({ status: 'pass', reason: expect.stringMatching(/the valid ones are graded in order_reception/) });
   });
 
+  // A receiver that does the work (acks), then answers 500: while its deliveries are still being sent,
+  // their answers are not known yet (issue 27: graded as "down" under load, order_reception passed and
+  // signature_rejection failed on the valid probes).
+  const inFlight = { ...refusing, finished: false, deliveries: refusing.deliveries.map((d) => ({ ...d, status: 'delivering', last_response_status: null })) };
+  const acks = () => SCENARIO_ORDERS.map((o) => call('POST', `/orders/${o.order_id}/ack`, 200, { at: T0 + 600 }));
+
+  it('waits in order_reception while a delivery is being sent, though the ERP already acted on its order', () => {
+    const outcome = orderReception.grade(observation(acks(), inFlight));
+    expect(outcome.status, outcome.reason).toBe('pending');
+    expect(outcome.evidence.map((e) => e.actual)).toEqual(SCENARIO_ORDERS.map(() => "its delivery is being sent: waiting for the receiver's answer"));
+    expect(orderReception.grade(observation(acks(), { ...refusing, deliveries: refusing.deliveries.map((d) => ({ ...d, status: 'pending' })) })).status).toBe('fail');
+  });
+
+  it('takes a delivery that got no answer and was not sent again yet as the receiver being down, when the ERP acted on it', () => {
+    const down = { ...inFlight, deliveries: inFlight.deliveries.map((d) => ({ ...d, status: 'pending' })) };
+    expect(orderReception.grade(observation(acks(), down))).toMatchObject({ status: 'pass' });
+  });
+
+  it('waits in signature_rejection on a refused valid probe while the orders\' deliveries have no answer, then leaves it to order_reception', () => {
+    expect(signatureRejection.grade(observation(acks(), inFlight)).status).toBe('pending');
+    expect(signatureRejection.grade(observation(acks(), refusing))).toMatchObject({ status: 'pass', reason: expect.stringMatching(/the valid ones are graded in order_reception/) });
+  });
+
+  it('fails signature_rejection on a refused valid probe at once when the receiver accepted a delivery', () => {
+    const accepting = { ...inFlight, deliveries: [delivered('ord_d'), ...inFlight.deliveries.slice(1)] };
+    expect(signatureRejection.grade(observation(acks(), accepting))).toMatchObject({ status: 'fail', reason: expect.stringMatching(/valid, unusual JSON formatting/) });
+  });
+
   it('is not graded in signature_rejection when the receiver never answered at all', () => {
     const silent = { ...refusing, deliveries: refusing.deliveries.map((d) => ({ ...d, last_response_status: null })), probes: refusing.probes.map((p) => ({ ...p, status: null })) };
     expect(signatureRejection.grade(observation([], silent)).status).toBe('skip');
