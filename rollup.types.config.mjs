@@ -1,5 +1,5 @@
 // The package's declarations: `rollup -c rollup.types.config.mjs`, the last step of `npm run build`,
-// after `tsc -p tsconfig.build.json` wrote one .d.ts per module into dist/.types (removed at the end).
+// after TypeScript 7's `tsc -p tsconfig.build.json` wrote one .d.ts per module into dist/.types (removed at the end).
 //
 // It bundles them per public entry (`merchant-kit`, `/emulator`, `/checks`), one build written
 // twice: `.d.ts` for `import` and `.d.cts` for `require` (TypeScript reads a `.d.ts` of a "type":

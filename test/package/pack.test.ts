@@ -18,7 +18,8 @@ import {
 // the package, and TypeScript files using it are compiled under a consumer's settings: TypeScript's
 // defaults, a fresh `tsc --init`, nodenext and bundler, always with `skipLibCheck` off (SETTINGS says why
 // these four).
-// TypeScript and @types/node are this repo's. The type checks run through TypeScript's API
+// TypeScript (5: the `typescript` package, not the type check's TypeScript 7) and @types/node are this
+// repo's. The type checks run through TypeScript's API
 // (test/helpers/consumer-types.mjs, issue 27): a program per setting, reporting what that setting's
 // `tsc` reports about the consumer's files and merchant-kit's declarations (lib files and @types/node,
 // the user's own, are parsed once and not checked four times), in one process that starts once the
