@@ -16,8 +16,8 @@ afterAll(() => config?.cleanup());
 const ADMIN = 'start-operator-admin-token-largo';
 
 describe.concurrent('emulator start --access-requests and --public-url', () => {
-  it('says "closed" in the ready line by default, and "open" with --access-requests open; the banner names the page', async () => {
-    // The three starts share nothing: they run at once (issue 27).
+  it('says "open" in the ready line with --access-requests open; the banner names the page', async () => {
+    // The two starts share nothing: they run at once (issue 27). "closed" by default: the next test's start.
     const readyAndPage = async (args: readonly string[], expected: 'open' | 'closed') => {
       const p = runCli(['emulator', 'start', '--port', '0', '--memory', '--json', ...args], { ...config.env, MERCHANT_KIT_ADMIN_TOKEN: ADMIN });
       try {
@@ -40,14 +40,18 @@ describe.concurrent('emulator start --access-requests and --public-url', () => {
         await banner.exited;
       }
     };
-    await Promise.all([readyAndPage([], 'closed'), readyAndPage(['--access-requests', 'open'], 'open'), bannerOf()]);
+    await Promise.all([readyAndPage(['--access-requests', 'open'], 'open'), bannerOf()]);
   });
 
-  it('names --public-url as the issuer of the certificates (the observer\'s report names it as the target too)', async () => {
-    const p = runCli(['emulator', 'start', '--port', '0', '--memory', '--json', '--public-url', 'https://sandbox.example.com'], config.env);
+  it('names --public-url as the issuer of the certificates (the observer\'s report names it as the target too); access requests stay "closed" by default', async () => {
+    // Without --access-requests, with an admin token (which opens nothing by itself): issue 27, this
+    // start serves both checks.
+    const p = runCli(['emulator', 'start', '--port', '0', '--memory', '--json', '--public-url', 'https://sandbox.example.com'], { ...config.env, MERCHANT_KIT_ADMIN_TOKEN: ADMIN });
     try {
       const ready = JSON.parse(await p.firstLine);
-      const report = (await (await fetch(`${ready.admin_url}/homologation/${ready.stores[0].integration_id}`)).json()) as { data: { target: { base_url: string } } };
+      expect(ready.access_requests).toBe('closed');
+      expect((await fetch(`${ready.url}/access`)).status).toBe(404);
+      const report = (await (await fetch(`${ready.admin_url}/homologation/${ready.stores[0].integration_id}`, { headers: { authorization: `Bearer ${ADMIN}` } })).json()) as { data: { target: { base_url: string } } };
       expect(report.data.target.base_url).toMatch(/^https:\/\/sandbox\.example\.com\/(sandbox\/)?v1$/);
     } finally {
       p.child.kill('SIGTERM');

@@ -7,8 +7,9 @@ import { request } from '../helpers/emulator.js';
 import { emulatorCli } from '../helpers/emulator-cli.js';
 import { bundledModules, writeImportLogHook } from '../helpers/loaded-modules.js';
 
-// The tests share nothing (each its own emulator, port and folder) and most of their time is a start:
-// they run at once (issue 27).
+// The tests share nothing (each its own emulator, port and folder; the two that only read a plain
+// start's ready line and call it share that one) and most of their time is a start: they run at once
+// (issue 27).
 const { start, tempDir, track } = emulatorCli(undefined, { concurrent: true });
 
 async function stop(cli: CliProcess, signal: NodeJS.Signals = 'SIGTERM') {
@@ -18,9 +19,13 @@ async function stop(cli: CliProcess, signal: NodeJS.Signals = 'SIGTERM') {
 
 beforeAll(ensureBuilt);
 
+/** One plain `--memory` start for the two tests that only read its ready line and call it (issue 27). */
+let plain: ReturnType<typeof start> | undefined;
+const plainStart = () => (plain ??= start(['--memory']));
+
 describe.concurrent('merchant-kit emulator start --json', () => {
   it('prints exactly one JSON ready line with the DESIGN keys', async () => {
-    const { cli, ready } = await start(['--memory']);
+    const { cli, ready } = await plainStart();
     expect(Object.keys(ready)).toEqual(['event', 'url', 'live_base_url', 'sandbox_base_url', 'admin_url', 'stores', 'pid', 'access_requests']);
     expect(ready.pid).toBe(cli.child.pid);
     expect(ready.event).toBe('ready');
@@ -40,7 +45,7 @@ describe.concurrent('merchant-kit emulator start --json', () => {
   });
 
   it('gives credentials that work on their own environment only', async () => {
-    const { ready } = await start(['--memory']);
+    const { ready } = await plainStart();
     const test = ready.stores.find((s) => s.environment === 'test')!;
     const live = ready.stores.find((s) => s.environment === 'live')!;
     const sandboxMe = await request(`${ready.sandbox_base_url}/me`, 'GET', { credential: test.credential });
