@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPrivateCli, cli } from '../helpers/cli-core.js';
 import { request, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { seedMenu, simulate } from '../helpers/orders.js';
+import { refusedPort } from '../helpers/refused-port.js';
 
 // issue 14: with --json an error is one JSON object on stderr (the API's error body plus the HTTP
 // status); in human mode a state error shows its details; a refused connection on this machine
@@ -33,15 +34,6 @@ function jsonError(stderr: string): any {
   const lines = stderr.trim().split('\n');
   expect(lines, stderr).toHaveLength(1);
   return JSON.parse(lines[0]);
-}
-
-/** A port on this machine where nothing listens. */
-async function closedPort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
 }
 
 describe('an API error', () => {
@@ -168,7 +160,7 @@ describe('a usage error', () => {
 
 describe('a refused connection on this machine', () => {
   it('fails at once (no retries) and asks whether the emulator is running', async () => {
-    const port = await closedPort();
+    const port = await refusedPort();
     // The default backoff (no MERCHANT_KIT_RETRY_BASE_MS): retries would take 15 s. --verbose prints
     // every retry on stderr, so the one error line alone shows there was none (not a time, which a
     // busy machine stretches).
@@ -179,7 +171,7 @@ describe('a refused connection on this machine', () => {
   });
 
   it('simulate order and homologate --observe say no emulator answered and ask whether it is running, never "not an emulator"', async () => {
-    const port = await closedPort();
+    const port = await refusedPort();
     const down = { MERCHANT_KIT_BASE_URL: `http://127.0.0.1:${port}/sandbox/v1`, MERCHANT_KIT_CREDENTIAL: emu.test.credential };
     for (const args of [['simulate', 'order'], ['homologate', '--observe', '--integration', emu.test.integration_id, '--format', 'terminal']]) {
       const r = await cli(args, { env: down });
@@ -190,7 +182,7 @@ describe('a refused connection on this machine', () => {
   });
 
   it('homologate against a target that is down reports it as down, not as a real environment', async () => {
-    const port = await closedPort();
+    const port = await refusedPort();
     const reports = mkdtempSync(join(tmpdir(), 'mk-errors-'));
     const r = await cli(['homologate', '--non-interactive', '--report-dir', reports, '--format', 'json'], {
       env: { MERCHANT_KIT_BASE_URL: `http://127.0.0.1:${port}/sandbox/v1`, MERCHANT_KIT_CREDENTIAL: emu.test.credential, CI: '1' },
@@ -203,7 +195,7 @@ describe('a refused connection on this machine', () => {
   });
 
   it('with --json is one network_error object naming the URL', async () => {
-    const port = await closedPort();
+    const port = await refusedPort();
     const r = await cli(['me', '--json'], { env: { MERCHANT_KIT_BASE_URL: `http://localhost:${port}/sandbox/v1`, MERCHANT_KIT_CREDENTIAL: emu.test.credential } });
     expect(r.code).toBe(1);
     expect(jsonError(r.stderr).error).toMatchObject({ status: null, code: 'network_error', details: { cause: 'ECONNREFUSED', url: `http://localhost:${port}/sandbox/v1` } });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { product, withCategory } from '../../helpers/catalog.js';
 import { startReceiver } from '../../helpers/receiver.js';
+import { refusedPort } from '../../helpers/refused-port.js';
 import { OutboundGuard } from '../../../emulator/net/outbound.js';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
@@ -24,11 +25,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => images.listen(0, '127.0.0.1', r));
   imageBase = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
-  // A port that was just free: nothing listens there.
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  closedPort = (probe.address() as AddressInfo).port;
-  await new Promise((r) => probe.close(r));
+  // A port where nothing listens, nor can while the test runs.
+  closedPort = await refusedPort();
   await withCategory(emu, 'CAT-1');
 });
 afterAll(async () => {
