@@ -1,9 +1,10 @@
 import { cpSync, mkdtempSync, rmSync, watch, writeFileSync } from 'node:fs';
-import { createServer, connect, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCli, type CliProcess } from '../helpers/cli.js';
+import { freePort } from '../helpers/ports.js';
 import { request } from '../helpers/emulator.js';
 import { buildEmulator } from '../../emulator/index.js';
 import { startEmulator } from '../../emulator/server.js';
@@ -47,13 +48,6 @@ function start(args: string[], port = 0): CliProcess {
   return cli;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 /** Resolves once something accepts connections on the port (the kernel accepts while a start-up still works). */
 async function listening(port: number, gone: Promise<unknown>): Promise<boolean> {

@@ -8,6 +8,7 @@ import { ROOT } from '../helpers/cli.js';
 import { buildPrivateCli, cli, cliEntry, SECRET_PATTERN, type CliResult } from '../helpers/cli-core.js';
 import { request } from '../helpers/emulator.js';
 import type { ReadyLine } from '../helpers/emulator-cli.js';
+import { refusedPort } from '../helpers/ports.js';
 import { processAlive, processGone, waitFor } from '../helpers/wait.js';
 
 // `emulator start --detach`, `emulator wait`, `start --catalog` and the start-up banner, through the
@@ -41,14 +42,6 @@ async function detachJson(args: string[]): Promise<ReadyLine> {
   return JSON.parse(r.stdout) as ReadyLine;
 }
 
-/** A port nothing listens on right now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 let removeBuild: () => void = () => undefined;
 beforeAll(async () => {
@@ -154,7 +147,7 @@ describe.concurrent('emulator wait', () => {
 
   it('nothing there: exit 1 once --timeout is over', async () => {
     const began = Date.now();
-    const r = await cli(['--base-url', `http://127.0.0.1:${await freePort()}`, 'emulator', 'wait', '--timeout', '1']);
+    const r = await cli(['--base-url', `http://127.0.0.1:${await refusedPort()}`, 'emulator', 'wait', '--timeout', '1']);
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toMatch(/^error: no emulator at http:\/\/127\.0\.0\.1:\d+ within 1s \(nothing answered\)/);
     // After its --timeout of 1 s, not its default of 30 s (bounds a healthy machine never nears).

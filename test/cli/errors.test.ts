@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPrivateCli, cli } from '../helpers/cli-core.js';
 import { request, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { seedMenu, simulate } from '../helpers/orders.js';
-import { refusedPort } from '../helpers/refused-port.js';
+import { refusedPort } from '../helpers/ports.js';
 
 // issue 14: with --json an error is one JSON object on stderr (the API's error body plus the HTTP
 // status); in human mode a state error shows its details; a refused connection on this machine

@@ -260,7 +260,9 @@ describe('EmulatorControl retries and timeout (docs/client.md: the control API i
     const error = await control.health().catch((e) => e);
     expect(error).toMatchObject({ status: 0, code: 'network_error' });
     expect(error.message).toContain('No answer within 100 ms');
-    expect(fake.requests).toHaveLength(1);
+    // Not sent again (a retry would be a second request). On a loaded machine the 100 ms can pass
+    // before the server, in this same process, has read the first request, so it may have seen none.
+    expect(fake.requests.length).toBeLessThanOrEqual(1);
     await control.close();
     await fake.close();
   });

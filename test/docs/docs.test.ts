@@ -2,12 +2,13 @@ import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 import { runBuild } from '../helpers/run-build.js';
+import { freePort } from '../helpers/ports.js';
 import { loadDeadline, loadFactor, loadTimer } from '../helpers/wait.js';
 import {
   adaptBlock, adaptNginx, adaptPublicUrl, BLOCK_MARK, credentialFiles, describeEnd, DOCUMENTED_PORTS, FILTERS, filterShim, lastBlock, MarkerClock, needsPostgres, nginxBlock,
@@ -123,14 +124,6 @@ interface Emulator {
   stop: () => void | Promise<void>;
 }
 
-/** A free loopback port (another process may take it before it is used: rare enough for a test). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /**
  * What a team sandbox doc runs against instead of an emulator: a fresh database (dropped at the end,

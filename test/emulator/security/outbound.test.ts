@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { product, withCategory } from '../../helpers/catalog.js';
 import { startReceiver } from '../../helpers/receiver.js';
-import { refusedPort } from '../../helpers/refused-port.js';
+import { refusedPort } from '../../helpers/ports.js';
 import { OutboundGuard } from '../../../emulator/net/outbound.js';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
