@@ -81,6 +81,11 @@ export interface FeedParams {
 /**
  * The CTEs `c` (the cursor's event), `h` (its integration and time, the counter, where the page
  * starts) and `p` (the page's events, `data` as the stored text).
+ *
+ * `p` reads where the page starts as a value (`(SELECT start FROM h)`), not by joining `h` (issue 25,
+ * ninth step): joined, `e.seq > h.start` was a join filter, and the page's generic plan read the
+ * events from the very first one (by position, or the integration's all) up to the cursor at every
+ * request, a cost that grew with the feed. As a value it bounds the index scan itself.
  */
 export function feedParts(schema: string, f: FeedParams): string {
   const t = tableIn(schema);
@@ -93,7 +98,7 @@ export function feedParts(schema: string, f: FeedParams): string {
        ),
        p AS (
          SELECT e.seq, e.id, e.type, e.store_id AS "storeId", e.integration_id AS "integrationId", e.created_at AS "createdAt", e.data
-         FROM ${t('events')} e, h WHERE e.integration_id = ${f.integrationId} AND e.seq > h.start AND e.created_at >= ${f.cutoff}
+         FROM ${t('events')} e WHERE e.integration_id = ${f.integrationId} AND e.seq > (SELECT start FROM h) AND e.created_at >= ${f.cutoff}
            AND e.type = ANY(${f.types}) ORDER BY e.seq LIMIT ${f.limitPlusOne}
        )`;
 }
