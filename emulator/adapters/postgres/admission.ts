@@ -11,7 +11,7 @@ import type { AuthRecords } from '../../stores/repository.js';
 import { orderRowBytes, orderStampColumn, orderWithHistoryColumns, orderWithHistoryOf } from './orders.js';
 import type { HistoryRecord, OrderRecord } from '../../orders/repository.js';
 import { productPageBody, productPageParts, type ProductPageRow } from './product-page.js';
-import { feedParts } from './events.js';
+import { feedParts, newestEvent } from './events.js';
 import { HIT_ON_CONFLICT, othersTallied, type RequestTally } from './windows.js';
 import type { SharedRow, SharedRowValues } from './sandbox.js';
 import type { SchemaNames } from './schema.js';
@@ -317,8 +317,8 @@ function readParts(schema: string, read: ReadKind): { ctes: string; columns: str
         // same snapshot and round trip.
         columns: `, h.c_integration AS f_c_integration, h.c_created AS f_c_created, h.max_seq AS f_max_seq,
           (SELECT string_agg(${FEED_ROW}, '' ORDER BY p.seq) FROM p) AS f_rows,
-          CASE WHEN h.start = 0 AND NOT EXISTS (SELECT 1 FROM p) THEN COALESCE((SELECT json_build_array(e.seq, e.created_at) FROM ${env('events')} e
-            WHERE e.integration_id = (SELECT "i_id" FROM a) AND e.created_at >= (SELECT now FROM n) - $11::bigint ORDER BY e.seq DESC LIMIT 1), '[]'::json) END AS f_newest`,
+          CASE WHEN h.start = 0 AND NOT EXISTS (SELECT 1 FROM p) THEN COALESCE((${newestEvent(schema, '(SELECT "i_id" FROM a)', '(SELECT now FROM n) - $11::bigint')}),
+            '[]'::json) END AS f_newest`,
         from: ' CROSS JOIN h',
       };
     }

@@ -81,6 +81,17 @@ export interface FeedParams {
 /**
  * The CTEs `c` (the cursor's event), `h` (its integration and time, the counter, where the page
  * starts) and `p` (the page's events, `data` as the stored text).
+ *
+ * `p` reads where the page starts as a value (`(SELECT start FROM h)`), not by joining `h` (issue 25,
+ * ninth step): joined, `e.seq > h.start` was a join filter, and the page's generic plan read the
+ * events from the very first one (by position, or the integration's all) up to the cursor at every
+ * request, a cost that grew with the feed. As a value it bounds the index scan itself.
+ *
+ * The start is also written as `(integration_id, seq) > (integration, start)` beside the equality (the
+ * same rows): only `events_integration (integration_id, seq)` can bound that, so the plan reads the
+ * integration's own events from the start on. Otherwise a generic plan, which guesses an integration
+ * holds 1/n of the feed, walks the positions of every integration's events (a first page of a new
+ * integration in a long feed of others read all of it).
  */
 export function feedParts(schema: string, f: FeedParams): string {
   const t = tableIn(schema);
@@ -93,9 +104,23 @@ export function feedParts(schema: string, f: FeedParams): string {
        ),
        p AS (
          SELECT e.seq, e.id, e.type, e.store_id AS "storeId", e.integration_id AS "integrationId", e.created_at AS "createdAt", e.data
-         FROM ${t('events')} e, h WHERE e.integration_id = ${f.integrationId} AND e.seq > h.start AND e.created_at >= ${f.cutoff}
+         FROM ${t('events')} e WHERE e.integration_id = ${f.integrationId} AND (e.integration_id, e.seq) > (${f.integrationId}, (SELECT start FROM h))
+           AND e.created_at >= ${f.cutoff}
            AND e.type = ANY(${f.types}) ORDER BY e.seq LIMIT ${f.limitPlusOne}
        )`;
+}
+
+/**
+ * The integration's newest event within retention as `[seq, createdAt]` (no row: none), a scalar
+ * subquery's text: a feed page from the start that is empty gives it as its `next_cursor`. The row
+ * comparison holds the same rows as the equality (every position is below the largest bigint); it
+ * keeps the plan on `events_integration`, as in `feedParts`, where a generic plan walked the whole
+ * feed backwards by position at every poll of an integration that has no event yet.
+ */
+export function newestEvent(schema: string, integrationId: string, cutoff: string): string {
+  return `SELECT json_build_array(e.seq, e.created_at) FROM ${tableIn(schema)('events')} e
+    WHERE e.integration_id = ${integrationId} AND (e.integration_id, e.seq) < (${integrationId}, 9223372036854775807)
+      AND e.created_at >= ${cutoff} ORDER BY e.seq DESC LIMIT 1`;
 }
 
 type EventRow = Omit<EventRecord, 'data'> & { data: string };

@@ -8,6 +8,7 @@ import { storeTokens } from './0007-store-tokens.js';
 import { accessRequests } from './0008-access-requests.js';
 import { catalogVersions } from './0009-catalog-versions.js';
 import { lighterWrites } from './0010-lighter-writes.js';
+import { hotOrders } from './0011-hot-orders.js';
 
 /**
  * One step of the schema. `env` runs in each environment's schema, `shared` in the sandbox's shared
@@ -25,4 +26,4 @@ export interface PgMigration {
 }
 
 /** Every migration, in order. Add one file per change; never edit a released one. */
-export const MIGRATIONS: PgMigration[] = [core, catalog, orders, webhooks, entregas, productsPageIndex, storeTokens, accessRequests, catalogVersions, lighterWrites];
+export const MIGRATIONS: PgMigration[] = [core, catalog, orders, webhooks, entregas, productsPageIndex, storeTokens, accessRequests, catalogVersions, lighterWrites, hotOrders];

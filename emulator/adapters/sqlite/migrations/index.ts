@@ -8,6 +8,7 @@ import { storeTokens } from './0007-store-tokens.js';
 import { accessRequests } from './0008-access-requests.js';
 import { catalogVersions } from './0009-catalog-versions.js';
 import { lighterWrites } from './0010-lighter-writes.js';
+import { hotOrders } from './0011-hot-orders.js';
 
 export interface Migration {
   version: number;
@@ -16,4 +17,4 @@ export interface Migration {
 }
 
 /** Every migration, in order. Add one file per change; never edit a released one. */
-export const MIGRATIONS: Migration[] = [core, catalog, orders, webhooks, entregas, productsPageIndex, storeTokens, accessRequests, catalogVersions, lighterWrites];
+export const MIGRATIONS: Migration[] = [core, catalog, orders, webhooks, entregas, productsPageIndex, storeTokens, accessRequests, catalogVersions, lighterWrites, hotOrders];
