@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createPool, type PoolClient } from '../../../../emulator/adapters/postgres/connect.js';
-import { driverFits } from '../../../../emulator/adapters/postgres/described.js';
+import { driverFits, rowMaker } from '../../../../emulator/adapters/postgres/described.js';
 import { PG_URL } from '../../../helpers/postgres.js';
 import { useTestDatabase } from '../../../helpers/test-database.js';
 
@@ -40,6 +40,29 @@ async function withClient(url: string, work: (client: PoolClient) => Promise<voi
 // without them would run every statement described each time, correct but slower; this says so.
 it('finds the node-postgres internals it relies on in the installed driver', () => {
   expect(driverFits()).toBe(true);
+});
+
+describe('rowMaker (the later executions\' rows, built as one literal)', () => {
+  const parsers = [Number, (v: string) => `<${v}>`, Number];
+
+  it('makes the row node-postgres makes: its keys in column order, null for NULL, each value through its parser', () => {
+    const make = rowMaker([{ name: 'n', format: 'text' }, { name: 'quote"d \\ name', format: 'text' }, { name: 'big' }], parsers)!;
+    const row = make.call(null, ['12', 'x', null]);
+    expect(row).toEqual({ n: 12, 'quote"d \\ name': '<x>', big: null });
+    expect(Object.keys(row)).toEqual(['n', 'quote"d \\ name', 'big']);
+    expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+  });
+
+  it('keeps the last of two columns of one name at the first one\'s place, as node-postgres does', () => {
+    const row = rowMaker([{ name: 'a' }, { name: 'b' }, { name: 'a' }], parsers)!.call(null, ['1', 'x', '3']);
+    expect(row).toEqual({ a: 3, b: '<x>' });
+    expect(Object.keys(row)).toEqual(['a', 'b']);
+  });
+
+  it('leaves a binary column or a column named __proto__ to the driver', () => {
+    expect(rowMaker([{ name: 'a', format: 'binary' }], parsers)).toBeNull();
+    expect(rowMaker([{ name: '__proto__' }], parsers)).toBeNull();
+  });
 });
 
 describe.skipIf(!PG_URL)('a named statement described once per connection', () => {
