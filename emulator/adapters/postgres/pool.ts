@@ -9,8 +9,10 @@ export interface PoolOptions extends pg.ClientConfig {
   max: number;
   /** A connection idle this long is closed (the next statement opens a new one). */
   idleTimeoutMillis: number;
-  /** How long a checkout waits for a busy pool's connection before failing as unavailable. */
+  /** How long a new connection may take to open (the driver's own limit). */
   connectionTimeoutMillis?: number;
+  /** How long a checkout waits for a busy pool's connection before failing as unavailable (by default connectionTimeoutMillis, as pg-pool). */
+  waitTimeoutMillis?: number;
   /** Checkouts waiting at most; one more fails at once as unavailable (503) instead of queueing. */
   maxWaiting: number;
 }
@@ -78,9 +80,10 @@ export class Pool extends EventEmitter {
     if (this.waiting.length >= this.options.maxWaiting) {
       return Promise.reject(new StorageUnavailableError(`${this.waiting.length} statements waiting for a connection`));
     }
+    const patience = this.options.waitTimeoutMillis ?? this.options.connectionTimeoutMillis;
     return new Promise((resolve, reject) => {
-      this.waiting.push({ resolve, reject, deadline: Date.now() + (this.options.connectionTimeoutMillis ?? 0) });
-      if (this.options.connectionTimeoutMillis && !this.waitTimer) this.armWaitTimer();
+      this.waiting.push({ resolve, reject, deadline: patience ? Date.now() + patience : Infinity });
+      if (patience && !this.waitTimer) this.armWaitTimer();
     });
   }
 
@@ -207,7 +210,7 @@ export class Pool extends EventEmitter {
   /** One timer for the line: it fails the waiters past their deadline (the oldest first), then waits for the next. */
   private armWaitTimer(): void {
     const first = this.waiting[0];
-    if (!first) return;
+    if (!first || first.deadline === Infinity) return;
     this.waitTimer = setTimeout(() => {
       this.waitTimer = null;
       const now = Date.now();

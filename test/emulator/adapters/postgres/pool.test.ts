@@ -43,8 +43,8 @@ describe.skipIf(!PG_URL)('the adapter\'s pool of connections', () => {
     }
   });
 
-  it('fails a checkout that waited past the connection timeout as unavailable, and serves the next one', async () => {
-    const pool = poolOn(database().url, { connectionTimeoutMillis: 50 });
+  it('fails a checkout that waited past its limit as unavailable, and serves the next one', async () => {
+    const pool = poolOn(database().url, { waitTimeoutMillis: 50 });
     try {
       const held = await pool.connect();
       const late = await pool.connect().catch((e: Error) => e);
