@@ -14,9 +14,11 @@ const INT8 = 20;
  * numbers, as on SQLite (every value the emulator stores is far below 2^53). The parser is this
  * adapter's own (no change to the driver's global table, which another library in the process may use).
  */
+const toNumber = (value: string) => Number(value);
+
 const TYPES = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === INT8 && format !== 'binary') return (value: string) => Number(value);
+    if (oid === INT8 && format !== 'binary') return toNumber;
     return pg.types.getTypeParser(oid, format as 'text');
   },
 } as unknown as pg.CustomTypesConfig;

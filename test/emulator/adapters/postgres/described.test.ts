@@ -105,6 +105,27 @@ describe.skipIf(!PG_URL)('a named statement described once per connection', () =
     });
   });
 
+  it('makes the later rows of a statement with one maker for every connection of the pool', async () => {
+    const pool = createPool(database().url, { poolSize: 2 });
+    try {
+      const [one, two] = await Promise.all([pool.connect(), pool.connect()]);
+      const statement = { name: 'described_shared', text: 'SELECT $1::int AS n, $2::bigint AS big', values: [1, 2] };
+      const makers = [];
+      for (const client of [one!, two!]) {
+        await client.query(statement);
+        const later = (await client.query(statement)) as unknown as { rows: unknown[]; parseRow: unknown };
+        expect(later.rows).toEqual([{ n: 1, big: 2 }]);
+        makers.push(Object.hasOwn(later, 'parseRow') ? later.parseRow : undefined);
+      }
+      expect(makers[0]).toBeTypeOf('function');
+      expect(makers[1]).toBe(makers[0]);
+      one!.release();
+      two!.release();
+    } finally {
+      await pool.end();
+    }
+  });
+
   it('describes again after a first execution that failed, then answers as before', async () => {
     await withClient(database().url, async (client) => {
       const statement = { name: 'described_div', text: 'SELECT 10 / $1::int AS q' };
