@@ -1,8 +1,9 @@
 import pg from 'pg';
 import { CONTENTION_RUNS, contended, contentionPause, isContention, reasonOf, sessionGone, translate } from './errors.js';
-import { CountingClient, CountingPool } from './round-trips.js';
+import { Pool } from './pool.js';
+import { CountingClient } from './round-trips.js';
 
-export type Pool = pg.Pool;
+export type { Pool };
 export type PoolClient = pg.PoolClient;
 export type Client = pg.Client;
 
@@ -13,9 +14,11 @@ const INT8 = 20;
  * numbers, as on SQLite (every value the emulator stores is far below 2^53). The parser is this
  * adapter's own (no change to the driver's global table, which another library in the process may use).
  */
+const toNumber = (value: string) => Number(value);
+
 const TYPES = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === INT8 && format !== 'binary') return (value: string) => Number(value);
+    if (oid === INT8 && format !== 'binary') return toNumber;
     return pg.types.getTypeParser(oid, format as 'text');
   },
 } as unknown as pg.CustomTypesConfig;
@@ -25,7 +28,12 @@ export interface ConnectOptions {
   poolSize?: number;
   /** How long an operation waits for a connection before failing as unavailable. */
   connectTimeoutMs?: number;
+  /** Operations waiting for a connection at most; one more fails at once as unavailable (503). */
+  maxWaiting?: number;
 }
+
+/** The line of a pool of 10: a hundred waiters a connection, past which waiting only adds to the answer's time. */
+const MAX_WAITING = 1000;
 
 /** The URL as it may be shown: without its password. */
 export function displayUrl(url: string): string {
@@ -68,14 +76,19 @@ const GENERIC_PLANS = '-c plan_cache_mode=force_generic_plan';
  * adapter carries on by itself once the server is back. An idle connection's error (the server
  * restarting) is expected and must not end the process.
  */
-export function createPool(url: string, options: ConnectOptions = {}): pg.Pool {
+export function createPool(url: string, options: ConnectOptions = {}): Pool {
   // Each connection counts what it sends (round-trips.ts; issue 25: the benchmark prints it).
   // Pipeline mode: a statement queued behind others goes out at once instead of after their answers,
   // so a transaction's BEGIN travels with its first statement and the writes it does not wait for
   // with the next one (issue 25; a failed one still fails the transaction: PostgreSQL aborts it).
   const pool = new SessionRetryingPool({
-    ...clientConfig(url, options), Client: BatchingClient, max: options.poolSize ?? 10, idleTimeoutMillis: 30_000, pipeline: true,
-  } as pg.PoolConfig);
+    ...clientConfig(url, options),
+    Client: BatchingClient,
+    max: options.poolSize ?? 10,
+    idleTimeoutMillis: 30_000,
+    maxWaiting: options.maxWaiting ?? MAX_WAITING,
+    pipeline: true,
+  } as ConstructorParameters<typeof Pool>[0]);
   pool.on('error', () => undefined);
   return pool;
 }
@@ -111,7 +124,7 @@ class BatchingClient extends CountingClient {
  * How many connections a statement tries when each one's session turns out to have been ended while
  * it was idle in the pool (`sessionGone`): every idle connection of a restarted server can be one.
  */
-export const staleTries = (pool: pg.Pool): number => ((pool.options as { max?: number }).max ?? 10) + 1;
+export const staleTries = (pool: Pool): number => pool.options.max + 1;
 
 /**
  * A pool whose statements (each one committed on its own) run again on another connection when the
@@ -122,12 +135,11 @@ export const staleTries = (pool: pg.Pool): number => ((pool.options as { max?: n
  * CONTENTION_RUNS runs, then fails as a busy database (503), never a 500. Texts of several statements
  * are not run again: one of them may have committed before another failed.
  */
-class SessionRetryingPool extends CountingPool {
-  override query(...args: unknown[]): never {
-    const run = () => (super.query as unknown as (...a: unknown[]) => Promise<unknown>)(...args);
-    if (typeof args[args.length - 1] === 'function') return run() as never;
-    const prepared = typeof args[0] === 'object' && args[0] !== null && typeof (args[0] as { name?: unknown }).name === 'string';
-    return run().catch((error: unknown) => this.again(run, error, prepared)) as never;
+class SessionRetryingPool extends Pool {
+  override query<R extends pg.QueryResultRow = pg.QueryResultRow>(config: string | pg.QueryConfig, values?: unknown[]): Promise<pg.QueryResult<R>> {
+    const run = () => super.query<R>(config, values);
+    const prepared = typeof config === 'object' && config !== null && typeof config.name === 'string';
+    return run().catch((error: unknown) => this.again(run, error, prepared)) as Promise<pg.QueryResult<R>>;
   }
 
   private async again(run: () => Promise<unknown>, error: unknown, prepared: boolean): Promise<unknown> {
@@ -146,24 +158,17 @@ class SessionRetryingPool extends CountingPool {
   }
 }
 
-const guarded = new WeakSet<pg.PoolClient>();
-
 /**
  * A pooled connection for a unit of work. A connection that breaks while checked out (the server
- * restarting between two statements of a transaction) emits an error that nobody awaits: it is
- * expected, the next statement fails as unavailable, and the process must not end over it.
+ * restarting between two statements of a transaction) emits an error that nobody awaits: the pool
+ * listens to it (pool.ts), the next statement fails as unavailable, and the process goes on.
  */
-export async function checkout(pool: pg.Pool): Promise<pg.PoolClient> {
-  const client = await pool.connect();
-  if (!guarded.has(client)) {
-    guarded.add(client);
-    client.on('error', () => undefined);
-  }
-  return client;
+export function checkout(pool: Pool): Promise<pg.PoolClient> {
+  return pool.connect();
 }
 
 /** `checkout` for a request's work: a server that cannot be reached is the storage's unavailability (503). */
-export function checkoutOrUnavailable(pool: pg.Pool): Promise<pg.PoolClient> {
+export function checkoutOrUnavailable(pool: Pool): Promise<pg.PoolClient> {
   return checkout(pool).catch((error) => {
     throw translate(error);
   });

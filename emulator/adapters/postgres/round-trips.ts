@@ -1,8 +1,7 @@
-import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { subscribe } from 'node:diagnostics_channel';
 import { writeFileSync, renameSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import pg from 'pg';
 import { DescribingClient } from './described.js';
 
 /** What a request (or the process on its own) sent: round trips waited for, and statements. */
@@ -159,24 +158,5 @@ export class CountingClient extends DescribingClient {
     const trip = !c._activeQuery && (c._queryQueue?.length ?? 0) === 0;
     roundTrips.sent(() => labelOf(textOf(args[0])), trip);
     return (super.query as (...a: unknown[]) => never)(...args);
-  }
-}
-
-/**
- * The pool, with each waiter for a connection called back in its own asynchronous context while
- * requests are counted: pg calls a waiter from the context of whoever released the connection, which
- * would count one request's statements under another's (or under none). Only then: nothing else
- * reads that context, and `AsyncResource.bind` is not free (it defines deprecated accessors on every
- * function it binds: `util.deprecate` was 1.3 % of a PostgreSQL process's busy time under the mix).
- */
-export class CountingPool extends pg.Pool {
-  override connect(...args: unknown[]): never {
-    const [callback] = args;
-    if (typeof callback === 'function' && roundTrips.countingRequests) {
-      const resource = new AsyncResource('merchant-kit.pg-connect');
-      const inScope = (...a: unknown[]) => resource.runInAsyncScope(callback as (...a: unknown[]) => unknown, undefined, ...a);
-      return (super.connect as unknown as (cb: unknown) => never)(inScope);
-    }
-    return (super.connect as unknown as (...a: unknown[]) => never)(...args);
   }
 }

@@ -152,6 +152,16 @@ describe('POST /_emulator/orders', () => {
     expect(missing.status).toBe(404);
   });
 
+  it('finds each store in its own environment: a live store right after a test store\'s order, and back', async () => {
+    const first = await simulate(emu);
+    // The live store is found: the seeded one takes no orders (409 store_closed, not 404 not_found).
+    const live = await emu.control('POST', '/orders', { store_id: emu.live.store_id });
+    expect([live.status, live.body.error.code]).toEqual([409, 'store_closed']);
+    const back = await simulate(emu);
+    expect([first.store_id, back.store_id]).toEqual([emu.test.store_id, emu.test.store_id]);
+    expect((await emu.control('POST', '/orders', { store_id: emu.live.store_id })).status).toBe(409);
+  });
+
   it('answers 409 store_closed while the store does not accept orders', async () => {
     await emu.api('PATCH', '/store', { body: { accepting_orders: false } });
     const res = await emu.control('POST', '/orders', { store_id: emu.test.store_id });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createPool, type PoolClient } from '../../../../emulator/adapters/postgres/connect.js';
-import { driverFits } from '../../../../emulator/adapters/postgres/described.js';
+import { driverFits, rowMaker } from '../../../../emulator/adapters/postgres/described.js';
 import { PG_URL } from '../../../helpers/postgres.js';
 import { useTestDatabase } from '../../../helpers/test-database.js';
 
@@ -42,6 +42,29 @@ it('finds the node-postgres internals it relies on in the installed driver', () 
   expect(driverFits()).toBe(true);
 });
 
+describe('rowMaker (the later executions\' rows, built as one literal)', () => {
+  const parsers = [Number, (v: string) => `<${v}>`, Number];
+
+  it('makes the row node-postgres makes: its keys in column order, null for NULL, each value through its parser', () => {
+    const make = rowMaker([{ name: 'n', format: 'text' }, { name: 'quote"d \\ name', format: 'text' }, { name: 'big' }], parsers)!;
+    const row = make.call(null, ['12', 'x', null]);
+    expect(row).toEqual({ n: 12, 'quote"d \\ name': '<x>', big: null });
+    expect(Object.keys(row)).toEqual(['n', 'quote"d \\ name', 'big']);
+    expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+  });
+
+  it('keeps the last of two columns of one name at the first one\'s place, as node-postgres does', () => {
+    const row = rowMaker([{ name: 'a' }, { name: 'b' }, { name: 'a' }], parsers)!.call(null, ['1', 'x', '3']);
+    expect(row).toEqual({ a: 3, b: '<x>' });
+    expect(Object.keys(row)).toEqual(['a', 'b']);
+  });
+
+  it('leaves a binary column or a column named __proto__ to the driver', () => {
+    expect(rowMaker([{ name: 'a', format: 'binary' }], parsers)).toBeNull();
+    expect(rowMaker([{ name: '__proto__' }], parsers)).toBeNull();
+  });
+});
+
 describe.skipIf(!PG_URL)('a named statement described once per connection', () => {
   const database = useTestDatabase();
 
@@ -80,6 +103,27 @@ describe.skipIf(!PG_URL)('a named statement described once per connection', () =
       });
       expect(rows).toBe(0);
     });
+  });
+
+  it('makes the later rows of a statement with one maker for every connection of the pool', async () => {
+    const pool = createPool(database().url, { poolSize: 2 });
+    try {
+      const [one, two] = await Promise.all([pool.connect(), pool.connect()]);
+      const statement = { name: 'described_shared', text: 'SELECT $1::int AS n, $2::bigint AS big', values: [1, 2] };
+      const makers = [];
+      for (const client of [one!, two!]) {
+        await client.query(statement);
+        const later = (await client.query(statement)) as unknown as { rows: unknown[]; parseRow: unknown };
+        expect(later.rows).toEqual([{ n: 1, big: 2 }]);
+        makers.push(Object.hasOwn(later, 'parseRow') ? later.parseRow : undefined);
+      }
+      expect(makers[0]).toBeTypeOf('function');
+      expect(makers[1]).toBe(makers[0]);
+      one!.release();
+      two!.release();
+    } finally {
+      await pool.end();
+    }
   });
 
   it('describes again after a first execution that failed, then answers as before', async () => {
