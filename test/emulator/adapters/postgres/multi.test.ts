@@ -238,11 +238,19 @@ describePostgres('two processes on one sandbox', (h) => {
     const b = await h.openAnother();
     const { storeId, integrationId } = await storeWithIntegration(h.storage.env('test'));
     let runs = 0;
-    // Read, then insert when missing: on two processes at once, one meets the unique index.
+    // Read, then insert when missing: on two processes at once, one meets the unique index. Each
+    // inserts only once both have read (a run again finds both read already), so that neither reads
+    // after the other committed, however the machine schedules them (a 50 ms pause was the window).
+    let read = 0;
+    const bothRead = () => new Promise<void>((resolve) => {
+      const check = () => (read >= 2 ? resolve() : setTimeout(check, 5));
+      check();
+    });
     const upsert = (storage: StoragePort) => storage.env('test').tx(async (tx) => {
       runs++;
       const found = await tx.catalog.categoryByExternal(integrationId, 'CAT-RACE');
-      await new Promise((r) => setTimeout(r, 50));
+      read++;
+      await bothRead();
       if (found) return 'updated';
       await tx.catalog.insertCategory(category(storeId, integrationId, { externalId: 'CAT-RACE' }));
       return 'inserted';
