@@ -45,6 +45,11 @@ def open_terminal():
     return master, slave, eof if isinstance(eof, bytes) else bytes([eof])
 
 
+def canonical(fd):
+    """Whether the terminal reads lines (a command in raw mode, as a spinner that discards stdin, has not put it back yet)."""
+    return bool(termios.tcgetattr(fd)[3] & termios.ICANON)
+
+
 def unread(fd):
     """Bytes pasted into the terminal that nobody has read yet (end-of-file marks not counted)."""
     return struct.unpack('i', fcntl.ioctl(fd, termios.FIONREAD, b'\0\0\0\0'))[0]
@@ -85,8 +90,10 @@ def main():
         # end-of-file waits in the terminal until it asks for more), or a command read the rest of
         # the paste, the end-of-file included, and the shell now waits for lines that will never
         # come: offer the end-of-file again, so that it ends and the runner reports the blocks that
-        # never started instead of waiting out its time limit.
-        if not pending and unread(slave) == 0 and time.monotonic() - last_eof >= EOF_EVERY_S:
+        # never started instead of waiting out its time limit. Only while the terminal reads lines:
+        # in raw mode the end-of-file is a plain byte (0x04), which a spinner that stops before
+        # reading it leaves to the shell as a command (`$'\004': command not found`, exit 127).
+        if not pending and unread(slave) == 0 and time.monotonic() - last_eof >= EOF_EVERY_S and canonical(slave):
             last_eof = time.monotonic()
             try:
                 os.write(master, eof)
