@@ -1,13 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createClock } from '../../../../emulator/clock.js';
-import { IdFactory } from '../../../../src/contract/ids.js';
 import { PostgresStorage } from '../../../../emulator/adapters/postgres/index.js';
 import { eventsSql, newestEvent } from '../../../../emulator/adapters/postgres/events.js';
 import { schemaNames } from '../../../../emulator/adapters/postgres/schema.js';
 import { EVENT_TYPES } from '../../../../src/contract/events.js';
 import { PG_URL } from '../../../helpers/postgres.js';
 import { useTestClient } from '../../../helpers/test-database.js';
-import { T0 } from '../../store/contract/fixtures.js';
+import { standaloneContext, T0 } from '../../store/contract/fixtures.js';
 
 // issue 25, ninth step: a feed page reads the integration's events from where the page starts,
 // whatever the feed held before it and whoever else's events it holds. Its plan (generic, as the
@@ -15,8 +13,7 @@ import { T0 } from '../../store/contract/fixtures.js';
 // every page read every event from the first one; and it walked every integration's events by
 // position. Both grew with the feed. What the plan reads is counted, not timed.
 
-const clock = createClock('manual', () => T0);
-const context = { clock: () => clock, ids: () => new IdFactory(() => clock.now()), outbox: () => null };
+const context = standaloneContext();
 
 interface PlanNode { 'Relation Name'?: string; 'Actual Rows'?: number; 'Rows Removed by Filter'?: number; 'Rows Removed by Join Filter'?: number; Plans?: PlanNode[] }
 

@@ -1,21 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { createClock } from '../../../../emulator/clock.js';
-import { IdFactory } from '../../../../src/contract/ids.js';
 import { PostgresStorage } from '../../../../emulator/adapters/postgres/index.js';
 import { migrate } from '../../../../emulator/adapters/postgres/migrate.js';
 import { schemaNames } from '../../../../emulator/adapters/postgres/schema.js';
 import { PG_URL } from '../../../helpers/postgres.js';
 import { useTestClient } from '../../../helpers/test-database.js';
 import { waitFor } from '../../../helpers/wait.js';
-import { order, storeWithIntegration, T0 } from '../../store/contract/fixtures.js';
+import { order, standaloneContext, storeWithIntegration, T0 } from '../../store/contract/fixtures.js';
 
 // issue 25, ninth step: migration 11 (hot-orders) drops the orders' index on `updated_at`, a column
 // every update of an order moves, and leaves room on the orders' new pages, so that PostgreSQL
 // updates an order's status in place (a HOT update: no new index entry). A database at version 10,
 // with rows in it, migrates; the orders' list by update time answers as before.
 
-const clock = createClock('manual', () => T0);
-const context = { clock: () => clock, ids: () => new IdFactory(() => clock.now()), outbox: () => null };
+const context = standaloneContext();
 
 describe.skipIf(!PG_URL)('migration 11 (hot orders) on a database at version 10', () => {
   const db = useTestClient();

@@ -1,21 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { createClock } from '../../../../emulator/clock.js';
-import { IdFactory } from '../../../../src/contract/ids.js';
 import { PostgresStorage } from '../../../../emulator/adapters/postgres/index.js';
 import { migrate } from '../../../../emulator/adapters/postgres/migrate.js';
 import { MIGRATIONS } from '../../../../emulator/adapters/postgres/migrations/index.js';
 import { schemaNames } from '../../../../emulator/adapters/postgres/schema.js';
 import { PG_URL } from '../../../helpers/postgres.js';
 import { useTestClient } from '../../../helpers/test-database.js';
-import { order, storeWithIntegration, T0, webhook } from '../../store/contract/fixtures.js';
+import { order, standaloneContext, storeWithIntegration, T0, webhook } from '../../store/contract/fixtures.js';
 
 // issue 25, eighth step: migration 10 (lighter-writes) replaces the due deliveries' index and the
 // orders' ack index by partial ones, stores the large JSON texts with lz4 where the server can, and
 // has autovacuum visit the small hot tables less often.
 // A database at version 9, with rows in it, migrates; what the indexes serve answers as before.
 
-const clock = createClock('manual', () => T0);
-const context = { clock: () => clock, ids: () => new IdFactory(() => clock.now()), outbox: () => null };
+const context = standaloneContext();
 
 describe.skipIf(!PG_URL)('migration 10 (lighter writes) on a database at version 9', () => {
   const db = useTestClient();

@@ -1,4 +1,6 @@
 import { integrationSettings, SCOPES } from '../../../../src/contract/store.js';
+import { IdFactory } from '../../../../src/contract/ids.js';
+import { createClock } from '../../../../emulator/clock.js';
 import type { EnvStore, Outbox, Repositories } from '../../../../emulator/store/port.js';
 import type { CategoryRecord, OptionGroupRecord, OptionRecord, ProductRecord } from '../../../../emulator/catalog/repository.js';
 import type { OrderRecord } from '../../../../emulator/orders/repository.js';
@@ -105,3 +107,9 @@ export function simpleOutbox(now: () => number): Outbox {
 }
 
 export type { EnvStore };
+
+/** What an adapter opened alone needs: a manual clock standing at T0, ids from it, no outbox. */
+export function standaloneContext() {
+  const clock = createClock('manual', () => T0);
+  return { clock: () => clock, ids: () => new IdFactory(() => clock.now()), outbox: () => null };
+}
