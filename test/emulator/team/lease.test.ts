@@ -60,12 +60,13 @@ describe.skipIf(!PG_URL)('a process killed mid-delivery', () => {
   afterAll(() => rx?.close());
 
   it('loses its attempt once its lease has run out: another process counts it failed and sends the retry on schedule', async () => {
-    const [sweeper, doomed] = await Promise.all([
-      team.addScripted({ webhookLeaseSweepMs: 250 }),
-      // It dies as its first delivery's request has left (helpers/team.ts): before its own 1 s
-      // timeout can fire, however late the test's process gets to see the request arrive.
-      team.addScripted({ webhookTimeoutMs: TIMEOUT_MS, webhookLeaseMarginMs: MARGIN_MS }, { dieOnFirstRequest: true }),
-    ]);
+    // The doomed process is the only one running when the order is written: another process hears
+    // of the delivery at the commit and could claim it first, and then the doomed one would never
+    // send (it waited forever under load). The one that takes the attempt back starts after it died.
+    await cli.kill();
+    // It dies as its first delivery's request has left (helpers/team.ts): before its own 1 s
+    // timeout can fire, however late the test's process gets to see the request arrive.
+    const doomed = await team.addScripted({ webhookTimeoutMs: TIMEOUT_MS, webhookLeaseMarginMs: MARGIN_MS }, { dieOnFirstRequest: true });
     rx = await startReceiver();
     const secret = await hook(team, rx.url);
     // The first attempt is never answered (its process is gone); later ones succeed.
@@ -74,25 +75,26 @@ describe.skipIf(!PG_URL)('a process killed mid-delivery', () => {
     const beforeClaim = Date.now();
     const order = await simulate(team, team.test.store_id, doomed);
     await rx.waitFor(1);
-    await doomed!.process.exited;
+    await doomed.process.exited;
+    const sweeper = await team.addScripted({ webhookLeaseSweepMs: 250 });
 
     // Taken back only once the lease has run out, as one failed attempt.
-    await expect.poll(async () => (await sweeper!.api('GET', '/webhook/deliveries')).body.data[0].status, { interval: 50 }).toBe('pending');
+    await expect.poll(async () => (await sweeper.api('GET', '/webhook/deliveries')).body.data[0].status, { interval: 50 }).toBe('pending');
     expect(Date.now() - beforeClaim).toBeGreaterThanOrEqual(LEASE_MS);
-    const deliveries = (await cli.api('GET', '/webhook/deliveries')).body.data;
+    const deliveries = (await sweeper.api('GET', '/webhook/deliveries')).body.data;
     expect(deliveries).toHaveLength(1);
     const [taken] = deliveries;
     expect(taken).toMatchObject({ attempt_count: 1 });
     expect(taken.attempts).toMatchObject([{ number: 1, succeeded: false, manual: false, response_status: null, error: LEASE_EXPIRED }]);
     // spec: the first retry comes 1 min after the failed attempt (on the emulator's clock).
-    const now = Date.parse((await cli.control('GET', '/clock')).body.data.now);
+    const now = Date.parse((await sweeper.control('GET', '/clock')).body.data.now);
     expect(Date.parse(taken.next_attempt_at) - now).toBe(60_000);
     expect(rx.received).toHaveLength(1);
 
-    expect((await sweeper!.control('POST', '/clock/advance', { seconds: 60 })).status).toBe(200);
+    expect((await sweeper.control('POST', '/clock/advance', { seconds: 60 })).status).toBe(200);
     await rx.waitFor(2);
-    await expect.poll(async () => (await cli.api('GET', '/webhook/deliveries')).body.data[0].status).toBe('succeeded');
-    const [done] = (await sweeper!.api('GET', '/webhook/deliveries')).body.data;
+    await expect.poll(async () => (await sweeper.api('GET', '/webhook/deliveries')).body.data[0].status).toBe('succeeded');
+    const [done] = (await sweeper.api('GET', '/webhook/deliveries')).body.data;
     expect(done).toMatchObject({ id: taken.id, attempt_count: 2 });
     expect(done.attempts.map((x: { succeeded: boolean }) => x.succeeded)).toEqual([false, true]);
     // At least once: the same event, signed, twice; never a third time.
