@@ -1,21 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { createClock } from '../../../../emulator/clock.js';
-import { IdFactory } from '../../../../src/contract/ids.js';
 import { PostgresStorage, isDriverUnavailable, StorageUnavailableError } from '../../../../emulator/adapters/postgres/index.js';
 import { serverProblem, displayUrl } from '../../../../emulator/adapters/postgres/connect.js';
 import { MIGRATIONS as PG_MIGRATIONS } from '../../../../emulator/adapters/postgres/migrations/index.js';
 import { ENV_TABLES } from '../../../../emulator/adapters/postgres/schema.js';
 import { MIGRATIONS as SQLITE_MIGRATIONS } from '../../../../emulator/adapters/sqlite/migrations/index.js';
 import { createTestDatabase, PG_URL, type TestDatabase } from '../../../helpers/postgres.js';
-import { storeWithIntegration } from '../../store/contract/fixtures.js';
+import { standaloneContext, storeWithIntegration } from '../../store/contract/fixtures.js';
 
 // Opening the server database, and what goes wrong with it: one clear line for a database that
 // cannot be reached or used, an error the HTTP layer maps to 503 while it is gone, and carrying on
 // once it is back.
 
-const clock = createClock('manual', () => Date.UTC(2026, 0, 15));
-const context = { clock: () => clock, ids: () => new IdFactory(() => clock.now()), outbox: () => null };
+const context = standaloneContext();
 
 describe('the server adapter without a server', () => {
   it('follows the embedded adapter\'s migrations step for step (a bundle\'s schema_version means the same)', () => {

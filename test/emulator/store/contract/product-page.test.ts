@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { createClock } from '../../../../emulator/clock.js';
-import { IdFactory } from '../../../../src/contract/ids.js';
 import type { StoragePort } from '../../../../emulator/store/port.js';
 import type { ProductPageArgs } from '../../../../emulator/catalog/repository.js';
 import { presentProducts } from '../../../../emulator/catalog/present.js';
@@ -10,7 +8,7 @@ import { PostgresStorage } from '../../../../emulator/adapters/postgres/index.js
 import { createTestDatabase, PG_URL } from '../../../helpers/postgres.js';
 import { describeAdapters } from './harness.js';
 import { roundTrips } from '../../../../emulator/adapters/postgres/round-trips.js';
-import { category, group, option, product, storeWithIntegration, T0 } from './fixtures.js';
+import { category, group, option, product, standaloneContext, storeWithIntegration, T0 } from './fixtures.js';
 
 // GET /catalog/products's body is the adapter's: byte for byte JSON.stringify of the catalog's
 // presenter, and the same bytes on both adapters for the same rows (ids sort byte by byte).
@@ -94,8 +92,7 @@ describeAdapters('the products page', (h) => {
 
 describe.skipIf(!PG_URL)('the products page on both adapters', () => {
   it('is the same bytes on SQLite and PostgreSQL for the same rows', async () => {
-    const clock = createClock('manual', () => T0);
-    const context = { clock: () => clock, ids: () => new IdFactory(() => clock.now()), outbox: () => null };
+    const context = standaloneContext();
     const database = await createTestDatabase();
     const sqlite = new SqliteStorage({ dataDir: null }, context);
     const postgres = await PostgresStorage.open(database.url, context);
