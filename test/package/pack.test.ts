@@ -19,7 +19,7 @@ import {
 // defaults, a fresh `tsc --init`, nodenext and bundler, always with `skipLibCheck` off (SETTINGS says why
 // these four).
 // TypeScript and @types/node are this repo's. The settings TypeScript 7 supports run through its
-// native `tsc` (`typescript-native`, one checker, lib files not checked: about 1.5 s of CPU each,
+// native `tsc` (`typescript-native`, one checker, lib files not checked: about 2.5 s of CPU each,
 // against about 5 s each through TypeScript 5's API, issue 27); TypeScript's defaults (target ES5,
 // node10 resolution), which TypeScript 7 no longer supports, run through TypeScript 5's API
 // (test/helpers/consumer-types.mjs): what that setting's `tsc` reports about the consumer's files and
