@@ -26,18 +26,30 @@ async function interrupted(rig: CatalogRig, args: string[], line: string): Promi
   return first.stderr();
 }
 
-/** A 3000-product full snapshot (7 parts) killed after its third part, and the state it saved. */
+/**
+ * The snapshots' menu: 2,000 products and 4 categories, 5 parts of at most 500 operations (before
+ * issue 27: 3,000 products in 7 parts, killed after the third; the same rules for two thirds of the
+ * products to make, send and read). Killed after its first part, the run may have finished a second
+ * one meanwhile, and the server may still apply the part it held when the run died: the last part
+ * is still to come.
+ */
+const PRODUCTS = 2000;
+/** generate-large.mjs's categories: one per 500 products. */
+const OPERATIONS = PRODUCTS + 4;
+const PARTS = 5;
+
+/** A full snapshot of PRODUCTS killed after its first part, and the state it saved. */
 async function interruptedSnapshot(rig: CatalogRig) {
-  const file = generateMenu(3000, join(rig.dir, 'menu-3000.json'));
-  const stderr = await interrupted(rig, [file, '--full-snapshot', '--json'], 'part 3/7:');
-  const snapshotId = /snapshot (mk-[0-9a-f]+-[0-9a-f]+): 7 parts/.exec(stderr)?.[1];
+  const file = generateMenu(PRODUCTS, join(rig.dir, `menu-${PRODUCTS}.json`));
+  const stderr = await interrupted(rig, [file, '--full-snapshot', '--json'], `part 1/${PARTS}:`);
+  const snapshotId = new RegExp(`snapshot (mk-[0-9a-f]+-[0-9a-f]+): ${PARTS} parts`).exec(stderr)?.[1];
   expect(snapshotId, stderr).toBeDefined();
   expect(stateFiles(rig)).toHaveLength(1);
   const path = join(stateDir(rig), stateFiles(rig)[0]);
   const saved = JSON.parse(readFileSync(path, 'utf8'));
-  expect(saved).toMatchObject({ snapshot_id: snapshotId, parts_total: 7 });
-  expect(saved.parts_done).toBeGreaterThanOrEqual(3);
-  expect(saved.parts_done).toBeLessThan(7);
+  expect(saved).toMatchObject({ snapshot_id: snapshotId, parts_total: PARTS });
+  expect(saved.parts_done).toBeGreaterThanOrEqual(1);
+  expect(saved.parts_done).toBeLessThan(PARTS);
   return { file, snapshotId: snapshotId!, saved, path };
 }
 
@@ -45,20 +57,20 @@ describe.concurrent('catalog sync --full-snapshot after an interruption', () => 
   it('continues the same snapshot where it stopped: no part applied twice, the snapshot completes', async (t) => {
     const { expect } = t;
     const rig = await own(t);
-    const total = 3000 + 6;
+    const total = OPERATIONS;
     const { file, snapshotId, saved } = await interruptedSnapshot(rig);
 
     const rerun = await rig.run(['catalog', 'sync', file, '--full-snapshot', '--json']);
     expect(rerun.code, rerun.stderr).toBe(0);
-    expect(rerun.stderr).toContain(`resuming snapshot ${snapshotId} at part ${saved.parts_done + 1}/7`);
+    expect(rerun.stderr).toContain(`resuming snapshot ${snapshotId} at part ${saved.parts_done + 1}/${PARTS}`);
     const summary = jsonOut(rerun);
     expect(summary.snapshot).toMatchObject({ snapshot_id: snapshotId, status: 'completed', resumed_from_part: saved.parts_done + 1 });
     // Every operation was created exactly once across both runs: a repeated part would answer "unchanged".
     expect(summary.results).toEqual({ created: total, updated: 0, unchanged: 0, ignored_stale: 0, failed: 0 });
-    expect(summary.batches).toBe(7 - saved.parts_done);
+    expect(summary.batches).toBe(PARTS - saved.parts_done);
     const products = await allProducts(rig.emu);
-    expect(products).toHaveLength(3000);
-    expect(new Set(products.map((p) => p.external_id)).size).toBe(3000);
+    expect(products).toHaveLength(PRODUCTS);
+    expect(new Set(products.map((p) => p.external_id)).size).toBe(PRODUCTS);
     expect(stateFiles(rig)).toHaveLength(0);
   }, 120_000);
 
@@ -66,15 +78,15 @@ describe.concurrent('catalog sync --full-snapshot after an interruption', () => 
     const { expect } = t;
     const rig = await own(t);
     const { file, snapshotId, saved, path } = await interruptedSnapshot(rig);
-    expect(saved.parts_done).toBeLessThan(5);
-    // A state file ahead of the server: the rerun sends part 7, which the server cannot take yet.
-    writeFileSync(path, JSON.stringify({ ...saved, parts_done: 6 }));
+    expect(saved.parts_done).toBeLessThan(PARTS - 2);
+    // A state file ahead of the server: the rerun sends the last part, which the server cannot take yet.
+    writeFileSync(path, JSON.stringify({ ...saved, parts_done: PARTS - 1 }));
     const rerun = await rig.run(['catalog', 'sync', file, '--full-snapshot', '--json']);
     expect(rerun.code, rerun.stderr).toBe(0);
-    expect(rerun.stderr).toMatch(new RegExp(`the server expects part [45] of snapshot ${snapshotId}; continuing there`));
+    expect(rerun.stderr).toMatch(new RegExp(`the server expects part (${saved.parts_done + 1}|${saved.parts_done + 2}) of snapshot ${snapshotId}; continuing there`));
     expect(jsonOut(rerun).snapshot).toMatchObject({ snapshot_id: snapshotId, status: 'completed' });
     expect(jsonOut(rerun).results.failed).toBe(0);
-    expect(await allProducts(rig.emu)).toHaveLength(3000);
+    expect(await allProducts(rig.emu)).toHaveLength(PRODUCTS);
     expect(stateFiles(rig)).toHaveLength(0);
   }, 120_000);
 
@@ -90,8 +102,8 @@ describe.concurrent('catalog sync --full-snapshot after an interruption', () => 
     expect(summary.snapshot).toMatchObject({ status: 'completed' });
     expect(summary.snapshot.snapshot_id).not.toBe(snapshotId);
     expect(summary.results.failed).toBe(0);
-    expect(summary.results.created + summary.results.unchanged).toBe(3000 + 6);
-    expect(await allProducts(rig.emu)).toHaveLength(3000);
+    expect(summary.results.created + summary.results.unchanged).toBe(OPERATIONS);
+    expect(await allProducts(rig.emu)).toHaveLength(PRODUCTS);
   }, 120_000);
 
   it('starts a new snapshot when the file changed since the interrupted run', async (t) => {
