@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { build as esbuild, type Metafile } from 'esbuild';
 import { defineConfig, type Options } from 'tsup';
 import * as coreEndpoints from './src/contract/endpoints.js';
@@ -234,30 +235,27 @@ const keepMetafile: NonNullable<Options['esbuildPlugins']>[number] = {
     build.onEnd((result) => void (cliMetafile = result.metafile));
   },
 };
-async function mergeCore(): Promise<void> {
-  const meta = cliMetafile;
-  if (!meta) throw new Error('mergeCore (tsup.config.ts): the CLI build left no metafile');
-  const main = Object.keys(meta.outputs).find((file) => /(^|\/)src\/cli\/main\.js$/.test(file));
-  if (!main) throw new Error('mergeCore (tsup.config.ts): no src/cli/main.js among the outputs');
-  const outDir = dirname(dirname(dirname(main)));
-  const staticImports = (file: string) => meta.outputs[file]!.imports.filter((i) => i.kind === 'import-statement' && !i.external).map((i) => i.path);
-  // main.js's chunks, in the order it imports them (each after what it imports itself).
-  const ordered: string[] = [];
-  const visit = (file: string) => {
-    for (const path of staticImports(file)) {
-      if (ordered.includes(path)) continue;
-      visit(path);
-      ordered.push(path);
-    }
-  };
-  visit(main);
-  const core = new Set(ordered.map((file) => resolve(file)));
-  const names = ordered.flatMap((file) => meta.outputs[file]!.exports);
+/** The chunks a file of the build imports statically (`import … from`), as the metafile names them. */
+const staticImports = (meta: Metafile, file: string) =>
+  meta.outputs[file]!.imports.filter((i) => i.kind === 'import-statement' && !i.external).map((i) => i.path);
+
+/**
+ * Bundles chunks of the CLI's build (in the order given: each after what it imports) into one module
+ * that re-exports all they exported, keeping the comments that name each module, and writes it to
+ * `target`. Every other file of the build that imported one of them imports `target` instead, and the
+ * chunks are removed: each module keeps exactly one home (two copies of a module in one process would
+ * be two `ApiError` classes, two clocks). `built` holds the files of the build (updated here). The build
+ * fails rather than write a file that differs: two of the chunks exporting the same name, a name
+ * missing, or a module comment lost.
+ */
+async function mergeChunks(label: string, ordered: string[], target: string, built: Set<string>): Promise<void> {
+  const members = new Set(ordered.map((file) => resolve(file)));
+  const names = ordered.flatMap((file) => exportedNames(file));
   const twice = names.filter((name, i) => names.indexOf(name) !== i);
-  if (twice.length) throw new Error(`mergeCore (tsup.config.ts): two chunks export ${twice.join(', ')}`);
+  if (twice.length) throw new Error(`${label} (tsup.config.ts): two chunks export ${twice.join(', ')}`);
   const comments = ordered.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(MODULE_COMMENT)].map((m) => m[1]!));
   const result = await esbuild({
-    stdin: { contents: ordered.map((file) => `export * from ${JSON.stringify(resolve(file))};`).join('\n'), resolveDir: outDir, loader: 'js' },
+    stdin: { contents: ordered.map((file) => `export * from ${JSON.stringify(resolve(file))};`).join('\n'), resolveDir: dirname(target), loader: 'js' },
     bundle: true,
     format: 'esm',
     platform: 'node',
@@ -273,7 +271,7 @@ async function mergeCore(): Promise<void> {
         setup(build) {
           build.onResolve({ filter: /.*/ }, (args) => {
             const path = /^[./]/.test(args.path) ? resolve(args.resolveDir, args.path) : args.path;
-            return core.has(path) ? { path } : { path: args.path, external: true };
+            return members.has(path) ? { path } : { path: args.path, external: true };
           });
           build.onLoad({ filter: /.*/ }, (args) => ({ contents: readFileSync(args.path, 'utf8').replace(MODULE_COMMENT, '//! merchant-kit-module $1'), loader: 'js' }));
         },
@@ -281,7 +279,7 @@ async function mergeCore(): Promise<void> {
     ],
   });
   // esbuild names each chunk it merged in a comment of the same form, by its path from the working
-  // folder (`// dist/chunk-….js`): dropped, so that the core's comments name modules only.
+  // folder (`// dist/chunk-….js`): dropped, so that the file's comments name modules only.
   const chunkComments = new Set(ordered.map((file) => `// ${relative(process.cwd(), resolve(file)).split('\\').join('/')}`));
   const text = result.outputFiles[0]!.text
     .split('\n')
@@ -290,22 +288,164 @@ async function mergeCore(): Promise<void> {
     .replace(/^(\s*)\/\/! merchant-kit-module /gm, '$1// ');
   const exported = new Set(Object.values(result.metafile.outputs)[0]!.exports);
   const missing = names.filter((name) => !exported.has(name));
-  if (missing.length) throw new Error(`mergeCore (tsup.config.ts): the core does not export ${missing.join(', ')}`);
+  if (missing.length) throw new Error(`${label} (tsup.config.ts): ${basename(target)} does not export ${missing.join(', ')}`);
   const kept = [...text.matchAll(MODULE_COMMENT)].map((m) => m[1]!);
-  if (kept.length !== comments.length) throw new Error(`mergeCore (tsup.config.ts): ${comments.length} module comments in the chunks, ${kept.length} in the core`);
-  const corePath = join(outDir, CORE);
-  writeFileSync(corePath, text);
-  for (const file of Object.keys(meta.outputs)) {
-    if (!file.endsWith('.js') || core.has(resolve(file))) continue;
+  if (kept.length !== comments.length) throw new Error(`${label} (tsup.config.ts): ${comments.length} module comments in the chunks, ${kept.length} in ${basename(target)}`);
+  writeFileSync(target, text);
+  for (const file of members) built.delete(file);
+  built.add(resolve(target));
+  for (const file of built) {
     const source = readFileSync(file, 'utf8');
     const rewritten = source.replace(/(["'])(\.{1,2}\/[^"'\n]+\.js)\1/g, (literal, quote: string, specifier: string) => {
-      if (!core.has(resolve(dirname(file), specifier))) return literal;
-      const path = relative(dirname(file), corePath);
+      if (!members.has(resolve(dirname(file), specifier))) return literal;
+      const path = relative(dirname(file), target);
       return `${quote}${path.startsWith('.') ? path : `./${path}`}${quote}`;
     });
     if (rewritten !== source) writeFileSync(file, rewritten);
   }
   for (const file of ordered) rmSync(file);
+}
+
+/** The names a file of the CLI's build exports, read from its `export { a, b as c };` statement(s). */
+function exportedNames(file: string): string[] {
+  const names = [...readFileSync(file, 'utf8').matchAll(/^export \{([^}]*)\};?$/gm)].flatMap((m) => m[1]!.split(','));
+  return names.map((n) => n.trim()).filter(Boolean).map((n) => n.split(/\s+as\s+/).pop()!);
+}
+
+/** How the CLI's chunks are merged: cli-core.js, then one file for each group (chunks as the metafile names them). */
+interface MergePlan {
+  core: string[];
+  groups: string[][];
+}
+
+/**
+ * A group of chunks of at most this size (bytes) joins a file that every command loading it loads
+ * anyway (cli-core.js, or a group that more commands load): the commands that did not load it only
+ * compile a few small functions more, the others read one file less.
+ */
+const SMALL_GROUP = 4096;
+
+/**
+ * The chunks the same commands load, merged (issue 27). esbuild makes a chunk of the modules reached by
+ * the same set of entries, and every lazily imported module is an entry: the SQLite adapter, the data
+ * folder, a bundle's restore, the Postgres adapter… So the action of `emulator start` came out as 57
+ * files that every start read and compiled one by one (bench/cli-start.mjs). Here:
+ * 1. main.js's chunks are cli-core.js, as before (mergeCore);
+ * 2. the chunks that the same commands' actions load statically (the same set of
+ *    `src/cli/commands/…` entries reach them) are one file: no command loads a module more than
+ *    before; a lazily imported module that imports one of them loads that whole file (the data folder
+ *    loads what only `emulator start` loads, say). Chunks that no action loads statically stay as
+ *    they are;
+ * 3. a group of at most SMALL_GROUP bytes joins the file that every command loading it loads anyway,
+ *    when that file already loads what the group imports (Node's modules included), so that nothing
+ *    else starts loading earlier than before, and no two files come to import each other.
+ * Imports follow the sets of commands (a chunk that one imports is loaded by all that load it), so no
+ * two files import each other. One home per module: test/cli/build-homes.test.ts.
+ */
+function planMerges(meta: Metafile): MergePlan {
+  const main = Object.keys(meta.outputs).find((file) => /(^|\/)src\/cli\/main\.js$/.test(file));
+  if (!main) throw new Error('planMerges (tsup.config.ts): no src/cli/main.js among the outputs');
+  const imports = (file: string) => staticImports(meta, file);
+  const externals = (file: string) => meta.outputs[file]!.imports.filter((i) => i.external).map((i) => i.path);
+  // Every file after what it imports, main.js's chunks first, in the order main.js imports them.
+  const order: string[] = [];
+  const visit = (file: string) => {
+    for (const path of imports(file)) {
+      if (order.includes(path)) continue;
+      visit(path);
+      order.push(path);
+    }
+  };
+  visit(main);
+  const mainChunks = new Set(order);
+  const files = Object.keys(meta.outputs).filter((file) => file.endsWith('.js'));
+  for (const file of files) visit(file);
+  const entryOf = (file: string) => meta.outputs[file]!.entryPoint;
+  const commands = files.filter((file) => /^src\/cli\/commands\/.+(?<!\/index)\.ts$/.test(entryOf(file) ?? ''));
+  const closure = (file: string, seen = new Set<string>()) => {
+    for (const path of imports(file)) if (!mainChunks.has(path) && !seen.has(path)) closure(path, seen.add(path));
+    return seen;
+  };
+  const loaders = new Map<string, string[]>();
+  for (const command of commands) for (const chunk of closure(command)) if (!entryOf(chunk)) loaders.set(chunk, [...(loaders.get(chunk) ?? []), command]);
+
+  // Step 2: groups by the commands that load them. The core is the group every command loads.
+  interface Group { chunks: Set<string>; loaders: Set<string> | 'all' }
+  const core: Group = { chunks: new Set(mainChunks), loaders: 'all' };
+  const byLoaders = new Map<string, Group>();
+  for (const [chunk, by] of loaders) {
+    const key = by.join(' ');
+    if (!byLoaders.has(key)) byLoaders.set(key, { chunks: new Set(), loaders: new Set(by) });
+    byLoaders.get(key)!.chunks.add(chunk);
+  }
+  const groups = [core, ...byLoaders.values()];
+
+  // Step 3: small groups join a file their commands load anyway.
+  const size = (group: Group) => [...group.chunks].reduce((sum, chunk) => sum + meta.outputs[chunk]!.bytes, 0);
+  const loadsAll = (target: Group, group: Group) =>
+    target.loaders === 'all' || (group.loaders !== 'all' && [...group.loaders].every((command) => (target.loaders as Set<string>).has(command)));
+  /** The chunks a group reaches by static imports, outside it and not through `skip`. */
+  const reached = (group: Group, skip: Set<string> = new Set()) => {
+    const seen = new Set<string>();
+    const walk = (file: string) => {
+      for (const path of imports(file)) if (!group.chunks.has(path) && !skip.has(path) && !seen.has(path)) walk((seen.add(path), path));
+    };
+    for (const chunk of group.chunks) walk(chunk);
+    return seen;
+  };
+  const canJoin = (group: Group, target: Group) => {
+    if (!loadsAll(target, group)) return false;
+    const loaded = reached(target);
+    const has = new Set([...target.chunks, ...loaded]);
+    // What the group imports, the target's file loads already (chunks and Node's modules).
+    if ([...group.chunks].some((chunk) => imports(chunk).some((path) => !group.chunks.has(path) && !has.has(path)))) return false;
+    const builtins = new Set([...has].flatMap(externals));
+    if ([...group.chunks].some((chunk) => externals(chunk).some((path) => !builtins.has(path)))) return false;
+    // No file between them: nothing the target reaches (other than through the group) imports the group.
+    return ![...reached(target, group.chunks)].some((file) => imports(file).some((path) => group.chunks.has(path)));
+  };
+  for (const group of [...groups].sort((a, b) => size(a) - size(b))) {
+    if (group === core || size(group) > SMALL_GROUP || !groups.includes(group)) continue;
+    const targets = groups.filter((target) => target !== group && canJoin(group, target));
+    const count = (g: Group) => (g.loaders === 'all' ? Infinity : g.loaders.size);
+    const target = targets.sort((a, b) => count(a) - count(b) || size(a) - size(b))[0];
+    if (!target) continue;
+    for (const chunk of group.chunks) target.chunks.add(chunk);
+    groups.splice(groups.indexOf(group), 1);
+  }
+  // The files after the merge import each other in one direction only: a cycle would run a module
+  // before one it imports (ESM evaluates a cycle's files in an order of its own).
+  const fileOf = new Map<string, Group>();
+  for (const group of groups) for (const chunk of group.chunks) fileOf.set(chunk, group);
+  const state = new Map<string, 'visiting' | 'done'>();
+  const key = (file: string) => (fileOf.has(file) ? `group ${[...fileOf.get(file)!.chunks][0]}` : file);
+  const walk = (node: string, members: string[]) => {
+    if (state.get(node) === 'done') return;
+    if (state.get(node) === 'visiting') throw new Error(`planMerges (tsup.config.ts): the merged files would import each other (${node})`);
+    state.set(node, 'visiting');
+    for (const member of members) for (const path of imports(member)) if (key(path) !== node) walk(key(path), fileOf.has(path) ? [...fileOf.get(path)!.chunks] : [path]);
+    state.set(node, 'done');
+  };
+  for (const file of files) walk(key(file), fileOf.has(file) ? [...fileOf.get(file)!.chunks] : [file]);
+  return {
+    core: order.filter((chunk) => core.chunks.has(chunk)),
+    groups: groups.filter((group) => group !== core && group.chunks.size > 1).map((group) => order.filter((chunk) => group.chunks.has(chunk))),
+  };
+}
+
+/** Merges the CLI build's chunks as planMerges says: cli-core.js, then a `chunk-<hash>.js` for each group. */
+async function mergeCliChunks(): Promise<void> {
+  const meta = cliMetafile;
+  if (!meta) throw new Error('mergeCliChunks (tsup.config.ts): the CLI build left no metafile');
+  const plan = planMerges(meta);
+  const built = new Set(Object.keys(meta.outputs).filter((file) => file.endsWith('.js')).map((file) => resolve(file)));
+  const main = [...built].find((file) => /[\\/]src[\\/]cli[\\/]main\.js$/.test(file))!;
+  const outDir = dirname(dirname(dirname(main)));
+  await mergeChunks('mergeCore', plan.core, join(outDir, CORE), built);
+  for (const group of plan.groups) {
+    const hash = createHash('sha256').update(group.map((file) => basename(file)).join('\n')).digest('hex').slice(0, 8).toUpperCase();
+    await mergeChunks('mergeByCommands', group, join(outDir, `chunk-${hash}.js`), built);
+  }
 }
 
 const cli: Options = {
@@ -315,7 +455,7 @@ const cli: Options = {
   noExternal: [/^(?!better-sqlite3$|pg$|pg\/)[^./]/],
   external: KEEP_EXTERNAL,
   esbuildPlugins: [slimUndici, unusedByTheCli, lazySemver, lazyH2, lazyChildProcess, clientRoutes, englishOnlyZod, thirdPartyNotices, keepMetafile],
-  onSuccess: mergeCore,
+  onSuccess: mergeCliChunks,
   // CommonJS code bundled into ESM calls `require` for Node's own modules: this gives it one.
   banner: { js: "import { createRequire as __cliCreateRequire } from 'node:module'; const require = __cliCreateRequire(import.meta.url);" },
 };
