@@ -319,13 +319,6 @@ interface MergePlan {
 }
 
 /**
- * A group of chunks of at most this size (bytes) joins a file that every command loading it loads
- * anyway (cli-core.js, or a group that more commands load): the commands that did not load it only
- * compile a few small functions more, the others read one file less.
- */
-const SMALL_GROUP = 4096;
-
-/**
  * The chunks the same commands load, merged (issue 27). esbuild makes a chunk of the modules reached by
  * the same set of entries, and every lazily imported module is an entry: the SQLite adapter, the data
  * folder, a bundle's restore, the Postgres adapter… So the action of `emulator start` came out as 57
@@ -338,10 +331,7 @@ const SMALL_GROUP = 4096;
  *    `--detach`'s parent load, is not merged with what only `emulator start` loads. One behind it (the
  *    SQLite export, behind the data folder's export) loads the whole file of the chunks it imports:
  *    `emulator export --data` loads what only `emulator start` loads (~45 ms of CPU more, measured).
- *    Chunks that no action loads statically stay as they are;
- * 3. a group of at most SMALL_GROUP bytes joins the file that every command loading it loads anyway,
- *    when that file already loads what the group imports (Node's modules included), so that nothing
- *    else starts loading earlier than before, and no two files come to import each other.
+ *    Chunks that no action loads statically stay as they are.
  * Imports follow the sets of commands (a chunk that one imports is loaded by all that load it), so no
  * two files import each other. One home per module: test/cli/build-homes.test.ts.
  */
@@ -349,7 +339,6 @@ function planMerges(meta: Metafile): MergePlan {
   const main = Object.keys(meta.outputs).find((file) => /(^|\/)src\/cli\/main\.js$/.test(file));
   if (!main) throw new Error('planMerges (tsup.config.ts): no src/cli/main.js among the outputs');
   const imports = (file: string) => staticImports(meta, file);
-  const externals = (file: string) => meta.outputs[file]!.imports.filter((i) => i.external).map((i) => i.path);
   // Every file after what it imports, main.js's chunks first, in the order main.js imports them.
   const order: string[] = [];
   const visit = (file: string) => {
@@ -384,69 +373,28 @@ function planMerges(meta: Metafile): MergePlan {
   const loaders = new Map<string, string[]>();
   for (const root of [...commands, ...shared]) for (const chunk of closure(root)) if (!entryOf(chunk)) loaders.set(chunk, [...(loaders.get(chunk) ?? []), root]);
 
-  // Step 2: groups by the commands that load them. The core is the group every command loads.
-  interface Group { chunks: Set<string>; loaders: Set<string> | 'all' }
-  const core: Group = { chunks: new Set(mainChunks), loaders: 'all' };
-  const byLoaders = new Map<string, Group>();
-  for (const [chunk, by] of loaders) {
-    const key = by.join(' ');
-    if (!byLoaders.has(key)) byLoaders.set(key, { chunks: new Set(), loaders: new Set(by) });
-    byLoaders.get(key)!.chunks.add(chunk);
-  }
-  const groups = [core, ...byLoaders.values()];
+  // One group for each set of loaders, the core one more: each will be one file.
+  const byLoaders = new Map<string, Set<string>>();
+  for (const [chunk, by] of loaders) byLoaders.set(by.join(' '), (byLoaders.get(by.join(' ')) ?? new Set()).add(chunk));
+  const groups = [mainChunks, ...byLoaders.values()];
 
-  // Step 3: small groups join a file their commands load anyway.
-  const size = (group: Group) => [...group.chunks].reduce((sum, chunk) => sum + meta.outputs[chunk]!.bytes, 0);
-  const loadsAll = (target: Group, group: Group) =>
-    target.loaders === 'all' || (group.loaders !== 'all' && [...group.loaders].every((command) => (target.loaders as Set<string>).has(command)));
-  /** The chunks a group reaches by static imports, outside it and not through `skip`. */
-  const reached = (group: Group, skip: Set<string> = new Set()) => {
-    const seen = new Set<string>();
-    const walk = (file: string) => {
-      for (const path of imports(file)) if (!group.chunks.has(path) && !skip.has(path) && !seen.has(path)) walk((seen.add(path), path));
-    };
-    for (const chunk of group.chunks) walk(chunk);
-    return seen;
-  };
-  // cli-core.js holds the CLI's own modules only: `--help` loads no emulator code (test/cli/program.test.ts).
-  const cliOwn = (group: Group) => [...group.chunks].every((chunk) => Object.keys(meta.outputs[chunk]!.inputs).every((input) => input.startsWith('src/')));
-  const canJoin = (group: Group, target: Group) => {
-    if (!loadsAll(target, group) || (target === core && !cliOwn(group))) return false;
-    const loaded = reached(target);
-    const has = new Set([...target.chunks, ...loaded]);
-    // What the group imports, the target's file loads already (chunks and Node's modules).
-    if ([...group.chunks].some((chunk) => imports(chunk).some((path) => !group.chunks.has(path) && !has.has(path)))) return false;
-    const builtins = new Set([...has].flatMap(externals));
-    if ([...group.chunks].some((chunk) => externals(chunk).some((path) => !builtins.has(path)))) return false;
-    // No file between them: nothing the target reaches (other than through the group) imports the group.
-    return ![...reached(target, group.chunks)].some((file) => imports(file).some((path) => group.chunks.has(path)));
-  };
-  for (const group of [...groups].sort((a, b) => size(a) - size(b))) {
-    if (group === core || size(group) > SMALL_GROUP || !groups.includes(group)) continue;
-    const targets = groups.filter((target) => target !== group && canJoin(group, target));
-    const count = (g: Group) => (g.loaders === 'all' ? Infinity : g.loaders.size);
-    const target = targets.sort((a, b) => count(a) - count(b) || size(a) - size(b))[0];
-    if (!target) continue;
-    for (const chunk of group.chunks) target.chunks.add(chunk);
-    groups.splice(groups.indexOf(group), 1);
-  }
   // The files after the merge import each other in one direction only: a cycle would run a module
   // before one it imports (ESM evaluates a cycle's files in an order of its own).
-  const fileOf = new Map<string, Group>();
-  for (const group of groups) for (const chunk of group.chunks) fileOf.set(chunk, group);
+  const groupOf = new Map<string, Set<string>>();
+  for (const group of groups) for (const chunk of group) groupOf.set(chunk, group);
+  const membersOf = (file: string) => [...(groupOf.get(file) ?? [file])];
   const state = new Map<string, 'visiting' | 'done'>();
-  const key = (file: string) => (fileOf.has(file) ? `group ${[...fileOf.get(file)!.chunks][0]}` : file);
-  const walk = (node: string, members: string[]) => {
+  const walk = (node: string) => {
     if (state.get(node) === 'done') return;
     if (state.get(node) === 'visiting') throw new Error(`planMerges (tsup.config.ts): the merged files would import each other (${node})`);
     state.set(node, 'visiting');
-    for (const member of members) for (const path of imports(member)) if (key(path) !== node) walk(key(path), fileOf.has(path) ? [...fileOf.get(path)!.chunks] : [path]);
+    for (const member of membersOf(node)) for (const path of imports(member)) if (membersOf(path)[0] !== node) walk(membersOf(path)[0]!);
     state.set(node, 'done');
   };
-  for (const file of files) walk(key(file), fileOf.has(file) ? [...fileOf.get(file)!.chunks] : [file]);
+  for (const file of files) walk(membersOf(file)[0]!);
   return {
-    core: order.filter((chunk) => core.chunks.has(chunk)),
-    groups: groups.filter((group) => group !== core && group.chunks.size > 1).map((group) => order.filter((chunk) => group.chunks.has(chunk))),
+    core: order.filter((chunk) => mainChunks.has(chunk)),
+    groups: groups.filter((group) => group !== mainChunks && group.size > 1).map((group) => order.filter((chunk) => group.has(chunk))),
   };
 }
 
