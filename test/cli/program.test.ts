@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 import { cli, buildPrivateCli, cliEntry, type CliResult } from '../helpers/cli-core.js';
 import { inParallel } from '../helpers/parallel.js';
+import { waitFor } from '../helpers/wait.js';
 import { bundledModules, writeImportLogHook } from '../helpers/loaded-modules.js';
 import { Command } from 'commander';
 import { COMMAND_GROUPS } from '../../src/cli/commands/index.js';
@@ -292,6 +293,35 @@ describe('merchant-kit', () => {
       expect(bundled.filter((path) => HEAVY.test(path) && !NOT_HEAVY.has(path) && path !== 'emulator/pid-file.ts')).toEqual([]);
     } finally {
       child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('emulator start loads its action in a few files, each module once: the chunks the same commands load are one file (tsup.config.ts, planMerges)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'merchant-kit-start-loads-'));
+    const log = join(dir, 'loaded.txt');
+    writeFileSync(log, '');
+    const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MERCHANT_KIT_'))), NO_COLOR: '1', MK_IMPORTS_LOG: log };
+    const child = spawn(process.execPath, ['--import', writeImportLogHook(dir), cliEntry(), 'emulator', 'start', '--memory', '--port', '0', '--json'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise((r) => child.on('close', r));
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += String(d)));
+    child.stderr.on('data', (d) => (err += String(d)));
+    try {
+      await waitFor(() => out.includes('"ready"'), () => `the ready line of emulator start; stdout: ${out}\nstderr: ${err}`);
+      const urls = [...new Set(readFileSync(log, 'utf8').split('\n'))];
+      const files = urls.filter((url) => url.startsWith('file:') && url.includes('/dist/'));
+      // esbuild's chunks alone were 59 files (the SQLite adapter, the data folder, restore… are each a
+      // chunk of their own because other commands import them lazily).
+      expect(files.length, files.join('\n')).toBeLessThanOrEqual(32);
+      // A module's comment can come twice in one file (esbuild places the parts of a module apart), never in two files.
+      const bundled = files.flatMap((url) => [...new Set(bundledModules(url))]);
+      expect(bundled).toEqual(expect.arrayContaining(['src/cli/commands/emulator/start.ts', 'emulator/server.ts', 'emulator/clock.ts', 'node_modules/fastify/fastify.js', 'node_modules/zod/v4/core/core.js']));
+      expect(bundled.filter((module, i) => bundled.indexOf(module) !== i)).toEqual([]);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
       rmSync(dir, { recursive: true, force: true });
     }
   });
