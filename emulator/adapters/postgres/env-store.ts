@@ -10,10 +10,10 @@ import { checkoutOrUnavailable, staleTries, type Pool, type PoolClient } from '.
 import { CONTENTION_RUNS, contended, DEADLOCK, isDriverUnavailable, SERIALIZATION_FAILURE, sessionGone, sqlState, translate, UNIQUE_VIOLATION } from './errors.js';
 import type { PgChangeFeed } from './changes.js';
 import { environmentSql, LazyRepositories, type EnvironmentSql } from './repositories.js';
-import { emitWrites, type EmitTarget, type PendingDelivery, type PendingEvent, type PgEventsRepository, type TargetsCheck, type Write } from './events.js';
+import { emitWrites, type EmitTarget, type PendingDelivery, type PendingEvent, type PgEventsRepository, type Targets, type TargetsCheck, type Write } from './events.js';
 import type { EventsRepository, HistoryRecord, OrdersRepository } from '../../orders/repository.js';
 import { pgOrders } from './orders.js';
-import type { IntegrationsRepository } from '../../stores/repository.js';
+import type { IntegrationsRepository, StoresRepository } from '../../stores/repository.js';
 import type { WebhooksRepository } from '../../webhooks/repository.js';
 import { runAfterCommit } from '../../store/after-commit.js';
 
@@ -294,7 +294,9 @@ class PgTx extends LazyRepositories implements Tx {
     // the writes, under the feed counter's lock: events.ts `emitWrites`), then the clock. The events
     // and their deliveries are held back and written with the COMMIT (EmitWrites), where their
     // positions are taken.
-    const read = await (super.events as PgEventsRepository).targetsFor(storeId, integrationId);
+    const ahead = integrationId ? undefined : this.targetsAhead.get(storeId);
+    this.targetsAhead.delete(storeId);
+    const read = await (ahead ?? (super.events as PgEventsRepository).targetsFor(storeId, integrationId));
     this.writes.held = true;
     this.writes.checks.push({ storeId, integrationId: integrationId ?? null, stamp: read.stamp });
     // What the outbox reads of each target (its webhook, its integration), read with them.
@@ -329,6 +331,27 @@ class PgTx extends LazyRepositories implements Tx {
       return Promise.resolve();
     };
     return (this.webhooksRead = { ...repository, insertDelivery });
+  }
+
+  /** A store's targets read ahead of its next emit (`stores.nextOrderNumber`), by store id. */
+  private readonly targetsAhead = new Map<string, Promise<Targets>>();
+  private storesKept: StoresRepository | null = null;
+
+  override get stores(): StoresRepository {
+    if (this.storesKept) return this.storesKept;
+    const repository = super.stores;
+    const events = super.events as PgEventsRepository;
+    // An order's number is taken right before its `order.created` event (orders/simulator.ts): the
+    // event's targets are read in the same round trip, sent just before the number's UPDATE, which
+    // locks the store's row until the COMMIT. The emit then sends nothing of its own while the row is
+    // locked (issue 25, tenth step); its writes check the targets again, as any emit's.
+    const nextOrderNumber: StoresRepository['nextOrderNumber'] = (storeId) => {
+      const ahead = events.targetsFor(storeId);
+      ahead.catch(() => undefined);
+      this.targetsAhead.set(storeId, ahead);
+      return repository.nextOrderNumber(storeId);
+    };
+    return (this.storesKept = { ...repository, nextOrderNumber });
   }
 
   /** The histories this transaction read with its orders' locks, or wrote (orders.ts `pgOrders`). */
