@@ -99,4 +99,26 @@ describePostgres('the time of an event on a shared sandbox', (h) => {
     const bodies = (await env.webhooks.list(integrationId, null, 10)).map((d) => JSON.parse(d.body).created_at);
     expect(bodies).toEqual([formatDate(second!.createdAt), formatDate(first!.createdAt)]);
   });
+
+  it('goes up with the positions when two processes emit at once while the clock moves', async () => {
+    const a = h.storage;
+    const b = await h.openAnother();
+    const { storeId, integrationId } = await storeWithIntegration(a.env('test'));
+    // Each transaction reads the clock at its emit, moves it on, and commits after the others'
+    // turns: whichever commits first takes the lower position, whatever it read.
+    const writers = [a, b, a, b].map((storage, w) => (async () => {
+      for (let i = 0; i < 10; i++) {
+        await storage.env('test').tx(async (tx) => {
+          await tx.emit('order.created', storeId, created(w * 100 + i), integrationId);
+          h.clock.advance(1);
+          await new Promise((r) => setImmediate(r));
+        });
+      }
+    })());
+    await Promise.all(writers);
+    const feed = await a.env('test').events.feedPage({ integrationId, after: 0, cutoff: 0, types: ['order.created'], limit: 100 });
+    expect(feed.map((e) => e.seq)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    const times = feed.map((e) => e.createdAt);
+    expect(times).toEqual([...times].sort((x, y) => x - y));
+  });
 });
