@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { describePostgres } from '../../store/contract/harness.js';
-import { id, simpleOutbox, storeWithIntegration, T0, webhook } from '../../store/contract/fixtures.js';
+import { gate, id, simpleOutbox, storeWithIntegration, T0, webhook } from '../../store/contract/fixtures.js';
 
 // issue 25, tenth step: an emit reads the integrations its event goes to (and their webhooks) without
 // the feed counter's lock, which its writes take with the COMMIT. Those writes read the targets again
@@ -10,13 +10,6 @@ import { id, simpleOutbox, storeWithIntegration, T0, webhook } from '../../store
 // to a webhook paused before the event's position was taken.
 
 const created = (n: number) => ({ order: { id: `ord_${n}` } }) as never;
-
-/** A promise and the function that settles it. */
-function gate(): { opened: Promise<void>; open: () => void } {
-  let open!: () => void;
-  const opened = new Promise<void>((r) => (open = r));
-  return { opened, open };
-}
 
 describePostgres('the targets of an event written by another process meanwhile', (h) => {
   it('are read again when an integration was added between the emit and its commit: the event goes to it too', async () => {

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { describePostgres } from '../../store/contract/harness.js';
-import { id, storeWithIntegration, T0, webhook } from '../../store/contract/fixtures.js';
+import { gate, id, storeWithIntegration, T0, webhook } from '../../store/contract/fixtures.js';
 import { admin } from '../../../helpers/postgres.js';
 import { eventEnvelope } from '../../../../emulator/orders/event-envelope.js';
 import { formatDate } from '../../../../src/contract/dates.js';
@@ -32,13 +32,6 @@ const envelopeOutbox: Outbox = async (tx, event) => {
   await tx.webhooks.insertDelivery({ id: id('dlv'), integrationId: event.integrationId, eventId: event.id, eventType: event.type, body }, event.createdAt);
   return 1;
 };
-
-/** A promise and the function that settles it. */
-function gate(): { opened: Promise<void>; open: () => void } {
-  let open!: () => void;
-  const opened = new Promise<void>((r) => (open = r));
-  return { opened, open };
-}
 
 describePostgres('the time of an event on a shared sandbox', (h) => {
   it('is not before the event it follows in the feed: a transaction that read the clock, then waited behind a later event, is stamped with its time', async () => {
