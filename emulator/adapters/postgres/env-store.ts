@@ -10,10 +10,10 @@ import { checkoutOrUnavailable, staleTries, type Pool, type PoolClient } from '.
 import { CONTENTION_RUNS, contended, DEADLOCK, isDriverUnavailable, SERIALIZATION_FAILURE, sessionGone, sqlState, translate, UNIQUE_VIOLATION } from './errors.js';
 import type { PgChangeFeed } from './changes.js';
 import { environmentSql, LazyRepositories, type EnvironmentSql } from './repositories.js';
-import { emitWrites, type EmitTarget, type PendingDelivery, type PgEventsRepository, type Write } from './events.js';
+import { emitWrites, type EmitTarget, type PendingDelivery, type PendingEvent, type PgEventsRepository, type Targets, type TargetsCheck, type Write } from './events.js';
 import type { EventsRepository, HistoryRecord, OrdersRepository } from '../../orders/repository.js';
 import { pgOrders } from './orders.js';
-import type { IntegrationsRepository } from '../../stores/repository.js';
+import type { IntegrationsRepository, StoresRepository } from '../../stores/repository.js';
 import type { WebhooksRepository } from '../../webhooks/repository.js';
 import { runAfterCommit } from '../../store/after-commit.js';
 
@@ -181,25 +181,33 @@ interface TxState {
 
 /**
  * An emit's writes held back until the transaction's next statement or its COMMIT (issue 25): the
- * events (their positions taken under the feed counter's lock) and the deliveries the outbox queued
- * for them. Sent as one text with the COMMIT, the counter's lock is held for one round trip of the
- * server's, not for a turn of this process's event loop per statement.
+ * events and the deliveries the outbox queued for them, and the emits' targets as they read them.
+ * Their positions are taken by the statements that write them (`emitWrites`): sent with the COMMIT,
+ * the feed counter's lock is taken and released inside one round trip of the server's.
  */
 class EmitWrites {
-  events: EventRecord[] = [];
+  events: PendingEvent[] = [];
   deliveries: PendingDelivery[] = [];
-  /** The last position taken (the counter's value once these are written), once an emit holds the counter. */
-  seq = 0;
+  checks: TargetsCheck[] = [];
+  /** The latest clock reading of the transaction's events so far: the least time of the next. */
+  floor = Number.NEGATIVE_INFINITY;
   held = false;
 
   constructor(private readonly schema: string) {}
 
+  /** Holds `record` back; it is written (and its position and time set) with the rest. */
+  hold(record: EventRecord): void {
+    this.floor = Math.max(this.floor, record.createdAt);
+    this.events.push({ record, floor: this.floor });
+  }
+
   /** The statements that write them (none when there is nothing), and forgets them. */
   take(): Write[] {
     if (this.events.length === 0) return [];
-    const writes = emitWrites(this.schema, this.events, this.seq, this.deliveries);
+    const writes = emitWrites(this.schema, this.events, this.deliveries, this.checks);
     this.events = [];
     this.deliveries = [];
+    this.checks = [];
     return writes;
   }
 }
@@ -211,9 +219,12 @@ class EmitWrites {
  */
 function sendWrites(raw: QueryConn, writes: readonly Write[], state: TxState): Promise<unknown> {
   if (writes.length === 0) return Promise.resolve();
-  return Promise.all(writes.map((w) => raw.run(w.statement, w.values).catch((error: unknown) => {
-    state.failure ??= error;
-  })));
+  return Promise.all(writes.map((w) => {
+    const sent = w.answer ? raw.rows<Record<string, unknown>>(w.statement, w.values).then(w.answer) : raw.run(w.statement, w.values);
+    return sent.catch((error: unknown) => {
+      state.failure ??= error;
+    });
+  }));
 }
 
 /** A notice of a transaction's changes (PgChangeFeed.notices), delivered by PostgreSQL at its commit. */
@@ -279,23 +290,23 @@ class PgTx extends LazyRepositories implements Tx {
   }
 
   async emit<T extends EventType>(type: T, storeId: string, data: EventData<T>, integrationId?: string): Promise<EventRecord[]> {
-    // The feed counter's lock first, then the clock (events.ts): a transaction that waited for its
-    // position is not stamped with a time from before it waited. The lock's statement brings the
-    // event's targets with their webhooks and the counter's value: the positions are taken here
-    // (this transaction holds the counter until it ends), and the events and their deliveries are
-    // written with the COMMIT (EmitWrites).
-    const held = await (super.events as PgEventsRepository).holdFor(storeId, integrationId);
-    // Flushed before the lock's statement, earlier writes of this transaction moved the counter to here.
-    this.writes.seq = held.seq;
+    // The event's targets with their webhooks, read without a lock (their stamp is checked again by
+    // the writes, under the feed counter's lock: events.ts `emitWrites`), then the clock. The events
+    // and their deliveries are held back and written with the COMMIT (EmitWrites), where their
+    // positions are taken.
+    const ahead = integrationId ? undefined : this.targetsAhead.get(storeId);
+    this.targetsAhead.delete(storeId);
+    const read = await (ahead ?? (super.events as PgEventsRepository).targetsFor(storeId, integrationId));
     this.writes.held = true;
-    // What the outbox reads of each target (its webhook, its integration), read with the lock.
-    for (const target of held.targets) this.read.set(target.integration.id, target);
-    const targets = integrationId ? undefined : held.targets.map((t) => t.integration.id);
+    this.writes.checks.push({ storeId, integrationId: integrationId ?? null, stamp: read.stamp });
+    // What the outbox reads of each target (its webhook, its integration), read with them.
+    for (const target of read.targets) this.read.set(target.integration.id, target);
+    const targets = integrationId ? undefined : read.targets.map((t) => t.integration.id);
     return emitEvents(this, this.options.context, (change) => this.changes.push(change), { type, storeId, data, integrationId }, targets);
   }
 
   /**
-   * Integrations and webhooks this transaction read with its emit's lock, by integration id: its
+   * Integrations and webhooks this transaction read for its emits, by integration id: its
    * reads of them answer from here (they are the transaction's own reads) until it writes either.
    */
   private readonly read = new Map<string, EmitTarget>();
@@ -313,13 +324,34 @@ class PgTx extends LazyRepositories implements Tx {
     const writes = this.writes;
     const insertDelivery: WebhooksRepository['insertDelivery'] = (delivery, at) => {
       // A delivery of an event held back is held back with it; any other is written now.
-      const event = writes.events.find((e) => e.id === delivery.eventId);
+      const event = writes.events.find((e) => e.record.id === delivery.eventId)?.record;
       if (!event) return repository.insertDelivery(delivery, at);
       writes.deliveries.push({ delivery, at });
       this.changes.push({ topic: 'webhooks', environment: this.environment, storeId: event.storeId, config: false });
       return Promise.resolve();
     };
     return (this.webhooksRead = { ...repository, insertDelivery });
+  }
+
+  /** A store's targets read ahead of its next emit (`stores.nextOrderNumber`), by store id. */
+  private readonly targetsAhead = new Map<string, Promise<Targets>>();
+  private storesKept: StoresRepository | null = null;
+
+  override get stores(): StoresRepository {
+    if (this.storesKept) return this.storesKept;
+    const repository = super.stores;
+    const events = super.events as PgEventsRepository;
+    // An order's number is taken right before its `order.created` event (orders/simulator.ts): the
+    // event's targets are read in the same round trip, sent just before the number's UPDATE, which
+    // locks the store's row until the COMMIT. The emit then sends nothing of its own while the row is
+    // locked (issue 25, tenth step); its writes check the targets again, as any emit's.
+    const nextOrderNumber: StoresRepository['nextOrderNumber'] = (storeId) => {
+      const ahead = events.targetsFor(storeId);
+      ahead.catch(() => undefined);
+      this.targetsAhead.set(storeId, ahead);
+      return repository.nextOrderNumber(storeId);
+    };
+    return (this.storesKept = { ...repository, nextOrderNumber });
   }
 
   /** The histories this transaction read with its orders' locks, or wrote (orders.ts `pgOrders`). */
@@ -334,11 +366,11 @@ class PgTx extends LazyRepositories implements Tx {
     if (this.eventsHeld) return this.eventsHeld;
     const repository = super.events;
     const writes = this.writes;
-    // An emit's event takes the next position of the counter this transaction holds (emit above).
+    // An emit's event is held back: its position is taken with the COMMIT (its `seq` is set then).
     const insert: EventsRepository['insert'] = (event) => {
       if (!writes.held) return repository.insert(event);
-      const record: EventRecord = { ...event, seq: ++writes.seq };
-      writes.events.push(record);
+      const record: EventRecord = { ...event, seq: 0 };
+      writes.hold(record);
       return Promise.resolve(record);
     };
     return (this.eventsHeld = { ...repository, insert });

@@ -5,6 +5,7 @@ import type { IntegrationRecord } from '../../stores/repository.js';
 import type { WebhookRecord } from '../../webhooks/repository.js';
 import { INTEGRATION_COLUMNS, integrationOf } from './stores.js';
 import { WEBHOOK_COLUMNS, webhookOf } from './webhooks.js';
+import { formatDate } from '../../../src/contract/dates.js';
 
 /**
  * The events table. A feed position must never become visible after a higher one (a reader paging
@@ -15,12 +16,13 @@ import { WEBHOOK_COLUMNS, webhookOf } from './webhooks.js';
  * rolled back, when the counter goes back and no gap is left), then takes the next number. PostgreSQL
  * makes a commit visible before it releases the transaction's locks, so whenever position n+1 can be
  * seen, n already can. Emitting transactions of one environment thus commit one after the other from
- * their first event on; they are short (no network inside a transaction), and the rest of their work
+ * their events' writes on; they are short (no network inside a transaction), and the rest of their work
  * runs in parallel.
  *
- * An event's time is the time it takes its position (spec: the feed is in strict creation order): a
- * transaction takes the counter's lock (`hold`) before it reads the clock for its first event, so one
- * that waited behind another's events is stamped after them (issue 24).
+ * The lock is taken by the statements that write a transaction's events, sent with its COMMIT
+ * (`emitWrites`): it lasts while the server runs them and commits, no round trip of this process.
+ * An event's time is never before the time of the event before it in the feed (issue 24): those
+ * statements, which see that event, complete it (`emitWrites`).
  */
 export function eventsSql(schema: string) {
   const t = tableIn(schema);
@@ -33,18 +35,13 @@ export function eventsSql(schema: string) {
        INSERT INTO ${t('events')} (seq, id, type, store_id, integration_id, created_at, data)
        SELECT seq, $1, $2, $3, $4, $5, $6 FROM position RETURNING seq`,
     ),
-    // Takes the counter's lock without moving it (the row is made at 0 when there is none yet), and
-    // reads the integrations an event goes to (the store's, in IntegrationsRepository.byStore's
-    // order; or the one named by $2), each with its webhook (what the outbox reads of each: issue 25).
-    // The counter's value comes in every row (one row with no integration when there is none).
-    holdFor: statement(
-      `WITH h AS (
-         INSERT INTO ${t('sequences')} AS s (name, seq) VALUES ('events', 0)
-         ON CONFLICT (name) DO UPDATE SET seq = s.seq RETURNING seq
-       )
-       SELECT h.seq AS held_seq, ${INTEGRATION_COLUMNS()}, ${WEBHOOK_COLUMNS()}
-       FROM h LEFT JOIN (${t('integrations')} i LEFT JOIN ${t('webhooks')} w ON w.integration_id = i.id)
-         ON CASE WHEN $2::text IS NULL THEN i.store_id = $1 ELSE i.id = $2 END
+    // The integrations an event goes to (the store's, in IntegrationsRepository.byStore's order; or
+    // the one named by $2), each with its webhook (what the outbox reads of each: issue 25), and their
+    // stamp (`targetsStamp`), which the emit's writes check again once they hold the counter. No lock.
+    targets: statement(
+      `SELECT ${INTEGRATION_COLUMNS()}, ${WEBHOOK_COLUMNS()}, ${targetsStamp(schema, '$1', '$2::text')} AS stamp
+       FROM ${t('integrations')} i LEFT JOIN ${t('webhooks')} w ON w.integration_id = i.id
+       WHERE CASE WHEN $2::text IS NULL THEN i.store_id = $1 ELSE i.id = $2 END
        ORDER BY i.created_at, i.id`,
     ),
     byId: statement(`SELECT seq, id, type, store_id AS "storeId", integration_id AS "integrationId", created_at AS "createdAt", data FROM ${t('events')} WHERE id = $1`),
@@ -139,27 +136,27 @@ export interface EmitTarget {
   webhook: WebhookRecord | undefined;
 }
 
-/** What `holdFor` read with the counter's lock: the counter's value, and the event's targets. */
-export interface Held {
-  seq: number;
+/** What `targetsFor` read: the event's targets, and their stamp (`targetsStamp`) as read. */
+export interface Targets {
   targets: EmitTarget[];
+  stamp: string;
 }
 
 export interface PgEventsRepository extends EventsRepository {
   /**
-   * Takes the feed counter's lock until the transaction ends, with the integrations an event goes to
-   * (the store's, or only `integrationId`), each with its webhook, and the counter's value.
+   * The integrations an event goes to (the store's, or only `integrationId`), each with its webhook,
+   * and their stamp. Takes no lock: the emit's writes check the stamp once they hold the counter.
    */
-  holdFor(storeId: string, integrationId?: string): Promise<Held>;
+  targetsFor(storeId: string, integrationId?: string): Promise<Targets>;
 }
 
 export function pgEvents(conn: Conn, s: ReturnType<typeof eventsSql>): PgEventsRepository {
   return {
-    async holdFor(storeId, integrationId) {
-      const rows = await conn.rows<Record<string, unknown>>(s.holdFor, [storeId, integrationId ?? null]);
+    async targetsFor(storeId, integrationId) {
+      const rows = await conn.rows<Record<string, unknown>>(s.targets, [storeId, integrationId ?? null]);
       return {
-        seq: Number(rows[0]!.held_seq),
-        targets: rows.filter((r) => r.i_id !== null).map((r) => ({ integration: integrationOf(r), webhook: webhookOf(r) })),
+        targets: rows.map((r) => ({ integration: integrationOf(r), webhook: webhookOf(r) })),
+        stamp: rows.length === 0 ? '' : String(rows[0]!.stamp),
       };
     },
     async insert(e) {
@@ -200,73 +197,177 @@ export interface PendingDelivery {
   at: number;
 }
 
+/**
+ * An event held back until its transaction's next statement or COMMIT. `floor`: the latest clock
+ * reading of its transaction up to it (its time is never less, nor less than the event before it in
+ * the feed). Its position and final time are set on `record` once written (`emitWrites`' answer).
+ */
+export interface PendingEvent {
+  record: EventRecord;
+  floor: number;
+}
+
+/** An emit's targets as it read them (`targetsFor`), checked again by its writes under the counter's lock. */
+export interface TargetsCheck {
+  storeId: string;
+  integrationId: string | null;
+  stamp: string;
+}
+
 const int = (n: number): string => {
   if (!Number.isSafeInteger(n)) throw new RangeError(`not an integer: ${n}`);
   return String(n);
 };
 
-/** A prepared statement and its values, sent on a transaction's connection. */
+/** A prepared statement and its values, sent on a transaction's connection; `answer` reads its rows. */
 export interface Write {
   statement: Statement;
   values: unknown[];
+  answer?: (rows: Record<string, unknown>[]) => void;
 }
 
-/** Events and deliveries per statement at most: a few shapes, each prepared once per connection. */
+/** Events per statement at most: a few shapes, each prepared once per connection. */
 const PER_WRITE = 8;
 
 /**
- * The statements that write an emit's events (positions already taken under the counter's lock:
- * `lastSeq` is the last of them) and their deliveries, sent pipelined with the transaction's COMMIT
- * (or before its next statement), in the same socket write: the counter's lock is then held for no
- * turn of this process's event loop after the emit (issue 25). They are named statements with
- * parameters (issue 25, eighth step): a text with literal values was parsed and planned by the
- * server at every call; these are planned once per connection, and their values are sent as they
- * are (no escaping here, no literal to read there). Up to `PER_WRITE` events and deliveries go in
- * one statement (the first one also moves the counter); more take more statements, in order.
+ * The statements that write a transaction's held-back events and their deliveries, sent pipelined
+ * with its COMMIT (or before its next statement), in the same socket write (issue 25, tenth step).
+ * The first takes the feed counter's lock and moves it past all of them: the lock is taken inside
+ * the server and held only while it runs these statements and the COMMIT, never across a round
+ * trip of this process or a turn of its event loop (it was held from the emit's own statement to
+ * the COMMIT: 14–20 ms a call under 32 connections, every writer of the environment waiting).
+ *
+ * What the emit could not know before the lock is completed by the statements, each of which runs
+ * with a snapshot taken after the lock was granted (a commit is visible before its locks are freed):
+ * - positions: the counter's value less the events of this batch, plus each event's rank;
+ * - times: an event carries the greater of its transaction's clock reading (`floor`) and the time of
+ *   the event before it in the feed, so the feed's times never go back (issue 24; the clock was
+ *   read after the lock before). A delivery's body, made by the outbox with the event's reading, has
+ *   its `created_at` rewritten in the rare case that differs (`bodyAt`);
+ * - targets: the integrations and webhooks the emit read without a lock are read again (their
+ *   stamp); when one was added or changed in between, the statement fails as a serialization
+ *   failure and the unit of work runs again (env-store.ts), so an integration's feed has every event
+ *   of its store after its first one, as when the targets were read under the lock.
+ * The positions and times come back as rows and are set on the records (what `emit` returned).
+ * Named statements with parameters (issue 25, eighth step); up to `PER_WRITE` events, with their
+ * deliveries, in one statement.
  */
-export function emitWrites(schema: string, events: readonly EventRecord[], lastSeq: number, deliveries: readonly PendingDelivery[]): Write[] {
+export function emitWrites(
+  schema: string, events: readonly PendingEvent[], deliveries: readonly PendingDelivery[], checks: readonly TargetsCheck[],
+): Write[] {
   if (events.length === 0) return [];
-  const out: Write[] = [];
-  for (let i = 0; i * PER_WRITE < Math.max(events.length, deliveries.length); i++) {
-    const e = events.slice(i * PER_WRITE, (i + 1) * PER_WRITE);
-    const d = deliveries.slice(i * PER_WRITE, (i + 1) * PER_WRITE);
-    const values: unknown[] = i === 0 ? [int(lastSeq)] : [];
-    for (const x of e) values.push(int(x.seq), x.id, x.type, x.storeId, x.integrationId, int(x.createdAt), JSON.stringify(x.data));
-    for (const { delivery: x, at } of d) values.push(x.id, x.integrationId, x.eventId, x.eventType, x.body, int(at));
-    out.push({ statement: writeStatement(schema, i === 0, e.length, d.length), values });
+  const out: Write[] = [{ statement: counterStatement(schema), values: [int(events.length)] }];
+  const byId = new Map(events.map((e) => [e.record.id, e]));
+  const answer = (rows: Record<string, unknown>[]) => {
+    for (const row of rows) {
+      const record = byId.get(row.id as string)!.record;
+      record.seq = Number(row.seq);
+      record.createdAt = Number(row.created_at);
+    }
+  };
+  for (let from = 0; from < events.length; from += PER_WRITE) {
+    const chunk = events.slice(from, from + PER_WRITE);
+    const ids = new Set(chunk.map((e) => e.record.id));
+    const d = deliveries.filter((x) => ids.has(x.delivery.eventId));
+    const k = from === 0 ? checks : [];
+    const values: unknown[] = [int(events.length)];
+    chunk.forEach(({ record: x, floor }, i) => {
+      values.push(int(from + i + 1), x.id, x.type, x.storeId, x.integrationId, int(floor), JSON.stringify(x.data));
+    });
+    for (const { delivery: x, at } of d) {
+      const { pos, offsetMinutes, zone } = bodyAt(x.body, at);
+      values.push(x.id, x.integrationId, x.eventId, x.eventType, x.body, int(at), int(byId.get(x.eventId)!.floor), int(pos), int(offsetMinutes), zone);
+    }
+    for (const c of k) values.push(c.storeId, c.integrationId, c.stamp);
+    out.push({ statement: writeStatement(schema, chunk.length, d.length, k.length), values, answer });
   }
   return out;
 }
 
-const writeStatements = new Map<string, Statement>();
+/**
+ * Where a delivery's body holds its event's `created_at` (the envelope's, before `data`: the first
+ * one), 1-based, and the offset it was written with (`-03:00`: minutes and text). The statement
+ * writes the event's final time there in the same form when it is not `at` (formatDate's, for that
+ * offset: a time moved across a change of Asunción's offset keeps the offset of the clock's reading,
+ * the same instant). A body without it (an outbox of the tests') has 0 and is written as it is.
+ */
+function bodyAt(body: string, at: number): { pos: number; offsetMinutes: number; zone: string } {
+  const text = formatDate(at);
+  const pos = body.indexOf(`"created_at":"${text}"`);
+  const zone = text.slice(-6);
+  if (pos < 0) return { pos: 0, offsetMinutes: 0, zone };
+  const minutes = Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6));
+  return { pos: pos + '"created_at":"'.length + 1, offsetMinutes: zone.startsWith('-') ? -minutes : minutes, zone };
+}
 
 /**
- * The statement of one shape: the counter moved to `$1` (`counter`), then `events` events of 7
- * parameters each, then `deliveries` deliveries of 6 each (their positions taken from the
- * deliveries' counter here, in the order given).
+ * The stamp of an emit's targets: the integrations an event of `store` (or only `integration`) goes
+ * to, with what decides their deliveries (scopes; the webhook's state and types), in `byStore`'s
+ * order. A SQL expression (empty text: none).
  */
-function writeStatement(schema: string, counter: boolean, events: number, deliveries: number): Statement {
-  const key = `${schema}\u0000${counter}\u0000${events}\u0000${deliveries}`;
+export function targetsStamp(schema: string, store: string, integration: string): string {
+  const t = tableIn(schema);
+  return `(SELECT COALESCE(string_agg(concat_ws('/', si.id, si.scopes, sw.active, sw.paused, sw.events), ',' ORDER BY si.created_at, si.id), '')
+    FROM ${t('integrations')} si LEFT JOIN ${t('webhooks')} sw ON sw.integration_id = si.id
+    WHERE CASE WHEN ${integration} IS NULL THEN si.store_id = ${store} ELSE si.id = ${integration} END)`;
+}
+
+const writeStatements = new Map<string, Statement>();
+
+/** Takes the feed counter's lock (waiting for a transaction that holds it) and moves it by `$1` events. */
+function counterStatement(schema: string): Statement {
+  const key = `${schema}\u0000counter`;
+  let made = writeStatements.get(key);
+  if (!made) {
+    made = statement(`INSERT INTO ${tableIn(schema)('sequences')} AS s (name, seq) VALUES ('events', $1::bigint)
+       ON CONFLICT (name) DO UPDATE SET seq = s.seq + $1::bigint`);
+    writeStatements.set(key, made);
+  }
+  return made;
+}
+
+/**
+ * The statement of one shape: `$1` the events of the whole batch (the counter already moved past
+ * them), then `events` events of 7 parameters each (rank in the batch, id, type, store, integration,
+ * floor, data), `deliveries` deliveries of 10 each, `checks` target checks of 3 each. Answers the
+ * events' positions and times.
+ */
+function writeStatement(schema: string, events: number, deliveries: number, checks: number): Statement {
+  const key = `${schema}\u0000${events}\u0000${deliveries}\u0000${checks}`;
   const known = writeStatements.get(key);
   if (known) return known;
   const t = tableIn(schema);
-  let n = 0;
+  let n = 1;
   const p = (cast: string) => `$${++n}::${cast}`;
-  const ctes: string[] = [];
-  if (counter) ctes.push(`sq AS (UPDATE ${t('sequences')} SET seq = ${p('bigint')} WHERE name = 'events')`);
   const rows = Array.from({ length: events }, () => `(${p('bigint')}, ${p('text')}, ${p('text')}, ${p('text')}, ${p('text')}, ${p('bigint')}, ${p('text')})`);
-  const insertEvents = `INSERT INTO ${t('events')} (seq, id, type, store_id, integration_id, created_at, data) VALUES ${rows.join(', ')}`;
-  let main = insertEvents;
+  const tuples = Array.from({ length: deliveries }, (_, i) =>
+    `(${i + 1}, ${p('text')}, ${p('text')}, ${p('text')}, ${p('text')}, ${p('text')}, ${p('bigint')}, ${p('bigint')}, ${p('int')}, ${p('int')}, ${p('text')})`);
+  const targets = Array.from({ length: checks }, () => `(${p('text')}, ${p('text')}, ${p('text')})`);
+  const ctes = [
+    `c AS (SELECT seq - $1::bigint AS base FROM ${t('sequences')} WHERE name = 'events')`,
+    `b AS (SELECT COALESCE((SELECT e.created_at FROM ${t('events')} e WHERE e.seq <= (SELECT base FROM c) ORDER BY e.seq DESC LIMIT 1), 0) AS at)`,
+  ];
+  // An emit's targets changed since it read them: 40001, and the unit of work runs again.
+  const current = checks === 0 ? 'true' : `(SELECT bool_and(${t('targets_unchanged')}(k.stamp, ${targetsStamp(schema, 'k.store_id', 'k.integration_id')}))
+       FROM (VALUES ${targets.join(', ')}) AS k(store_id, integration_id, stamp))`;
+  ctes.push(`ev AS (INSERT INTO ${t('events')} (seq, id, type, store_id, integration_id, created_at, data)
+       SELECT c.base + v.rank, v.id, v.type, v.store_id, v.integration_id, GREATEST(b.at, v.floor), v.data
+       FROM c, b, (VALUES ${rows.join(', ')}) AS v(rank, id, type, store_id, integration_id, floor, data)
+       WHERE ${current}
+       RETURNING seq, id, created_at)`);
   if (deliveries > 0) {
-    if (events > 0) ctes.push(`ev AS (${insertEvents})`);
-    const tuples = Array.from({ length: deliveries }, (_, i) => `(${i + 1}, ${p('text')}, ${p('text')}, ${p('text')}, ${p('text')}, ${p('text')}, ${p('bigint')})`);
     ctes.push(`position AS (INSERT INTO ${t('sequences')} AS s (name, seq) VALUES ('webhook_deliveries', ${deliveries})
          ON CONFLICT (name) DO UPDATE SET seq = s.seq + ${deliveries} RETURNING seq)`);
-    main = `INSERT INTO ${t('webhook_deliveries')} (seq, id, integration_id, event_id, event_type, body, status, next_attempt_at, created_at, updated_at)
-       SELECT position.seq - ${deliveries} + v.ord, v.id, v.integration_id, v.event_id, v.event_type, v.body, 'pending', v.at, v.at, v.at
-       FROM position, (VALUES ${tuples.join(', ')}) AS v(ord, id, integration_id, event_id, event_type, body, at)`;
+    // The body's created_at as formatDate writes it, at the offset of the clock's reading.
+    const local = `to_char(timestamp '1970-01-01' + (x.t + v.off * 60000) * interval '1 millisecond', 'YYYY-MM-DD"T"HH24:MI:SS.MS') || v.zone`;
+    ctes.push(`dl AS (INSERT INTO ${t('webhook_deliveries')} (seq, id, integration_id, event_id, event_type, body, status, next_attempt_at, created_at, updated_at)
+       SELECT position.seq - ${deliveries} + v.ord, v.id, v.integration_id, v.event_id, v.event_type,
+         CASE WHEN x.t = v.at OR v.pos = 0 THEN v.body ELSE overlay(v.body PLACING ${local} FROM v.pos FOR 23 + char_length(v.zone)) END,
+         'pending', x.t, x.t, x.t
+       FROM position, b, (VALUES ${tuples.join(', ')}) AS v(ord, id, integration_id, event_id, event_type, body, at, floor, pos, off, zone),
+         LATERAL (SELECT GREATEST(b.at, v.floor) AS t) x)`);
   }
-  const made = statement(ctes.length > 0 ? `WITH ${ctes.join(', ')} ${main}` : main);
+  const made = statement(`WITH ${ctes.join(', ')} SELECT seq, id, created_at FROM ev`);
   writeStatements.set(key, made);
   return made;
 }

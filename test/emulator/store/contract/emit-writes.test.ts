@@ -6,8 +6,8 @@ import type { EventRecord } from '../../../../emulator/orders/repository.js';
 import { admin } from '../../../helpers/postgres.js';
 
 // issue 25: an emit's events and deliveries are part of its transaction however the adapter sends
-// them. A server database writes them with the COMMIT (the feed counter's lock is then held for no
-// round trip after the emit's own statement); a read of the same transaction still sees them, and
+// them. A server database writes them with the COMMIT, where they also take the feed counter's lock
+// (held for no round trip of the process); a read of the same transaction still sees them, and
 // positions go on from the last one taken, in the transaction and after it.
 
 const created = (orderId: string) => ({ order: { id: orderId, notas: "it's \\ \"quoted\" \u2028 🍕 $1 ;" } }) as never;
@@ -69,7 +69,7 @@ describeAdapters('what an emit writes', (h) => {
 });
 
 describePostgres('an emit on a server database', (h) => {
-  it('costs its lock statement and the COMMIT, whatever the number of targets and deliveries', async () => {
+  it('costs its targets\' read and the COMMIT, whatever the number of targets and deliveries', async () => {
     const env = h.storage.env('test');
     const a = await storeWithIntegration(env);
     const second = id('int');
@@ -85,8 +85,8 @@ describePostgres('an emit on a server database', (h) => {
       events = await env.tx((tx) => tx.emit('order.created', a.storeId, created('ord_1')));
       roundTrips.answered();
     });
-    // BEGIN sent with the counter's lock (both targets and their webhooks come with it), then the
-    // writes with the COMMIT.
+    // BEGIN sent with the targets' read (both integrations and their webhooks), then the counter's
+    // lock and the writes with the COMMIT.
     expect(roundTrips.snapshot().requests[route]!.trips).toBe(2);
     expect(events.map((e) => e.integrationId)).toEqual([a.integrationId, second]);
     expect((await env.webhooks.list(second, null, 10)).map((d) => d.eventId)).toEqual([events[1]!.id]);
@@ -106,7 +106,8 @@ describePostgres('an emit on a server database', (h) => {
     })());
     await Promise.all(writers);
     // Every position once, no gap, and a reader never meets a higher position before a lower one:
-    // each transaction's position was handed out while it held the counter, until its commit.
+    // each transaction's position was handed out while it held the counter, until its commit (the
+    // lock taken by the statements sent with that commit).
     const feed = await a.env('test').events.feedPage({ integrationId, after: 0, cutoff: 0, types: ['order.created'], limit: 100 });
     expect(feed.map((e) => e.seq)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
     expect([...committed].sort((x, y) => x - y)).toEqual(feed.map((e) => e.seq));

@@ -106,6 +106,13 @@ export function simpleOutbox(now: () => number): Outbox {
   };
 }
 
+/** A promise and the function that settles it: one side of a race waits there for the other. */
+export function gate(): { opened: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const opened = new Promise<void>((r) => (open = r));
+  return { opened, open };
+}
+
 export type { EnvStore };
 
 /** What an adapter opened alone needs: a manual clock standing at T0, ids from it, no outbox. */
