@@ -20,20 +20,6 @@ interface Field {
 }
 
 /**
- * A function that makes a row of this description from its values as one object literal (issue 25).
- * node-postgres copies an empty row with every column (`{ ...empty }`) and then sets each field by its
- * name, one keyed store at a time: with the admission's dozens of columns that was the driver's
- * largest item per statement left (`parseRow`, 2 % of a process's busy time under the mix). A literal
- * of the same keys in the same order gives the same row (the last of two same-named columns wins, at the
- * first one's place, as there), built in one step with one shape per statement. Names are the server's
- * column names, written as JSON strings; a binary column or a name the literal would read as something
- * else (`__proto__`) keeps the driver's way.
- */
-export function rowMaker(fields: readonly Field[], parsers: readonly unknown[]): Description['parseRow'] {
-  return makeRow(fields, parsers);
-}
-
-/**
  * Row makers by the connections' type parsers and by statement: every connection of the pool gets the
  * same maker for the same statement's columns. One function per statement, not per connection, is
  * warmed up (and optimised) ten times sooner: under the mix, ten copies of each did little better than
@@ -54,16 +40,26 @@ function sharedTypes(overrides: unknown): object | undefined {
 
 function sharedRowMaker(overrides: unknown, name: string, fields: readonly (Field & { dataTypeID?: number })[], parsers: readonly unknown[]): Description['parseRow'] {
   const types = sharedTypes(overrides);
-  if (!types) return makeRow(fields, parsers);
+  if (!types) return rowMaker(fields, parsers);
   let byStatement = makers.get(types);
   if (!byStatement) makers.set(types, (byStatement = new Map()));
   const key = `${name}\n${fields.map((f) => `${f.name}\t${f.dataTypeID}\t${f.format}`).join('\n')}`;
   let maker = byStatement.get(key);
-  if (maker === undefined) byStatement.set(key, (maker = makeRow(fields, parsers)));
+  if (maker === undefined) byStatement.set(key, (maker = rowMaker(fields, parsers)));
   return maker;
 }
 
-function makeRow(fields: readonly Field[], parsers: readonly unknown[]): Description['parseRow'] {
+/**
+ * A function that makes a row of this description from its values as one object literal (issue 25).
+ * node-postgres copies an empty row with every column (`{ ...empty }`) and then sets each field by its
+ * name, one keyed store at a time: with the admission's dozens of columns that was the driver's
+ * largest item per statement left (`parseRow`, 2 % of a process's busy time under the mix). A literal
+ * of the same keys in the same order gives the same row (the last of two same-named columns wins, at the
+ * first one's place, as there), built in one step with one shape per statement. Names are the server's
+ * column names, written as JSON strings; a binary column or a name the literal would read as something
+ * else (`__proto__`) keeps the driver's way.
+ */
+export function rowMaker(fields: readonly Field[], parsers: readonly unknown[]): Description['parseRow'] {
   if (fields.some((f) => (f.format !== undefined && f.format !== 'text') || f.name === '__proto__')) return null;
   const entries = fields.map((f, i) => `${JSON.stringify(f.name)}: (v = values[${i}]) === null ? null : p${i}(v)`);
   const names = fields.map((_, i) => `p${i}`);
