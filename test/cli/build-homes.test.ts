@@ -107,15 +107,23 @@ describe('the CLI build', () => {
     });
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+    /** A fabricated build named `name`: its files by path (`src/cli/main.js` among them). */
+    const fabricate = (name: string, files: Record<string, string>) => {
+      const build = join(dir, name);
+      mkdirSync(join(build, 'src', 'cli'), { recursive: true });
+      for (const [path, text] of Object.entries(files)) writeFileSync(join(build, path), text);
+      return build;
+    };
+
     it('finds a module merged into the file that imports it while a lazily imported file keeps its own copy', () => {
       // The unsafe merge: start.js carries the clock's chunk, which sqlite.js (loaded later by the same
       // process) still imports.
-      const build = join(dir, 'naive');
-      mkdirSync(join(build, 'src', 'cli'), { recursive: true });
-      writeFileSync(join(build, 'src', 'cli', 'main.js'), 'const start = () => import("../../start.js");\n');
-      writeFileSync(join(build, 'start.js'), '// emulator/clock.ts\nvar clock = {};\n// src/cli/commands/emulator/start.ts\nconst sqlite = () => import("./sqlite.js");\n');
-      writeFileSync(join(build, 'sqlite.js'), 'import {\n  clock\n} from "./chunk-CLOCK.js";\n// emulator/adapters/sqlite/index.ts\nvar x = clock;\n');
-      writeFileSync(join(build, 'chunk-CLOCK.js'), '// emulator/clock.ts\nvar clock = {};\nexport {\n  clock\n};\n');
+      const build = fabricate('naive', {
+        'src/cli/main.js': 'const start = () => import("../../start.js");\n',
+        'start.js': '// emulator/clock.ts\nvar clock = {};\n// src/cli/commands/emulator/start.ts\nconst sqlite = () => import("./sqlite.js");\n',
+        'sqlite.js': 'import {\n  clock\n} from "./chunk-CLOCK.js";\n// emulator/adapters/sqlite/index.ts\nvar x = clock;\n',
+        'chunk-CLOCK.js': '// emulator/clock.ts\nvar clock = {};\nexport {\n  clock\n};\n',
+      });
       expect(modulesInTwoFiles(build)).toEqual({ 'emulator/clock.ts': ['start.js', 'chunk-CLOCK.js'] });
     });
 
@@ -128,19 +136,17 @@ describe('the CLI build', () => {
     });
 
     it('finds two files that import each other through a third', () => {
-      const build = join(dir, 'cycle');
-      mkdirSync(join(build, 'src', 'cli'), { recursive: true });
-      writeFileSync(join(build, 'src', 'cli', 'main.js'), 'import "../../a.js";\n');
-      writeFileSync(join(build, 'a.js'), 'import {\n  b\n} from "./b.js";\n');
-      writeFileSync(join(build, 'b.js'), 'import "./c.js";\nexport {\n  b\n};\n');
-      writeFileSync(join(build, 'c.js'), 'import "./a.js";\n');
+      const build = fabricate('cycle', {
+        'src/cli/main.js': 'import "../../a.js";\n',
+        'a.js': 'import {\n  b\n} from "./b.js";\n',
+        'b.js': 'import "./c.js";\nexport {\n  b\n};\n',
+        'c.js': 'import "./a.js";\n',
+      });
       expect(importCycle(join(build, 'src', 'cli', 'main.js'))).toEqual(['a.js', 'b.js', 'c.js', 'a.js']);
     });
 
     it('fails on a file that is imported but missing', () => {
-      const build = join(dir, 'missing');
-      mkdirSync(join(build, 'src', 'cli'), { recursive: true });
-      writeFileSync(join(build, 'src', 'cli', 'main.js'), 'import "../../cli-core.js";\n');
+      const build = fabricate('missing', { 'src/cli/main.js': 'import "../../cli-core.js";\n' });
       expect(() => modulesInTwoFiles(build)).toThrow(/cli-core\.js is imported but missing/);
     });
   });

@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import type { EnvStore } from '../../../../emulator/store/port.js';
 import { describePostgres } from '../../store/contract/harness.js';
 import { gate, id, simpleOutbox, storeWithIntegration, T0, webhook } from '../../store/contract/fixtures.js';
 
@@ -11,26 +12,34 @@ import { gate, id, simpleOutbox, storeWithIntegration, T0, webhook } from '../..
 
 const created = (n: number) => ({ order: { id: `ord_${n}` } }) as never;
 
+/**
+ * A unit of work on `a` that emits an event of `storeId` and, between its emit and its commit, lets
+ * `meanwhile` (another process's change) run. The targets of each run of it, and the events written.
+ */
+async function emitWhile(a: EnvStore, storeId: string, meanwhile: () => Promise<unknown>) {
+  const runs: string[][] = [];
+  const emitted = gate();
+  const changed = gate();
+  const written = a.tx(async (tx) => {
+    const events = await tx.emit('order.created', storeId, created(1));
+    runs.push(events.map((e) => e.integrationId));
+    emitted.open();
+    await changed.opened;
+    return events;
+  });
+  await emitted.opened;
+  await meanwhile();
+  changed.open();
+  return { runs, events: await written };
+}
+
 describePostgres('the targets of an event written by another process meanwhile', (h) => {
   it('are read again when an integration was added between the emit and its commit: the event goes to it too', async () => {
     const a = h.storage.env('test');
     const b = (await h.openAnother()).env('test');
     const { storeId, integrationId } = await storeWithIntegration(a);
-    const runs: string[][] = [];
-    const emitted = gate();
-    const added = gate();
-    const written = a.tx(async (tx) => {
-      const events = await tx.emit('order.created', storeId, created(1));
-      runs.push(events.map((e) => e.integrationId));
-      emitted.open();
-      await added.opened;
-      return events;
-    });
-    await emitted.opened;
     const second = id('int');
-    await b.integrations.insert({ id: second, storeId, system: 'otro', scopes: [], settings: {} as never }, T0 + 1);
-    added.open();
-    const events = await written;
+    const { runs, events } = await emitWhile(a, storeId, () => b.integrations.insert({ id: second, storeId, system: 'otro', scopes: [], settings: {} as never }, T0 + 1));
     expect(runs).toEqual([[integrationId], [integrationId, second]]);
     expect(events.map((e) => e.integrationId)).toEqual([integrationId, second]);
     const feed = await a.events.feedPage({ integrationId: second, after: 0, cutoff: 0, types: ['order.created'], limit: 10 });
@@ -47,21 +56,8 @@ describePostgres('the targets of an event written by another process meanwhile',
     // The outbox's rule (webhooks/outbox.ts): no delivery to a paused webhook.
     const outbox = simpleOutbox(() => h.clock.now());
     h.outbox = async (tx, event) => ((await tx.webhooks.get(event.integrationId))?.paused ? 0 : outbox(tx, event));
-    let runs = 0;
-    const emitted = gate();
-    const paused = gate();
-    const written = a.tx(async (tx) => {
-      runs++;
-      const events = await tx.emit('order.created', storeId, created(1));
-      emitted.open();
-      await paused.opened;
-      return events;
-    });
-    await emitted.opened;
-    await b.webhooks.save(webhook(storeId, integrationId, { paused: true, pausedReason: 'manual' }));
-    paused.open();
-    await written;
-    expect(runs).toBe(2);
+    const { runs } = await emitWhile(a, storeId, () => b.webhooks.save(webhook(storeId, integrationId, { paused: true, pausedReason: 'manual' })));
+    expect(runs).toHaveLength(2);
     expect(await a.webhooks.list(integrationId, null, 10)).toEqual([]);
   });
 
@@ -70,20 +66,7 @@ describePostgres('the targets of an event written by another process meanwhile',
     const b = (await h.openAnother()).env('test');
     const { storeId } = await storeWithIntegration(a);
     const other = await storeWithIntegration(a);
-    let runs = 0;
-    const emitted = gate();
-    const added = gate();
-    const written = a.tx(async (tx) => {
-      runs++;
-      const events = await tx.emit('order.created', storeId, created(1));
-      emitted.open();
-      await added.opened;
-      return events;
-    });
-    await emitted.opened;
-    await b.integrations.insert({ id: id('int'), storeId: other.storeId, system: 'otro', scopes: [], settings: {} as never }, T0 + 1);
-    added.open();
-    await written;
-    expect(runs).toBe(1);
+    const { runs } = await emitWhile(a, storeId, () => b.integrations.insert({ id: id('int'), storeId: other.storeId, system: 'otro', scopes: [], settings: {} as never }, T0 + 1));
+    expect(runs).toHaveLength(1);
   });
 });

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import pg from 'pg';
 import { describePostgres } from '../../store/contract/harness.js';
-import { category, entrega, id, order, simpleOutbox, storeWithIntegration, T0, webhook } from '../../store/contract/fixtures.js';
+import { category, entrega, gate, id, order, simpleOutbox, storeWithIntegration, T0, webhook } from '../../store/contract/fixtures.js';
 import { LEASE_EXPIRED } from '../../../../emulator/adapters/postgres/webhook-claims.js';
 import { RETRY_DELAYS_MS } from '../../../../emulator/webhooks/retry-schedule.js';
 import type { Change } from '../../../../emulator/store/changes.js';
@@ -307,12 +307,11 @@ describePostgres('two processes on one sandbox', (h) => {
     ];
     for (const read of reads) {
       const order_: string[] = [];
-      let release!: () => void;
-      const held = new Promise<void>((r) => (release = r));
+      const held = gate();
       const first = env.tx(async (tx) => {
         await read(tx);
         order_.push('first locked');
-        await held;
+        await held.opened;
         order_.push('first ends');
       });
       await expect.poll(() => order_.length).toBe(1);
@@ -323,7 +322,7 @@ describePostgres('two processes on one sandbox', (h) => {
       // The second's statement is in the database, waiting for the first's lock.
       await waitFor(() => lockWaiters(h.database!.url), () => 'a backend waiting for a lock');
       expect(order_).toEqual(['first locked']);
-      release();
+      held.open();
       await Promise.all([first, second]);
       expect(order_).toEqual(['first locked', 'first ends', 'second locked']);
     }

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { describeAdapters, describePostgres } from './harness.js';
-import { id, order, simpleOutbox, storeWithIntegration, T0, webhook } from './fixtures.js';
+import { gate, id, order, simpleOutbox, storeWithIntegration, T0, webhook } from './fixtures.js';
 import { roundTrips } from '../../../../emulator/adapters/postgres/round-trips.js';
 import type { EventRecord } from '../../../../emulator/orders/repository.js';
 import { admin } from '../../../helpers/postgres.js';
@@ -155,19 +155,17 @@ describePostgres('an order locked after another writer', (h) => {
     const o = order(ids.storeId, 1);
     await a.orders.insert(o);
     await a.orders.addHistory(o.id, { status: 'pending', at: T0, by: 'customer', integrationId: null, reason: null });
-    let locked!: () => void;
-    const holding = new Promise<void>((r) => (locked = r));
-    let release!: () => void;
-    const released = new Promise<void>((r) => (release = r));
+    const holding = gate();
+    const released = gate();
     const first = a.tx(async (tx) => {
       const row = (await tx.orders.byId(o.id, { lock: true }))!;
       await tx.orders.update({ ...row, status: 'accepted', updatedAt: T0 + 1 });
       await tx.orders.addHistory(o.id, { status: 'accepted', at: T0 + 1, by: 'store_user', integrationId: null, reason: null });
       await tx.orders.history(o.id);
-      locked();
-      await released;
+      holding.open();
+      await released.opened;
     });
-    await holding;
+    await holding.opened;
     // The second writer's lock waits for the first's commit; its statement's snapshot is from before it.
     const second = b.tx(async (tx) => {
       const row = (await tx.orders.byId(o.id, { lock: true }))!;
@@ -176,7 +174,7 @@ describePostgres('an order locked after another writer', (h) => {
       return { status: row.status, history: (await tx.orders.history(o.id)).map((e) => e.status) };
     });
     await someoneWaitsOnALock(h.database!.url);
-    release();
+    released.open();
     await first;
     expect(await second).toEqual({ status: 'accepted', history: ['pending', 'accepted', 'ready'] });
   });
