@@ -40,10 +40,12 @@ const withPostgres = Boolean(process.env.MERCHANT_KIT_TEST_DATABASE_URL || proce
 
 // Time limits bound a hang, never a healthy run (docs/contributing.md, "Time limits in tests"): a
 // test waits for events, each wait's own limit grows with the machine's load (test/helpers/wait.ts),
-// and these two only catch what hangs outside such a wait.
+// and these two only catch what hangs outside such a wait. A test's is as long as a hook's: 120 s was
+// met by healthy tests that start several processes one after another, beside three other files
+// doing the same, on a machine loaded 10–15 times over (team/feed, emulator-start's damaged files).
 export default defineConfig({
   test: {
-    testTimeout: 120_000,
+    testTimeout: 300_000,
     hookTimeout: 300_000,
     // expect.poll waits for a state that is sure to come; its limit (vitest's default is 1 s) only bounds a hang.
     expect: { poll: { timeout: 30_000 } },

@@ -124,5 +124,5 @@ describe.concurrent('observed session: the settings', () => {
     expect(waits.filter((ms) => ms >= 10_000).length).toBeGreaterThan(0);
     const history = (await emu.api('GET', `/orders/${started.tasks.find((t) => t.action === 'cancel_order')!.order_id}`)).body.data.status_history;
     expect(history.at(-1)).toMatchObject({ status: 'accepted', by: 'store_user' });
-  }, 120_000);
+  }, 300_000);
 });

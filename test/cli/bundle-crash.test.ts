@@ -186,5 +186,5 @@ describe('SIGKILL during emulator start --from --data', () => {
     // Each outcome says what happened to the interrupted restore, or nothing when there was none.
     if (/discarded the restore/.test(after.stderr)) expect(after.signature).toBe(oldSignature);
     if (/finished the restore/.test(after.stderr)) expect(after.signature).toBe(newSignature);
-  }, 120_000);
+  }, 300_000);
 });

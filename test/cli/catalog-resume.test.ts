@@ -72,7 +72,7 @@ describe.concurrent('catalog sync --full-snapshot after an interruption', () => 
     expect(products).toHaveLength(PRODUCTS);
     expect(new Set(products.map((p) => p.external_id)).size).toBe(PRODUCTS);
     expect(stateFiles(rig)).toHaveLength(0);
-  }, 120_000);
+  }, 300_000);
 
   it('continues at the part the server names when it answers 409 snapshot_out_of_order with details.expected_part', async (t) => {
     const { expect } = t;
@@ -88,7 +88,7 @@ describe.concurrent('catalog sync --full-snapshot after an interruption', () => 
     expect(jsonOut(rerun).results.failed).toBe(0);
     expect(await allProducts(rig.emu)).toHaveLength(PRODUCTS);
     expect(stateFiles(rig)).toHaveLength(0);
-  }, 120_000);
+  }, 300_000);
 
   it('starts a new snapshot when the interrupted one expired (409 snapshot_closed after 2 hours)', async (t) => {
     const { expect } = t;
@@ -104,7 +104,7 @@ describe.concurrent('catalog sync --full-snapshot after an interruption', () => 
     expect(summary.results.failed).toBe(0);
     expect(summary.results.created + summary.results.unchanged).toBe(OPERATIONS);
     expect(await allProducts(rig.emu)).toHaveLength(PRODUCTS);
-  }, 120_000);
+  }, 300_000);
 
   it('starts a new snapshot when the file changed since the interrupted run', async (t) => {
     const { expect } = t;
@@ -119,7 +119,7 @@ describe.concurrent('catalog sync --full-snapshot after an interruption', () => 
     expect(rerun.stderr).not.toContain('resuming');
     expect(jsonOut(rerun).snapshot).toMatchObject({ status: 'completed', resumed_from_part: null });
     expect(jsonOut(rerun).results.failed).toBe(0);
-  }, 120_000);
+  }, 300_000);
 
   it('an interrupted sync of changes sends, when run again, only what the first run did not apply', async (t) => {
     const { expect } = t;
@@ -138,5 +138,5 @@ describe.concurrent('catalog sync --full-snapshot after an interruption', () => 
     expect(new Set(products.map((p) => p.external_id)).size).toBe(1200);
     const again = jsonOut(await rig.run(['catalog', 'sync', file, '--json']));
     expect(again.operations).toBe(0);
-  }, 120_000);
+  }, 300_000);
 });

@@ -137,7 +137,7 @@ describe.concurrent('a sync stopped before its end', () => {
     expect(rerun.stdout).toContain(`snapshot of 3,006 operations in 7 parts: 3,006 created, 0 updated, 0 unchanged, 0 ignored as stale, 0 failed`);
     expect(rerun.stdout).toMatch(new RegExp(`this run: parts ${next}–7, [\\d,]+ operations: [\\d,]+ created, .*; parts? 1(–${done})? sent by an earlier run`));
     expect(rerun.stdout).toContain(`snapshot ${snapshotId}: completed`);
-  }, 120_000);
+  }, 300_000);
 
   it('by a failure: "interrupted: part N of 7 sent …; run the same command again to resume", then the error', async (t) => {
     const { expect } = t;
@@ -151,7 +151,7 @@ describe.concurrent('a sync stopped before its end', () => {
     const lines = run.stderr().trim().split('\n');
     expect(lines.at(-2)).toMatch(/^interrupted: part [23] of 7 sent \(this run: parts 1–[23], [\d,]+ operations\); run the same command again to resume snapshot mk-[0-9a-f-]+ at part [34]$/);
     expect(lines.at(-1)).toMatch(/^error: .+\(503 maintenance, request_id req_\w+\)$/);
-  }, 120_000);
+  }, 300_000);
 
   it('a run of changes stopped by Ctrl+C says that the same command sends what is still different', async (t) => {
     const { expect } = t;
@@ -161,7 +161,7 @@ describe.concurrent('a sync stopped before its end', () => {
     run.child.kill('SIGINT');
     expect(await run.exited).toBe(130);
     expect(run.stderr()).toMatch(/error: stopped by SIGINT: batch [12] of 3 sent \([\d,]+ operations of 1,203\); run the same command again: it sends only what is still different from the store\n$/);
-  }, 120_000);
+  }, 300_000);
 
   it('with --json: the summary so far on stdout with `interrupted`, and one JSON error (code interrupted) on stderr', async (t) => {
     const { expect } = t;
@@ -175,5 +175,5 @@ describe.concurrent('a sync stopped before its end', () => {
     expect(summary.this_run).toMatchObject({ from_part: 1, to_part: summary.interrupted.parts_done });
     const error = JSON.parse(run.stderr().trim().split('\n').at(-1)!);
     expect(error.error).toMatchObject({ code: 'interrupted', details: { signal: 'SIGINT', parts_done: summary.interrupted.parts_done, parts_total: 7 } });
-  }, 120_000);
+  }, 300_000);
 });

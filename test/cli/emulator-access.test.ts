@@ -64,7 +64,7 @@ describe('merchant-kit emulator access', () => {
 
     const second = await run(['emulator', 'access', 'status', id, '--json'], { token: null, input: claim_secret });
     expect(JSON.parse(second.stdout)).toMatchObject({ status: 'approved', credential: null, store_token: null });
-  }, 120_000);
+  }, 300_000);
 
   it('deny --reason answers the request denied; status shows the reason', async () => {
     const { id, claim_secret } = await requestAccess('Kiosco Luz');

@@ -52,7 +52,7 @@ beforeAll(async () => {
   b = await startTestEmulator({ limits: false });
   await seedMenu(a);
   await seedMenu(b);
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   for (const cli of running) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
@@ -98,7 +98,7 @@ describe('merchant-kit emulator balance', () => {
     } finally {
       stream.destroy();
     }
-  }, 60_000);
+  }, 300_000);
 
   it('skips a process that refuses the connection, sending the body to the next one once', async () => {
     const dead = await deadPort();
@@ -147,7 +147,7 @@ describe('merchant-kit emulator balance', () => {
     const last = listed.body.data.find((p: { external_id: string }) => p.external_id === 'BIG-23');
     expect(last.option_groups).toHaveLength(20);
     expect(last.option_groups[19].options[49].name).toBe(name(19, 49));
-  }, 60_000);
+  }, 300_000);
 
   it('keeps the Host header as the client sent it (the emulator judges it: loopback names pass, others are refused)', async () => {
     const { url } = await balance([a.url, b.url]);

@@ -20,7 +20,7 @@ beforeAll(async () => {
   await seedMenu(emu);
   record = join(mkdtempSync(join(tmpdir(), 'mk-proxy-')), 'session.jsonl');
   proxy = await startProxyCli(emu.running.sandbox_base_url, ['--record', record]);
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await proxy?.stop();

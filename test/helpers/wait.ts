@@ -30,10 +30,10 @@ export function loadDeadline(ms: number = PATIENCE_MS): { passed(): boolean; ela
 
 /**
  * A limit for a library that takes a plain number (Playwright's default timeout): `ms` grown with the
- * load as it is now, kept under vitest's 120 s test limit so that a stuck step names itself.
+ * load as it is now, kept under vitest's 300 s test limit so that a stuck step names itself.
  */
 export function patienceNow(ms: number = PATIENCE_MS): number {
-  return Math.min(Math.round(ms * loadFactor()), 100_000);
+  return Math.min(Math.round(ms * loadFactor()), 250_000);
 }
 
 export interface WaitOptions {

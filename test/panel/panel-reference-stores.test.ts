@@ -11,7 +11,7 @@ let browser: TestBrowser;
 beforeAll(async () => {
   emu = await startTestEmulator();
   browser = await openChromium();
-}, 60_000);
+}, 300_000);
 
 afterAll(async () => {
   await browser?.close();

@@ -23,5 +23,5 @@ describe('golden session (every endpoint, byte for byte)', () => {
     const golden = JSON.parse(readFileSync(FILE, 'utf8')) as RecordedStep[];
     expect(steps.map((s) => s.step)).toEqual(golden.map((s) => s.step));
     for (let i = 0; i < steps.length; i++) expect(steps[i], golden[i]!.step).toEqual(golden[i]);
-  }, 120_000);
+  }, 300_000);
 });

@@ -35,7 +35,7 @@ beforeAll(async () => {
   });
   twin = { credential: twinStore.credential.full, keyId: twinStore.credential.keyId };
   expect((await emu.liveApi('GET', '/me', { credential: twin.credential })).status).toBe(200);
-}, 120_000);
+}, 300_000);
 afterAll(() => emu?.close());
 
 /** The live twin as the admin's state shows it. */

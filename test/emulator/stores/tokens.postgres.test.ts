@@ -23,7 +23,7 @@ describe.skipIf(!PG_URL)('store tokens on two processes of one PostgreSQL sandbo
     one = await startTestEmulator(options);
     two = await startTestEmulator(options);
     store = await furnishedStore(one, ADMIN);
-  }, 120_000);
+  }, 300_000);
   afterAll(async () => {
     await one?.close();
     await two?.close();

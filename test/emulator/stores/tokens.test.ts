@@ -22,7 +22,7 @@ beforeAll(async () => {
   a = await furnishedStore(emu, ADMIN);
   b = await furnishedStore(emu, ADMIN);
   live = await furnishedStore(emu, ADMIN, 'live');
-}, 120_000);
+}, 300_000);
 afterAll(() => emu?.close());
 
 interface StoreRoute {
