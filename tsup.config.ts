@@ -127,6 +127,20 @@ const slimUndici: NonNullable<Options['esbuildPlugins']>[number] = {
   },
 };
 /**
+ * The client's connection pool in the CLI's build is src/client/pool-node-http.ts, on Node's own HTTP
+ * client, instead of src/client/pool.ts, on undici: a request command then loads and compiles none of
+ * undici (issue 27; the files say why). Only the transport's import is redirected: pool-node-http.ts
+ * itself loads pool.ts, and with it undici, for a caller that passes an undici dispatcher.
+ */
+const cliPool: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'cli-pool',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/pool\.js$/ }, (args) =>
+      /[\\/]src[\\/]client[\\/]transport\.ts$/.test(args.importer) ? { path: resolve(dirname(args.importer), 'pool-node-http.ts') } : undefined,
+    );
+  },
+};
+/**
  * The endpoint rows as the client reads them (`id`, `method`, `path`, `idempotency`: merchant-client.ts's
  * `request`), for src/client/resources.ts in the CLI's build. The rows themselves hold zod schemas
  * (validation, types, OpenAPI): importing them loads zod (~750 kB of JavaScript) and builds every
@@ -419,7 +433,7 @@ const cli: Options = {
   format: ['esm'],
   noExternal: [/^(?!better-sqlite3$|pg$|pg\/)[^./]/],
   external: KEEP_EXTERNAL,
-  esbuildPlugins: [slimUndici, unusedByTheCli, lazySemver, lazyH2, lazyChildProcess, clientRoutes, englishOnlyZod, thirdPartyNotices, keepMetafile],
+  esbuildPlugins: [slimUndici, cliPool, unusedByTheCli, lazySemver, lazyH2, lazyChildProcess, clientRoutes, englishOnlyZod, thirdPartyNotices, keepMetafile],
   onSuccess: mergeCliChunks,
   // CommonJS code bundled into ESM calls `require` for Node's own modules: this gives it one.
   banner: { js: "import { createRequire as __cliCreateRequire } from 'node:module'; const require = __cliCreateRequire(import.meta.url);" },

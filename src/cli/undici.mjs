@@ -4,7 +4,10 @@
 // too: about 60 ms of CPU at every start of a command that makes a call (bench/cli-start.mjs).
 // `request` is the index's own wrapper; `fetch` (the emulator's image downloads) loads on first use.
 // ESM with named exports, so that `await import('undici')` finds them too. The library entries
-// import undici itself.
+// import undici itself. The client's own calls do not come here: in the CLI's build its pool is
+// src/client/pool-node-http.ts (tsup.config.ts, `cliPool`), so only the commands that use undici
+// themselves (proxy, replay, `emulator logs --follow`, `certificate verify`, the homologation probes,
+// the emulator's image downloads) or a client given their dispatcher load this file.
 import { setFlagsFromString } from 'node:v8';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
@@ -19,7 +22,8 @@ Object.assign(Dispatcher.prototype, api);
 // undici parses HTTP with llhttp compiled to WebAssembly. V8 compiles it at once with its baseline
 // compiler (Liftoff), then again with its optimizing one (TurboFan) on background threads, and Node
 // waits for those threads before the process exits: ~110 ms of CPU and ~0.4 s of wall time after
-// a one-request command has printed its answer (bench/cli-start.mjs: `me` 305 → ~190 ms of CPU).
+// a one-request command has printed its answer (bench/cli-start.mjs: `me` 305 → ~190 ms of CPU,
+// when `me` still went through undici).
 // The baseline code parses a command's few responses as fast as anyone could tell. Set before
 // undici's first connection, which is when it compiles llhttp; it touches no other code (the CLI
 // runs no other WebAssembly). V8 flags exist or not per Node version: this one has been in V8 since

@@ -1,6 +1,7 @@
-import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { ApiError, CLIENT_CLOSED, errorFromResponse, INVALID_REQUEST, INVALID_RESPONSE, networkError } from './errors.js';
 import { isRetryable, retryDelay, sleep as realSleep, type BackoffOptions } from './retry.js';
+import { openPool, type Pool } from './pool.js';
 import type { ResponseInfo, RetryInfo } from './types.js';
 
 export interface TransportOptions {
@@ -20,6 +21,8 @@ export interface TransportOptions {
   onResponse?: (info: ResponseInfo) => void;
   /** Retry a manual-clock emulator's rate limit too (a caller that advances the clock in `sleep`). */
   retryManualClockLimits?: boolean;
+  /** The pool's maker: the module's own unless given (test/client/pools.test.ts runs the CLI's in-process). */
+  openPool?: (dispatcher?: Dispatcher) => Pool;
 }
 
 export interface HttpCall {
@@ -66,8 +69,7 @@ export function count(value: number | undefined, fallback: number): number {
  */
 export class Transport {
   readonly #options: TransportOptions & { timeoutMs: number };
-  readonly #dispatcher: Dispatcher;
-  readonly #ownsDispatcher: boolean;
+  readonly #pool: Pool;
   #closed = false;
 
   constructor(options: TransportOptions) {
@@ -75,9 +77,8 @@ export class Transport {
       ...options,
       timeoutMs: count(options.timeoutMs, DEFAULT_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS,
     };
-    this.#ownsDispatcher = options.dispatcher === undefined;
-    // One Agent per client: connections are reused across calls (keep-alive) and closed by close().
-    this.#dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
+    // One pool per client: connections are reused across calls (keep-alive) and closed by close().
+    this.#pool = (options.openPool ?? openPool)(options.dispatcher);
   }
 
   get baseUrl(): string {
@@ -118,23 +119,22 @@ export class Transport {
     let headers: Record<string, string>;
     let bytes: Buffer;
     try {
-      const response = await undiciRequest(`${this.#options.baseUrl}${call.path}`, {
-        method: call.method as Dispatcher.HttpMethod,
+      const answer = await this.#pool.send(`${this.#options.baseUrl}${call.path}`, {
+        method: call.method,
         headers: this.#headers(call),
         body: payload,
-        dispatcher: this.#dispatcher,
         signal: deadline.signal,
       });
-      status = response.statusCode;
-      headers = flattenHeaders(response.headers);
-      bytes = Buffer.from(await response.body.arrayBuffer());
-      // undici hands the socket back to the pool just after the body ends; yielding once lets the next
-      // call find it idle instead of opening a second connection.
+      status = answer.status;
+      headers = flattenHeaders(answer.headers);
+      bytes = answer.bytes;
+      // The pool gets the socket back just after the body ends; yielding once lets the next call find
+      // it idle instead of opening a second connection.
       await new Promise((resolve) => setImmediate(resolve));
     } catch (cause) {
       if (call.signal?.aborted) throw call.signal.reason;
-      // undici refuses the request itself (a header with a line break): not a network failure.
-      if ((cause as { code?: string }).code === 'UND_ERR_INVALID_ARG') {
+      // The request refused before it was sent (a header with a line break): not a network failure.
+      if (this.#pool.refused(cause)) {
         throw new ApiError({ status: 0, code: INVALID_REQUEST, message: `${call.method} ${call.path}: the request is invalid`, cause });
       }
       const what = deadline.timedOut() ? `No answer within ${this.#options.timeoutMs} ms from ${call.method} ${call.path}` : `${call.method} ${call.path} failed`;
@@ -168,7 +168,7 @@ export class Transport {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    if (this.#ownsDispatcher) await this.#dispatcher.close();
+    await this.#pool.close();
   }
 }
 
