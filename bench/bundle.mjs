@@ -12,10 +12,10 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
 import { call } from './lib/call.mjs';
+import { benchArgs } from './lib/args.mjs';
 
-const { values } = parseArgs({ options: { products: { type: 'string', default: '20000' }, orders: { type: 'string', default: '10000' } } });
+const { values } = benchArgs(import.meta.url, { options: { products: { type: 'string', default: '20000' }, orders: { type: 'string', default: '10000' } } });
 const PRODUCTS = Number(values.products);
 const ORDERS = Number(values.orders);
 const BIN = join(import.meta.dirname, '..', 'bin', 'merchant-kit.js');

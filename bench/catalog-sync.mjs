@@ -12,13 +12,13 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'merchant-kit.js');
 const TARGET_MS = 15_000;
 
-const { values: flags } = parseArgs({
+const { values: flags } = benchArgs(import.meta.url, {
   options: { products: { type: 'string', default: '20000' }, limits: { type: 'string', default: 'off,on' }, json: { type: 'boolean', default: false } },
 });
 const products = Number(flags.products);

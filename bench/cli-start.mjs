@@ -24,13 +24,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'merchant-kit.js');
 const TARGET_MS = 150;
 
-const { values } = parseArgs({
+const { values } = benchArgs(import.meta.url, {
   options: {
     runs: { type: 'string', default: '30' },
     json: { type: 'boolean', default: false },

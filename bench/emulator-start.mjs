@@ -17,10 +17,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
-const { values } = parseArgs({
+const { values } = benchArgs(import.meta.url, {
   options: {
     runs: { type: 'string', default: '25' },
     json: { type: 'boolean', default: false },

@@ -10,9 +10,9 @@
 import { fork } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { ask, median } from './lib/child.mjs';
 import { topFrames } from './lib/top-frames.mjs';
+import { benchArgs } from './lib/args.mjs';
 
 const HERE = import.meta.dirname;
 const PRODUCTS = 1000;
@@ -82,7 +82,7 @@ function isEmulator(server, port) {
 // ---------------------------------------------------------------- parent: load and measurements
 
 async function main() {
-  const { values } = parseArgs({
+  const { values } = benchArgs(import.meta.url, {
     options: {
       duration: { type: 'string', default: '10' },
       connections: { type: 'string', default: '50' },

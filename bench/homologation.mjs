@@ -24,9 +24,9 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { ask, median } from './lib/child.mjs';
 import { call } from './lib/call.mjs';
+import { benchArgs } from './lib/args.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'merchant-kit.js');
@@ -109,7 +109,7 @@ async function observeZooVariant(zoo, ready, variant, defaultTimeout) {
 }
 
 async function main() {
-  const { values } = parseArgs({
+  const { values } = benchArgs(import.meta.url, {
     options: {
       runs: { type: 'string', default: '3' },
       duration: { type: 'string', default: '5' },

@@ -12,10 +12,10 @@
 import { fork } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { ask, median } from './lib/child.mjs';
 import { topFrames } from './lib/top-frames.mjs';
 import { call } from './lib/call.mjs';
+import { benchArgs } from './lib/args.mjs';
 
 const CONCURRENCY = 8;
 const TARGET_RATIO = 0.65;
@@ -59,7 +59,7 @@ async function serve() {
 // ---------------------------------------------------------------- parent: load and measurements
 
 async function main() {
-  const { values } = parseArgs({
+  const { values } = benchArgs(import.meta.url, {
     options: {
       orders: { type: 'string', default: '10000' },
       duration: { type: 'string', default: '5' },

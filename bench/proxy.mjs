@@ -9,7 +9,7 @@ import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.mjs';
 
 const HERE = import.meta.dirname;
 const TARGET_P50_OVERHEAD_MS = 2;
@@ -38,7 +38,7 @@ function startProxy(to, record) {
 }
 
 async function main() {
-  const { values } = parseArgs({
+  const { values } = benchArgs(import.meta.url, {
     options: {
       duration: { type: 'string', default: '10' },
       connections: { type: 'string', default: '10' },

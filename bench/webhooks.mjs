@@ -6,9 +6,15 @@
 import http from 'node:http';
 import { spawn } from 'node:child_process';
 import { startEmulator } from '../dist/emulator/index.js';
+import { benchArgs } from './lib/args.mjs';
 
-const DELIVERIES = Number(process.argv[2] ?? 10_000);
-const SAMPLES = Number(process.argv[3] ?? 1_000);
+const { positionals } = benchArgs(import.meta.url, { options: {}, allowPositionals: true });
+if (positionals.length > 2 || positionals.some((p) => !/^[1-9]\d*$/.test(p))) {
+  console.error('error: the deliveries and the latency samples are positive whole numbers\nusage: node bench/webhooks.mjs [deliveries] [latency-samples]');
+  process.exit(2);
+}
+const DELIVERIES = Number(positionals[0] ?? 10_000);
+const SAMPLES = Number(positionals[1] ?? 1_000);
 
 async function receiver(onRequest) {
   const server = http.createServer((req, res) => {
