@@ -97,7 +97,10 @@ export function errorFromResponse(status: number, body: unknown, headers: Record
 
 /** A failure before any HTTP answer. */
 export function networkError(cause: unknown, what: string): ApiError {
-  const reason = cause instanceof Error ? (cause as { code?: string }).code ?? cause.message : String(cause);
+  // A system error's code (ECONNREFUSED) says most; a DOMException's code is a legacy number (a
+  // timeout's is 23), so its name says it instead (TimeoutError).
+  const code = cause instanceof Error ? (cause as { code?: unknown }).code : undefined;
+  const reason = typeof code === 'string' ? code : cause instanceof Error ? (typeof code === 'number' ? cause.name : cause.message) : String(cause);
   return new ApiError({ status: 0, code: NETWORK_ERROR, message: `${what}: ${reason}`, cause });
 }
 
