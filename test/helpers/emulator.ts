@@ -4,22 +4,9 @@ import type { EmulatorOptions } from '../../emulator/emulator.js';
 import type { SqliteStorage } from '../../emulator/adapters/sqlite/index.js';
 import type { Db } from '../../emulator/adapters/sqlite/open.js';
 import type { Environment } from '../../src/contract/store.js';
+import { request, type CallOptions, type Response } from './http.js';
 
-export interface Response<T = any> {
-  status: number;
-  headers: Headers;
-  body: T;
-}
-
-export interface CallOptions {
-  body?: unknown;
-  /** Sent as is (not JSON-encoded). */
-  rawBody?: string;
-  headers?: Record<string, string>;
-  /** Defaults to the seeded store's credential of the environment; `null` sends none. */
-  credential?: string | null;
-  idempotencyKey?: string;
-}
+export { request, type CallOptions, type Response };
 
 export interface TestEmulator {
   running: RunningEmulator;
@@ -34,27 +21,6 @@ export interface TestEmulator {
   /** Calls the control API (`/_emulator` + path). */
   control<T = any>(method: string, path: string, body?: unknown): Promise<Response<T>>;
   close(): Promise<void>;
-}
-
-export async function request<T = any>(url: string, method: string, options: CallOptions & { credential?: string | null } = {}): Promise<Response<T>> {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.credential) headers.authorization = `Bearer ${options.credential}`;
-  if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
-  let body: string | undefined;
-  if (options.rawBody !== undefined) body = options.rawBody;
-  else if (options.body !== undefined) {
-    body = JSON.stringify(options.body);
-    headers['content-type'] ??= 'application/json; charset=utf-8';
-  }
-  const res = await fetch(url, { method, headers, body });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    /* not JSON */
-  }
-  return { status: res.status, headers: res.headers, body: parsed as T };
 }
 
 /** The seeded stores of a ready line and calls to its API and control API with their credentials. */

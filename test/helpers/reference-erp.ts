@@ -7,6 +7,7 @@ import { ApiError } from '../../src/client/errors.js';
 import type { CallOptions } from '../../src/client/types.js';
 import { ReferenceReceiver, type ReceivedEvent } from '../../checks/internal/receiver.js';
 import type { Task } from '../../checks/tasks.js';
+import { request } from './http.js';
 
 /**
  * The ERPs the observer grades. `good` follows the spec; each broken one fails exactly one
@@ -311,8 +312,8 @@ export function driveTasks(adminUrl: string, integrationId: string, operator: Pi
   const loop = (async () => {
     while (!stopped) {
       try {
-        const res = await fetch(`${adminUrl}/homologation/${integrationId}`, { headers });
-        const tasks = ((await res.json()) as { data: { tasks: Task[] } }).data.tasks;
+        const res = await request<{ data: { tasks: Task[] } }>(`${adminUrl}/homologation/${integrationId}`, 'GET', { headers });
+        const tasks = res.body.data.tasks;
         for (const task of tasks.filter((t) => t.status === 'open' && !performed.includes(t.id))) {
           performed.push(task.id);
           await operator.perform(task).catch((e: unknown) => void errors.push(`${task.id}: ${String(e)}`));

@@ -8,6 +8,7 @@ import { runBuild } from '../run-build.js';
 import type { ReadyInfo } from '../../../emulator/server.js';
 import type { HomologationReport } from '../../../checks/report.js';
 import type { Variant } from './zoo.js';
+import { request } from '../http.js';
 
 export interface Observed {
   report: HomologationReport;
@@ -80,8 +81,8 @@ export async function startEmulatorProcess(storage: string[] = ['--memory']): Pr
     ready,
     test: ready.stores.find((s) => s.environment === 'test')!,
     async control(method, path, body) {
-      const res = await fetch(`${ready.admin_url}${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-      return { status: res.status, body: (await res.json()) as never };
+      const res = await request(`${ready.admin_url}${path}`, method, { body, headers: { 'content-type': 'application/json' } });
+      return { status: res.status, body: res.body as never };
     },
     async close() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

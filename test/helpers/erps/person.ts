@@ -2,6 +2,7 @@ import { ok, type Api } from './api.js';
 import { markSoldOut, type PublishStyle } from './catalog.js';
 import { FINAL } from './back-office.js';
 import type { Task } from '../../../checks/tasks.js';
+import { request } from '../http.js';
 
 // The person at the ERP's screens: reads the session's tasks (as a CI driver reads
 // GET /_emulator/homologation/{integration_id}) and does each one in the ERP, at human speed.
@@ -54,8 +55,8 @@ export function startPerson(adminUrl: string, integrationId: string, api: Api, s
   const loop = (async () => {
     while (!stopped) {
       try {
-        const res = await fetch(`${adminUrl}/homologation/${integrationId}`);
-        const tasks = ((await res.json()) as { data: { tasks: Task[] } }).data.tasks;
+        const res = await request<{ data: { tasks: Task[] } }>(`${adminUrl}/homologation/${integrationId}`, 'GET');
+        const tasks = res.body.data.tasks;
         for (const task of tasks.filter((t) => t.status === 'open' && !taken.has(t.id))) {
           taken.add(task.id);
           const ready = task.order_id && after ? after(task.order_id, () => stopped) : undefined;
