@@ -38,12 +38,10 @@ export function eventsSql(schema: string) {
     // The integrations an event goes to (the store's, in IntegrationsRepository.byStore's order; or
     // the one named by $2), each with its webhook (what the outbox reads of each: issue 25), and their
     // stamp (`targetsStamp`), which the emit's writes check again once they hold the counter. No lock.
-    targets: statement(
-      `SELECT ${INTEGRATION_COLUMNS()}, ${WEBHOOK_COLUMNS()}, ${targetsStamp(schema, '$1', '$2::text')} AS stamp
-       FROM ${t('integrations')} i LEFT JOIN ${t('webhooks')} w ON w.integration_id = i.id
-       WHERE CASE WHEN $2::text IS NULL THEN i.store_id = $1 ELSE i.id = $2 END
-       ORDER BY i.created_at, i.id`,
-    ),
+    targets: statement(targetsText(schema, '$1', '$2::text')),
+    // The same for the store of the order $1 (read without a lock, before it: an order's store never
+    // changes), sent with the order's lock (issue 25, eleventh step).
+    targetsOfOrder: statement(targetsText(schema, `(SELECT o.store_id FROM ${t('orders')} o WHERE o.id = $1::text)`, 'NULL::text')),
     byId: statement(`SELECT seq, id, type, store_id AS "storeId", integration_id AS "integrationId", created_at AS "createdAt", data FROM ${t('events')} WHERE id = $1`),
     bySeq: statement(`SELECT seq, id, type, store_id AS "storeId", integration_id AS "integrationId", created_at AS "createdAt", data FROM ${t('events')} WHERE seq = $1`),
     feedPage: statement(
@@ -153,23 +151,34 @@ export interface Targets {
   stamp: string;
 }
 
+/** The statement of an event's targets: the integrations of `store` (or only `integration`: not null) with their webhooks and stamp. */
+function targetsText(schema: string, store: string, integration: string): string {
+  const t = tableIn(schema);
+  return `SELECT ${INTEGRATION_COLUMNS()}, ${WEBHOOK_COLUMNS()}, ${targetsStamp(schema, store, integration)} AS stamp
+       FROM ${t('integrations')} i LEFT JOIN ${t('webhooks')} w ON w.integration_id = i.id
+       WHERE CASE WHEN ${integration} IS NULL THEN i.store_id = ${store} ELSE i.id = ${integration} END
+       ORDER BY i.created_at, i.id`;
+}
+
 export interface PgEventsRepository extends EventsRepository {
   /**
    * The integrations an event goes to (the store's, or only `integrationId`), each with its webhook,
    * and their stamp. Takes no lock: the emit's writes check the stamp once they hold the counter.
    */
   targetsFor(storeId: string, integrationId?: string): Promise<Targets>;
+  /** `targetsFor` the store of the order `orderId` (no order: none, and the stamp of none). */
+  targetsOfOrder(orderId: string): Promise<Targets>;
 }
+
+const targetsOf = (rows: Record<string, unknown>[]): Targets => ({
+  targets: rows.map((r) => ({ integration: integrationOf(r), webhook: webhookOf(r) })),
+  stamp: rows.length === 0 ? '' : String(rows[0]!.stamp),
+});
 
 export function pgEvents(conn: Conn, s: ReturnType<typeof eventsSql>): PgEventsRepository {
   return {
-    async targetsFor(storeId, integrationId) {
-      const rows = await conn.rows<Record<string, unknown>>(s.targets, [storeId, integrationId ?? null]);
-      return {
-        targets: rows.map((r) => ({ integration: integrationOf(r), webhook: webhookOf(r) })),
-        stamp: rows.length === 0 ? '' : String(rows[0]!.stamp),
-      };
-    },
+    targetsFor: async (storeId, integrationId) => targetsOf(await conn.rows<Record<string, unknown>>(s.targets, [storeId, integrationId ?? null])),
+    targetsOfOrder: async (orderId) => targetsOf(await conn.rows<Record<string, unknown>>(s.targetsOfOrder, [orderId])),
     async insert(e) {
       const [row] = await conn.rows<{ seq: number }>(s.insert, [e.id, e.type, e.storeId, e.integrationId, e.createdAt, JSON.stringify(e.data)]);
       return { ...e, seq: row!.seq };
