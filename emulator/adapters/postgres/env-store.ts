@@ -341,10 +341,10 @@ class PgTx extends LazyRepositories implements Tx {
     if (this.storesKept) return this.storesKept;
     const repository = super.stores;
     const events = super.events as PgEventsRepository;
-    // An order's number is taken right before its `order.created` event (orders/simulator.ts): the
-    // event's targets are read in the same round trip, sent just before the number's UPDATE, which
-    // locks the store's row until the COMMIT. The emit then sends nothing of its own while the row is
-    // locked (issue 25, tenth step); its writes check the targets again, as any emit's.
+    // An order's number is taken for its `order.created` event (orders/simulator.ts, with the cart's
+    // reads): the event's targets are read in the same round trip, sent just before the number's
+    // UPDATE, which locks the store's row until the COMMIT. The emit then sends nothing of its own
+    // while the row is locked (issue 25, tenth step); its writes check the targets again, as any emit's.
     const nextOrderNumber: StoresRepository['nextOrderNumber'] = (storeId) => {
       const ahead = events.targetsFor(storeId);
       ahead.catch(() => undefined);
