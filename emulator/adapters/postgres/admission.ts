@@ -98,7 +98,7 @@ export function pgAdmissions(conn: Conn, names: SchemaNames, shared: SharedRow, 
 }
 
 const READS = ['none', 'order', 'products', 'feed'] as const;
-type ReadKind = (typeof READS)[number];
+export type ReadKind = (typeof READS)[number];
 
 interface Row extends SharedRowValues {
   now: number;
@@ -338,7 +338,7 @@ const STAMP = `concat_ws(',', c.xmin, c.ctid, i.xmin, i.ctid, s.xmin, s.ctid)`;
  * the limits on); else (limits off) the hit is only judged, and `tallied` is what the shared row and
  * the other processes' tallies hold (this process's own, `ownTally` ends its key, is counted in JS).
  */
-function admitStatement(names: SchemaNames, schema: string, read: ReadKind, ownTally: string | null): Statement {
+export function admitStatement(names: SchemaNames, schema: string, read: ReadKind, ownTally: string | null): Statement {
   const sh = tableIn(names.shared);
   const parts = readParts(schema, read);
   const counted = `NOT n.faults AND n.blocked IS NOT TRUE AND a."c_secretSha256" = $6::bytea AND a."c_revokedAt" IS NULL

@@ -341,10 +341,10 @@ class PgTx extends LazyRepositories implements Tx {
     if (this.storesKept) return this.storesKept;
     const repository = super.stores;
     const events = super.events as PgEventsRepository;
-    // An order's number is taken right before its `order.created` event (orders/simulator.ts): the
-    // event's targets are read in the same round trip, sent just before the number's UPDATE, which
-    // locks the store's row until the COMMIT. The emit then sends nothing of its own while the row is
-    // locked (issue 25, tenth step); its writes check the targets again, as any emit's.
+    // An order's number is taken for its `order.created` event (orders/simulator.ts, with the cart's
+    // reads): the event's targets are read in the same round trip, sent just before the number's
+    // UPDATE, which locks the store's row until the COMMIT. The emit then sends nothing of its own
+    // while the row is locked (issue 25, tenth step); its writes check the targets again, as any emit's.
     const nextOrderNumber: StoresRepository['nextOrderNumber'] = (storeId) => {
       const ahead = events.targetsFor(storeId);
       ahead.catch(() => undefined);
@@ -359,7 +359,23 @@ class PgTx extends LazyRepositories implements Tx {
   private ordersKept: OrdersRepository | null = null;
 
   override get orders(): OrdersRepository {
-    return (this.ordersKept ??= pgOrders(this.conn, this.sql.orders, this.environment, this.histories));
+    if (this.ordersKept) return this.ordersKept;
+    const repository = pgOrders(this.conn, this.sql.orders, this.environment, this.histories);
+    const events = super.events as PgEventsRepository;
+    // An order is locked to be changed, and the change emits an event to the order's store: the
+    // event's targets are read in the same round trip, sent just before the lock (issue 25, eleventh
+    // step: a status change or an ack in three round trips, not four). As for an order's number,
+    // the emit then reads nothing of its own, and its writes check the targets again under the
+    // feed counter's lock.
+    const byId: OrdersRepository['byId'] = async (id, options) => {
+      if (!options?.lock) return repository.byId(id, options);
+      const ahead = events.targetsOfOrder(id);
+      ahead.catch(() => undefined);
+      const order = await repository.byId(id, options);
+      if (order) this.targetsAhead.set(order.storeId, ahead);
+      return order;
+    };
+    return (this.ordersKept = { ...repository, byId });
   }
 
   override get events(): EventsRepository {

@@ -38,12 +38,10 @@ export function eventsSql(schema: string) {
     // The integrations an event goes to (the store's, in IntegrationsRepository.byStore's order; or
     // the one named by $2), each with its webhook (what the outbox reads of each: issue 25), and their
     // stamp (`targetsStamp`), which the emit's writes check again once they hold the counter. No lock.
-    targets: statement(
-      `SELECT ${INTEGRATION_COLUMNS()}, ${WEBHOOK_COLUMNS()}, ${targetsStamp(schema, '$1', '$2::text')} AS stamp
-       FROM ${t('integrations')} i LEFT JOIN ${t('webhooks')} w ON w.integration_id = i.id
-       WHERE CASE WHEN $2::text IS NULL THEN i.store_id = $1 ELSE i.id = $2 END
-       ORDER BY i.created_at, i.id`,
-    ),
+    targets: statement(targetsText(schema, '$1', '$2::text')),
+    // The same for the store of the order $1 (read without a lock, before it: an order's store never
+    // changes), sent with the order's lock (issue 25, eleventh step).
+    targetsOfOrder: statement(targetsText(schema, `(SELECT o.store_id FROM ${t('orders')} o WHERE o.id = $1::text)`, 'NULL::text')),
     byId: statement(`SELECT seq, id, type, store_id AS "storeId", integration_id AS "integrationId", created_at AS "createdAt", data FROM ${t('events')} WHERE id = $1`),
     bySeq: statement(`SELECT seq, id, type, store_id AS "storeId", integration_id AS "integrationId", created_at AS "createdAt", data FROM ${t('events')} WHERE seq = $1`),
     feedPage: statement(
@@ -63,6 +61,10 @@ export function eventsSql(schema: string) {
     purge: statement(`DELETE FROM ${t('events')} WHERE created_at < $1`),
   };
 }
+
+/** The ends of an integration's range of `(integration_id, seq)` (see `feedParts`): the smallest and largest bigint. */
+const MIN_SEQ = `'-9223372036854775808'::bigint`;
+const MAX_SEQ = '9223372036854775807';
 
 /** SQL expressions of a feed read's arguments (parameters, or columns of an admission's credential). */
 export interface FeedParams {
@@ -84,11 +86,17 @@ export interface FeedParams {
  * events from the very first one (by position, or the integration's all) up to the cursor at every
  * request, a cost that grew with the feed. As a value it bounds the index scan itself.
  *
- * The start is also written as `(integration_id, seq) > (integration, start)` beside the equality (the
- * same rows): only `events_integration (integration_id, seq)` can bound that, so the plan reads the
- * integration's own events from the start on. Otherwise a generic plan, which guesses an integration
- * holds 1/n of the feed, walks the positions of every integration's events (a first page of a new
- * integration in a long feed of others read all of it).
+ * The integration and the start are written as a range of `(integration_id, seq)`, from `(integration,
+ * start)` (excluded) to `(integration, the largest bigint)` (the same rows as the integration's events
+ * after the start), ordered by `(integration_id, seq)` (one integration: by position), with no equality
+ * on the integration: only `events_integration (integration_id, seq)` bounds that range and gives that
+ * order, so the plan reads the integration's own events from the start on. An equality made the
+ * integration a constant of the plan, and the order by position alone: a generic plan, which guesses
+ * an integration holds 1/n of the feed, then walked the positions of every integration's events (a
+ * first page of a new integration in a long feed of others read all of it); and on a feed that is one
+ * integration's (n = 1: the bench's, a busy store's ERP), the admission's plan took the primary key's
+ * order for its LIMIT and read the whole feed up to the cursor at every page (issue 25, eleventh
+ * step: two thirds of PostgreSQL's buffer reads under the bench's mix).
  */
 export function feedParts(schema: string, f: FeedParams): string {
   const t = tableIn(schema);
@@ -101,23 +109,24 @@ export function feedParts(schema: string, f: FeedParams): string {
        ),
        p AS (
          SELECT e.seq, e.id, e.type, e.store_id AS "storeId", e.integration_id AS "integrationId", e.created_at AS "createdAt", e.data
-         FROM ${t('events')} e WHERE e.integration_id = ${f.integrationId} AND (e.integration_id, e.seq) > (${f.integrationId}, (SELECT start FROM h))
+         FROM ${t('events')} e WHERE (e.integration_id, e.seq) > (${f.integrationId}, (SELECT start FROM h))
+           AND (e.integration_id, e.seq) <= (${f.integrationId}, ${MAX_SEQ})
            AND e.created_at >= ${f.cutoff}
-           AND e.type = ANY(${f.types}) ORDER BY e.seq LIMIT ${f.limitPlusOne}
+           AND e.type = ANY(${f.types}) ORDER BY e.integration_id, e.seq LIMIT ${f.limitPlusOne}
        )`;
 }
 
 /**
  * The integration's newest event within retention as `[seq, createdAt]` (no row: none), a scalar
- * subquery's text: a feed page from the start that is empty gives it as its `next_cursor`. The row
- * comparison holds the same rows as the equality (every position is below the largest bigint); it
- * keeps the plan on `events_integration`, as in `feedParts`, where a generic plan walked the whole
- * feed backwards by position at every poll of an integration that has no event yet.
+ * subquery's text: a feed page from the start that is empty gives it as its `next_cursor`. The
+ * integration's events are a range of `(integration_id, seq)`, as in `feedParts`:
+ * it keeps the plan on `events_integration`, where a generic plan walked the whole feed backwards by
+ * position at every poll of an integration that has no event yet.
  */
 export function newestEvent(schema: string, integrationId: string, cutoff: string): string {
   return `SELECT json_build_array(e.seq, e.created_at) FROM ${tableIn(schema)('events')} e
-    WHERE e.integration_id = ${integrationId} AND (e.integration_id, e.seq) < (${integrationId}, 9223372036854775807)
-      AND e.created_at >= ${cutoff} ORDER BY e.seq DESC LIMIT 1`;
+    WHERE (e.integration_id, e.seq) >= (${integrationId}, ${MIN_SEQ}) AND (e.integration_id, e.seq) <= (${integrationId}, ${MAX_SEQ})
+      AND e.created_at >= ${cutoff} ORDER BY e.integration_id DESC, e.seq DESC LIMIT 1`;
 }
 
 type EventRow = Omit<EventRecord, 'data'> & { data: string };
@@ -142,23 +151,34 @@ export interface Targets {
   stamp: string;
 }
 
+/** The statement of an event's targets: the integrations of `store` (or only `integration`: not null) with their webhooks and stamp. */
+function targetsText(schema: string, store: string, integration: string): string {
+  const t = tableIn(schema);
+  return `SELECT ${INTEGRATION_COLUMNS()}, ${WEBHOOK_COLUMNS()}, ${targetsStamp(schema, store, integration)} AS stamp
+       FROM ${t('integrations')} i LEFT JOIN ${t('webhooks')} w ON w.integration_id = i.id
+       WHERE CASE WHEN ${integration} IS NULL THEN i.store_id = ${store} ELSE i.id = ${integration} END
+       ORDER BY i.created_at, i.id`;
+}
+
 export interface PgEventsRepository extends EventsRepository {
   /**
    * The integrations an event goes to (the store's, or only `integrationId`), each with its webhook,
    * and their stamp. Takes no lock: the emit's writes check the stamp once they hold the counter.
    */
   targetsFor(storeId: string, integrationId?: string): Promise<Targets>;
+  /** `targetsFor` the store of the order `orderId` (no order: none, and the stamp of none). */
+  targetsOfOrder(orderId: string): Promise<Targets>;
 }
+
+const targetsOf = (rows: Record<string, unknown>[]): Targets => ({
+  targets: rows.map((r) => ({ integration: integrationOf(r), webhook: webhookOf(r) })),
+  stamp: rows.length === 0 ? '' : String(rows[0]!.stamp),
+});
 
 export function pgEvents(conn: Conn, s: ReturnType<typeof eventsSql>): PgEventsRepository {
   return {
-    async targetsFor(storeId, integrationId) {
-      const rows = await conn.rows<Record<string, unknown>>(s.targets, [storeId, integrationId ?? null]);
-      return {
-        targets: rows.map((r) => ({ integration: integrationOf(r), webhook: webhookOf(r) })),
-        stamp: rows.length === 0 ? '' : String(rows[0]!.stamp),
-      };
-    },
+    targetsFor: async (storeId, integrationId) => targetsOf(await conn.rows<Record<string, unknown>>(s.targets, [storeId, integrationId ?? null])),
+    targetsOfOrder: async (orderId) => targetsOf(await conn.rows<Record<string, unknown>>(s.targetsOfOrder, [orderId])),
     async insert(e) {
       const [row] = await conn.rows<{ seq: number }>(s.insert, [e.id, e.type, e.storeId, e.integrationId, e.createdAt, JSON.stringify(e.data)]);
       return { ...e, seq: row!.seq };

@@ -1,14 +1,16 @@
 import { expect, it } from 'vitest';
 import type { EnvStore } from '../../../../emulator/store/port.js';
 import { describePostgres } from '../../store/contract/harness.js';
-import { gate, id, simpleOutbox, storeWithIntegration, T0, webhook } from '../../store/contract/fixtures.js';
+import { gate, id, order, simpleOutbox, storeWithIntegration, T0, webhook } from '../../store/contract/fixtures.js';
 
 // issue 25, tenth step: an emit reads the integrations its event goes to (and their webhooks) without
 // the feed counter's lock, which its writes take with the COMMIT. Those writes read the targets again
 // under the lock: when another process added an integration or changed a webhook in between, the
 // unit of work runs again with the targets as they are. An integration's feed then has every event of
 // its store after its first one (as when the targets were read under the lock), and no delivery goes
-// to a webhook paused before the event's position was taken.
+// to a webhook paused before the event's position was taken. Eleventh step: a unit of work that locks
+// an order reads the targets of the order's store with the lock, ahead of its emit; they are checked
+// the same way.
 
 const created = (n: number) => ({ order: { id: `ord_${n}` } }) as never;
 
@@ -28,6 +30,28 @@ async function emitWhile(a: EnvStore, storeId: string, meanwhile: () => Promise<
     return events;
   });
   await emitted.opened;
+  await meanwhile();
+  changed.open();
+  return { runs, events: await written };
+}
+
+/**
+ * A unit of work on `a` that locks the order `orderId` (of `storeId`), lets `meanwhile` run, then
+ * emits an event of the order's store: the targets of each run's event.
+ */
+async function lockEmitWhile(a: EnvStore, storeId: string, orderId: string, meanwhile: () => Promise<unknown>) {
+  const runs: string[][] = [];
+  const locked = gate();
+  const changed = gate();
+  const written = a.tx(async (tx) => {
+    await tx.orders.byId(orderId, { lock: true });
+    locked.open();
+    await changed.opened;
+    const events = await tx.emit('order.updated', storeId, created(1));
+    runs.push(events.map((e) => e.integrationId));
+    return events;
+  });
+  await locked.opened;
   await meanwhile();
   changed.open();
   return { runs, events: await written };
@@ -68,5 +92,18 @@ describePostgres('the targets of an event written by another process meanwhile',
     const other = await storeWithIntegration(a);
     const { runs } = await emitWhile(a, storeId, () => b.integrations.insert({ id: id('int'), storeId: other.storeId, system: 'otro', scopes: [], settings: {} as never }, T0 + 1));
     expect(runs).toHaveLength(1);
+  });
+
+  it('are read with an order\'s lock, ahead of the emit, and read again when an integration was added before the commit', async () => {
+    const a = h.storage.env('test');
+    const b = (await h.openAnother()).env('test');
+    const { storeId, integrationId } = await storeWithIntegration(a);
+    const o = order(storeId, 1);
+    await a.tx(async (tx) => tx.orders.insert(o));
+    const second = id('int');
+    const { runs, events } = await lockEmitWhile(a, storeId, o.id, () => b.integrations.insert({ id: second, storeId, system: 'otro', scopes: [], settings: {} as never }, T0 + 1));
+    // The first run's targets are those read with the lock, before the integration was added.
+    expect(runs).toEqual([[integrationId], [integrationId, second]]);
+    expect(events.map((e) => e.integrationId)).toEqual([integrationId, second]);
   });
 });
