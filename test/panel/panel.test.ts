@@ -6,6 +6,7 @@ import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { simulate, readAllEvents } from '../helpers/orders.js';
 import { startPanelRig, type PanelRig, type TestBrowser } from '../helpers/panel.js';
 import { ROOT } from '../helpers/cli.js';
+import { patienceNow } from '../helpers/wait.js';
 
 const ARTIFACTS = join(ROOT, 'test-artifacts');
 const XSS = '<img src=x onerror=window.__xss=1>';
@@ -218,10 +219,14 @@ describe('panel page', () => {
 
   it('measures first paint', async () => {
     const fresh = await browser.newPage();
+    fresh.setDefaultTimeout(patienceNow());
     const started = Date.now();
     await fresh.goto(`${emu.url}/_emulator/panel`);
     await fresh.locator('[data-order-id]').first().waitFor();
     const boardMs = Date.now() - started;
+    // The board's rows are laid out before the frame that paints them: wait for that frame's entry
+    // (read at once, it was missing once on a loaded machine).
+    await fresh.waitForFunction(() => performance.getEntriesByType('paint').length > 0);
     const paint = await fresh.evaluate(() => performance.getEntriesByType('paint').map((p) => [p.name, Math.round(p.startTime)]));
     console.log(`[panel figures] paint ${JSON.stringify(paint)}; board with orders after ${boardMs} ms`);
     expect(paint.length).toBeGreaterThan(0);
