@@ -16,10 +16,14 @@ import type { Answer, Exchange, Pool } from './pool.js';
  */
 export function openPool(dispatcher?: Dispatcher): Pool {
   if (dispatcher !== undefined) {
+    // The library's pool on that dispatcher, loaded at the first call. `refused` is asked only after a
+    // `send` failed, so the pool is there by then; `close` leaves the caller's dispatcher open, as it does.
+    let undiciPool: Pool | undefined;
+    const loaded = async () => (undiciPool ??= (await import('./pool.js')).openPool(dispatcher));
     return {
-      send: async (url, exchange) => (await import('./pool.js')).sendThrough(dispatcher, url, exchange),
-      refused: (cause) => (cause as { code?: unknown } | null)?.code === 'UND_ERR_INVALID_ARG',
-      close: async () => undefined,
+      send: async (url, exchange) => (await loaded()).send(url, exchange),
+      refused: (cause) => undiciPool?.refused(cause) ?? false,
+      close: async () => undiciPool?.close(),
     };
   }
   const agent = new http.Agent({ keepAlive: true, timeout: IDLE_MS });

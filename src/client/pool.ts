@@ -42,7 +42,7 @@ export function openPool(dispatcher?: Dispatcher): Pool {
 }
 
 /** One exchange through an undici dispatcher. */
-export async function sendThrough(dispatcher: Dispatcher, url: string, exchange: Exchange): Promise<Answer> {
+async function sendThrough(dispatcher: Dispatcher, url: string, exchange: Exchange): Promise<Answer> {
   const response = await request(url, {
     method: exchange.method as Dispatcher.HttpMethod,
     headers: exchange.headers,
@@ -55,6 +55,6 @@ export async function sendThrough(dispatcher: Dispatcher, url: string, exchange:
 }
 
 /** undici's error for a request it refuses to send. */
-export function refusedByUndici(cause: unknown): boolean {
+function refusedByUndici(cause: unknown): boolean {
   return (cause as { code?: unknown } | null)?.code === 'UND_ERR_INVALID_ARG';
 }
