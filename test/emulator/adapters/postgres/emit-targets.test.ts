@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import type { EnvStore } from '../../../../emulator/store/port.js';
+import type { EnvStore, Tx } from '../../../../emulator/store/port.js';
 import { describePostgres } from '../../store/contract/harness.js';
 import { gate, id, order, simpleOutbox, storeWithIntegration, T0, webhook } from '../../store/contract/fixtures.js';
 
@@ -16,42 +16,26 @@ const created = (n: number) => ({ order: { id: `ord_${n}` } }) as never;
 
 /**
  * A unit of work on `a` that emits an event of `storeId` and, between its emit and its commit, lets
- * `meanwhile` (another process's change) run. The targets of each run of it, and the events written.
+ * `meanwhile` (another process's change) run; with `lockedOrder`, it locks that order (of the store)
+ * first, lets `meanwhile` run, and emits after it. The targets of each run's event, and the events
+ * written.
  */
-async function emitWhile(a: EnvStore, storeId: string, meanwhile: () => Promise<unknown>) {
+async function emitWhile(a: EnvStore, storeId: string, meanwhile: () => Promise<unknown>, lockedOrder?: string) {
   const runs: string[][] = [];
-  const emitted = gate();
+  const paused = gate();
   const changed = gate();
-  const written = a.tx(async (tx) => {
+  const emit = async (tx: Tx) => {
     const events = await tx.emit('order.created', storeId, created(1));
     runs.push(events.map((e) => e.integrationId));
-    emitted.open();
-    await changed.opened;
     return events;
-  });
-  await emitted.opened;
-  await meanwhile();
-  changed.open();
-  return { runs, events: await written };
-}
-
-/**
- * A unit of work on `a` that locks the order `orderId` (of `storeId`), lets `meanwhile` run, then
- * emits an event of the order's store: the targets of each run's event.
- */
-async function lockEmitWhile(a: EnvStore, storeId: string, orderId: string, meanwhile: () => Promise<unknown>) {
-  const runs: string[][] = [];
-  const locked = gate();
-  const changed = gate();
+  };
   const written = a.tx(async (tx) => {
-    await tx.orders.byId(orderId, { lock: true });
-    locked.open();
+    const events = lockedOrder === undefined ? await emit(tx) : (await tx.orders.byId(lockedOrder, { lock: true }), null);
+    paused.open();
     await changed.opened;
-    const events = await tx.emit('order.updated', storeId, created(1));
-    runs.push(events.map((e) => e.integrationId));
-    return events;
+    return events ?? emit(tx);
   });
-  await locked.opened;
+  await paused.opened;
   await meanwhile();
   changed.open();
   return { runs, events: await written };
@@ -101,7 +85,7 @@ describePostgres('the targets of an event written by another process meanwhile',
     const o = order(storeId, 1);
     await a.tx(async (tx) => tx.orders.insert(o));
     const second = id('int');
-    const { runs, events } = await lockEmitWhile(a, storeId, o.id, () => b.integrations.insert({ id: second, storeId, system: 'otro', scopes: [], settings: {} as never }, T0 + 1));
+    const { runs, events } = await emitWhile(a, storeId, () => b.integrations.insert({ id: second, storeId, system: 'otro', scopes: [], settings: {} as never }, T0 + 1), o.id);
     // The first run's targets are those read with the lock, before the integration was added.
     expect(runs).toEqual([[integrationId], [integrationId, second]]);
     expect(events.map((e) => e.integrationId)).toEqual([integrationId, second]);
