@@ -8,7 +8,8 @@
 // 2. pages through GET /events with limit=200 and reports events/s (target ≥ 50,000);
 // 3. autocannon on GET /v1/orders/{id} beside a bare fastify route answering the same body
 //    (target ≥ 65 % and ≤ 30 µs of server CPU a request), authenticated, limits on.
-// Steps 2 and 3 run --repeat times, interleaved; the figures are the medians.
+// Steps 2 and 3 run --repeat times, interleaved; the figures are the medians. --profile writes a CPU
+// profile of the server process for the last round of each (the bare route's too) under bench/results/.
 import { fork } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -155,7 +156,7 @@ async function main() {
         log(`feed #${i + 1}: ${f.events} events = ${Math.round(f.eventsPerSecond)} events/s, server ${f.cpuPerEvent.toFixed(2)} µs CPU/event`);
       }
       if (!only.has('order')) continue;
-      const bare = await load(ready.bareUrl, {});
+      const bare = await profiled('bare', last, () => load(ready.bareUrl, {}));
       const real = await profiled('order', last, () => load(ready.orderUrl, { authorization: `Bearer ${ready.liveCredential}` }));
       rounds.push({ bare, real, ratio: real.rps / bare.rps });
       log(`GET /v1/orders/{id} #${i + 1}: ${real.rps} req/s (bare ${bare.rps}) = ${((real.rps / bare.rps) * 100).toFixed(0)} %, ` +
