@@ -4,7 +4,8 @@ import { panelOrderPatch, panelStatusChangeBody, simulateOrderRequest } from '..
 import { parseOrThrow } from '../../src/contract/validation.js';
 import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
-import { simulateOrder } from './simulator.js';
+import { simulateOrderIfStore } from './simulator.js';
+import type { OrderRecord } from './repository.js';
 import { changeStatus, markPaid } from './commands.js';
 import { presentAnswer, presentOrder } from './present.js';
 import { ownedBy, resolvedEnvironment, storeInBody } from '../http/control-access.js';
@@ -29,9 +30,11 @@ async function orderEnv(emulator: Emulator, request: FastifyRequest, orderId: st
 export function ordersControl(app: FastifyInstance, emulator: Emulator): void {
   app.post('/orders', storeInBody(NO_STORE), async (request, reply) => {
     const body = parseOrThrow(simulateOrderRequest, requireBody(request.body));
-    const env = await emulator.envOf(resolvedEnvironment(request), (e) => e.store.stores.byId(body.store_id));
-    if (!env) throw ApiError.of('not_found', undefined, NO_STORE);
-    const order = await simulateOrder(env, body);
+    // The simulation's transaction reads the store first: it finds the store's environment (none
+    // is written where the store is not), with no read of the store of its own before it (issue 25).
+    let order: OrderRecord | undefined;
+    const env = await emulator.envOf(resolvedEnvironment(request), async (e) => (order = await simulateOrderIfStore(e, body)) !== undefined);
+    if (!env || !order) throw ApiError.of('not_found', undefined, NO_STORE);
     // The order as its transaction presented it for its event: no read after the commit.
     return reply.code(201).send({ data: await presentAnswer(env.store.orders, order) });
   });

@@ -176,6 +176,26 @@ export const FEED_ROW = `length(p.data) || ':' || p.data || json_build_array(p.s
 /** The head of a feed row (`FEED_ROW`): seq, id, type, storeId, integrationId, createdAt. */
 type FeedHead = [number, string, string, string, string, number];
 
+/** A high surrogate: the first UTF-16 code unit of a character beyond the Basic Multilingual Plane. */
+const HIGH_SURROGATES = /[\uD800-\uDBFF]/g;
+
+/**
+ * Where a data of `characters` characters (the server's count) starting at `start` ends in `text`: a
+ * character beyond the Basic Multilingual Plane is two UTF-16 code units here, so the end moves one
+ * unit further for each high surrogate within it. The regular expression looks for them (issue 25:
+ * a loop over every code unit of every event's data was 1 % of the emulator's time under the mixed
+ * bench, 15 times the cost of this on a page of orders).
+ */
+function dataEnd(text: string, start: number, characters: number): number {
+  let end = start + characters;
+  for (let from = start; ; ) {
+    const pairs = text.slice(from, end).match(HIGH_SURROGATES)?.length ?? 0;
+    if (pairs === 0) return end;
+    from = end;
+    end += pairs;
+  }
+}
+
 /** The events of a page's text (`FEED_ROW`, one after the other; null: none). */
 export function feedRowsOf(text: string | null): EventBytes[] {
   const rows: EventBytes[] = [];
@@ -184,12 +204,7 @@ export function feedRowsOf(text: string | null): EventBytes[] {
     const colon = text.indexOf(':', at);
     const characters = Number(text.slice(at, colon));
     if (colon < 0 || !Number.isSafeInteger(characters)) throw new Error('a feed page\'s text the admission did not write');
-    // A character beyond the Basic Multilingual Plane is two UTF-16 code units here.
-    let end = colon + 1;
-    for (let n = 0; n < characters; n++) {
-      const unit = text.charCodeAt(end);
-      end += unit >= 0xd800 && unit <= 0xdbff ? 2 : 1;
-    }
+    const end = dataEnd(text, colon + 1, characters);
     const newline = text.indexOf('\n', end);
     if (newline < 0) throw new Error('a feed page\'s text the admission did not write');
     const [seq, id, type, storeId, integrationId, createdAt] = JSON.parse(text.slice(end, newline)) as FeedHead;

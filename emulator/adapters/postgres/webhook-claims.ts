@@ -1,5 +1,6 @@
 import type { DeliveryStatus } from '../../../src/contract/webhooks.js';
-import type { ClaimedDelivery, DeliveryRecord, WebhooksRepository } from '../../webhooks/repository.js';
+import type { AttemptRecord, ClaimedDelivery, DeliveryRecord, WebhookRecord, WebhooksRepository } from '../../webhooks/repository.js';
+import type { DeliveryState } from '../../webhooks/retry-schedule.js';
 import { settleAttempt } from '../../webhooks/retry-schedule.js';
 import { statement, tableIn, type Conn, type NoticeParts } from './conn.js';
 import { WEBHOOK_COLUMNS, webhookOf } from './webhooks.js';
@@ -53,21 +54,30 @@ export function claimsSql(schema: string) {
        WHERE d.id = $1 AND d.status = 'delivering' AND d.claim_token = $2
        RETURNING (SELECT store_id FROM ${t('integrations')} WHERE id = d.integration_id) AS "storeId"`,
     ),
-    // The delivery settled by its token and its attempt recorded, in one statement (issue 25), with
-    // the webhook as it stands (its failure run). Nothing is written when the token no longer holds.
-    // With a notice ($13 channel, $14 and $15 around the store id: Conn.notice), the statement sends
-    // it for the settled delivery's store: delivered at its commit, no statement of its own.
-    settleWithAttempt: statement(
-      `WITH settled AS (
-         UPDATE ${t('webhook_deliveries')} d SET status = $3, attempt_count = $4, next_attempt_at = $5, updated_at = $6, ${CLEAR}
-         WHERE d.id = $1 AND d.status = 'delivering' AND d.claim_token = $2
-         RETURNING d.id, d.integration_id
+    // Deliveries settled by their tokens and their attempts recorded, in one statement (issue 25), each
+    // with its webhook as it stands (its failure run): the settlements of one or more attempts, one
+    // row of the arrays each. Nothing is written for a delivery whose token no longer holds. With a
+    // notice ($13 channel, $14 and $15 around the store id: Conn.notice), the statement sends it for
+    // each settled delivery's store: delivered at its commit, no statement of its own (PostgreSQL
+    // delivers identical notices of one transaction once).
+    settleWithAttempts: statement(
+      `WITH x AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[],
+           $7::bigint[], $8::boolean[], $9::boolean[], $10::bigint[], $11::text[], $12::bigint[])
+           AS x(id, token, status, attempt_count, next_attempt_at, now, attempted_at, manual, succeeded, response_status, error, duration_ms)
+       ), settled AS (
+         UPDATE ${t('webhook_deliveries')} d SET status = x.status, attempt_count = x.attempt_count, next_attempt_at = x.next_attempt_at,
+           updated_at = x.now, ${CLEAR}
+         FROM x WHERE d.id = x.id AND d.status = 'delivering' AND d.claim_token = x.token
+         RETURNING d.id, d.integration_id, x.token
        ), attempt AS (
          INSERT INTO ${t('webhook_attempts')} (delivery_id, number, attempted_at, manual, succeeded, response_status, error, duration_ms)
-         SELECT id, (SELECT COUNT(*) + 1 FROM ${t('webhook_attempts')} WHERE delivery_id = $1), $7, $8, $9, $10, $11, $12 FROM settled
+         SELECT s.id, (SELECT COUNT(*) + 1 FROM ${t('webhook_attempts')} a WHERE a.delivery_id = s.id), x.attempted_at, x.manual, x.succeeded,
+           x.response_status, x.error, x.duration_ms
+         FROM settled s JOIN x ON x.id = s.id AND x.token = s.token
          RETURNING delivery_id
        )
-       SELECT i.store_id AS "storeId", (SELECT count(*) FROM attempt) AS attempts,
+       SELECT s.id AS "deliveryId", s.token, i.store_id AS "storeId", (SELECT count(*) FROM attempt) AS attempts,
          CASE WHEN $13::text IS NOT NULL THEN pg_notify($13::text, $14::text || COALESCE(to_json(i.store_id)::text, 'null') || $15::text) END AS told,
          ${WEBHOOK_COLUMNS()}
        FROM settled s LEFT JOIN ${t('integrations')} i ON i.id = s.integration_id LEFT JOIN ${t('webhooks')} w ON w.integration_id = s.integration_id`,
@@ -157,6 +167,14 @@ export function pgClaims(
     return taken;
   }
 
+  const settlements = new Settlements(async (batch) => {
+    const rows = await conn.rows<Record<string, unknown> & { deliveryId: string; token: string; storeId: string | null }>(s.settleWithAttempts, [
+      ...settlementColumns(batch), settledNotice?.channel ?? null, settledNotice?.before ?? null, settledNotice?.after ?? null,
+    ]);
+    tell(rows, settledNotice !== undefined);
+    return new Map(rows.map((row) => [settledKey(row.deliveryId, row.token), { webhook: webhookOf(row) }]));
+  }, settledNotice !== undefined);
+
   return {
     async claimDue(now, limit, lease) {
       const rows = await conn.rows<Claimed>(s.claimDue, [
@@ -175,15 +193,7 @@ export function pgClaims(
       tell(rows);
       return rows.length > 0;
     },
-    async settleWithAttempt(token, next, now, a) {
-      const rows = await conn.rows<Record<string, unknown> & { storeId: string | null }>(s.settleWithAttempt, [
-        a.deliveryId, token, next.status, next.attemptCount, next.nextAttemptAt, now,
-        a.attemptedAt, a.manual, a.succeeded, a.responseStatus, a.error, a.durationMs,
-        settledNotice?.channel ?? null, settledNotice?.before ?? null, settledNotice?.after ?? null,
-      ]);
-      tell(rows, settledNotice !== undefined);
-      return rows[0] ? { webhook: webhookOf(rows[0]) } : undefined;
-    },
+    settleWithAttempt: (token, next, now, attempt) => settlements.settle({ token, next, now, attempt }),
     expireLeases,
     /**
      * At start, with other processes possibly mid-attempt: only claims nobody holds any longer come
@@ -195,4 +205,78 @@ export function pgClaims(
       return unclaimed + (await expireLeases(Date.now(), now));
     },
   };
+}
+
+/** One attempt's settlement, as `settleWithAttempt` takes it. */
+interface Settlement {
+  token: string;
+  next: DeliveryState;
+  now: number;
+  attempt: Omit<AttemptRecord, 'number'>;
+}
+
+type Settled = { webhook: WebhookRecord | undefined } | undefined;
+
+/** A settlement's delivery and token: its answer among its statement's rows. */
+const settledKey = (deliveryId: string, token: string) => `${deliveryId}\n${token}`;
+const keyOf = (s: Settlement) => settledKey(s.attempt.deliveryId, s.token);
+
+/** The twelve arrays of `settleWithAttempts` ($1–$12), one element per settlement. */
+function settlementColumns(batch: readonly Settlement[]): unknown[][] {
+  const pick = <T>(f: (s: Settlement) => T) => batch.map(f);
+  return [
+    pick((s) => s.attempt.deliveryId), pick((s) => s.token), pick((s) => s.next.status), pick((s) => s.next.attemptCount),
+    pick((s) => s.next.nextAttemptAt), pick((s) => s.now), pick((s) => s.attempt.attemptedAt), pick((s) => s.attempt.manual),
+    pick((s) => s.attempt.succeeded), pick((s) => s.attempt.responseStatus), pick((s) => s.attempt.error), pick((s) => s.attempt.durationMs),
+  ];
+}
+
+/**
+ * The pool's settlements, sent together (issue 25: one statement, its round trip and its commit were
+ * a quarter of a statement per API request under the mixed bench). The deliveries of a claim are sent
+ * at once and their answers come back close together: a settlement asked for while another statement
+ * of settlements is on its way waits for it, and all that waited go in the next statement. None
+ * waits for a timer: alone, a settlement leaves at once (in the same turn's statement as any asked for
+ * in that turn). Each is written as its own was (by its token; nothing when the claim was lost), and
+ * is answered once its statement committed. A failed statement fails each of its settlements, as
+ * their own statements would have failed (the connection's loss: the dispatcher keeps each outcome
+ * and writes it again). A transaction's settlements (`together` false) each go at once: its
+ * statements are its own.
+ */
+class Settlements {
+  private waiting: { settlement: Settlement; resolve: (v: Settled) => void; reject: (e: unknown) => void }[] = [];
+  private sending = false;
+
+  constructor(
+    private readonly write: (batch: readonly Settlement[]) => Promise<Map<string, Settled>>,
+    private readonly together: boolean,
+  ) {}
+
+  settle(settlement: Settlement): Promise<Settled> {
+    if (!this.together) return this.write([settlement]).then((done) => done.get(keyOf(settlement)));
+    return new Promise<Settled>((resolve, reject) => {
+      this.waiting.push({ settlement, resolve, reject });
+      if (!this.sending) {
+        this.sending = true;
+        queueMicrotask(() => this.send());
+      }
+    });
+  }
+
+  private send(): void {
+    const batch = this.waiting;
+    this.waiting = [];
+    if (batch.length === 0) {
+      this.sending = false;
+      return;
+    }
+    this.write(batch.map((w) => w.settlement)).then(
+      (done) => {
+        for (const w of batch) w.resolve(done.get(keyOf(w.settlement)));
+      },
+      (error: unknown) => {
+        for (const w of batch) w.reject(error);
+      },
+    ).finally(() => this.send());
+  }
 }

@@ -12,6 +12,7 @@ const DATA = [
   '', // an empty text
   'raw\nnewline\n2:[1]\n', // what the separators look like, unescaped
   '🍕'.repeat(3) + ':\u0001ñ', // characters beyond the BMP, a control character
+  '🍕'.repeat(10) + 'ñ🍕', // more of them than the data has other characters: its end is found again and again
   '{"a":"' + 'x'.repeat(70_000) + '"}',
 ];
 

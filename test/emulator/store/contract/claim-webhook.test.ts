@@ -78,3 +78,73 @@ describeAdapters('an attempt settled in one statement', (h) => {
     expect((await env.webhooks.delivery(d))!.status).toBe('succeeded');
   });
 });
+
+describeAdapters('attempts settled at once', (h) => {
+  it('go in one statement, each written as it would be alone; a lost claim among them writes nothing', async () => {
+    const env = h.storage.env('test');
+    if (h.kind === 'sqlite') return expect(env.webhooks.settleWithAttempt).toBeUndefined();
+    const a = await storeWithIntegration(env);
+    await env.webhooks.save(webhook(a.storeId, a.integrationId));
+    const ids = [id('dlv'), id('dlv'), id('dlv'), id('dlv')];
+    for (const [i, d] of ids.entries()) {
+      await env.webhooks.insertDelivery({ id: d, integrationId: a.integrationId, eventId: `evt_${i}`, eventType: 'order.created', body: '{}' }, T0 + i);
+    }
+    const claimed = await env.webhooks.claimDue(T0 + 10, 4, lease);
+    expect(claimed.map((c) => c.id)).toEqual(ids);
+    const attempt = (d: string, succeeded: boolean) => ({
+      deliveryId: d, attemptedAt: T0 + 11, manual: false, succeeded, responseStatus: succeeded ? 200 : 500, error: null, durationMs: 3,
+    });
+    // The first delivery's claim is lost before the others settle (settled with its token already).
+    const [lost, ...rest] = claimed;
+    await env.webhooks.settleWithAttempt!(lost!.claimToken, { status: 'succeeded', attemptCount: 1, nextAttemptAt: null }, T0 + 12, attempt(lost!.id, true));
+    const before = roundTrips.total.trips;
+    const answers = await Promise.all([
+      env.webhooks.settleWithAttempt!(lost!.claimToken, { status: 'failed', attemptCount: 9, nextAttemptAt: null }, T0 + 13, attempt(lost!.id, false)),
+      ...rest.map((c, i) => env.webhooks.settleWithAttempt!(
+        c.claimToken, i === 0 ? { status: 'pending', attemptCount: 1, nextAttemptAt: T0 + 60_000 } : { status: 'succeeded', attemptCount: 1, nextAttemptAt: null },
+        T0 + 13, attempt(c.id, i !== 0),
+      )),
+    ]);
+    // One statement for the four (they were four round trips and four commits).
+    expect(roundTrips.total.trips - before).toBe(1);
+    const current = await env.webhooks.get(a.integrationId);
+    expect(answers).toEqual([undefined, { webhook: current }, { webhook: current }, { webhook: current }]);
+    expect(await env.webhooks.delivery(ids[0]!)).toMatchObject({ status: 'succeeded', attemptCount: 1, updatedAt: T0 + 12 });
+    expect(await env.webhooks.attempts(ids[0]!)).toEqual([{ ...attempt(ids[0]!, true), number: 1 }]);
+    expect(await env.webhooks.delivery(ids[1]!)).toMatchObject({ status: 'pending', attemptCount: 1, nextAttemptAt: T0 + 60_000, updatedAt: T0 + 13 });
+    for (const [i, d] of ids.slice(1).entries()) {
+      expect(await env.webhooks.attempts(d)).toEqual([{ ...attempt(d, i !== 0), number: 1 }]);
+      if (i !== 0) expect(await env.webhooks.delivery(d)).toMatchObject({ status: 'succeeded', attemptCount: 1, nextAttemptAt: null, updatedAt: T0 + 13 });
+    }
+    // The next claim of the pending one settles alone, as its attempt number 2.
+    const [again] = await env.webhooks.claimDue(T0 + 60_000, 4, lease);
+    expect(again!.id).toBe(ids[1]);
+    await env.webhooks.settleWithAttempt!(again!.claimToken, { status: 'succeeded', attemptCount: 2, nextAttemptAt: null }, T0 + 60_001, attempt(ids[1]!, true));
+    expect((await env.webhooks.attempts(ids[1]!)).map((x) => [x.number, x.succeeded])).toEqual([[1, false], [2, true]]);
+  });
+});
+
+describeAdapters('attempts settled while a statement of settlements is on its way', (h) => {
+  it('wait for it and go together in the next one', async () => {
+    const env = h.storage.env('test');
+    if (h.kind === 'sqlite') return expect(env.webhooks.settleWithAttempt).toBeUndefined();
+    const a = await storeWithIntegration(env);
+    await env.webhooks.save(webhook(a.storeId, a.integrationId));
+    const ids = [id('dlv'), id('dlv'), id('dlv')];
+    for (const [i, d] of ids.entries()) {
+      await env.webhooks.insertDelivery({ id: d, integrationId: a.integrationId, eventId: `evt_${i}`, eventType: 'order.created', body: '{}' }, T0 + i);
+    }
+    const claimed = await env.webhooks.claimDue(T0 + 10, 3, lease);
+    const settle = (c: (typeof claimed)[number]) => env.webhooks.settleWithAttempt!(c.claimToken, { status: 'succeeded', attemptCount: 1, nextAttemptAt: null }, T0 + 12, {
+      deliveryId: c.id, attemptedAt: T0 + 11, manual: false, succeeded: true, responseStatus: 200, error: null, durationMs: 3,
+    });
+    const before = roundTrips.total.trips;
+    const first = settle(claimed[0]!);
+    // The first one's statement leaves in this turn and cannot be answered before the next I/O.
+    await Promise.resolve();
+    const answers = await Promise.all([first, settle(claimed[1]!), settle(claimed[2]!)]);
+    expect(roundTrips.total.trips - before).toBe(2);
+    expect(answers.every((x) => x?.webhook?.integrationId === a.integrationId)).toBe(true);
+    for (const d of ids) expect(await env.webhooks.delivery(d)).toMatchObject({ status: 'succeeded', attemptCount: 1 });
+  });
+});
