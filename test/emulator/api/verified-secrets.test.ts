@@ -73,6 +73,7 @@ describe('verified secrets', () => {
     cache.secrets.matches(c.keyId, c.secret, c.digest);
     for (const shown of [inspect(secrets, { depth: 10, showHidden: true }), JSON.stringify(secrets), inspect(cache, { depth: 10, showHidden: true }), JSON.stringify(cache)]) {
       expect(shown).not.toContain(c.secret);
+      expect(shown.replace(/[^0-9a-f]/g, '')).not.toContain(Buffer.from(c.secret.slice(-16)).toString('hex'));
     }
   });
 
