@@ -1,6 +1,7 @@
 import type { ChangeFeed } from '../store/changes.js';
 import type { Environment } from '../../src/contract/store.js';
 import type { AuthContext } from '../http/auth.js';
+import { VerifiedSecrets } from './verified-secrets.js';
 
 /**
  * The credential → integration → store records of recent keys, kept until the storage reports a
@@ -13,13 +14,23 @@ import type { AuthContext } from '../http/auth.js';
 export class AuthCache {
   private readonly entries = new Map<string, AuthContext>();
   private readonly enabled: boolean;
+  /**
+   * The secrets verified recently (verified-secrets.ts), on every storage: they save the hash and
+   * decide nothing, yet go with the records all the same.
+   */
+  readonly secrets = new VerifiedSecrets();
 
   constructor(private readonly changes: ChangeFeed, environment: Environment) {
     this.enabled = changes.exact;
     changes.on('auth', (change) => {
-      if (change.environment === environment) this.entries.clear();
+      if (change.environment === environment) this.forget();
     });
-    changes.on('reset', () => this.entries.clear());
+    changes.on('reset', () => this.forget());
+  }
+
+  private forget(): void {
+    this.entries.clear();
+    this.secrets.clear();
   }
 
   get(keyId: string): AuthContext | undefined {

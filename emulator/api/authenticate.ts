@@ -1,9 +1,9 @@
-import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../src/contract/errors.js';
 import type { EnvContext } from '../context.js';
 import type { AuthContext } from '../http/auth.js';
-import { parseAuthorization, secretMatches } from '../stores/credentials.js';
+import type { PresentedCredential } from '../stores/credentials.js';
 import { AuthCache } from './auth-cache.js';
+import type { VerifiedSecrets } from './verified-secrets.js';
 import { authRecords, type AuthRecords } from '../stores/repository.js';
 import type { MaybePromise } from '../store/maybe.js';
 
@@ -15,23 +15,33 @@ function cacheOf(env: EnvContext): AuthCache {
   return cache;
 }
 
+/** The SHA-256 digest of a presented secret (a server database's admission compares it in SQL), without hashing a secret verified before. */
+export function presentedDigest(env: EnvContext, presented: PresentedCredential): Buffer {
+  return cacheOf(env).secrets.digestOf(presented.keyId, presented.secret);
+}
+
 /**
- * spec: Authentication 1–4 — `Bearer key.secret` of this environment, secret checked against its
- * SHA-256 digest, not expired nor revoked. Anything else is 401 `unauthenticated`, with no hint of why.
- * The records come from a cache that a write to their rows empties (see auth-cache.ts); they are
- * frozen. A cache hit answers at once (no promise): this runs on every request. `read`: the records
- * the request's admission read (a server database), instead of a read of their own.
+ * spec: Authentication 1–4 — `Bearer key.secret` of this environment (`presented`: the request's
+ * Authorization header, parsed), secret checked against its SHA-256 digest, not expired nor revoked.
+ * Anything else is 401 `unauthenticated`, with no hint of why. The records come from a cache that a
+ * write to their rows empties (see auth-cache.ts); they are frozen. A cache hit answers at once (no
+ * promise): this runs on every request. `read`: the records the request's admission read (a server
+ * database), instead of a read of their own.
  */
-export function authenticate(env: EnvContext, request: FastifyRequest, read: { records: AuthRecords | undefined } | null = null): MaybePromise<AuthContext> {
-  const parsed = parseAuthorization(request.headers.authorization);
-  if (!parsed || parsed.env !== env.name) throw ApiError.of('unauthenticated');
+export function authenticate(
+  env: EnvContext, presented: PresentedCredential | undefined, read: { records: AuthRecords | undefined } | null = null,
+): MaybePromise<AuthContext> {
+  if (!presented || presented.env !== env.name) throw ApiError.of('unauthenticated');
   const cache = cacheOf(env);
   // Read with the request's admission (a server database, api/env-plugin.ts): frozen like kept ones.
-  if (read) return check(env, read.records && read.records.credential.keyId === parsed.keyId ? cache.freeze(read.records) : undefined, parsed.secret);
-  const kept = cache.get(parsed.keyId);
-  if (kept) return check(env, kept, parsed.secret);
-  const found = lookup(env, parsed.keyId, cache);
-  return found.then((f) => check(env, f, parsed.secret));
+  if (read) {
+    const records = read.records && read.records.credential.keyId === presented.keyId ? cache.freeze(read.records) : undefined;
+    return check(env, records, presented, cache.secrets);
+  }
+  const kept = cache.get(presented.keyId);
+  if (kept) return check(env, kept, presented, cache.secrets);
+  const found = lookup(env, presented.keyId, cache);
+  return found.then((f) => check(env, f, presented, cache.secrets));
 }
 
 async function lookup(env: EnvContext, keyId: string, cache: AuthCache): Promise<AuthContext | undefined> {
@@ -40,8 +50,8 @@ async function lookup(env: EnvContext, keyId: string, cache: AuthCache): Promise
   return found && cache.set(keyId, found, ticket);
 }
 
-function check(env: EnvContext, found: AuthContext | undefined, secret: string): MaybePromise<AuthContext> {
-  if (!found || !secretMatches(secret, found.credential.secretSha256)) throw ApiError.of('unauthenticated');
+function check(env: EnvContext, found: AuthContext | undefined, presented: PresentedCredential, secrets: VerifiedSecrets): MaybePromise<AuthContext> {
+  if (!found || !secrets.matches(presented.keyId, presented.secret, found.credential.secretSha256)) throw ApiError.of('unauthenticated');
   const { credential, integration, store } = found;
   const now = env.clock.now();
   if (credential.revokedAt !== null || (credential.expiresAt !== null && credential.expiresAt <= now)) {

@@ -1,4 +1,4 @@
-import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { Environment } from '../../src/contract/store.js';
 import { bearerToken } from '../http/bearer.js';
 
@@ -37,16 +37,18 @@ export function digestSecret(secret: string): Buffer {
   return hash('sha256', secret, 'buffer');
 }
 
-export function secretMatches(secret: string, digest: Buffer): boolean {
-  const candidate = digestSecret(secret);
-  return candidate.length === digest.length && timingSafeEqual(candidate, digest);
-}
-
 // The credential itself is case-sensitive; the header's scheme is read by the one Bearer rule.
 const CREDENTIAL = /^(svk_(live|test)_[A-Za-z0-9]{1,64})\.(svs_(live|test)_[A-Za-z0-9]{1,128})$/;
 
+/** An API credential as an Authorization header presents it (not verified). */
+export interface PresentedCredential {
+  keyId: string;
+  secret: string;
+  env: Environment;
+}
+
 /** Splits `Bearer key.secret`; undefined when the header does not have that shape. */
-export function parseAuthorization(header: string | undefined): { keyId: string; secret: string; env: Environment } | undefined {
+export function parseAuthorization(header: string | undefined): PresentedCredential | undefined {
   const token = bearerToken(header);
   if (token === undefined) return undefined;
   const m = CREDENTIAL.exec(token);

@@ -45,6 +45,17 @@ describe('401 unauthenticated (spec: Authentication 4)', () => {
     expect401(await emu.api('GET', '/me', { credential: wrong }));
   });
 
+  it('answers a wrong secret of a key whose right secret answered 200 the call before, and 200 again after', async () => {
+    const made = await newStore(emu);
+    const [key, secret] = made.credential.split('.');
+    const wrong = `${key}.${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`;
+    const call = asStore(emu, made);
+    expect((await call('GET', '/me')).status).toBe(200);
+    expect401(await call('GET', '/me', { credential: wrong }));
+    expect401(await call('GET', '/me', { credential: `${key}.${secret}0` }));
+    expect((await call('GET', '/me')).status).toBe(200);
+  });
+
   it("answers the other environment's credential on both base paths", async () => {
     expect401(await emu.api('GET', '/me', { credential: emu.live.credential }));
     expect401(await emu.liveApi('GET', '/me', { credential: emu.test.credential }));
@@ -105,8 +116,9 @@ describe('rotation (spec: Authentication 8)', () => {
     expect(Date.parse(old.body.data.integration.credential.expires_at)).toBe(emu.running.emulator.clock.now() + 24 * 3600_000);
   });
 
-  it('with overlap 0 stops the old credential at once', async () => {
+  it('with overlap 0 stops the old credential at once, also one that answered the call before', async () => {
     const made = await newStore(emu);
+    expect((await asStore(emu, made)('GET', '/me')).status).toBe(200);
     const rotated = await emu.control('POST', `/integrations/${made.integration.id}/credentials`, { overlap_hours: 0 });
     expect(rotated.status).toBe(201);
     expect401(await asStore(emu, made)('GET', '/me'));

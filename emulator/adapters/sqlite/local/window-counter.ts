@@ -8,15 +8,18 @@ export class WindowCounter {
 
   /** Counts one hit and says whether it is within the limit. */
   hit(key: string, now: number): { allowed: boolean; remaining: number; retryAfterSeconds: number } {
-    const w = this.current(key, now);
+    const window = fixedWindow(now);
+    const w = this.current(key, window.start);
     w.count += 1;
-    const { retryAfterSeconds } = fixedWindow(now);
-    return { allowed: w.count <= this.limit, remaining: Math.max(0, this.limit - w.count), retryAfterSeconds };
+    return { allowed: w.count <= this.limit, remaining: Math.max(0, this.limit - w.count), retryAfterSeconds: window.retryAfterSeconds };
   }
 
   /** Whether the key has already used its allowance this window, without counting. */
   exhausted(key: string, now: number): boolean {
-    return this.current(key, now).count >= this.limit;
+    // A key without a count this window has used nothing: no entry is made for it (every request asks).
+    const w = this.windows.get(key);
+    const used = w !== undefined && w.start === fixedWindow(now).start ? w.count : 0;
+    return used >= this.limit;
   }
 
   get max(): number {
@@ -27,8 +30,7 @@ export class WindowCounter {
     this.windows.clear();
   }
 
-  private current(key: string, now: number) {
-    const { start } = fixedWindow(now);
+  private current(key: string, start: number) {
     let w = this.windows.get(key);
     if (!w || w.start !== start) {
       w = { start, count: 0 };
