@@ -12,7 +12,7 @@ import { controlPlugin } from './control/index.js';
 import { accessPagePlugin } from './access/form.js';
 import { SERVICES } from './services.js';
 import { API_ROUTES, CONTROL_ROUTES } from './routes.js';
-import { registerHomologation } from './homologation/hooks.js';
+import { keepErrorCode, registerHomologation } from './homologation/hooks.js';
 import { createHostPolicy } from './http/host-check.js';
 import { answerClientError } from './http/client-error.js';
 import { isPromise } from './store/maybe.js';
@@ -128,8 +128,12 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
   app.setNotFoundHandler((request, reply) => sendError(request, reply, ApiError.of('not_found')));
 
   // The request log (`emulator logs tail`): every API request of both environments, answered ones included
-  // when a fault or the credential check answered before the route.
-  app.addHook('onSend', recordRequest);
+  // when a fault or the credential check answered before the route. The homologation observer's note
+  // of the answer goes in the same hook: one onSend for both records (a hook costs every request).
+  app.addHook('onSend', (request, reply, payload, done) => {
+    keepErrorCode(request, reply, payload);
+    recordRequest(request, reply, payload, done);
+  });
   // The emulator's root is the merchant panel's address, for people who open the bare URL in a browser.
   app.get('/', (_request, reply) => reply.redirect('/_emulator/panel', 302));
 
