@@ -203,7 +203,7 @@ function refuseBody(body: unknown): undefined {
 }
 
 function sendStored(request: FastifyRequest, reply: FastifyReply, response: StoredResponse, replay: boolean): FastifyReply {
-  for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
+  for (const name in response.headers) reply.header(name, response.headers[name]);
   let body = response.body;
   if (replay) {
     reply.header('Idempotent-Replay', 'true');
