@@ -195,7 +195,9 @@ export function requireBody(body: unknown): unknown {
  * fields, as every write refuses unknown ones: 422 with one `unknown_field` per key. No body or `{}` is fine.
  */
 function refuseBody(body: unknown): undefined {
-  const keys = body && typeof body === 'object' ? Object.keys(body) : [];
+  // A read has no body: nothing to look at.
+  if (body === undefined || body === null || typeof body !== 'object') return undefined;
+  const keys = Object.keys(body);
   if (keys.length > 0) {
     throw ApiError.validation(keys.map((key) => ({ field: key, code: 'unknown_field', message: `El campo "${key}" no es parte de esta operación.` })));
   }
