@@ -189,11 +189,18 @@ describe('parseParams (a route\'s path parameters, parsed once per distinct valu
     expect(refusal(() => parseParams(deliveryParams, input))).toEqual(expected);
   });
 
-  it('never takes an input whose values hold U+0000 for the one whose separators they look like', () => {
-    const two = z.strictObject({ a: z.string(), b: z.string().optional() });
-    expect(parseParams(two, { a: 'x', b: 'y' })).toEqual({ a: 'x', b: 'y' });
-    const lookalike = { a: 'x\u0000b\u0000y' };
-    expect(refusal(() => parseParams(two, lookalike))).toEqual(refusal(() => parseOrThrow(two, lookalike)));
+  it('parses every time an input of more than one parameter, or of another name', () => {
+    let parses = 0;
+    const counted = z.string().transform((s) => (parses++, s));
+    const two = z.strictObject({ id: counted, action: z.string() });
+    parseParams(two, { id: 'e1', action: 'pickup' });
+    parseParams(two, { id: 'e1', action: 'pickup' });
+    expect(parses).toBe(2);
+    const one = z.strictObject({ order_id: counted });
+    expect(parseParams(one, { order_id: 'x' })).toEqual({ order_id: 'x' });
+    const other = { other_id: 'x' };
+    expect(refusal(() => parseParams(one, other))).toEqual(refusal(() => parseOrThrow(one, other)));
+    expect(refusal(() => parseParams(one, other))?.code).toBe('validation_failed');
   });
 
   it(`stays right past ${PARAMS_MEMO_SIZE} distinct values (the memo starts over)`, () => {
