@@ -12,7 +12,7 @@ import { controlPlugin } from './control/index.js';
 import { accessPagePlugin } from './access/form.js';
 import { SERVICES } from './services.js';
 import { API_ROUTES, CONTROL_ROUTES } from './routes.js';
-import { registerHomologation } from './homologation/hooks.js';
+import { keepErrorCode, registerHomologation } from './homologation/hooks.js';
 import { createHostPolicy } from './http/host-check.js';
 import { answerClientError } from './http/client-error.js';
 import { isPromise } from './store/maybe.js';
@@ -25,6 +25,9 @@ import { recordRequests } from './http/request-log.js';
 import { serverTimeouts } from '../src/server/timeouts.js';
 import { readRestOfBody } from '../src/server/drain.js';
 import { NO_JSON_SCHEMAS } from './json-schemas.js';
+
+/** The request log hook's `done` when another hook calls it: the caller goes on by itself. */
+const NO_NEXT = () => {};
 
 /** The methods of the API and the control API (HEAD comes with every GET); any other is an unknown route. */
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -89,7 +92,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
       reply.header('X-Request-Id', request.id);
       const error = ApiError.of(hosts.hostAllowed(request.headers.host) ? 'not_found' : 'host_not_allowed');
       sendError(request, reply, error);
-      recordRequest(request, reply, JSON.stringify(error.toBody(request.id)), () => {});
+      recordRequest(request, reply, JSON.stringify(error.toBody(request.id)), NO_NEXT);
     },
   });
   headWithEveryGet(app);
@@ -128,8 +131,14 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Buil
   app.setNotFoundHandler((request, reply) => sendError(request, reply, ApiError.of('not_found')));
 
   // The request log (`emulator logs tail`): every API request of both environments, answered ones included
-  // when a fault or the credential check answered before the route.
-  app.addHook('onSend', recordRequest);
+  // when a fault or the credential check answered before the route. The homologation observer's note
+  // of the answer goes in the same hook, after the log's entry as when they were two hooks: one onSend
+  // for both records (a hook costs every request).
+  app.addHook('onSend', (request, reply, payload, done) => {
+    recordRequest(request, reply, payload, NO_NEXT);
+    keepErrorCode(request, reply, payload);
+    done(null, payload);
+  });
   // The emulator's root is the merchant panel's address, for people who open the bare URL in a browser.
   app.get('/', (_request, reply) => reply.redirect('/_emulator/panel', 302));
 

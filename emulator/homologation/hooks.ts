@@ -29,13 +29,18 @@ declare module 'fastify' {
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** The request's environment (by its base path) and the path under that base path, without the query. */
-function locate(emulator: Emulator, url: string): { env: EnvContext | null; path: string } {
-  const q = url.indexOf('?');
-  const path = q === -1 ? url : url.slice(0, q);
+/** The request's environment, by its base path (null: neither). */
+function envOf(emulator: Emulator, url: string): EnvContext | null {
   const { test, live } = emulator.envs;
-  const env = path.startsWith(`${test.basePath}/`) ? test : path.startsWith(`${live.basePath}/`) ? live : null;
-  return { env, path: env ? path.slice(env.basePath.length) : path };
+  return underBase(url, test.basePath) ? test : underBase(url, live.basePath) ? live : null;
+}
+
+const underBase = (url: string, base: string) => url.startsWith(base) && url.charCodeAt(base.length) === 47;
+
+/** The path under the environment's base path, without the query. */
+function pathUnder(env: EnvContext | null, url: string): string {
+  const q = url.indexOf('?');
+  return url.slice(env ? env.basePath.length : 0, q === -1 ? url.length : q);
 }
 
 /**
@@ -43,7 +48,8 @@ function locate(emulator: Emulator, url: string): { env: EnvContext | null; path
  * the API routes so that they apply to them):
  * - preHandler (after authentication): reads the digest and the whitelisted facts of a write, and
  *   answers an observer-injected 503/429 to the integration's next idempotent write;
- * - onSend: keeps the error code of a non-2xx answer, and what a batch's answer says succeeded;
+ * - onSend (keepErrorCode, called by the app's one onSend hook with the request log's record):
+ *   keeps the error code of a non-2xx answer, and what a batch's answer says succeeded;
  * - onResponse: records the call in the integration's ring (control routes and unauthenticated
  *   calls have no integration and are not recorded).
  * Callback hooks with early returns: a GET costs a few property reads and one array push.
@@ -54,7 +60,6 @@ export function registerHomologation(app: FastifyInstance, emulator: Emulator): 
   stampArrivals(app.server);
   app.decorateRequest('homologation', null);
   app.addHook('preHandler', observeRequest(service, emulator));
-  app.addHook('onSend', keepErrorCode);
   app.addHook('onResponse', recordCall(service));
 }
 
@@ -66,12 +71,12 @@ function observeRequest(service: HomologationService, emulator: Emulator) {
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const auth = request.auth;
     if (!auth || !service.recording) return done();
-    const { env, path } = locate(emulator, request.url);
-    const write = WRITES.has(request.method);
-    const seen: Seen = { path, digest: null, facts: null, injected: false, code: null, batchOps: null };
+    const url = request.url;
+    const env = envOf(emulator, url);
+    const seen: Seen = { path: pathUnder(env, url), digest: null, facts: null, injected: false, code: null, batchOps: null };
     request.homologation = seen;
-    if (!write) return done();
-    observeWrite(service, env, path, seen, request, reply).then(() => done(), (error: Error) => done(error));
+    if (!WRITES.has(request.method)) return done();
+    observeWrite(service, env, seen.path, seen, request, reply).then(() => done(), (error: Error) => done(error));
   };
 }
 
@@ -100,27 +105,28 @@ async function observeWrite(service: HomologationService, env: EnvContext | null
 const ORDER_STATUS = /"status":"([a-z_]+)"/;
 
 /**
- * onSend: the spec's error code of a non-2xx answer; a 2xx batch's per-operation results; the status
- * a GET /orders/{id} showed (DESIGN: "told" that an order is final includes the ERP's own read).
+ * At onSend (the app's hook calls it): the spec's error code of a non-2xx answer; a 2xx batch's
+ * per-operation results; the status a GET /orders/{id} showed (DESIGN: "told" that an order is
+ * final includes the ERP's own read). Nothing for a request the observer did not see.
  */
-function keepErrorCode(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, p?: unknown) => void): void {
+export function keepErrorCode(request: FastifyRequest, reply: FastifyReply, payload: unknown): void {
   const seen = request.homologation;
-  if (seen && request.method === 'GET' && reply.statusCode === 200 && seen.path.startsWith('/orders/') && seen.path.indexOf('/', 8) === -1 && typeof payload === 'string') {
+  if (!seen) return;
+  if (request.method === 'GET' && reply.statusCode === 200 && seen.path.startsWith('/orders/') && seen.path.indexOf('/', 8) === -1 && typeof payload === 'string') {
     const status = ORDER_STATUS.exec(payload.slice(0, 400))?.[1];
     if (status) seen.facts = { status };
   }
-  if (seen?.batchOps && seen.facts && reply.statusCode < 300 && typeof payload === 'string') {
+  if (seen.batchOps && seen.facts && reply.statusCode < 300 && typeof payload === 'string') {
     Object.assign(seen.facts, batchAnswerFacts(seen.batchOps, payload));
     seen.batchOps = null;
   }
-  if (seen && reply.statusCode >= 400 && typeof payload === 'string') {
+  if (reply.statusCode >= 400 && typeof payload === 'string') {
     try {
       seen.code = (JSON.parse(payload) as { error?: { code?: string } }).error?.code ?? null;
     } catch {
       seen.code = null;
     }
   }
-  done(null, payload);
 }
 
 /** onResponse: the call into its integration's ring, bound to the fault that answered it. */

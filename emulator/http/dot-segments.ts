@@ -18,6 +18,8 @@ const MAYBE = /\/(?:\.|%2e)/i;
  * removeDotSegments('/v1/catalog/products/%2E%2e?x=1'); // '/v1/catalog/?x=1'
  */
 export function removeDotSegments(target: string): string {
+  // The path is the start of the target: a target without the pattern has no dot segment (every request pays this test).
+  if (!MAYBE.test(target)) return target;
   const q = target.indexOf('?');
   const path = q === -1 ? target : target.slice(0, q);
   if (!path.startsWith('/') || !MAYBE.test(path)) return target;

@@ -2,7 +2,7 @@ import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyReques
 import type { z } from 'zod';
 import type { Endpoint } from '../../src/contract/endpoint.js';
 import { ApiError } from '../../src/contract/errors.js';
-import { parseOrThrow } from '../../src/contract/validation.js';
+import { parseOrThrow, parseParams } from '../../src/contract/validation.js';
 import type { EnvContext } from '../context.js';
 import type { Emulator } from '../emulator.js';
 import { assertNotSuspended, type AuthContext } from './auth.js';
@@ -10,8 +10,7 @@ import { checkIdempotency, replayOf, settleIdempotency, type IdempotencyDecision
 import { ClaimAnswered, type StoredResponse, type WorkClaim } from '../store/coordination.js';
 import { JsonText } from './json-text.js';
 import { parseQuery } from './query.js';
-
-const NO_KEY: IdempotencyDecision = { kind: 'none' };
+import { isPromise } from '../store/maybe.js';
 
 export interface CallContext<E extends Endpoint> {
   /** The request's environment: one registration serves both (api/base-path.ts). */
@@ -94,7 +93,10 @@ export function apiRoute<E extends Endpoint>(
     method: endpoint.method,
     url: fastifyPath(endpoint.path),
     ...(options.prefetch ? { config: { prefetch: options.prefetch } } : {}),
-    handler: async (request, reply) => {
+    // Not an async function: a read whose handler answers at once (the SQLite order read) is sent in
+    // this call, without a promise and the turns of the queue that awaiting it and fastify's wait
+    // for it would cost. Fastify sends what a sync handler throws as it sends a rejection.
+    handler: (request, reply) => {
       const env = request.env!;
       const auth = request.auth!;
       if (endpoint.scope !== null) {
@@ -102,61 +104,80 @@ export function apiRoute<E extends Endpoint>(
         if (!auth.integration.scopes.includes(endpoint.scope)) throw ApiError.of('insufficient_scope');
       }
       options.guard?.(auth);
-      const integrationId = auth.integration.id;
-      const claims = emulator.storage.coordination.idempotency;
-      // Reads take no key: no claim to look up, and no promise to wait for (the hot path).
-      const decision: IdempotencyDecision = endpoint.idempotency === 'none' ? NO_KEY : await checkIdempotency(
-        claims, env.name, env.clock.now(), integrationId, endpoint, request.headers['idempotency-key'], request.method, urlPath(request), request.body,
-        options.claimsWithWork === true,
-      );
-      if (decision.kind === 'replay') return sendStored(request, reply, decision.response, true);
-      const workClaim = decision.kind === 'work' ? decision.claim : undefined;
-      const outcomeOfWork = options.outcomeOfWork;
-      if (workClaim && outcomeOfWork) {
-        workClaim.answerOf = (out) => {
-          const outcome = outcomeOfWork(out);
-          return outcome && { status: outcome.status ?? endpoint.status, body: outcome.body, headers: outcome.headers ?? {} };
-        };
-      }
-
-      let response: StoredResponse;
-      let code: string | undefined;
-      try {
-        const outcome = await handler({
-          env,
-          emulator,
-          auth,
-          request,
-          rawBody: request.body,
-          params: (endpoint.params ? parseOrThrow(endpoint.params, request.params) : {}) as never,
-          query: (endpoint.query ? parseQuery(endpoint.query, request.query) : {}) as never,
-          body: (options.parsesBodyItself ? (requireBody(request.body), undefined) : endpoint.body ? parseBody(endpoint.body, request.body) : refuseBody(request.body)) as never,
-          ...(workClaim ? { claim: workClaim } : {}),
-        });
-        response = { status: outcome.status ?? endpoint.status, body: outcome.body, headers: outcome.headers ?? {} };
-      } catch (error) {
-        // The unit of work's claim did not take the key: the claim answers (nothing was written).
-        if (error instanceof ClaimAnswered) return sendStored(request, reply, replayOf(error.claim)!, true);
-        const key = decision.kind === 'fresh' || decision.kind === 'work' ? decision.key : undefined;
-        if (!(error instanceof ApiError) || key === undefined) {
-          if (key !== undefined && (decision.kind === 'fresh' || workClaim?.taken?.kind === 'fresh')) await claims.release(env.name, integrationId, key);
-          throw error;
-        }
-        code = error.code;
-        response = { status: error.status, body: error.toBody(request.id), headers: error.headers };
-      }
-      // Stored with the unit of work's COMMIT: the same answer as the handler's, sent as stored.
-      if (workClaim?.stored) return sendStored(request, reply, workClaim.stored, false);
-      if (workClaim) {
-        // The handler answered without a unit of work (an error before it): the key is claimed now,
-        // and a key that is not this request's answers as it would have before the handler ran.
-        const replay = replayOf(await workClaim.result());
-        if (replay) return sendStored(request, reply, replay, true);
-      }
-      if (decision.kind === 'fresh' || decision.kind === 'work') await settleIdempotency(claims, env.name, integrationId, decision.key, response, code);
-      return sendStored(request, reply, response, false);
+      return endpoint.idempotency === 'none' ? answerRead(request, reply, env, auth) : answerWrite(request, reply, env, auth);
     },
   });
+
+  /** A route without idempotency: what it throws is the answer (no key to release or settle). */
+  function answerRead(request: FastifyRequest, reply: FastifyReply, env: EnvContext, auth: AuthContext): Promise<FastifyReply> | undefined {
+    const outcome = handler(callOf(request, env, auth, undefined));
+    if (isPromise(outcome)) return outcome.then((done) => sendStored(request, reply, storedOf(done), false));
+    // Sent now; a sync fastify handler that sent returns nothing (a returned reply would be sent twice).
+    sendStored(request, reply, storedOf(outcome), false);
+    return undefined;
+  }
+
+  const storedOf = (outcome: Outcome): StoredResponse => ({ status: outcome.status ?? endpoint.status, body: outcome.body, headers: outcome.headers ?? {} });
+
+  /** The handler's call: params, query and body parsed with the contract (a 422 is thrown from here). */
+  function callOf(request: FastifyRequest, env: EnvContext, auth: AuthContext, workClaim: WorkClaim | undefined): CallContext<E> {
+    return {
+      env,
+      emulator,
+      auth,
+      request,
+      rawBody: request.body,
+      params: (endpoint.params ? parseParams(endpoint.params, request.params) : {}) as never,
+      query: (endpoint.query ? parseQuery(endpoint.query, request.query) : {}) as never,
+      body: (options.parsesBodyItself ? (requireBody(request.body), undefined) : endpoint.body ? parseBody(endpoint.body, request.body) : refuseBody(request.body)) as never,
+      ...(workClaim ? { claim: workClaim } : {}),
+    };
+  }
+
+  /** A write: its idempotency key is checked, claimed and settled around the handler (spec: Idempotency rules). */
+  async function answerWrite(request: FastifyRequest, reply: FastifyReply, env: EnvContext, auth: AuthContext): Promise<FastifyReply> {
+    const integrationId = auth.integration.id;
+    const claims = emulator.storage.coordination.idempotency;
+    const decision: IdempotencyDecision = await checkIdempotency(
+      claims, env.name, env.clock.now(), integrationId, endpoint, request.headers['idempotency-key'], request.method, urlPath(request), request.body,
+      options.claimsWithWork === true,
+    );
+    if (decision.kind === 'replay') return sendStored(request, reply, decision.response, true);
+    const workClaim = decision.kind === 'work' ? decision.claim : undefined;
+    const outcomeOfWork = options.outcomeOfWork;
+    if (workClaim && outcomeOfWork) {
+      workClaim.answerOf = (out) => {
+        const outcome = outcomeOfWork(out);
+        return outcome && { status: outcome.status ?? endpoint.status, body: outcome.body, headers: outcome.headers ?? {} };
+      };
+    }
+
+    let response: StoredResponse;
+    let code: string | undefined;
+    try {
+      response = storedOf(await handler(callOf(request, env, auth, workClaim)));
+    } catch (error) {
+      // The unit of work's claim did not take the key: the claim answers (nothing was written).
+      if (error instanceof ClaimAnswered) return sendStored(request, reply, replayOf(error.claim)!, true);
+      const key = decision.kind === 'fresh' || decision.kind === 'work' ? decision.key : undefined;
+      if (!(error instanceof ApiError) || key === undefined) {
+        if (key !== undefined && (decision.kind === 'fresh' || workClaim?.taken?.kind === 'fresh')) await claims.release(env.name, integrationId, key);
+        throw error;
+      }
+      code = error.code;
+      response = { status: error.status, body: error.toBody(request.id), headers: error.headers };
+    }
+    // Stored with the unit of work's COMMIT: the same answer as the handler's, sent as stored.
+    if (workClaim?.stored) return sendStored(request, reply, workClaim.stored, false);
+    if (workClaim) {
+      // The handler answered without a unit of work (an error before it): the key is claimed now,
+      // and a key that is not this request's answers as it would have before the handler ran.
+      const replay = replayOf(await workClaim.result());
+      if (replay) return sendStored(request, reply, replay, true);
+    }
+    if (decision.kind === 'fresh' || decision.kind === 'work') await settleIdempotency(claims, env.name, integrationId, decision.key, response, code);
+    return sendStored(request, reply, response, false);
+  }
 }
 
 function parseBody(schema: z.ZodType, body: unknown) {
@@ -174,7 +195,9 @@ export function requireBody(body: unknown): unknown {
  * fields, as every write refuses unknown ones: 422 with one `unknown_field` per key. No body or `{}` is fine.
  */
 function refuseBody(body: unknown): undefined {
-  const keys = body && typeof body === 'object' ? Object.keys(body) : [];
+  // A read has no body: nothing to look at.
+  if (body === undefined || body === null || typeof body !== 'object') return undefined;
+  const keys = Object.keys(body);
   if (keys.length > 0) {
     throw ApiError.validation(keys.map((key) => ({ field: key, code: 'unknown_field', message: `El campo "${key}" no es parte de esta operación.` })));
   }
@@ -182,7 +205,7 @@ function refuseBody(body: unknown): undefined {
 }
 
 function sendStored(request: FastifyRequest, reply: FastifyReply, response: StoredResponse, replay: boolean): FastifyReply {
-  for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
+  for (const name in response.headers) reply.header(name, response.headers[name]);
   let body = response.body;
   if (replay) {
     reply.header('Idempotent-Replay', 'true');

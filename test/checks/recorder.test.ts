@@ -4,6 +4,7 @@ import { homologationService } from '../../emulator/homologation/observer-state.
 import { LocalHomologation } from '../../emulator/adapters/sqlite/local/homologation.js';
 import { RING_SIZE } from '../../emulator/store/coordination.js';
 import { factsOf } from '../../emulator/homologation/facts.js';
+import { seedMenu, simulate } from '../helpers/orders.js';
 
 let emu: TestEmulator | undefined;
 afterEach(async () => {
@@ -36,6 +37,25 @@ describe('the observer records every API call per integration', () => {
     expect(text).not.toMatch(/Bearer|svs_/);
     // Another integration's ring is its own.
     expect(await homologationService(emu.running.emulator).store.calls(emu.live.integration_id)).toEqual([]);
+  });
+
+  // DESIGN: "told" that an order is final includes the ERP's own read; the answer's code and status
+  // are noted in the same onSend hook as the request log's entry (issue 25), and both keep them.
+  it('keeps the status a GET /orders/{id} showed and the code of a refused read, as the request log does', async () => {
+    emu = await startTestEmulator();
+    await seedMenu(emu);
+    const order = await simulate(emu);
+    const missing = 'ord_01JD0000000000000000000000';
+    expect((await emu.api('GET', `/orders/${order.id}`)).status).toBe(200);
+    expect((await emu.api('GET', `/orders/${missing}`)).status).toBe(404);
+    const reads = (await recorded(emu)).filter((c) => c.method === 'GET');
+    expect(reads.map((c) => [c.path, c.status, c.code, c.facts])).toEqual([
+      [`/orders/${order.id}`, 200, null, { status: 'pending' }],
+      [`/orders/${missing}`, 404, 'not_found', null],
+    ]);
+    const logged = (await emu.control('GET', '/logs?tail=2')).body.data.entries;
+    expect(logged.map((e: { path: string; status: number; error_code: string | null; request_id: string }) => [e.path, e.status, e.error_code, e.request_id]))
+      .toEqual(reads.map((c) => [`/sandbox/v1${c.path}`, c.status, c.code, c.request_id]));
   });
 
   it('is cleared by /_emulator/reset', async () => {

@@ -26,6 +26,19 @@ describe('ulid', () => {
     expect(ulid(33.9, seededRandom(1)).slice(0, 10)).toBe('0000000011');
   });
 
+  // issue 25: the time's characters are kept from one id to the next in the same millisecond.
+  it('encodes each id\'s own millisecond when ids of different instants alternate', () => {
+    const random = seededRandom(5);
+    const times: [number, string][] = [[32, '0000000010'], [32, '0000000010'], [33, '0000000011'], [32, '0000000010'], [1024, '0000000100'], [31, '000000000Z']];
+    for (const [ms, time] of times) expect(ulid(ms, random).slice(0, 10)).toBe(time);
+  });
+
+  it('takes each random character from the low 5 bits of its byte, in order', () => {
+    const bytes = Uint8Array.from({ length: 16 }, (_, i) => i * 2 + 64 * (i % 4));
+    const fixed = { bytes: () => bytes, float: () => 0 };
+    expect(ulid(0, fixed).slice(10)).toBe('02468ACEGJMPRTWY');
+  });
+
   it('never uses the letters I, L, O or U', () => {
     const random = seededRandom(42);
     for (let i = 0; i < 200; i++) expect(ulid(i * 7919, random)).not.toMatch(/[ILOU]/);

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiError, type FieldIssue } from '../../src/contract/errors.js';
 import { categoryInput, productInput, productPatch } from '../../src/contract/catalog.js';
-import { amount, datetime, externalId } from '../../src/contract/common.js';
+import { amount, datetime, externalId, id } from '../../src/contract/common.js';
 import { storePatch } from '../../src/contract/store.js';
-import { issuesToDetails, parseOrThrow } from '../../src/contract/validation.js';
+import { issuesToDetails, PARAMS_MEMO_SIZE, parseOrThrow, parseParams } from '../../src/contract/validation.js';
 
 function details(schema: z.ZodType, input: unknown, prefix = ''): FieldIssue[] {
   try {
@@ -136,5 +136,75 @@ describe('ill-formed text (a lone UTF-16 surrogate)', () => {
   it('walks a body nested 100,000 levels deep without overflowing the stack', () => {
     const deep = JSON.parse(`${'{"a":'.repeat(100_000)}"\\ud800"${'}'.repeat(100_000)}`);
     expect(details(z.custom(() => true), deep)).toHaveLength(1);
+  });
+});
+
+/** What a parse throws, as `{code, details}` (null when it parses). */
+function refusal(parse: () => unknown): { code: string; details: unknown } | null {
+  try {
+    parse();
+    return null;
+  } catch (error) {
+    return { code: (error as ApiError).code, details: (error as ApiError).details };
+  }
+}
+
+// issue 25: a path parameter's parse through zod was a fifth of an order read's own CPU.
+describe('parseParams (a route\'s path parameters, parsed once per distinct value)', () => {
+  const deliveryParams = z.strictObject({ delivery_id: id('delivery') });
+  const valid = 'dlv_01JD0000000000000000000000';
+
+  it('parses a set of values once while it is remembered', () => {
+    let parses = 0;
+    const counted = z.strictObject({ order_id: z.string().transform((s) => (parses++, s)) });
+    expect(parseParams(counted, { order_id: 'ord_1' })).toEqual({ order_id: 'ord_1' });
+    expect(parseParams(counted, { order_id: 'ord_1' })).toEqual({ order_id: 'ord_1' });
+    expect(parses).toBe(1);
+  });
+
+  it('answers a different value for a different input', () => {
+    const params = z.strictObject({ order_id: z.string() });
+    expect(parseParams(params, { order_id: 'ord_1' })).toEqual({ order_id: 'ord_1' });
+    expect(parseParams(params, { order_id: 'ord_2' })).toEqual({ order_id: 'ord_2' });
+    // Another schema with the same values keeps its own answers.
+    expect(parseParams(z.strictObject({ order_id: z.string().transform((s) => s.length) }), { order_id: 'ord_1' })).toEqual({ order_id: 5 });
+  });
+
+  it('gives each caller its own object', () => {
+    const first = parseParams(deliveryParams, { delivery_id: valid }) as Record<string, unknown>;
+    first.delivery_id = 'changed';
+    expect(parseParams(deliveryParams, { delivery_id: valid })).toEqual({ delivery_id: valid });
+  });
+
+  it.each<[string, Record<string, string>]>([
+    ['an invalid value after a valid one', { delivery_id: 'dlv_nope' }],
+    ['a lone surrogate', { delivery_id: `${valid}\ud800` }],
+    ['U+0000', { delivery_id: `${valid}\u0000` }],
+    ['an unknown parameter', { delivery_id: valid, other: 'x' }],
+  ])('refuses %s with the same 422 and details as parseOrThrow, every time', (_what, input) => {
+    parseParams(deliveryParams, { delivery_id: valid });
+    const expected = refusal(() => parseOrThrow(deliveryParams, input));
+    expect(expected?.code).toBe('validation_failed');
+    expect(refusal(() => parseParams(deliveryParams, input))).toEqual(expected);
+    expect(refusal(() => parseParams(deliveryParams, input))).toEqual(expected);
+  });
+
+  it('parses every time an input of more than one parameter, or of another name', () => {
+    let parses = 0;
+    const counted = z.string().transform((s) => (parses++, s));
+    const two = z.strictObject({ id: counted, action: z.string() });
+    parseParams(two, { id: 'e1', action: 'pickup' });
+    parseParams(two, { id: 'e1', action: 'pickup' });
+    expect(parses).toBe(2);
+    const one = z.strictObject({ order_id: counted });
+    expect(parseParams(one, { order_id: 'x' })).toEqual({ order_id: 'x' });
+    const other = { other_id: 'x' };
+    expect(refusal(() => parseParams(one, other))).toEqual(refusal(() => parseOrThrow(one, other)));
+    expect(refusal(() => parseParams(one, other))?.code).toBe('validation_failed');
+  });
+
+  it(`stays right past ${PARAMS_MEMO_SIZE} distinct values (the memo starts over)`, () => {
+    const params = z.strictObject({ order_id: z.string() });
+    for (let i = 0; i <= PARAMS_MEMO_SIZE * 2; i += 7) expect(parseParams(params, { order_id: `ord_${i}` })).toEqual({ order_id: `ord_${i}` });
   });
 });
