@@ -148,7 +148,7 @@ export function apiRoute<E extends Endpoint>(
     if (workClaim && outcomeOfWork) {
       workClaim.answerOf = (out) => {
         const outcome = outcomeOfWork(out);
-        return outcome && { status: outcome.status ?? endpoint.status, body: outcome.body, headers: outcome.headers ?? {} };
+        return outcome && storedOf(outcome);
       };
     }
 
