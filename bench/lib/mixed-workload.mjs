@@ -4,6 +4,7 @@
 // simulated (POST /_emulator/orders) → acknowledged → accepted → ready → completed, never two of
 // its requests in flight at once (so a 409 is an error of the emulator, not a race of the bench).
 import { Pool } from 'undici';
+import { lastNextCursor, readListPage } from './list-page.mjs';
 
 /** Requests per 20 of each kind: what `--mix` changes. Simulate : ack : status is 1 : 1 : 3 so the pipeline stays fed. */
 export const DEFAULT_MIX = { read: 8, products: 4, feed: 3, simulate: 1, ack: 1, status: 3 };
@@ -89,42 +90,76 @@ export class Target {
 }
 
 /**
- * One HTTP exchange: `{ status, ok, text, code }`; the body is always read to its end, decoded only
- * when `text` is asked for (or for an error's code); a network failure is status 0 with its code.
+ * One HTTP exchange: `{ status, ok, text, bytes, code }`. The body is always read to its end and
+ * kept as `read` says: 'text' (decoded, the default), 'bytes' (one Buffer, not decoded) or 'none'
+ * (dropped chunk by chunk); an error's body is decoded for its code. A network failure is status 0
+ * with its code. Through undici's dispatch and a handler of ours rather than `pool.request`: no
+ * body stream, async resource or promise per body, which cost the bench more than the bytes did.
  */
-export async function exchange(pool, method, path, headers, body, { text = true } = {}) {
-  try {
-    const res = await pool.request({
-      method,
-      path,
-      headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const ok = res.statusCode < 300;
-    if (ok && !text) {
-      await res.body.arrayBuffer();
-      return { status: res.statusCode, ok };
+export function exchange(pool, method, path, headers, body, { read = 'text' } = {}) {
+  return new Promise((resolve) => {
+    const answer = new Answer(read, resolve);
+    try {
+      pool.dispatch(
+        {
+          method,
+          path,
+          headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        },
+        answer,
+      );
+    } catch (error) {
+      answer.onError(error);
     }
-    const read = await res.body.text();
-    if (ok) return { status: res.statusCode, ok, text: read };
+  });
+}
+
+/** undici's handler of one request (its callbacks: onConnect, onHeaders, onData…, then onComplete or onError). */
+class Answer {
+  constructor(read, resolve) {
+    this.read = read;
+    this.resolve = resolve;
+    this.status = 0;
+    this.chunks = null;
+    this.settled = false;
+  }
+
+  onConnect() {}
+
+  onHeaders(status) {
+    this.status = status;
+    this.chunks = this.read === 'none' && status < 300 ? null : [];
+    return true;
+  }
+
+  onData(chunk) {
+    this.chunks?.push(chunk);
+    return true;
+  }
+
+  onComplete() {
+    if (this.settled) return;
+    this.settled = true;
+    const status = this.status;
+    const ok = status < 300;
+    if (ok && this.read === 'none') return this.resolve({ status, ok });
+    const bytes = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
+    if (ok) return this.resolve(this.read === 'bytes' ? { status, ok, bytes } : { status, ok, text: bytes.toString('utf8') });
     let code = '';
     try {
-      code = JSON.parse(read).error?.code ?? '';
+      code = JSON.parse(bytes.toString('utf8')).error?.code ?? '';
     } catch {
       code = 'not_json';
     }
-    return { status: res.statusCode, ok, code };
-  } catch (error) {
-    return { status: 0, ok: false, code: error.code ?? error.name ?? 'error' };
+    this.resolve({ status, ok, code });
   }
-}
 
-/** `next_cursor` of a list page without parsing the page (~80 KB of products with their options: parsing it would load the bench, not the emulator). */
-function nextCursor(text) {
-  const at = text.lastIndexOf('"next_cursor":');
-  if (at < 0) return null;
-  const rest = text.slice(at + '"next_cursor":'.length).trimStart();
-  return rest.startsWith('"') ? JSON.parse(rest.slice(0, rest.indexOf('"', 1) + 1)) : null;
+  onError(error) {
+    if (this.settled) return;
+    this.settled = true;
+    this.resolve({ status: 0, ok: false, code: error.code ?? error.name ?? 'error' });
+  }
 }
 
 export const API = '/sandbox/v1';
@@ -133,7 +168,7 @@ export const API = '/sandbox/v1';
 const OPERATIONS = {
   read(t) {
     const id = t.known[t.reads++ % t.known.length];
-    return { method: 'GET', path: `${API}/orders/${id}`, headers: t.auth, text: false };
+    return { method: 'GET', path: `${API}/orders/${id}`, headers: t.auth, read: 'none' };
   },
   products(t) {
     const reader = t.productReaders.pop() ?? { cursor: null };
@@ -141,9 +176,10 @@ const OPERATIONS = {
       method: 'GET',
       path: `${API}/catalog/products?limit=50${reader.cursor ? `&cursor=${encodeURIComponent(reader.cursor)}` : ''}`,
       headers: t.auth,
+      read: 'bytes',
       done(res) {
         // The last page sends the reader back to the first, as a client polling its catalog does.
-        if (res.ok) reader.cursor = nextCursor(res.text);
+        if (res.ok) reader.cursor = lastNextCursor(res.bytes);
         t.productReaders.push(reader);
       },
     };
@@ -156,12 +192,13 @@ const OPERATIONS = {
       method: 'GET',
       path: `${API}/events?limit=100${reader.after ? `&after=${encodeURIComponent(reader.after)}` : ''}`,
       headers: t.auth,
+      read: 'bytes',
       done(res) {
         if (res.ok) {
-          const page = JSON.parse(res.text);
-          reader.after = page.next_cursor ?? reader.after;
+          const page = readListPage(res.bytes);
+          reader.after = page.nextCursor ?? reader.after;
           t.feedHead = reader.after;
-          t.feedEvents += page.data.length;
+          t.feedEvents += page.items;
           t.feedPages++;
         }
         t.feedReaders.push(reader);
@@ -193,7 +230,7 @@ const OPERATIONS = {
       path: `${API}/orders/${id}/ack`,
       headers: { ...t.auth, 'idempotency-key': t.key() },
       body: { external_id: `ERP-${t.tag}-${n}`, external_number: String(n) },
-      text: false,
+      read: 'none',
       done(res) {
         if (res.ok) t.staged.push({ id, next: 'accepted' });
       },
@@ -207,7 +244,7 @@ const OPERATIONS = {
       path: `${API}/orders/${order.id}/status`,
       headers: { ...t.auth, 'idempotency-key': t.key() },
       body: order.next === 'accepted' ? { status: 'accepted', estimated_minutes: 30 } : { status: order.next },
-      text: false,
+      read: 'none',
       done(res) {
         const next = NEXT_STATUS[order.next];
         if (res.ok && next) t.staged.push({ id: order.id, next });
