@@ -1,7 +1,9 @@
 // What the mixed bench needs of a list page (`{"data":[…],"next_cursor":…,…}`), read from its bytes
-// without decoding or parsing it: a page of products is ~80 KB and one of the feed tens of KB, and
-// turning them into strings and objects made up a quarter of the bench's own CPU, taken from the
-// emulator and PostgreSQL on a shared machine.
+// as they arrive, without decoding or parsing the page and without joining its chunks: a page of
+// products is ~80 KB and one of the feed tens of KB. Turning them into strings and objects made up a
+// quarter of the bench's own CPU (taken from the emulator and PostgreSQL on a shared machine), and
+// joining the chunks into one buffer made the garbage collector mark the whole heap several times
+// a second (every joined buffer is memory outside the heap).
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -15,65 +17,122 @@ const NULL_START = 0x6e; // n
 const NEXT_CURSOR = Buffer.from('"next_cursor":');
 
 /**
- * `next_cursor` of a list page whose envelope ends with it (the catalog's pages), found from the end:
- * a string, or null (null, or no such key).
+ * `next_cursor` of a page whose envelope ends with it (the catalog's pages), found from the end of
+ * its chunks (in the last one, unless it is cut there): a string, or null (null, or no such key).
  */
-export function lastNextCursor(bytes) {
-  const at = bytes.lastIndexOf(NEXT_CURSOR);
-  if (at < 0) return null;
-  let i = at + NEXT_CURSOR.length;
-  while (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09) i++;
-  if (bytes[i] !== QUOTE) return null;
-  return JSON.parse(bytes.toString('utf8', i, stringEnd(bytes, i) + 1));
+export class CursorAtEnd {
+  constructor() {
+    this.chunks = [];
+  }
+
+  write(chunk) {
+    this.chunks.push(chunk);
+  }
+
+  end() {
+    const { chunks } = this;
+    for (let from = chunks.length - 1; from >= 0; from--) {
+      const bytes = from === chunks.length - 1 ? chunks[from] : Buffer.concat(chunks.slice(from));
+      const at = bytes.lastIndexOf(NEXT_CURSOR);
+      // Not in the last chunk: the key may be cut between two, so the search goes on over the joined tail.
+      if (at < 0) continue;
+      this.chunks = null;
+      return { nextCursor: cursorAt(bytes, at + NEXT_CURSOR.length) };
+    }
+    this.chunks = null;
+    return { nextCursor: null };
+  }
 }
 
-/** The index of the quote that closes the string opening at `start` (a quote after an odd run of backslashes is escaped). */
-function stringEnd(bytes, start) {
-  for (let i = start + 1; i < bytes.length; i++) {
-    const c = bytes[i];
-    if (c === BACKSLASH) i++;
-    else if (c === QUOTE) return i;
+/** The string value that starts at `i` (after blanks), or null for anything else. */
+function cursorAt(bytes, i) {
+  while (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09) i++;
+  if (bytes[i] !== QUOTE) return null;
+  for (let j = i + 1; j < bytes.length; j++) {
+    if (bytes[j] === BACKSLASH) j++;
+    else if (bytes[j] === QUOTE) return JSON.parse(bytes.toString('utf8', i, j + 1));
   }
-  throw new Error('a string of the page is not closed');
+  throw new Error('the page\'s next_cursor is not closed');
 }
 
 /**
- * One pass over a JSON object's bytes: `items`, the objects in its top-level `data` array, and
- * `nextCursor`, its top-level `next_cursor` (a string, or null when null or absent). Exactly what
- * `JSON.parse` would give as `data.length` (for a list of objects) and `next_cursor`; strings are
- * skipped byte by byte, nothing is decoded but the cursor.
+ * One pass over a JSON object's bytes, chunk by chunk: `items`, the objects in its top-level `data`
+ * array, and `nextCursor`, its top-level `next_cursor` (a string, or null when null or absent).
+ * Exactly what `JSON.parse` gives as `data.length` (for a list of objects) and `next_cursor`;
+ * strings are skipped byte by byte (a quote after a backslash is escaped), nothing is decoded but
+ * the top-level keys and the cursor.
  */
-export function readListPage(bytes) {
-  let depth = 0;
-  let items = 0;
-  let nextCursor = null;
-  let key = null; // the top-level key whose value comes next
-  let value = false; // past that key's colon
-  let member = null; // the top-level key whose array or object we are in
-  for (let i = 0; i < bytes.length; i++) {
-    const c = bytes[i];
-    if (c === QUOTE) {
-      const end = stringEnd(bytes, i);
-      if (depth === 1) {
-        if (!value) key = bytes.toString('utf8', i + 1, end);
-        else if (key === 'next_cursor') nextCursor = JSON.parse(bytes.toString('utf8', i, end + 1));
+export class ListPageReader {
+  constructor() {
+    this.depth = 0;
+    this.items = 0;
+    this.nextCursor = null;
+    this.key = null; // the top-level key whose value comes next
+    this.value = false; // past that key's colon
+    this.member = null; // the top-level key whose array or object we are in
+    this.inString = false;
+    this.escaped = false;
+    this.kept = null; // the parts of a top-level string (a key or the cursor), between its quotes
+  }
+
+  write(chunk) {
+    const n = chunk.length;
+    let i = 0;
+    while (i < n) {
+      if (this.inString) {
+        let j = i;
+        let escaped = this.escaped;
+        for (; j < n; j++) {
+          const c = chunk[j];
+          if (escaped) escaped = false;
+          else if (c === BACKSLASH) escaped = true;
+          else if (c === QUOTE) break;
+        }
+        this.escaped = escaped;
+        if (this.kept) this.kept.push(chunk.subarray(i, j));
+        if (j === n) return; // the string goes on in the next chunk
+        this.inString = false;
+        i = j + 1;
+        if (this.kept) this.string(this.kept.length === 1 ? this.kept[0] : Buffer.concat(this.kept));
+        continue;
       }
-      i = end;
-    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-      if (depth === 2 && c === OPEN_OBJECT && member === 'data') items++;
-      if (depth === 1) member = key;
-      depth++;
-    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
-      depth--;
-      if (depth === 1) member = null;
-    } else if (depth === 1) {
-      if (c === COLON) value = true;
-      else if (c === COMMA) {
-        key = null;
-        value = false;
-      } else if (c === NULL_START && key === 'next_cursor') nextCursor = null;
+      const c = chunk[i++];
+      if (c === QUOTE) {
+        this.inString = true;
+        this.kept = this.depth === 1 ? [] : null;
+      } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+        if (this.depth === 2 && c === OPEN_OBJECT && this.member === 'data') this.items++;
+        if (this.depth === 1) this.member = this.key;
+        this.depth++;
+      } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+        this.depth--;
+        if (this.depth === 1) this.member = null;
+      } else if (this.depth === 1) {
+        if (c === COLON) this.value = true;
+        else if (c === COMMA) {
+          this.key = null;
+          this.value = false;
+        } else if (c === NULL_START && this.key === 'next_cursor') this.nextCursor = null;
+      }
     }
   }
-  if (depth !== 0) throw new Error('the page is not one whole JSON object');
-  return { items, nextCursor };
+
+  /** A top-level string's bytes (without its quotes): a key, or a value. */
+  string(bytes) {
+    this.kept = null;
+    if (!this.value) this.key = bytes.toString('utf8');
+    else if (this.key === 'next_cursor') this.nextCursor = JSON.parse(`"${bytes.toString('utf8')}"`);
+  }
+
+  end() {
+    if (this.depth !== 0 || this.inString) throw new Error('the page is not one whole JSON object');
+    return { items: this.items, nextCursor: this.nextCursor };
+  }
+}
+
+/** A reader (CursorAtEnd, ListPageReader) over `chunks`, one after the other: its `end()`. */
+export function readChunks(Reader, chunks) {
+  const reader = new Reader();
+  for (const chunk of chunks) reader.write(chunk);
+  return reader.end();
 }

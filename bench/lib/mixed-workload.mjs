@@ -4,7 +4,7 @@
 // simulated (POST /_emulator/orders) → acknowledged → accepted → ready → completed, never two of
 // its requests in flight at once (so a 409 is an error of the emulator, not a race of the bench).
 import { Pool } from 'undici';
-import { lastNextCursor, readListPage } from './list-page.mjs';
+import { CursorAtEnd, ListPageReader } from './list-page.mjs';
 
 /** Requests per 20 of each kind: what `--mix` changes. Simulate : ack : status is 1 : 1 : 3 so the pipeline stays fed. */
 export const DEFAULT_MIX = { read: 8, products: 4, feed: 3, simulate: 1, ack: 1, status: 3 };
@@ -90,11 +90,11 @@ export class Target {
 }
 
 /**
- * One HTTP exchange: `{ status, ok, text, bytes, code }`. The body is always read to its end and
- * kept as `read` says: 'text' (decoded, the default), 'bytes' (one Buffer, not decoded) or 'none'
- * (dropped chunk by chunk); an error's body is decoded for its code. A network failure is status 0
- * with its code. Through undici's dispatch and a handler of ours rather than `pool.request`: no
- * body stream, async resource or promise per body, which cost the bench more than the bytes did.
+ * One HTTP exchange: `{ status, ok, text, page, code }`. The body is always read to its end, and
+ * kept as `read` says: 'text' (decoded, the default), 'none' (dropped chunk by chunk) or a reader
+ * class (bench/lib/list-page.mjs) fed chunk by chunk, whose `end()` is `page`; an error's body is
+ * decoded for its code. A network failure is status 0 with its code. Through undici's dispatch and
+ * a handler of ours rather than `pool.request`: no body stream, async resource or promise per body.
  */
 export function exchange(pool, method, path, headers, body, { read = 'text' } = {}) {
   return new Promise((resolve) => {
@@ -121,7 +121,9 @@ class Answer {
     this.read = read;
     this.resolve = resolve;
     this.status = 0;
-    this.chunks = null;
+    this.chunks = null; // the text's or an error's
+    this.reader = null;
+    this.unreadable = null;
     this.settled = false;
   }
 
@@ -129,12 +131,21 @@ class Answer {
 
   onHeaders(status) {
     this.status = status;
-    this.chunks = this.read === 'none' && status < 300 ? null : [];
+    if (status >= 300 || this.read === 'text') this.chunks = [];
+    else if (this.read !== 'none') this.reader = new this.read();
     return true;
   }
 
   onData(chunk) {
-    this.chunks?.push(chunk);
+    if (this.reader) {
+      // A page the reader cannot read is the bench's failure (pageOf), not a network one: undici would abort on a throw.
+      try {
+        this.reader.write(chunk);
+      } catch (error) {
+        this.unreadable = error;
+        this.reader = null;
+      }
+    } else if (this.chunks) this.chunks.push(chunk);
     return true;
   }
 
@@ -143,12 +154,20 @@ class Answer {
     this.settled = true;
     const status = this.status;
     const ok = status < 300;
-    if (ok && this.read === 'none') return this.resolve({ status, ok });
-    const bytes = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
-    if (ok) return this.resolve(this.read === 'bytes' ? { status, ok, bytes } : { status, ok, text: bytes.toString('utf8') });
+    if (ok && this.reader) {
+      try {
+        return this.resolve({ status, ok, page: this.reader.end() });
+      } catch (error) {
+        this.unreadable = error;
+      }
+    }
+    if (ok && this.unreadable) return this.resolve({ status, ok, page: this.unreadable });
+    if (ok && !this.chunks) return this.resolve({ status, ok });
+    const text = Buffer.concat(this.chunks).toString('utf8');
+    if (ok) return this.resolve({ status, ok, text });
     let code = '';
     try {
-      code = JSON.parse(bytes.toString('utf8')).error?.code ?? '';
+      code = JSON.parse(text).error?.code ?? '';
     } catch {
       code = 'not_json';
     }
@@ -160,6 +179,12 @@ class Answer {
     this.settled = true;
     this.resolve({ status: 0, ok: false, code: error.code ?? error.name ?? 'error' });
   }
+}
+
+/** The `page` of an answer read by a reader; throws what the reader could not read. */
+function pageOf(res) {
+  if (res.page instanceof Error) throw res.page;
+  return res.page;
 }
 
 export const API = '/sandbox/v1';
@@ -176,10 +201,10 @@ const OPERATIONS = {
       method: 'GET',
       path: `${API}/catalog/products?limit=50${reader.cursor ? `&cursor=${encodeURIComponent(reader.cursor)}` : ''}`,
       headers: t.auth,
-      read: 'bytes',
+      read: CursorAtEnd,
       done(res) {
         // The last page sends the reader back to the first, as a client polling its catalog does.
-        if (res.ok) reader.cursor = lastNextCursor(res.bytes);
+        if (res.ok) reader.cursor = pageOf(res).nextCursor;
         t.productReaders.push(reader);
       },
     };
@@ -192,10 +217,10 @@ const OPERATIONS = {
       method: 'GET',
       path: `${API}/events?limit=100${reader.after ? `&after=${encodeURIComponent(reader.after)}` : ''}`,
       headers: t.auth,
-      read: 'bytes',
+      read: ListPageReader,
       done(res) {
         if (res.ok) {
-          const page = readListPage(res.bytes);
+          const page = pageOf(res);
           reader.after = page.nextCursor ?? reader.after;
           t.feedHead = reader.after;
           t.feedEvents += page.items;

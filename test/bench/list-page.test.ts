@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 
-// bench/mixed.mjs reads its list pages from their bytes (bench/lib/list-page.mjs) and its answers
+// bench/mixed.mjs reads its list pages from their bytes as they come (bench/lib/list-page.mjs) and its answers
 // through undici's dispatch (exchange in bench/lib/mixed-workload.mjs): what they give must be what
 // decoding and JSON.parse gave, or the bench's feed figures and pipeline would change meaning.
 const lib = (name: string) => import(pathToFileURL(join(ROOT, 'bench', 'lib', name)).href);
@@ -26,26 +26,36 @@ const pages = {
 
 describe('bench/lib/list-page.mjs', () => {
   for (const [name, page] of Object.entries(pages)) {
-    it(`reads ${name} as JSON.parse does: data.length and next_cursor`, async () => {
-      const { readListPage } = await lib('list-page.mjs');
+    it(`reads ${name} as JSON.parse does: data.length and next_cursor, however the bytes are cut`, async () => {
+      const { ListPageReader, readChunks } = await lib('list-page.mjs');
       for (const text of [JSON.stringify(page), JSON.stringify(page, null, 2)]) {
         const parsed = JSON.parse(text);
-        expect(readListPage(Buffer.from(text))).toEqual({ items: parsed.data.length, nextCursor: parsed.next_cursor ?? null });
+        const expected = { items: parsed.data.length, nextCursor: parsed.next_cursor ?? null };
+        const bytes = Buffer.from(text);
+        expect(readChunks(ListPageReader, [bytes])).toEqual(expected);
+        // Cut in two at every byte (inside strings, escapes, keys and the cursor), and byte by byte.
+        for (let at = 0; at <= bytes.length; at++) expect(readChunks(ListPageReader, [bytes.subarray(0, at), bytes.subarray(at)])).toEqual(expected);
+        expect(readChunks(ListPageReader, [...bytes].map((b) => Buffer.from([b])))).toEqual(expected);
       }
     });
   }
 
-  it('finds the catalog page\'s next_cursor from its end, and null on the last page', async () => {
-    const { lastNextCursor } = await lib('list-page.mjs');
+  it('finds the catalog page\'s next_cursor from its end however the bytes are cut, and null on the last page', async () => {
+    const { CursorAtEnd, readChunks } = await lib('list-page.mjs');
     const products = Array.from({ length: 50 }, (_, i) => ({ id: `prd_${i}`, name: `Producto ${i}`, description: 'Descripción "con" comillas' }));
-    expect(lastNextCursor(Buffer.from(JSON.stringify({ data: products, next_cursor: 'cHJkXzQ5' })))).toBe('cHJkXzQ5');
-    expect(lastNextCursor(Buffer.from(JSON.stringify({ data: products, next_cursor: null })))).toBeNull();
+    for (const cursor of ['cHJkXzQ5', null]) {
+      const bytes = Buffer.from(JSON.stringify({ data: products, next_cursor: cursor }));
+      expect(readChunks(CursorAtEnd, [bytes])).toEqual({ nextCursor: cursor });
+      for (let at = bytes.length - 40; at <= bytes.length; at++) {
+        expect(readChunks(CursorAtEnd, [bytes.subarray(0, 100), bytes.subarray(100, at), bytes.subarray(at)])).toEqual({ nextCursor: cursor });
+      }
+    }
   });
 
   it('refuses a page cut short', async () => {
-    const { readListPage } = await lib('list-page.mjs');
+    const { ListPageReader, readChunks } = await lib('list-page.mjs');
     const text = JSON.stringify(pages['a feed page']);
-    expect(() => readListPage(Buffer.from(text.slice(0, text.length / 2)))).toThrow();
+    expect(() => readChunks(ListPageReader, [Buffer.from(text.slice(0, text.length / 2))])).toThrow();
   });
 });
 
@@ -59,6 +69,7 @@ describe('the mixed bench\'s exchange', () => {
       req.on('end', () => {
         if (req.url === '/conflict') return res.writeHead(409, { 'content-type': 'application/json' }).end('{"error":{"code":"invalid_status_transition","message":"x"}}');
         if (req.url === '/html') return res.writeHead(502).end('<html>bad gateway</html>');
+        if (req.url === '/cut') return res.writeHead(200).end(body.slice(0, 20));
         // Chunked, in several writes: the body comes in pieces.
         res.writeHead(200, { 'content-type': 'application/json' });
         res.write(body.slice(0, 10));
@@ -71,14 +82,17 @@ describe('the mixed bench\'s exchange', () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  it('gives the body as text, as bytes or not at all, read to its end', async () => {
+  it('gives the body as text, as a reader\'s page or not at all, read to its end', async () => {
     const { exchange } = await lib('mixed-workload.mjs');
+    const { ListPageReader } = await lib('list-page.mjs');
     const { Pool } = await import('undici');
     const pool = new Pool(url, { connections: 2 });
     try {
       expect(await exchange(pool, 'GET', '/page', {})).toEqual({ status: 200, ok: true, text: body });
-      const bytes = await exchange(pool, 'GET', '/page', {}, undefined, { read: 'bytes' });
-      expect(Buffer.isBuffer(bytes.bytes) && bytes.bytes.toString('utf8')).toBe(body);
+      expect(await exchange(pool, 'GET', '/page', {}, undefined, { read: ListPageReader })).toEqual({ status: 200, ok: true, page: { items: 1, nextCursor: 'abc' } });
+      // A page the reader cannot read is the answer's page (an error the bench reports), not a network failure.
+      const cut = await exchange(pool, 'GET', '/cut', {}, undefined, { read: ListPageReader });
+      expect([cut.status, cut.page instanceof Error]).toEqual([200, true]);
       expect(await exchange(pool, 'POST', '/page', { 'idempotency-key': 'k' }, { a: 1 }, { read: 'none' })).toEqual({ status: 200, ok: true });
     } finally {
       await pool.close();
@@ -87,11 +101,12 @@ describe('the mixed bench\'s exchange', () => {
 
   it('gives an error\'s code from its JSON body, not_json otherwise, and status 0 with the code of a network failure', async () => {
     const { exchange } = await lib('mixed-workload.mjs');
+    const { ListPageReader } = await lib('list-page.mjs');
     const { Pool } = await import('undici');
     const pool = new Pool(url, { connections: 2 });
     try {
       expect(await exchange(pool, 'POST', '/conflict', {}, {}, { read: 'none' })).toEqual({ status: 409, ok: false, code: 'invalid_status_transition' });
-      expect(await exchange(pool, 'GET', '/html', {}, undefined, { read: 'bytes' })).toEqual({ status: 502, ok: false, code: 'not_json' });
+      expect(await exchange(pool, 'GET', '/html', {}, undefined, { read: ListPageReader })).toEqual({ status: 502, ok: false, code: 'not_json' });
     } finally {
       await pool.close();
     }
