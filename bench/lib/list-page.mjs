@@ -77,37 +77,37 @@ export class ListPageReader {
 
   write(chunk) {
     const n = chunk.length;
+    // The state in locals for the loop (a page is tens of KB), back in the object at the end.
+    let { depth, items, inString, escaped } = this;
     let i = 0;
     while (i < n) {
-      if (this.inString) {
+      if (inString) {
         let j = i;
-        let escaped = this.escaped;
         for (; j < n; j++) {
           const c = chunk[j];
           if (escaped) escaped = false;
           else if (c === BACKSLASH) escaped = true;
           else if (c === QUOTE) break;
         }
-        this.escaped = escaped;
         if (this.kept) this.kept.push(chunk.subarray(i, j));
-        if (j === n) return; // the string goes on in the next chunk
-        this.inString = false;
+        if (j === n) break; // the string goes on in the next chunk
+        inString = false;
         i = j + 1;
         if (this.kept) this.string(this.kept.length === 1 ? this.kept[0] : Buffer.concat(this.kept));
         continue;
       }
       const c = chunk[i++];
       if (c === QUOTE) {
-        this.inString = true;
-        this.kept = this.depth === 1 ? [] : null;
+        inString = true;
+        this.kept = depth === 1 ? [] : null;
       } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-        if (this.depth === 2 && c === OPEN_OBJECT && this.member === 'data') this.items++;
-        if (this.depth === 1) this.member = this.key;
-        this.depth++;
+        if (depth === 2 && c === OPEN_OBJECT && this.member === 'data') items++;
+        if (depth === 1) this.member = this.key;
+        depth++;
       } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
-        this.depth--;
-        if (this.depth === 1) this.member = null;
-      } else if (this.depth === 1) {
+        depth--;
+        if (depth === 1) this.member = null;
+      } else if (depth === 1) {
         if (c === COLON) this.value = true;
         else if (c === COMMA) {
           this.key = null;
@@ -115,6 +115,7 @@ export class ListPageReader {
         } else if (c === NULL_START && this.key === 'next_cursor') this.nextCursor = null;
       }
     }
+    Object.assign(this, { depth, items, inString, escaped });
   }
 
   /** A top-level string's bytes (without its quotes): a key, or a value. */

@@ -3,7 +3,7 @@
 // evenly), over undici Pools (one per process). An order goes through the mix's pipeline:
 // simulated (POST /_emulator/orders) → acknowledged → accepted → ready → completed, never two of
 // its requests in flight at once (so a 409 is an error of the emulator, not a race of the bench).
-import { Pool } from 'undici';
+import { Origin } from './http1.mjs';
 import { CursorAtEnd, ListPageReader } from './list-page.mjs';
 
 /** Requests per 20 of each kind: what `--mix` changes. Simulate : ack : status is 1 : 1 : 3 so the pipeline stays fed. */
@@ -55,7 +55,7 @@ export class Target {
   constructor({ label, urls, credential, storeId, orders, adminHeaders = {}, deliveries = null, connections }) {
     this.label = label;
     this.urls = urls;
-    this.pools = urls.map((u) => new Pool(u, { connections, pipelining: 1, keepAliveTimeout: 60_000 }));
+    this.pools = urls.map((u) => new Origin(u, { connections }));
     this.auth = { authorization: `Bearer ${credential}` };
     this.adminHeaders = adminHeaders;
     this.storeId = storeId;
