@@ -53,6 +53,7 @@ export class Origin {
   free(connection) {
     const next = this.queue.shift();
     if (next) connection.send(next);
+    else if (this.closed) connection.end(null);
     else this.idle.push(connection);
   }
 
@@ -64,10 +65,11 @@ export class Origin {
     if (this.queue.length && !this.closed) new Connection(this).send(this.queue.shift());
   }
 
+  /** Closes the idle connections at once, the busy ones once their answer is read. */
   async close() {
     this.closed = true;
     for (const request of this.queue.splice(0)) request.handler.onError(lost('UND_ERR_CLOSED', 'the client is closed'));
-    for (const connection of this.idle.splice(0)) connection.socket.end();
+    for (const connection of [...this.idle]) connection.end(null);
   }
 }
 

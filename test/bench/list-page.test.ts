@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 
 // bench/mixed.mjs reads its list pages from their bytes as they come (bench/lib/list-page.mjs) and its answers
-// through undici's dispatch (exchange in bench/lib/mixed-workload.mjs): what they give must be what
+// through its own client (exchange in bench/lib/mixed-workload.mjs, bench/lib/http1.mjs): what they give must be what
 // decoding and JSON.parse gave, or the bench's feed figures and pipeline would change meaning.
 const lib = (name: string) => import(pathToFileURL(join(ROOT, 'bench', 'lib', name)).href);
 
@@ -85,8 +85,8 @@ describe('the mixed bench\'s exchange', () => {
   it('gives the body as text, as a reader\'s page or not at all, read to its end', async () => {
     const { exchange } = await lib('mixed-workload.mjs');
     const { ListPageReader } = await lib('list-page.mjs');
-    const { Pool } = await import('undici');
-    const pool = new Pool(url, { connections: 2 });
+    const { Origin } = await lib('http1.mjs');
+    const pool = new Origin(url, { connections: 2 });
     try {
       expect(await exchange(pool, 'GET', '/page', {})).toEqual({ status: 200, ok: true, text: body });
       expect(await exchange(pool, 'GET', '/page', {}, undefined, { read: ListPageReader })).toEqual({ status: 200, ok: true, page: { items: 1, nextCursor: 'abc' } });
@@ -102,8 +102,8 @@ describe('the mixed bench\'s exchange', () => {
   it('gives an error\'s code from its JSON body, not_json otherwise, and status 0 with the code of a network failure', async () => {
     const { exchange } = await lib('mixed-workload.mjs');
     const { ListPageReader } = await lib('list-page.mjs');
-    const { Pool } = await import('undici');
-    const pool = new Pool(url, { connections: 2 });
+    const { Origin } = await lib('http1.mjs');
+    const pool = new Origin(url, { connections: 2 });
     try {
       expect(await exchange(pool, 'POST', '/conflict', {}, {}, { read: 'none' })).toEqual({ status: 409, ok: false, code: 'invalid_status_transition' });
       expect(await exchange(pool, 'GET', '/html', {}, undefined, { read: ListPageReader })).toEqual({ status: 502, ok: false, code: 'not_json' });
@@ -115,7 +115,7 @@ describe('the mixed bench\'s exchange', () => {
     await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
     const port = (gone.address() as AddressInfo).port;
     await new Promise<void>((resolve) => gone.close(() => resolve()));
-    const refused = new Pool(`http://127.0.0.1:${port}`);
+    const refused = new (await lib('http1.mjs')).Origin(`http://127.0.0.1:${port}`, { connections: 1 });
     try {
       expect(await exchange(refused, 'GET', '/page', {})).toEqual({ status: 0, ok: false, code: 'ECONNREFUSED' });
     } finally {
