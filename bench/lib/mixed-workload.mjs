@@ -1,6 +1,7 @@
 // The mixed workload: C connections, each sending the next request of a fixed, interleaved mix to
 // the next process of the sandbox (round-robin, per kind of request so that every kind is spread
-// evenly), over undici Pools (one per process). An order goes through the mix's pipeline:
+// evenly), over the bench's own keep-alive HTTP/1.1 client (bench/lib/http1.mjs: one Origin per
+// process, up to C connections each). An order goes through the mix's pipeline:
 // simulated (POST /_emulator/orders) → acknowledged → accepted → ready → completed, never two of
 // its requests in flight at once (so a 409 is an error of the emulator, not a race of the bench).
 import { Origin } from './http1.mjs';
@@ -93,8 +94,8 @@ export class Target {
  * One HTTP exchange: `{ status, ok, text, page, code }`. The body is always read to its end, and
  * kept as `read` says: 'text' (decoded, the default), 'none' (dropped chunk by chunk) or a reader
  * class (bench/lib/list-page.mjs) fed chunk by chunk, whose `end()` is `page`; an error's body is
- * decoded for its code. A network failure is status 0 with its code. Through undici's dispatch and
- * a handler of ours rather than `pool.request`: no body stream, async resource or promise per body.
+ * decoded for its code. A network failure is status 0 with its code. `pool` dispatches as undici's
+ * Pool does (bench/lib/http1.mjs's Origin, or undici's): no body stream and no promise per body.
  */
 export function exchange(pool, method, path, headers, body, { read = 'text' } = {}) {
   return new Promise((resolve) => {
@@ -115,7 +116,7 @@ export function exchange(pool, method, path, headers, body, { read = 'text' } = 
   });
 }
 
-/** undici's handler of one request (its callbacks: onConnect, onHeaders, onData…, then onComplete or onError). */
+/** The handler of one request (undici's callbacks: onConnect, onHeaders, onData…, then onComplete or onError). */
 class Answer {
   constructor(read, resolve) {
     this.read = read;
@@ -138,7 +139,7 @@ class Answer {
 
   onData(chunk) {
     if (this.reader) {
-      // A page the reader cannot read is the bench's failure (pageOf), not a network one: undici would abort on a throw.
+      // A page the reader cannot read is the bench's failure (pageOf), not a network one.
       try {
         this.reader.write(chunk);
       } catch (error) {
