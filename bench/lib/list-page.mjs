@@ -1,9 +1,8 @@
 // What the mixed bench needs of a list page (`{"data":[…],"next_cursor":…,…}`), read from its bytes
 // as they arrive, without decoding or parsing the page and without joining its chunks: a page of
-// products is ~80 KB and one of the feed tens of KB. Turning them into strings and objects made up a
-// quarter of the bench's own CPU (taken from the emulator and PostgreSQL on a shared machine), and
-// joining the chunks into one buffer made the garbage collector mark the whole heap several times
-// a second (every joined buffer is memory outside the heap).
+// products is ~80 KB and one of the feed tens of KB (two socket reads each). Turning them into
+// strings and objects made up a quarter of the bench's own CPU, taken from the emulator and
+// PostgreSQL on a shared machine; joining the chunks would copy every page once more.
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
