@@ -1,9 +1,11 @@
 // The mixed workload: C connections, each sending the next request of a fixed, interleaved mix to
 // the next process of the sandbox (round-robin, per kind of request so that every kind is spread
-// evenly), over undici Pools (one per process). An order goes through the mix's pipeline:
+// evenly), over the bench's own keep-alive HTTP/1.1 client (bench/lib/http1.mjs: one Origin per
+// process, up to C connections each). An order goes through the mix's pipeline:
 // simulated (POST /_emulator/orders) → acknowledged → accepted → ready → completed, never two of
 // its requests in flight at once (so a 409 is an error of the emulator, not a race of the bench).
-import { Pool } from 'undici';
+import { Origin } from './http1.mjs';
+import { CursorAtEnd, ListPageReader } from './list-page.mjs';
 
 /** Requests per 20 of each kind: what `--mix` changes. Simulate : ack : status is 1 : 1 : 3 so the pipeline stays fed. */
 export const DEFAULT_MIX = { read: 8, products: 4, feed: 3, simulate: 1, ack: 1, status: 3 };
@@ -54,7 +56,7 @@ export class Target {
   constructor({ label, urls, credential, storeId, orders, adminHeaders = {}, deliveries = null, connections }) {
     this.label = label;
     this.urls = urls;
-    this.pools = urls.map((u) => new Pool(u, { connections, pipelining: 1, keepAliveTimeout: 60_000 }));
+    this.pools = urls.map((u) => new Origin(u, { connections }));
     this.auth = { authorization: `Bearer ${credential}` };
     this.adminHeaders = adminHeaders;
     this.storeId = storeId;
@@ -89,42 +91,101 @@ export class Target {
 }
 
 /**
- * One HTTP exchange: `{ status, ok, text, code }`; the body is always read to its end, decoded only
- * when `text` is asked for (or for an error's code); a network failure is status 0 with its code.
+ * One HTTP exchange: `{ status, ok, text, page, code }`. The body is always read to its end, and
+ * kept as `read` says: 'text' (decoded, the default), 'none' (dropped chunk by chunk) or a reader
+ * class (bench/lib/list-page.mjs) fed chunk by chunk, whose `end()` is `page`; an error's body is
+ * decoded for its code. A network failure is status 0 with its code. `pool` dispatches as undici's
+ * Pool does (bench/lib/http1.mjs's Origin, or undici's): no body stream and no promise per body.
  */
-export async function exchange(pool, method, path, headers, body, { text = true } = {}) {
-  try {
-    const res = await pool.request({
-      method,
-      path,
-      headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const ok = res.statusCode < 300;
-    if (ok && !text) {
-      await res.body.arrayBuffer();
-      return { status: res.statusCode, ok };
+export function exchange(pool, method, path, headers, body, { read = 'text' } = {}) {
+  return new Promise((resolve) => {
+    const answer = new Answer(read, resolve);
+    try {
+      pool.dispatch(
+        {
+          method,
+          path,
+          headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        },
+        answer,
+      );
+    } catch (error) {
+      answer.onError(error);
     }
-    const read = await res.body.text();
-    if (ok) return { status: res.statusCode, ok, text: read };
+  });
+}
+
+/** The handler of one request (undici's callbacks: onConnect, onHeaders, onData…, then onComplete or onError). */
+class Answer {
+  constructor(read, resolve) {
+    this.read = read;
+    this.resolve = resolve;
+    this.status = 0;
+    this.chunks = null; // the text's or an error's
+    this.reader = null;
+    this.unreadable = null;
+    this.settled = false;
+  }
+
+  onConnect() {}
+
+  onHeaders(status) {
+    this.status = status;
+    if (status >= 300 || this.read === 'text') this.chunks = [];
+    else if (this.read !== 'none') this.reader = new this.read();
+    return true;
+  }
+
+  onData(chunk) {
+    if (this.reader) {
+      // A page the reader cannot read is the bench's failure (pageOf), not a network one.
+      try {
+        this.reader.write(chunk);
+      } catch (error) {
+        this.unreadable = error;
+        this.reader = null;
+      }
+    } else if (this.chunks) this.chunks.push(chunk);
+    return true;
+  }
+
+  onComplete() {
+    if (this.settled) return;
+    this.settled = true;
+    const status = this.status;
+    const ok = status < 300;
+    if (ok && this.reader) {
+      try {
+        return this.resolve({ status, ok, page: this.reader.end() });
+      } catch (error) {
+        this.unreadable = error;
+      }
+    }
+    if (ok && this.unreadable) return this.resolve({ status, ok, page: this.unreadable });
+    if (ok && !this.chunks) return this.resolve({ status, ok });
+    const text = Buffer.concat(this.chunks).toString('utf8');
+    if (ok) return this.resolve({ status, ok, text });
     let code = '';
     try {
-      code = JSON.parse(read).error?.code ?? '';
+      code = JSON.parse(text).error?.code ?? '';
     } catch {
       code = 'not_json';
     }
-    return { status: res.statusCode, ok, code };
-  } catch (error) {
-    return { status: 0, ok: false, code: error.code ?? error.name ?? 'error' };
+    this.resolve({ status, ok, code });
+  }
+
+  onError(error) {
+    if (this.settled) return;
+    this.settled = true;
+    this.resolve({ status: 0, ok: false, code: error.code ?? error.name ?? 'error' });
   }
 }
 
-/** `next_cursor` of a list page without parsing the page (~80 KB of products with their options: parsing it would load the bench, not the emulator). */
-function nextCursor(text) {
-  const at = text.lastIndexOf('"next_cursor":');
-  if (at < 0) return null;
-  const rest = text.slice(at + '"next_cursor":'.length).trimStart();
-  return rest.startsWith('"') ? JSON.parse(rest.slice(0, rest.indexOf('"', 1) + 1)) : null;
+/** The `page` of an answer read by a reader; throws what the reader could not read. */
+function pageOf(res) {
+  if (res.page instanceof Error) throw res.page;
+  return res.page;
 }
 
 export const API = '/sandbox/v1';
@@ -133,7 +194,7 @@ export const API = '/sandbox/v1';
 const OPERATIONS = {
   read(t) {
     const id = t.known[t.reads++ % t.known.length];
-    return { method: 'GET', path: `${API}/orders/${id}`, headers: t.auth, text: false };
+    return { method: 'GET', path: `${API}/orders/${id}`, headers: t.auth, read: 'none' };
   },
   products(t) {
     const reader = t.productReaders.pop() ?? { cursor: null };
@@ -141,9 +202,10 @@ const OPERATIONS = {
       method: 'GET',
       path: `${API}/catalog/products?limit=50${reader.cursor ? `&cursor=${encodeURIComponent(reader.cursor)}` : ''}`,
       headers: t.auth,
+      read: CursorAtEnd,
       done(res) {
         // The last page sends the reader back to the first, as a client polling its catalog does.
-        if (res.ok) reader.cursor = nextCursor(res.text);
+        if (res.ok) reader.cursor = pageOf(res).nextCursor;
         t.productReaders.push(reader);
       },
     };
@@ -156,12 +218,13 @@ const OPERATIONS = {
       method: 'GET',
       path: `${API}/events?limit=100${reader.after ? `&after=${encodeURIComponent(reader.after)}` : ''}`,
       headers: t.auth,
+      read: ListPageReader,
       done(res) {
         if (res.ok) {
-          const page = JSON.parse(res.text);
-          reader.after = page.next_cursor ?? reader.after;
+          const page = pageOf(res);
+          reader.after = page.nextCursor ?? reader.after;
           t.feedHead = reader.after;
-          t.feedEvents += page.data.length;
+          t.feedEvents += page.items;
           t.feedPages++;
         }
         t.feedReaders.push(reader);
@@ -193,7 +256,7 @@ const OPERATIONS = {
       path: `${API}/orders/${id}/ack`,
       headers: { ...t.auth, 'idempotency-key': t.key() },
       body: { external_id: `ERP-${t.tag}-${n}`, external_number: String(n) },
-      text: false,
+      read: 'none',
       done(res) {
         if (res.ok) t.staged.push({ id, next: 'accepted' });
       },
@@ -207,7 +270,7 @@ const OPERATIONS = {
       path: `${API}/orders/${order.id}/status`,
       headers: { ...t.auth, 'idempotency-key': t.key() },
       body: order.next === 'accepted' ? { status: 'accepted', estimated_minutes: 30 } : { status: order.next },
-      text: false,
+      read: 'none',
       done(res) {
         const next = NEXT_STATUS[order.next];
         if (res.ok && next) t.staged.push({ id: order.id, next });
