@@ -15,8 +15,12 @@ function lost(code, message) {
   return Object.assign(new Error(message), { code });
 }
 
+/** How long an answer may take, as undici's headers and body timeouts (300 s each by default). */
+const ANSWER_TIMEOUT_MS = 300_000;
+
 export class Origin {
-  constructor(url, { connections }) {
+  /** `answerTimeoutMs`: a request whose answer is not read whole by then fails (its connection is closed). */
+  constructor(url, { connections, answerTimeoutMs = ANSWER_TIMEOUT_MS }) {
     const { hostname, port, host } = new URL(url);
     this.hostname = hostname;
     this.port = Number(port) || 80;
@@ -26,6 +30,19 @@ export class Origin {
     this.queue = [];
     this.open = 0;
     this.closed = false;
+    this.answerTimeoutMs = answerTimeoutMs;
+    this.busy = new Set();
+    // One timer for the origin, not one a request: a hung (not dead) server fails its requests, as
+    // undici's timeouts did, instead of holding the bench until Ctrl+C.
+    this.watch = setInterval(() => this.expire(), Math.min(1000, Math.max(10, answerTimeoutMs / 4)));
+    this.watch.unref();
+  }
+
+  expire() {
+    const limit = Date.now() - this.answerTimeoutMs;
+    for (const connection of this.busy) {
+      if (connection.since <= limit) connection.end(lost('UND_ERR_HEADERS_TIMEOUT', `no whole answer in ${this.answerTimeoutMs} ms`));
+    }
   }
 
   /** Sends `{ method, path, headers, body }` (body a string or undefined) when a connection is free. */
@@ -59,6 +76,8 @@ export class Origin {
 
   gone(connection) {
     this.open--;
+    this.busy.delete(connection);
+    if (this.closed && this.open === 0) clearInterval(this.watch);
     const i = this.idle.indexOf(connection);
     if (i >= 0) this.idle.splice(i, 1);
     // Requests waiting for a connection get a new one (the server closed an idle one, say).
@@ -68,6 +87,7 @@ export class Origin {
   /** Closes the idle connections at once, the busy ones once their answer is read. */
   async close() {
     this.closed = true;
+    if (this.open === 0) clearInterval(this.watch);
     for (const request of this.queue.splice(0)) request.handler.onError(lost('UND_ERR_CLOSED', 'the client is closed'));
     for (const connection of [...this.idle]) connection.end(null);
   }
@@ -97,6 +117,8 @@ class Connection {
 
   send(request) {
     this.request = request;
+    this.since = Date.now();
+    this.origin.busy.add(this);
     this.state = 'head';
     this.buffer = null;
     this.socket.write(request.head);
@@ -189,6 +211,7 @@ class Connection {
   complete() {
     const { handler } = this.request;
     this.request = null;
+    this.origin.busy.delete(this);
     this.state = 'head';
     if (this.close) this.end(null);
     else this.origin.free(this);

@@ -91,6 +91,23 @@ describe('bench/lib/http1.mjs', () => {
     }
   });
 
+  it('fails a request whose answer does not come in time, as undici\'s timeouts did', async () => {
+    const { Origin } = await lib('http1.mjs');
+    const { exchange } = await lib('mixed-workload.mjs');
+    // Takes the request and never answers it (a hung server, its socket open).
+    const hung = createTcpServer(() => undefined);
+    const hungUrl = await listen(hung);
+    const origin = new Origin(hungUrl, { connections: 1, answerTimeoutMs: 50 });
+    try {
+      const answer = await exchange(origin, 'GET', '/sandbox/v1/orders/ord_1', {}, undefined, { read: 'none' });
+      expect(answer.status).toBe(0);
+      expect(answer.code).toBe('UND_ERR_HEADERS_TIMEOUT');
+    } finally {
+      await origin.close();
+      hung.close();
+    }
+  });
+
   it('answers a request it cannot send with status 0 and the network\'s code', async () => {
     const { Origin } = await lib('http1.mjs');
     const { exchange } = await lib('mixed-workload.mjs');
