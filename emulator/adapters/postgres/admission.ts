@@ -317,14 +317,14 @@ function readParts(schema: string, read: ReadKind): { ctes: string; columns: str
     case 'products': {
       // The store's catalog version (0: no row, an empty catalog); the page only when it is not the one
       // of the page kept ($14, null: none kept), read by a function (migration 13): its plan is started
-      // only when it is called, not at every admission.
-      const version = `(SELECT COALESCE((SELECT version FROM ${env('catalog_versions')} WHERE store_id = (SELECT "s_id" FROM a)), 0) AS version)`;
+      // only when it is called, not at every admission. Both take the credential's store and
+      // integration from the row of `a` (no scan of `a` of their own).
       return {
-        ctes: `, v AS (SELECT cv.version, cv.version IS DISTINCT FROM $14::bigint AS moved FROM ${version} cv)`,
-        columns: `, (SELECT version FROM v)::text AS p_version,
-          CASE WHEN (SELECT moved FROM v) THEN ${env('product_page')}((SELECT "s_id" FROM a), (SELECT "i_id" FROM a), $9::bigint, $10::text,
+        ctes: '',
+        columns: `, COALESCE(cv.version, 0)::text AS p_version,
+          CASE WHEN COALESCE(cv.version, 0) IS DISTINCT FROM $14::bigint THEN ${env('product_page')}(a."s_id", a."i_id", $9::bigint, $10::text,
             $11::integer, $12::text, $13::boolean) END AS p_page`,
-        from: '',
+        from: ` LEFT JOIN ${env('catalog_versions')} cv ON cv.store_id = a."s_id"`,
       };
     }
     case 'feed': {
