@@ -60,7 +60,8 @@ describe.skipIf(!PG_URL)('an admission\'s plan (PostgreSQL)', () => {
   });
 
   it('reads the credential\'s records once, and sends them as one column, not by a second scan joined on their stamp', async () => {
-    for (const read of ['none', 'order', 'products', 'feed'] as const) {
+    // (A feed page's CTEs read the integration from `a` by subqueries of their own.)
+    for (const read of ['none', 'order', 'products'] as const) {
       const plan = await planOf(read, 'tally');
       // \`a\` (the credential, its integration and store) scanned once at most (PostgreSQL may inline it).
       expect(plan.filter((n) => n['CTE Name'] === 'a').length, read).toBeLessThanOrEqual(1);
