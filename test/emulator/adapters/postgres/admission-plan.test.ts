@@ -63,7 +63,7 @@ describe.skipIf(!PG_URL)('an admission\'s plan (PostgreSQL)', () => {
     // (A feed page's CTEs read the integration from `a` by subqueries of their own.)
     for (const read of ['none', 'order', 'products'] as const) {
       const plan = await planOf(read, 'tally');
-      // \`a\` (the credential, its integration and store) scanned once at most (PostgreSQL may inline it).
+      // `a` (the credential, its integration and store) scanned once at most (PostgreSQL may inline it).
       expect(plan.filter((n) => n['CTE Name'] === 'a').length, read).toBeLessThanOrEqual(1);
       expect(relations(plan).filter((r) => r === 'credentials'), read).toHaveLength(1);
     }
