@@ -8,7 +8,7 @@ import { WINDOW_LIMITS } from '../../store/coordination.js';
 import { statement, tableIn, type Conn, type Statement } from './conn.js';
 import { AUTH_RECORD_COLUMNS, authRecordsFrom, authRecordsOf } from './stores.js';
 import type { AuthRecords } from '../../stores/repository.js';
-import { orderRowBytes, orderStampColumn, orderWithHistoryColumns, orderWithHistoryOf } from './orders.js';
+import { orderRowBytes, orderStampColumn, orderWithHistoryOf } from './orders.js';
 import type { HistoryRecord, OrderRecord } from '../../orders/repository.js';
 import { productPageBody, type ProductPageRow } from './product-page.js';
 import { feedParts, newestEvent } from './events.js';
@@ -70,7 +70,6 @@ export function pgAdmissions(conn: Conn, names: SchemaNames, shared: SharedRow, 
       const limit = WINDOW_LIMITS.requests;
       // Limits off: the request is this process's to count (windows.ts, RequestTally), beside what the others counted.
       if (r.tallied !== null) r.hitCount = r.tallied + tally.add(r.k_integrationId!, fixedWindow(r.now).start, r.generation);
-      const fields = r as unknown as Record<string, unknown>;
       const admission: Admission = {
         shared: state,
         blocked: r.blocked,
@@ -79,7 +78,7 @@ export function pgAdmissions(conn: Conn, names: SchemaNames, shared: SharedRow, 
           r.hitCount === null
             ? null
             : { allowed: r.hitCount <= limit, remaining: Math.max(0, limit - r.hitCount), retryAfterSeconds: fixedWindow(r.now).retryAfterSeconds },
-        order: orderKey === null ? undefined : orderOf(orders, orderKey, keptOrder, r as OrderRow, fields),
+        order: orderKey === null ? undefined : orderOf(orders, orderKey, keptOrder, r as OrderRow),
       };
       if (read?.kind === 'products' && r.k_integrationId !== null) {
         const p = r as ProductsRow;
@@ -123,18 +122,21 @@ interface Row extends SharedRowValues {
   tallied: number | null;
 }
 
-/** The order's stamp (null: no such order) and its columns, null when the stamp is the one sent (the kept order is current). */
-type OrderRow = Row & { o_stamp: string | null; o_id: string | null };
+/**
+ * The order's stamp (null: no such order) and the order with its history (its fields and `history`),
+ * null when the stamp is the one sent (the kept order is current).
+ */
+type OrderRow = Row & { o_stamp: string | null; o_order: Record<string, unknown> | null };
 
 /** The order read: the kept one while its stamp holds, else the one sent (then kept), undefined when there is none. */
-function orderOf(orders: Kept<KeptOrder>, key: string, kept: KeptOrder | undefined, r: OrderRow, fields: Record<string, unknown>): Admission['order'] {
+function orderOf(orders: Kept<KeptOrder>, key: string, kept: KeptOrder | undefined, r: OrderRow): Admission['order'] {
   if (r.o_stamp === null) {
     orders.drop(key);
     return undefined;
   }
-  if (r.o_id === null) return kept!.found;
-  const found = orderWithHistoryOf(fields, 'o_');
-  orders.keep(key, { stamp: r.o_stamp, found: deepFreeze(found), bytes: orderRowBytes(fields, 'o_') });
+  if (r.o_order === null) return kept!.found;
+  const found = orderWithHistoryOf(r.o_order, '');
+  orders.keep(key, { stamp: r.o_stamp, found: deepFreeze(found), bytes: orderRowBytes(r.o_order, '') });
   return found;
 }
 
@@ -304,15 +306,13 @@ function readParts(schema: string, read: ReadKind): { ctes: string; columns: str
     case 'none':
       return { ctes: '', columns: '', from: '' };
     case 'order':
-      // The order's stamp; its row and history only when the stamp is not the kept one's ($10, null:
-      // none kept). `od` reads the row by its id, gated by the stamp (a one-time filter: the index is
-      // not probed when the kept order is current); a join on `ov`'s columns would let the planner
-      // hash the whole table.
+      // The order's stamp; its row and history (one JSON object, `order_read`: migration 13) only when
+      // the stamp is not the kept one's ($10, null: none kept). The function's plan is started only
+      // when it is called, not at every admission.
       return {
-        ctes: `, ov AS (SELECT ${orderStampColumn(schema)} AS stamp FROM ${env('orders')} o WHERE o.id = $9::text),
-          od AS (SELECT o.* FROM ${env('orders')} o WHERE o.id = $9::text AND (SELECT stamp FROM ov) IS DISTINCT FROM $10::text)`,
-        columns: `, ov.stamp AS o_stamp, ${orderWithHistoryColumns(schema, 'o_')}`,
-        from: ' LEFT JOIN ov ON true LEFT JOIN od o ON true',
+        ctes: `, ov AS (SELECT ${orderStampColumn(schema)} AS stamp FROM ${env('orders')} o WHERE o.id = $9::text)`,
+        columns: `, ov.stamp AS o_stamp, CASE WHEN ov.stamp IS DISTINCT FROM $10::text THEN ${env('order_read')}($9::text) END AS o_order`,
+        from: ' LEFT JOIN ov ON true',
       };
     case 'products': {
       // The store's catalog version (0: no row, an empty catalog); the page only when it is not the one

@@ -1,15 +1,17 @@
 import type { PgMigration } from './index.js';
 
-// issue 25 (thirteenth step): an admission's products page as a function, called only when the
-// store's catalog moved since the page the process keeps (admission.ts). Written inside the
-// admission's statement, the page's read (products, categories, option groups, options: four tables,
-// their indexes, a dozen plan nodes) was opened, built and torn down at every execution of its
-// generic plan, even when the page was not read, which is nearly always: a third of the statement's
-// CPU. A PL/pgSQL function keeps its own plan for the session and starts it only when called. It is
-// STABLE: it reads with the snapshot of the statement that calls it, so the page is as of the
-// admission, as before. The text is this step's, frozen: the page's columns (catalog-columns.ts) and
-// its filter (product-page.ts) as they stand here; a change to either needs a step that replaces it.
-// No table or column changed: bundles of the previous version restore as they are.
+// issue 25 (thirteenth step): an admission's products page, and its order with its history, as
+// functions called only when the store's catalog or the order moved since what the process keeps
+// (admission.ts). Written inside the admission's statement, these reads (the page: products,
+// categories, option groups, options; the order: its row and history, 27 columns carried through a
+// join) were opened, built and torn down at every execution of its generic plan, even when not read,
+// which is nearly always: a third of a products admission's CPU. A PL/pgSQL function keeps its own
+// plan for the session and starts it only when called. They are STABLE: they read with the snapshot
+// of the statement that calls them, so what they read is as of the admission, as before. The texts
+// are this step's, frozen: the page's columns (catalog-columns.ts) and filter (product-page.ts), the
+// order's fields (orders.ts FIELDS) and history as they stand here; a change to any needs a step
+// that replaces the function. No table or column changed: bundles of the previous version restore
+// as they are.
 export const admissionReads: PgMigration = {
   version: 13,
   name: 'admission-reads',
@@ -43,6 +45,27 @@ export const admissionReads: PgMigration = {
               name, price, available, position
               FROM options WHERE product_id IN (SELECT id FROM page)) o))
         INTO answer;
+        RETURN answer;
+      END
+    $$;
+
+    CREATE OR REPLACE FUNCTION order_read(order_id text) RETURNS json LANGUAGE plpgsql STABLE SET search_path FROM CURRENT AS $$
+      DECLARE
+        answer json;
+      BEGIN
+        SELECT json_build_object(
+            'id', o.id, 'storeId', o.store_id, 'number', o.number, 'status', o.status,
+            'statusReason', o.status_reason, 'fulfillmentType', o.fulfillment_type, 'estimatedMinutes', o.estimated_minutes, 'createdAt', o.created_at,
+            'updatedAt', o.updated_at, 'scheduledFor', o.scheduled_for, 'customer', o.customer, 'deliveryAddress', o.delivery_address,
+            'payment', o.payment, 'paymentStatus', o.payment_status, 'items', o.items, 'notes', o.notes,
+            'subtotal', o.subtotal, 'deliveryFee', o.delivery_fee, 'discount', o.discount, 'total', o.total,
+            'ackStatus', o.ack_status, 'externalId', o.external_id, 'externalNumber', o.external_number, 'acknowledgedAt', o.acknowledged_at,
+            'ackIntegrationId', o.ack_integration_id, 'lastImportError', o.last_import_error, 'acceptedAt', o.accepted_at,
+            'history', (SELECT COALESCE(json_agg(json_build_object('status', h.status, 'at', h.at, 'by', h.by,
+              'integrationId', h.integration_id, 'reason', h.reason) ORDER BY h.seq), '[]'::json)
+              FROM order_status_history h WHERE h.order_id = o.id))
+        INTO answer
+        FROM orders o WHERE o.id = order_read.order_id;
         RETURN answer;
       END
     $$;

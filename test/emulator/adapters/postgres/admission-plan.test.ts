@@ -59,6 +59,14 @@ describe.skipIf(!PG_URL)('an admission\'s plan (PostgreSQL)', () => {
     }
   });
 
+  it('holds one scan of the order (its stamp) and of its history: the order is read by a function, only when it moved', async () => {
+    for (const limits of ['hit', 'tally'] as const) {
+      const read = relations(await planOf('order', limits));
+      expect(read.filter((r) => r === 'orders')).toHaveLength(1);
+      expect(read.filter((r) => r === 'order_status_history')).toHaveLength(1);
+    }
+  });
+
   it('reads the credential\'s records once, and sends them as one column, not by a second scan joined on their stamp', async () => {
     // (A feed page's CTEs read the integration from `a` by subqueries of their own.)
     for (const read of ['none', 'order', 'products'] as const) {
