@@ -8,9 +8,9 @@ import { WINDOW_LIMITS } from '../../store/coordination.js';
 import { statement, tableIn, type Conn, type Statement } from './conn.js';
 import { AUTH_RECORD_COLUMNS, authRecordsFrom, authRecordsOf } from './stores.js';
 import type { AuthRecords } from '../../stores/repository.js';
-import { orderRowBytes, orderStampColumn, orderWithHistoryColumns, orderWithHistoryOf } from './orders.js';
+import { orderRowBytes, orderStampColumn, orderWithHistoryOf } from './orders.js';
 import type { HistoryRecord, OrderRecord } from '../../orders/repository.js';
-import { productPageBody, productPageParts, type ProductPageRow } from './product-page.js';
+import { productPageBody, type ProductPageRow } from './product-page.js';
 import { feedParts, newestEvent } from './events.js';
 import { HIT_ON_CONFLICT, othersTallied, type RequestTally } from './windows.js';
 import type { SharedRow, SharedRowValues } from './sandbox.js';
@@ -70,20 +70,19 @@ export function pgAdmissions(conn: Conn, names: SchemaNames, shared: SharedRow, 
       const limit = WINDOW_LIMITS.requests;
       // Limits off: the request is this process's to count (windows.ts, RequestTally), beside what the others counted.
       if (r.tallied !== null) r.hitCount = r.tallied + tally.add(r.k_integrationId!, fixedWindow(r.now).start, r.generation);
-      const fields = r as unknown as Record<string, unknown>;
       const admission: Admission = {
         shared: state,
         blocked: r.blocked,
-        records: r.k_keyId === null ? undefined : r.c_keyId === null ? kept!.records : keep(key, r.k_stamp!, authRecordsOf(fields)),
+        records: r.k_keyId === null ? undefined : r.records === null ? kept!.records : keep(key, r.k_stamp!, authRecordsOf(recordsOf(r.records))),
         hit:
           r.hitCount === null
             ? null
             : { allowed: r.hitCount <= limit, remaining: Math.max(0, limit - r.hitCount), retryAfterSeconds: fixedWindow(r.now).retryAfterSeconds },
-        order: orderKey === null ? undefined : orderOf(orders, orderKey, keptOrder, r as OrderRow, fields),
+        order: orderKey === null ? undefined : orderOf(orders, orderKey, keptOrder, r as OrderRow),
       };
       if (read?.kind === 'products' && r.k_integrationId !== null) {
         const p = r as ProductsRow;
-        if (p.p_products === null) {
+        if (p.p_page === null) {
           // Not sent: the store's catalog is at the version of the page kept (for this integration).
           if (keptPage && keptPage.integrationId === r.k_integrationId) admission.products = { integrationId: r.k_integrationId, query: read.page, body: keptPage.body };
         } else {
@@ -107,8 +106,13 @@ interface Row extends SharedRowValues {
   k_keyId: string | null;
   k_integrationId: string | null;
   k_stamp: string | null;
-  /** Null when the records are the ones kept (their stamp is the one sent). */
-  c_keyId: string | null;
+  /**
+   * The credential's records as one JSON object of `a`'s columns (`AUTH_RECORD_COLUMNS` and the stamp),
+   * null when they are the ones kept (their stamp is the one sent). One column, not the 25 of a second
+   * scan of `a` joined on the stamp (issue 25: the join's node and its wide rows were built at every
+   * execution, for records sent only when they change).
+   */
+  records: (Record<string, unknown> & { c_secretSha256: string }) | null;
   /** The request's place in its integration's window (null: not counted), its own and the other processes' tallies included. */
   hitCount: number | null;
   /**
@@ -118,18 +122,21 @@ interface Row extends SharedRowValues {
   tallied: number | null;
 }
 
-/** The order's stamp (null: no such order) and its columns, null when the stamp is the one sent (the kept order is current). */
-type OrderRow = Row & { o_stamp: string | null; o_id: string | null };
+/**
+ * The order's stamp (null: no such order) and the order with its history (its fields and `history`),
+ * null when the stamp is the one sent (the kept order is current).
+ */
+type OrderRow = Row & { o_stamp: string | null; o_order: Record<string, unknown> | null };
 
 /** The order read: the kept one while its stamp holds, else the one sent (then kept), undefined when there is none. */
-function orderOf(orders: Kept<KeptOrder>, key: string, kept: KeptOrder | undefined, r: OrderRow, fields: Record<string, unknown>): Admission['order'] {
+function orderOf(orders: Kept<KeptOrder>, key: string, kept: KeptOrder | undefined, r: OrderRow): Admission['order'] {
   if (r.o_stamp === null) {
     orders.drop(key);
     return undefined;
   }
-  if (r.o_id === null) return kept!.found;
-  const found = orderWithHistoryOf(fields, 'o_');
-  orders.keep(key, { stamp: r.o_stamp, found: deepFreeze(found), bytes: orderRowBytes(fields, 'o_') });
+  if (r.o_order === null) return kept!.found;
+  const found = orderWithHistoryOf(r.o_order, '');
+  orders.keep(key, { stamp: r.o_stamp, found: deepFreeze(found), bytes: orderRowBytes(r.o_order, '') });
   return found;
 }
 
@@ -140,6 +147,11 @@ function deepFreeze<T>(value: T): T {
     for (const inner of Object.values(value)) deepFreeze(inner);
   }
   return value;
+}
+
+/** The record columns of `to_json(a)`: as the driver reads them, but the digest, which JSON gives as bytea's hex text (`\\x…`). */
+function recordsOf(json: Record<string, unknown> & { c_secretSha256: string }): Record<string, unknown> {
+  return { ...json, c_secretSha256: Buffer.from(json.c_secretSha256.slice(2), 'hex') };
 }
 
 /**
@@ -159,8 +171,8 @@ interface KeptOrder {
 const MAX_KEPT_ORDERS = 10_000;
 const MAX_KEPT_ORDER_BYTES = 32 * 1024 * 1024;
 
-/** The page's columns are null when the store's catalog is at the version sent (the kept page is current). */
-type ProductsRow = Row & { [K in keyof ProductPageRow as `p_${K}`]: ProductPageRow[K] | null } & { p_version: string };
+/** The page (its products, option groups and options) is null when the store's catalog is at the version sent (the kept page is current). */
+type ProductsRow = Row & { p_page: ProductPageRow | null; p_version: string };
 
 /**
  * A feed page's event in the page's text (`f_rows`, the events one after the other): the length of its
@@ -221,7 +233,7 @@ type FeedRow = Row & {
 };
 
 function productsOf(p: ProductsRow, query: AdmittedProductPage['query']): AdmittedProductPage {
-  return { integrationId: p.k_integrationId!, query, body: productPageBody({ products: p.p_products!, groups: p.p_groups!, options: p.p_options! }, query.limit) };
+  return { integrationId: p.k_integrationId!, query, body: productPageBody(p.p_page!, query.limit) };
 }
 
 const pageKeyOf = (environment: Environment, integrationId: string, q: AdmittedProductPage['query']) =>
@@ -294,28 +306,25 @@ function readParts(schema: string, read: ReadKind): { ctes: string; columns: str
     case 'none':
       return { ctes: '', columns: '', from: '' };
     case 'order':
-      // The order's stamp; its row and history only when the stamp is not the kept one's ($10, null:
-      // none kept). `od` reads the row by its id, gated by the stamp (a one-time filter: the index is
-      // not probed when the kept order is current); a join on `ov`'s columns would let the planner
-      // hash the whole table.
+      // The order's stamp; its row and history (one JSON object, `order_read`: migration 13) only when
+      // the stamp is not the kept one's ($10, null: none kept). The function's plan is started only
+      // when it is called, not at every admission.
       return {
-        ctes: `, ov AS (SELECT ${orderStampColumn(schema)} AS stamp FROM ${env('orders')} o WHERE o.id = $9::text),
-          od AS (SELECT o.* FROM ${env('orders')} o WHERE o.id = $9::text AND (SELECT stamp FROM ov) IS DISTINCT FROM $10::text)`,
-        columns: `, ov.stamp AS o_stamp, ${orderWithHistoryColumns(schema, 'o_')}`,
-        from: ' LEFT JOIN ov ON true LEFT JOIN od o ON true',
+        ctes: `, ov AS (SELECT ${orderStampColumn(schema)} AS stamp FROM ${env('orders')} o WHERE o.id = $9::text)`,
+        columns: `, ov.stamp AS o_stamp, CASE WHEN ov.stamp IS DISTINCT FROM $10::text THEN ${env('order_read')}($9::text) END AS o_order`,
+        from: ' LEFT JOIN ov ON true',
       };
     case 'products': {
-      const parts = productPageParts(schema, {
-        storeId: '(SELECT "s_id" FROM a)', integrationId: '(SELECT "i_id" FROM a)',
-        since: '$9::bigint', after: '$10::text', limitPlusOne: '$11::integer', categoryExternalId: '$12', active: '$13',
-      }, 'p_', '(SELECT moved FROM v)');
       // The store's catalog version (0: no row, an empty catalog); the page only when it is not the one
-      // of the page kept ($14, null: none kept).
-      const version = `(SELECT COALESCE((SELECT version FROM ${env('catalog_versions')} WHERE store_id = (SELECT "s_id" FROM a)), 0) AS version)`;
+      // of the page kept ($14, null: none kept), read by a function (migration 13): its plan is started
+      // only when it is called, not at every admission. Both take the credential's store and
+      // integration from the row of `a` (no scan of `a` of their own).
       return {
-        ctes: `, v AS (SELECT cv.version, cv.version IS DISTINCT FROM $14::bigint AS moved FROM ${version} cv), ${parts.cte}`,
-        columns: `, (SELECT version FROM v)::text AS p_version, ${parts.columns}`,
-        from: '',
+        ctes: '',
+        columns: `, COALESCE(cv.version, 0)::text AS p_version,
+          CASE WHEN COALESCE(cv.version, 0) IS DISTINCT FROM $14::bigint THEN ${env('product_page')}(a."s_id", a."i_id", $9::bigint, $10::text,
+            $11::integer, $12::text, $13::boolean) END AS p_page`,
+        from: ` LEFT JOIN ${env('catalog_versions')} cv ON cv.store_id = a."s_id"`,
       };
     }
     case 'feed': {
@@ -359,14 +368,27 @@ export function admitStatement(names: SchemaNames, schema: string, read: ReadKin
   const counted = `NOT n.faults AND n.blocked IS NOT TRUE AND a."c_secretSha256" = $6::bytea AND a."c_revokedAt" IS NULL
          AND (a."c_expiresAt" IS NULL OR a."c_expiresAt" > n.now)`;
   const others = othersTallied(sh, 'a."i_id"', 'n.window_start', ownTally);
+  // Limits on: the hit, a data-modifying CTE. Limits off: what the shared row and the other processes'
+  // tallies hold, a column of the final select (no CTE of its own, nor a join of `n` and `a` to scan
+  // again: each is built and torn down at every execution of the generic plan, issue 25).
   const hit = ownTally === null
-    ? `INSERT INTO ${sh('rate_windows')} AS w (kind, key, window_start, count)
+    ? `, hit AS (
+       INSERT INTO ${sh('rate_windows')} AS w (kind, key, window_start, count)
        SELECT 'requests', a."i_id", n.window_start, 1 FROM n, a
        WHERE ${counted}
        ${HIT_ON_CONFLICT}
-       RETURNING count`
-    : `SELECT COALESCE((SELECT w.count FROM ${sh('rate_windows')} w WHERE w.kind = 'requests' AND w.key = a."i_id" AND w.window_start = n.window_start), 0)
-         + ${others} AS count FROM n, a WHERE ${counted}`;
+       RETURNING count
+     )`
+    : '';
+  const tallied = `CASE WHEN ${counted} THEN COALESCE((SELECT w.count FROM ${sh('rate_windows')} w WHERE w.kind = 'requests' AND w.key = a."i_id" AND w.window_start = n.window_start), 0)
+         + ${others} END`;
+  // The IP's authentication failures, judged only with the limits on ($3). The statement of the
+  // limits off reads none: its `CASE WHEN false` names $3, $4 and $7 for their types only, and the
+  // planner folds it to null.
+  const blocked = ownTally === null
+    ? `CASE WHEN $3::boolean THEN COALESCE((SELECT w.count FROM ${sh('rate_windows')} w
+           WHERE w.kind = 'auth_failures' AND w.key = $4::text AND w.window_start = st.now / 60000 * 60000), 0) >= $7::bigint END`
+    : `CASE WHEN false THEN $3::boolean OR $4::text = '' OR $7::bigint = 0 END`;
   // $1 real time, $2 this process's time, $3 limits on, $4 IP, $5 key id, $6 secret digest, $7 auth-failure allowance,
   // $8 the stamp of the credential's records this process keeps (null: none); the read's from $9.
   return statement(
@@ -379,22 +401,20 @@ export function admitStatement(names: SchemaNames, schema: string, read: ReadKin
        FROM ${sh('sandbox_state')}
      ), n AS (
        SELECT st.*, st.now / 60000 * 60000 AS window_start,
-         CASE WHEN $3::boolean THEN COALESCE((SELECT w.count FROM ${sh('rate_windows')} w
-           WHERE w.kind = 'auth_failures' AND w.key = $4::text AND w.window_start = st.now / 60000 * 60000), 0) >= $7::bigint END AS blocked
+         ${blocked} AS blocked
        FROM st
      ), a AS (
        SELECT ${AUTH_RECORD_COLUMNS}, ${STAMP} AS stamp ${authRecordsFrom(schema)} WHERE c.key_id = $5::text
-     ), hit AS (
-       ${hit}
-     )${parts.ctes}
+     )${hit}${parts.ctes}
      SELECT n.generation, n."clockMode", n."clockOffsetMs", n."clockFrozenAt", n.chaos, n.faults, n.armed, n.now, n.blocked,
-       a."c_keyId" AS "k_keyId", a."i_id" AS "k_integrationId", a.stamp AS k_stamp, r.*${parts.columns},
+       a."c_keyId" AS "k_keyId", a."i_id" AS "k_integrationId", a.stamp AS k_stamp,
+       CASE WHEN a.stamp IS DISTINCT FROM $8::text THEN to_json(a) END AS records${parts.columns},
        -- Last: the hit locks the integration's window row until the statement ends, and every other
        -- request of the integration waits for it; a route's read evaluated after it (a products page:
        -- milliseconds) would hold them all that long. PostgreSQL evaluates the list in order. The other
        -- processes' tallies (limits off on them) count against the budget too.
-       ${ownTally === null ? `${others} + (SELECT count FROM hit) AS "hitCount", NULL::bigint AS tallied` : `NULL::bigint AS "hitCount", (SELECT count FROM hit) AS tallied`}
-     FROM n LEFT JOIN a ON true LEFT JOIN a r ON r.stamp IS DISTINCT FROM $8::text${parts.from}`,
+       ${ownTally === null ? `${others} + (SELECT count FROM hit) AS "hitCount", NULL::bigint AS tallied` : `NULL::bigint AS "hitCount", ${tallied} AS tallied`}
+     FROM n LEFT JOIN a ON true${parts.from}`,
   );
 }
 

@@ -71,7 +71,7 @@ export function orderRowBytes(row: Record<string, unknown>, prefix: string): num
   return bytes + (Array.isArray(history) ? history.length * 256 : 0);
 }
 
-/** The order and its history of a row read with `orderWithHistoryColumns(schema, prefix)`. */
+/** The order and its history of a row read with `orderWithHistoryColumns(schema, prefix)`, or of the JSON object an admission reads (`order_read`, prefix empty). */
 export function orderWithHistoryOf(row: Record<string, unknown>, prefix: string): { order: OrderRecord; history: HistoryRecord[] } {
   const fields: Record<string, unknown> = {};
   for (const [, field] of FIELDS) fields[field] = row[`${prefix}${field}`];

@@ -10,6 +10,7 @@ import { catalogVersions } from './0009-catalog-versions.js';
 import { lighterWrites } from './0010-lighter-writes.js';
 import { hotOrders } from './0011-hot-orders.js';
 import { emitAtCommit } from './0012-emit-at-commit.js';
+import { admissionReads } from './0013-admission-reads.js';
 
 export interface Migration {
   version: number;
@@ -18,4 +19,4 @@ export interface Migration {
 }
 
 /** Every migration, in order. Add one file per change; never edit a released one. */
-export const MIGRATIONS: Migration[] = [core, catalog, orders, webhooks, entregas, productsPageIndex, storeTokens, accessRequests, catalogVersions, lighterWrites, hotOrders, emitAtCommit];
+export const MIGRATIONS: Migration[] = [core, catalog, orders, webhooks, entregas, productsPageIndex, storeTokens, accessRequests, catalogVersions, lighterWrites, hotOrders, emitAtCommit, admissionReads];
