@@ -135,8 +135,8 @@ function orderOf(orders: Kept<KeptOrder>, key: string, kept: KeptOrder | undefin
     return undefined;
   }
   if (r.o_order === null) return kept!.found;
-  const found = orderWithHistoryOf(r.o_order, '');
-  orders.keep(key, { stamp: r.o_stamp, found: deepFreeze(found), bytes: orderRowBytes(r.o_order, '') });
+  const found = orderWithHistoryOf(r.o_order);
+  orders.keep(key, { stamp: r.o_stamp, found: deepFreeze(found), bytes: orderRowBytes(r.o_order) });
   return found;
 }
 

@@ -37,15 +37,14 @@ const FIELDS: [column: string, field: keyof OrderRecord, json?: true][] = [
 const ORDER = FIELDS.map(([column, field]) => (column === field ? column : `${column} AS "${field}"`)).join(', ');
 
 /**
- * The columns of an order `o` (each under `prefix`) and its history as a JSON array under
- * `${prefix}history`: one statement, one snapshot (issue 25: GET /orders/{id}).
+ * The columns of an order `o` and its history as a JSON array under `history`: one statement, one
+ * snapshot (issue 25: GET /orders/{id}). An admission reads the same through `order_read` (migration
+ * 13), which answers the same, field for field (test/emulator/adapters/postgres/admission-reads.test.ts).
  */
-export function orderWithHistoryColumns(schema: string, prefix: string): string {
-  const columns = FIELDS.map(([column, field]) => `o.${column} AS "${prefix}${field}"`).join(', ');
-  // No order (a left join found none, or an admission's kept order is current): no history read either.
-  return `${columns}, CASE WHEN o.id IS NOT NULL THEN (SELECT COALESCE(json_agg(json_build_object('status', h.status, 'at', h.at, 'by', h.by,
+export function orderWithHistoryColumns(schema: string): string {
+  return `${ORDER}, (SELECT COALESCE(json_agg(json_build_object('status', h.status, 'at', h.at, 'by', h.by,
     'integrationId', h.integration_id, 'reason', h.reason) ORDER BY h.seq), '[]'::json)
-    FROM ${tableIn(schema)('order_status_history')} h WHERE h.order_id = o.id) END AS "${prefix}history"`;
+    FROM ${tableIn(schema)('order_status_history')} h WHERE h.order_id = o.id) AS history`;
 }
 
 /**
@@ -61,21 +60,21 @@ export function orderStampColumn(schema: string): string {
 }
 
 /** About how many bytes an order read with `orderWithHistoryColumns` holds in memory (its texts, its history). */
-export function orderRowBytes(row: Record<string, unknown>, prefix: string): number {
+export function orderRowBytes(row: Record<string, unknown>): number {
   let bytes = 512;
   for (const [, field, json] of FIELDS) {
-    const value = row[`${prefix}${field}`];
+    const value = row[field];
     if (typeof value === 'string') bytes += (json ? 3 : 2) * value.length;
   }
-  const history = row[`${prefix}history`];
+  const history = row.history;
   return bytes + (Array.isArray(history) ? history.length * 256 : 0);
 }
 
-/** The order and its history of a row read with `orderWithHistoryColumns(schema, prefix)`, or of the JSON object an admission reads (`order_read`, prefix empty). */
-export function orderWithHistoryOf(row: Record<string, unknown>, prefix: string): { order: OrderRecord; history: HistoryRecord[] } {
+/** The order and its history of a row read with `orderWithHistoryColumns`, or of the JSON object an admission reads (`order_read`). */
+export function orderWithHistoryOf(row: Record<string, unknown>): { order: OrderRecord; history: HistoryRecord[] } {
   const fields: Record<string, unknown> = {};
-  for (const [, field] of FIELDS) fields[field] = row[`${prefix}${field}`];
-  return { order: toRecord(fields as OrderRow), history: row[`${prefix}history`] as HistoryRecord[] };
+  for (const [, field] of FIELDS) fields[field] = row[field];
+  return { order: toRecord(fields as OrderRow), history: row.history as HistoryRecord[] };
 }
 
 const values = (o: OrderRecord) =>
@@ -98,7 +97,7 @@ export function ordersSql(schema: string) {
     byId: statement(`SELECT ${ORDER} FROM ${t('orders')} WHERE id = $1`),
     lock: statement(`SELECT ${ORDER} FROM ${t('orders')} WHERE id = $1 FOR UPDATE`),
     // The same with its history (a transaction's lock: its event presents the order with no read more).
-    lockWithHistory: statement(`SELECT ${orderWithHistoryColumns(schema, '')} FROM ${t('orders')} o WHERE o.id = $1 FOR UPDATE OF o`),
+    lockWithHistory: statement(`SELECT ${orderWithHistoryColumns(schema)} FROM ${t('orders')} o WHERE o.id = $1 FOR UPDATE OF o`),
     byExternal: statement(`SELECT ${ORDER} FROM ${t('orders')} WHERE store_id = $1 AND external_id = $2`),
     list: statement(
       `SELECT ${ORDER} FROM ${t('orders')} WHERE store_id = $1 AND number > $2
@@ -130,7 +129,7 @@ export function ordersSql(schema: string) {
     ),
     history: statement(`SELECT ${HISTORY} FROM ${t('order_status_history')} WHERE order_id = $1 ORDER BY seq`),
     // The order and its history in one statement, one snapshot (issue 25: GET /orders/{id}).
-    withHistory: statement(`SELECT ${orderWithHistoryColumns(schema, '')} FROM ${t('orders')} o WHERE o.id = $1`),
+    withHistory: statement(`SELECT ${orderWithHistoryColumns(schema)} FROM ${t('orders')} o WHERE o.id = $1`),
     lastNumber: statement(`SELECT MAX(number) AS n FROM ${t('orders')} WHERE store_id = $1`),
     // The simulator's view of the catalog: what a customer can put in the cart right now.
     orderable: statement(
@@ -162,7 +161,7 @@ export function pgOrders(conn: Conn, s: ReturnType<typeof ordersSql>, environmen
       if (!options?.lock || !histories) return (await many(options?.lock ? s.lock : s.byId, [id]))[0];
       const [row] = await conn.rows<Record<string, unknown>>(s.lockWithHistory, [id]);
       if (!row) return undefined;
-      const { order, history } = orderWithHistoryOf(row, '');
+      const { order, history } = orderWithHistoryOf(row);
       // A lock that waited for another writer returns the order as that writer committed it, but the
       // history as the statement's snapshot had it, from before. Every history entry is a status
       // change (to a later status: status-machine.ts), so a history that ends on another status than
@@ -197,7 +196,7 @@ export function pgOrders(conn: Conn, s: ReturnType<typeof ordersSql>, environmen
     },
     async withHistory(id) {
       const [row] = await conn.rows<Record<string, unknown>>(s.withHistory, [id]);
-      return row && orderWithHistoryOf(row, '');
+      return row && orderWithHistoryOf(row);
     },
     lastNumber: async (storeId) => (await conn.rows<{ n: number | null }>(s.lastNumber, [storeId]))[0]?.n ?? 0,
     orderableProductIds: async (storeId, panelOnly = false) => (await conn.rows<{ id: string }>(s.orderable, [storeId, panelOnly])).map((r) => r.id),

@@ -10,55 +10,36 @@ import { GROUP, OPTION, PRODUCT } from './catalog-columns.js';
 // standalone read keeps nothing between requests (another process may have written since: the change
 // feed is not exact); an admission keeps pages under the store's catalog version (admission.ts).
 
-/** SQL expressions of a page's arguments (parameters, or columns of an admission's credential). */
-export interface ProductPageParams {
-  storeId: string;
-  since: string;
-  after: string;
-  /** One more than the page's size. */
-  limitPlusOne: string;
-  integrationId: string;
-  categoryExternalId: string;
-  active: string;
-}
-
 /**
- * The page as a CTE `page` (one more product than the limit, to tell whether a next page exists) and
- * the select list of its products, option groups and options, each as a JSON array of records (the
- * columns' aliases are the records' fields; bigint and integer columns come back as numbers, as the
- * adapter's row parser gives them). No filter is `$n IS NULL`: one plan serves every combination; an
- * unknown category filters everything out, as a filter does. With `only` (a boolean SQL expression of
- * the statement), the columns are null unless it holds, and the page is then not read at all.
+ * The page in one statement, one snapshot (issue 25): a CTE `page` (one more product than the limit,
+ * to tell whether a next page exists) and its products, option groups and options, each as a JSON
+ * array of records (the columns' aliases are the records' fields; bigint and integer columns come back
+ * as numbers, as the adapter's row parser gives them). No filter is `$n IS NULL`: one plan serves every
+ * combination; an unknown category filters everything out, as a filter does. $1 store, $2 since, $3
+ * after, $4 the limit plus one, $5 integration, $6 category's external id, $7 active. An admission
+ * reads the same page through `product_page` (migration 13), which answers the same, field for field
+ * (test/emulator/adapters/postgres/admission-reads.test.ts).
  */
-export function productPageParts(schema: string, p: ProductPageParams, prefix = '', only?: string): { cte: string; columns: string } {
+export function productPageSql(schema: string) {
   const t = tableIn(schema);
-  const when = (column: string) => (only === undefined ? column : `CASE WHEN ${only} THEN ${column} END`);
   return {
-    cte: `page AS (
+    page: statement(`WITH page AS (
          SELECT ${PRODUCT}, c.external_id AS "categoryExternalId"
          FROM ${t('products')} p JOIN ${t('categories')} c ON c.id = p.category_id
-         WHERE p.store_id = ${p.storeId} AND p.updated_at >= ${p.since} AND p.id > ${p.after}
-           AND (${p.categoryExternalId}::text IS NULL OR p.category_id = (SELECT id FROM ${t('categories')} WHERE integration_id = ${p.integrationId} AND external_id = ${p.categoryExternalId}::text))
-           AND (${p.active}::boolean IS NULL OR p.active = ${p.active}::boolean)
-         ORDER BY p.id LIMIT ${p.limitPlusOne}
-       )`,
-    columns: `${when(`(SELECT COALESCE(json_agg(x ORDER BY x.id), '[]'::json) FROM page x)`)} AS "${prefix}products",
-         ${when(`(SELECT COALESCE(json_agg(g ORDER BY g."productId", g.position, g.id), '[]'::json)
-            FROM (SELECT ${GROUP} FROM ${t('option_groups')} WHERE product_id IN (SELECT id FROM page)) g)`)} AS "${prefix}groups",
-         ${when(`(SELECT COALESCE(json_agg(o ORDER BY o."productId", o.position, o.id), '[]'::json)
-            FROM (SELECT ${OPTION} FROM ${t('options')} WHERE product_id IN (SELECT id FROM page)) o)`)} AS "${prefix}options"`,
+         WHERE p.store_id = $1 AND p.updated_at >= $2 AND p.id > $3
+           AND ($6::text IS NULL OR p.category_id = (SELECT id FROM ${t('categories')} WHERE integration_id = $5 AND external_id = $6::text))
+           AND ($7::boolean IS NULL OR p.active = $7::boolean)
+         ORDER BY p.id LIMIT $4
+       )
+       SELECT (SELECT COALESCE(json_agg(x ORDER BY x.id), '[]'::json) FROM page x) AS products,
+         (SELECT COALESCE(json_agg(g ORDER BY g."productId", g.position, g.id), '[]'::json)
+            FROM (SELECT ${GROUP} FROM ${t('option_groups')} WHERE product_id IN (SELECT id FROM page)) g) AS groups,
+         (SELECT COALESCE(json_agg(o ORDER BY o."productId", o.position, o.id), '[]'::json)
+            FROM (SELECT ${OPTION} FROM ${t('options')} WHERE product_id IN (SELECT id FROM page)) o) AS options`),
   };
 }
 
-export function productPageSql(schema: string) {
-  const parts = productPageParts(schema, {
-    storeId: '$1', since: '$2', after: '$3', limitPlusOne: '$4', integrationId: '$5', categoryExternalId: '$6', active: '$7',
-  });
-  // The page in one statement, one snapshot (issue 25).
-  return { page: statement(`WITH ${parts.cte} SELECT ${parts.columns}`) };
-}
-
-/** The columns of a page read with `productPageParts` (under its prefix). */
+/** The columns of a page (`productPageSql`, or the JSON object of `product_page`). */
 export interface ProductPageRow {
   products: ProductView[];
   groups: OptionGroupRecord[];

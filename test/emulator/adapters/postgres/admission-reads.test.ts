@@ -61,10 +61,10 @@ describe.skipIf(!PG_URL)('the admission\'s reads of migration 13 answer what the
     const order = await simulate(emu);
     expect((await orderAction(emu, order.id, 'ack', { external_id: 'ERP-1' })).status).toBe(200);
     expect((await orderAction(emu, order.id, 'status', { status: 'accepted' })).status).toBe(200);
-    const ownRead = `SELECT ${orderWithHistoryColumns(schema, 'o_')} FROM ${quoted}.orders o WHERE o.id = $1`;
-    const expected = orderWithHistoryOf((await client.query(ownRead, [order.id])).rows[0]!, 'o_');
+    const ownRead = `SELECT ${orderWithHistoryColumns(schema)} FROM ${quoted}.orders o WHERE o.id = $1`;
+    const expected = orderWithHistoryOf((await client.query(ownRead, [order.id])).rows[0]!);
     const { rows } = await client.query(`SELECT ${quoted}.order_read($1) AS o`, [order.id]);
-    expect(orderWithHistoryOf(rows[0]!.o, '')).toEqual(expected);
+    expect(orderWithHistoryOf(rows[0]!.o)).toEqual(expected);
     expect(expected.history.length).toBeGreaterThan(0);
     expect((await client.query(`SELECT ${quoted}.order_read('ord_none') AS o`)).rows[0]!.o).toBeNull();
   });
