@@ -16,6 +16,7 @@ import { pgOrders } from './orders.js';
 import type { IntegrationsRepository, StoresRepository } from '../../stores/repository.js';
 import type { WebhooksRepository } from '../../webhooks/repository.js';
 import { runAfterCommit } from '../../store/after-commit.js';
+import { KeptTargets } from './kept-targets.js';
 
 export interface PgEnvOptions {
   environment: Environment;
@@ -52,13 +53,17 @@ export class PgEnvStore extends LazyRepositories implements EnvStore {
     };
     const conn = new QueryConn(options.pool as never, committed, undefined, (change) => options.feed.noticeParts(change));
     super(options.environment, conn, environmentSql(options.schema));
+    this.kept = new KeptTargets(options.feed, options.environment);
   }
+
+  /** The targets of the stores' events, kept between units of work (their writes check them). */
+  private readonly kept: KeptTargets;
 
   async tx<T>(work: (tx: Tx) => Promise<T>, claim?: WorkClaim): Promise<T> {
     let stale = 0;
     for (let run = 1; ; run++) {
       const client = await checkoutOrUnavailable(this.options.pool);
-      const tx = new PgTx(this.options, client, this.sql);
+      const tx = new PgTx(this.options, client, this.sql, this.kept);
       let out: T;
       let began: Promise<unknown> | undefined;
       let claimed: Promise<Claim> | undefined;
@@ -112,6 +117,8 @@ export class PgEnvStore extends LazyRepositories implements EnvStore {
           continue;
         }
         const cause = tx.failure ?? error;
+        // Targets kept from an earlier unit of work may be what failed the check: the next run reads them.
+        if (sqlState(cause) === SERIALIZATION_FAILURE) this.kept.drop();
         if (run < MAX_RUNS && RETRIED.has(sqlState(cause) ?? '')) {
           await pause(run);
           continue;
@@ -246,6 +253,7 @@ class PgTx extends LazyRepositories implements Tx {
     private readonly options: PgEnvOptions,
     client: PoolClient,
     sql: EnvironmentSql,
+    private readonly kept: KeptTargets,
     private readonly state: TxState = { changes: [], failure: undefined, stopped: false },
     writes = new EmitWrites(options.schema),
     raw = new QueryConn(stoppable(client, state), (change) => state.changes.push(change), (error) => {
@@ -290,19 +298,49 @@ class PgTx extends LazyRepositories implements Tx {
   }
 
   async emit<T extends EventType>(type: T, storeId: string, data: EventData<T>, integrationId?: string): Promise<EventRecord[]> {
-    // The event's targets with their webhooks, read without a lock (their stamp is checked again by
-    // the writes, under the feed counter's lock: events.ts `emitWrites`), then the clock. The events
-    // and their deliveries are held back and written with the COMMIT (EmitWrites), where their
-    // positions are taken.
+    // The event's targets with their webhooks: read ahead (with an order's lock or number), kept from
+    // an earlier unit of work, or read now, without a lock (their stamp is checked again by the
+    // writes, under the feed counter's lock: events.ts `emitWrites`), then the clock. The events and
+    // their deliveries are held back and written with the COMMIT (EmitWrites), where their positions
+    // are taken.
     const ahead = integrationId ? undefined : this.targetsAhead.get(storeId);
     this.targetsAhead.delete(storeId);
-    const read = await (ahead ?? (super.events as PgEventsRepository).targetsFor(storeId, integrationId));
+    const read = await (ahead ?? (integrationId ? undefined : this.keptOf(storeId)) ?? this.readTargets(storeId, integrationId));
     this.writes.held = true;
     this.writes.checks.push({ storeId, integrationId: integrationId ?? null, stamp: read.stamp });
     // What the outbox reads of each target (its webhook, its integration), read with them.
     for (const target of read.targets) this.read.set(target.integration.id, target);
     const targets = integrationId ? undefined : read.targets.map((t) => t.integration.id);
-    return emitEvents(this, this.options.context, (change) => this.changes.push(change), { type, storeId, data, integrationId }, targets);
+    const emitted = emitEvents(this, this.options.context, (change) => this.changes.push(change), { type, storeId, data, integrationId }, targets);
+    if (!read.kept) return emitted;
+    // Kept targets answer the outbox (what it reads of them is what their stamp covers), not the rest
+    // of the unit of work: their other fields may be older than this transaction.
+    try {
+      return await emitted;
+    } finally {
+      for (const target of read.targets) if (this.read.get(target.integration.id) === target) this.read.delete(target.integration.id);
+    }
+  }
+
+  /** A store's kept targets, unless this transaction wrote a store, integration, credential or webhook's configuration. */
+  private keptOf(storeId: string): Targets | undefined {
+    return this.wroteTargets() ? undefined : this.kept.of(storeId);
+  }
+
+  private wroteTargets(): boolean {
+    return this.changes.some((c) => c.topic === 'auth' || c.topic === 'reset' || (c.topic === 'webhooks' && c.config));
+  }
+
+  /** Reads the targets (the statement leaves now) and keeps a store's for later units of work. */
+  private readTargets(storeId: string, integrationId?: string): Promise<Targets> {
+    const epoch = this.kept.epoch;
+    const read = (super.events as PgEventsRepository).targetsFor(storeId, integrationId);
+    return integrationId ? read : read.then((targets) => this.keepRead(storeId, targets, epoch));
+  }
+
+  private keepRead(storeId: string, targets: Targets, epoch: number): Targets {
+    if (!this.wroteTargets()) this.kept.keep(storeId, targets, epoch);
+    return targets;
   }
 
   /**
@@ -340,13 +378,13 @@ class PgTx extends LazyRepositories implements Tx {
   override get stores(): StoresRepository {
     if (this.storesKept) return this.storesKept;
     const repository = super.stores;
-    const events = super.events as PgEventsRepository;
     // An order's number is taken for its `order.created` event (orders/simulator.ts, with the cart's
-    // reads): the event's targets are read in the same round trip, sent just before the number's
-    // UPDATE, which locks the store's row until the COMMIT. The emit then sends nothing of its own
-    // while the row is locked (issue 25, tenth step); its writes check the targets again, as any emit's.
+    // reads): the event's targets (unless kept) are read in the same round trip, sent just before the
+    // number's UPDATE, which locks the store's row until the COMMIT. The emit then sends nothing of its
+    // own while the row is locked (issue 25, tenth step); its writes check the targets again, as any emit's.
     const nextOrderNumber: StoresRepository['nextOrderNumber'] = (storeId) => {
-      const ahead = events.targetsFor(storeId);
+      const kept = this.keptOf(storeId);
+      const ahead = kept ? Promise.resolve(kept) : this.readTargets(storeId);
       ahead.catch(() => undefined);
       this.targetsAhead.set(storeId, ahead);
       return repository.nextOrderNumber(storeId);
@@ -366,16 +404,31 @@ class PgTx extends LazyRepositories implements Tx {
     // event's targets are read in the same round trip, sent just before the lock (issue 25, eleventh
     // step: a status change or an ack in three round trips, not four). As for an order's number,
     // the emit then reads nothing of its own, and its writes check the targets again under the
-    // feed counter's lock.
+    // feed counter's lock. Targets kept for the order's store (known from an earlier lock of the
+    // order, or its insert) need no read at all.
     const byId: OrdersRepository['byId'] = async (id, options) => {
       if (!options?.lock) return repository.byId(id, options);
-      const ahead = events.targetsOfOrder(id);
-      ahead.catch(() => undefined);
+      const known = this.kept.storeOf(id);
+      const kept = known === undefined ? undefined : this.keptOf(known);
+      const epoch = this.kept.epoch;
+      const ahead = kept ? undefined : events.targetsOfOrder(id);
+      ahead?.catch(() => undefined);
       const order = await repository.byId(id, options);
-      if (order) this.targetsAhead.set(order.storeId, ahead);
+      if (!order) return order;
+      this.kept.orderIn(id, order.storeId);
+      if (kept && order.storeId === known) this.targetsAhead.set(order.storeId, Promise.resolve(kept));
+      else if (ahead) {
+        const read = ahead.then((targets) => this.keepRead(order.storeId, targets, epoch));
+        read.catch(() => undefined);
+        this.targetsAhead.set(order.storeId, read);
+      }
       return order;
     };
-    return (this.ordersKept = { ...repository, byId });
+    const insert: OrdersRepository['insert'] = (order, entry) => {
+      this.kept.orderIn(order.id, order.storeId);
+      return repository.insert(order, entry);
+    };
+    return (this.ordersKept = { ...repository, byId, insert });
   }
 
   override get events(): EventsRepository {

@@ -149,6 +149,8 @@ export interface EmitTarget {
 export interface Targets {
   targets: EmitTarget[];
   stamp: string;
+  /** Kept from an earlier unit of work (kept-targets.ts), not read in this one. */
+  kept?: boolean;
 }
 
 /** The statement of an event's targets: the integrations of `store` (or only `integration`: not null) with their webhooks and stamp. */
