@@ -168,7 +168,7 @@ class Pass {
   private authenticated(auth: AuthContext): void {
     const { request, admission } = this;
     request.auth = auth;
-    if (admission) request.prefetch = { order: admission.order, products: admission.products, feed: admission.feed };
+    if (admission) request.prefetch = { order: admission.order, orderStatus: admission.orderStatus, products: admission.products, feed: admission.feed };
     // The admission's hit was counted for this very credential, judged usable as it is here.
     const hit = admission?.hit && admission.records?.credential.keyId === auth.credential.keyId
       ? admission.hit

@@ -168,7 +168,7 @@ function recordCall(service: HomologationService) {
  */
 async function currentStatus(env: EnvContext, path: string, request: FastifyRequest): Promise<string | null> {
   const orderId = path.split('/')[2] ?? '';
-  const prefetched = request.prefetch?.order;
-  if (prefetched && prefetched.order.id === orderId) return prefetched.order.status;
+  const prefetched = request.prefetch?.orderStatus;
+  if (prefetched && prefetched.orderId === orderId) return prefetched.status;
   return (await env.store.orders.byId(orderId))?.status ?? null;
 }

@@ -34,9 +34,13 @@ declare module 'fastify' {
   }
 }
 
-/** What the admission read for the route: GET /orders/{id}'s order (undefined: no order of that id), a products or feed page. */
+/**
+ * What the admission read for the route: GET /orders/{id}'s order (undefined: no order of that id), a
+ * status call's order status, a products or feed page.
+ */
 export interface Prefetch {
   order: Admission['order'];
+  orderStatus?: Admission['orderStatus'];
   products?: Admission['products'];
   feed?: Admission['feed'];
 }

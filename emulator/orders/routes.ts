@@ -21,6 +21,12 @@ function orderPrefetch({ params }: { params: unknown }): AdmitRead | undefined {
   return typeof orderId === 'string' ? { kind: 'order', orderId } : undefined;
 }
 
+/** The status of the order a status call's path names, read with the request's admission (a server database). */
+function statusPrefetch({ params }: { params: unknown }): AdmitRead | undefined {
+  const orderId = (params as { order_id?: unknown }).order_id;
+  return typeof orderId === 'string' ? { kind: 'orderStatus', orderId } : undefined;
+}
+
 /** A command's answer as its handler gives it (`ok(presentAnswer(…))`), when its transaction kept the order's view. */
 function keptOutcome(out: unknown): Outcome | undefined {
   const view = keptView(out as OrderRecord);
@@ -78,7 +84,7 @@ export function ordersRoutes(app: FastifyInstance, emulator: Emulator): void {
     const actor = { type: 'integration' as const, integrationId: auth.integration.id, authority: auth.integration.settings.order_status_authority };
     return ok(await presentAnswer(env.store.orders, await changeStatus(env, params.order_id, auth.store.id, actor, body, claim)));
     // The homologation recorder's starting status comes with the admission (homologation/hooks.ts).
-  }, { prefetch: orderPrefetch, ...orderWrite });
+  }, { prefetch: statusPrefetch, ...orderWrite });
 
   // spec: GET /events — the feed response is its own envelope (data, next_cursor, has_more, cursor_expired).
   apiRoute(app, emulator, api.listEvents, async ({ env, auth, query, request }) => ({ body: await readFeed(env, auth.integration, query, request.prefetch?.feed) }), {

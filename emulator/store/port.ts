@@ -136,6 +136,8 @@ export interface AdmitRequest {
  */
 export type AdmitRead =
   | { kind: 'order'; orderId: string }
+  /** Only the order's status (POST /orders/{id}/status: the homologation recorder's starting point). */
+  | { kind: 'orderStatus'; orderId: string }
   | { kind: 'products'; page: ProductPageQuery }
   | { kind: 'feed'; page: FeedPageQuery };
 
@@ -187,6 +189,8 @@ export interface Admission {
   hit: WindowHit | null;
   /** The order asked for with its history (undefined: none of that id, or none asked). */
   order: { order: OrderRecord; history: HistoryRecord[] } | undefined;
+  /** The status of the order asked for (`status` null: no order of that id; undefined: none asked). */
+  orderStatus?: { orderId: string; status: string | null };
   /** The products page asked for (undefined: none asked, or no such credential). */
   products?: AdmittedProductPage;
   /** The feed page asked for (undefined: none asked, or no such credential). */

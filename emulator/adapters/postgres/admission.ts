@@ -22,7 +22,8 @@ import type { SchemaNames } from './schema.js';
  * time every process shares), the IP's authentication failures, the credential's records, the
  * request hit (a data-modifying CTE, counted only when the request will be admitted: no fault
  * exists, the IP is not blocked, the digest of the presented secret is the stored one, the credential
- * is neither revoked nor expired) and the route's read: GET /orders/{id}'s order with its history, the
+ * is neither revoked nor expired) and the route's read: GET /orders/{id}'s order with its history (a
+ * status call's: its status only), the
  * products page, the feed page (the pages for the credential's integration and store, the feed's types
  * those its scopes allow). Every answer is the database's as of this statement, so a write
  * acknowledged on any process is seen here: what is kept between requests (the credential's records,
@@ -91,12 +92,13 @@ export function pgAdmissions(conn: Conn, names: SchemaNames, shared: SharedRow, 
         }
       }
       if (read?.kind === 'feed' && r.k_integrationId !== null) admission.feed = feedOf(r, read.page);
+      if (read?.kind === 'orderStatus') admission.orderStatus = { orderId: read.orderId, status: (r as StatusRow).o_status };
       return admission;
     },
   };
 }
 
-const READS = ['none', 'order', 'products', 'feed'] as const;
+const READS = ['none', 'order', 'orderStatus', 'products', 'feed'] as const;
 export type ReadKind = (typeof READS)[number];
 
 interface Row extends SharedRowValues {
@@ -127,6 +129,9 @@ interface Row extends SharedRowValues {
  * null when the stamp is the one sent (the kept order is current).
  */
 type OrderRow = Row & { o_stamp: string | null; o_order: Record<string, unknown> | null };
+
+/** The order's status (null: no such order). */
+type StatusRow = Row & { o_status: string | null };
 
 /** The order read: the kept one while its stamp holds, else the one sent (then kept), undefined when there is none. */
 function orderOf(orders: Kept<KeptOrder>, key: string, kept: KeptOrder | undefined, r: OrderRow): Admission['order'] {
@@ -283,6 +288,8 @@ function readValues(read: AdmitRead, version: string | null, stamp: string | nul
   switch (read.kind) {
     case 'order':
       return [read.orderId, stamp];
+    case 'orderStatus':
+      return [read.orderId];
     case 'products': {
       const q = read.page;
       return [q.since, q.after, q.limit + 1, q.categoryExternalId, q.active, version];
@@ -314,6 +321,10 @@ function readParts(schema: string, read: ReadKind): { ctes: string; columns: str
         columns: `, ov.stamp AS o_stamp, CASE WHEN ov.stamp IS DISTINCT FROM $10::text THEN ${env('order_read')}($9::text) END AS o_order`,
         from: ' LEFT JOIN ov ON true',
       };
+    case 'orderStatus':
+      // Only the status (a status call's admission, for the homologation recorder): one index lookup,
+      // not the order and its history that a status call moves every time (issue 25, fourteenth step).
+      return { ctes: '', columns: `, (SELECT o.status FROM ${env('orders')} o WHERE o.id = $9::text) AS o_status`, from: '' };
     case 'products': {
       // The store's catalog version (0: no row, an empty catalog); the page only when it is not the one
       // of the page kept ($14, null: none kept), read by a function (migration 13): its plan is started

@@ -23,6 +23,7 @@ function nodes(node: PlanNode): PlanNode[] {
 const TYPES: Record<ReadKind, string> = {
   none: '',
   order: ', text, text',
+  orderStatus: ', text',
   products: ', bigint, text, integer, text, boolean, bigint',
   feed: ', bigint, bigint, bigint, text[], text[], integer',
 };
@@ -64,6 +65,14 @@ describe.skipIf(!PG_URL)('an admission\'s plan (PostgreSQL)', () => {
       const read = relations(await planOf('order', limits));
       expect(read.filter((r) => r === 'orders')).toHaveLength(1);
       expect(read.filter((r) => r === 'order_status_history')).toHaveLength(1);
+    }
+  });
+
+  it('holds, for a status call, one scan of the order and none of its history: only its status is read', async () => {
+    for (const limits of ['hit', 'tally'] as const) {
+      const read = relations(await planOf('orderStatus', limits));
+      expect(read.filter((r) => r === 'orders')).toHaveLength(1);
+      expect(read).not.toContain('order_status_history');
     }
   });
 

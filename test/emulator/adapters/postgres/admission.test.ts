@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { roundTrips } from '../../../../emulator/adapters/postgres/round-trips.js';
 import { startTestEmulator, type TestEmulator } from '../../../helpers/emulator.js';
-import { createTestDatabase, PG_URL, type TestDatabase } from '../../../helpers/postgres.js';
+import { admin, createTestDatabase, PG_URL, type TestDatabase } from '../../../helpers/postgres.js';
 import { orderAction, seedMenu, simulate } from '../../../helpers/orders.js';
 import { tripsOf } from '../../../helpers/round-trips.js';
+import { waitFor } from '../../../helpers/wait.js';
 
 // issue 25: an API request on a server database is admitted in one statement (shared state,
 // credential, rate window) and GET /orders/{id}'s order comes in that same statement: one round trip.
@@ -51,7 +52,7 @@ describe.skipIf(!PG_URL)('an API request on PostgreSQL', () => {
     const order = await simulate(emu);
     const ack = await tripsOf('POST /sandbox/v1/orders/:id/ack', () => orderAction(emu, order.id, 'ack', { external_id: 'ERP-2' }));
     const status = await tripsOf('POST /sandbox/v1/orders/:id/status', () => orderAction(emu, order.id, 'status', { status: 'accepted', estimated_minutes: 20 }));
-    // admission (status: with the order, the homologation recorder's starting status), the
+    // admission (status: with the order's status, the homologation recorder's starting point), the
     // idempotency claim sent with BEGIN, the event's targets and the order's lock (which brings its
     // history; ack: and its external id's check, sent with it), then the update (status: with the
     // history entry), the event with the feed's lock, the idempotency answer and the notices with
@@ -60,6 +61,20 @@ describe.skipIf(!PG_URL)('an API request on PostgreSQL', () => {
     const read = await emu.api('GET', `/orders/${order.id}`);
     expect(read.body.data.status).toBe('accepted');
     expect(read.body.data.status_history.map((h: { status: string }) => h.status)).toEqual(['pending', 'accepted']);
+  });
+
+  it('records a status call\'s starting status as its admission read it, the order\'s status alone', async () => {
+    const order = await simulate(emu);
+    await orderAction(emu, order.id, 'ack', { external_id: 'ERP-3' });
+    const moves = [{ status: 'accepted', estimated_minutes: 20 }, { status: 'ready' }];
+    for (const body of moves) expect((await orderAction(emu, order.id, 'status', body)).status).toBe(200);
+    // The observer's ring (homologation_calls) is written in the background: look until both are there.
+    const recorded = await waitFor(async () => {
+      const { rows } = await admin((c) => c.query<{ call: { path: string; facts: { previous_status?: string; status?: string } } }>(
+        "SELECT call::jsonb AS call FROM \"merchant_kit_shared\".homologation_calls WHERE call::jsonb->>'path' = $1 ORDER BY seq", [`/orders/${order.id}/status`]), database.url);
+      return rows.length === moves.length && rows.map((r) => `${r.call.facts.previous_status}>${r.call.facts.status}`);
+    }, () => 'the two status calls in the observer\'s ring');
+    expect(recorded).toEqual(['pending>accepted', 'accepted>ready']);
   });
 
   it('simulates an order in the same round trips whatever its lines: the cart\'s products come in one read', async () => {
