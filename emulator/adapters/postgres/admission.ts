@@ -15,7 +15,7 @@ import { feedParts, newestEvent } from './events.js';
 import { HIT_ON_CONFLICT, othersTallied, type RequestTally } from './windows.js';
 import type { SharedRow, SharedRowValues } from './sandbox.js';
 import type { SchemaNames } from './schema.js';
-import { Kept } from './kept.js';
+import { deepFreeze, Kept } from './kept.js';
 
 /**
  * An API request's admission in one statement (issue 25; the port's Admissions, store/port.ts): the shared row
@@ -139,15 +139,6 @@ function orderOf(orders: Kept<KeptOrder>, key: string, kept: KeptOrder | undefin
   const found = orderWithHistoryOf(r.o_order);
   orders.keep(key, { stamp: r.o_stamp, found: deepFreeze(found), bytes: orderRowBytes(r.o_order) });
   return found;
-}
-
-/** Kept orders are handed to every request that reads them while they are current: nothing may write to them. */
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
 }
 
 /** The record columns of `to_json(a)`: as the driver reads them, but the digest, which JSON gives as bytea's hex text (`\\x…`). */

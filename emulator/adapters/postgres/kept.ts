@@ -27,3 +27,12 @@ export class Kept<T> {
     this.bytes += size;
   }
 }
+
+/** What is kept is handed to every reader while current: frozen, so that none of them can change it for the others. */
+export function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}

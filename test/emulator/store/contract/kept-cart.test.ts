@@ -1,15 +1,17 @@
 import { expect, it } from 'vitest';
 import { describeAdapters } from './harness.js';
-import { category, product, storeWithIntegration, T0 } from './fixtures.js';
+import { category, group, option, product, storeWithIntegration, T0 } from './fixtures.js';
 import type { EnvStore, Repositories } from '../../../../emulator/store/port.js';
 import { MAX_KEPT_ORDERABLE } from '../../../../emulator/adapters/postgres/orders.js';
+import { productsWithOptions } from '../../../../emulator/catalog/repository.js';
 import { integrationSettings, SCOPES } from '../../../../src/contract/store.js';
 
 // issue 25, fourteenth step: a server database keeps each store's orderable product ids (the
-// simulator's cart draws from them) with the store's catalog version, and the statement sends them
-// again only when that version moved. So the kept ids are answered exactly while nothing of the
-// store's catalog changed: any committed write through any process, a reset, a restore is in the
-// next read, and a unit of work sees its own catalog writes. The embedded database reads them each time.
+// simulator's cart draws from them) and the products the cart read with their options, each with the
+// store's catalog version, and the statement sends them again only when that version moved. So what
+// is kept is answered exactly while nothing of the store's catalog changed: any committed write
+// through any process, a reset, a restore is in the next read, and a unit of work sees its own
+// catalog writes. The embedded database reads them each time.
 
 /** The orderable ids as the records say (active, available, in an active category; panel: no external id). */
 async function expected(r: Repositories, ids: string[], panelOnly = false): Promise<string[]> {
@@ -22,7 +24,7 @@ async function expected(r: Repositories, ids: string[], panelOnly = false): Prom
   return out.sort();
 }
 
-describeAdapters('the orderable products a process keeps', (h) => {
+describeAdapters('the cart\'s catalog reads a process keeps', (h) => {
   it('answers the kept ids while the catalog is unchanged, and every committed write through another process at the next read', async () => {
     const env = h.storage.env('test');
     const { storeId, integrationId } = await storeWithIntegration(env);
@@ -161,5 +163,82 @@ describeAdapters('the orderable products a process keeps', (h) => {
     const again = await env.orders.orderableProductIds(storeId);
     expect(again).toEqual([p.id]);
     expect(again).not.toBe(first);
+  });
+
+  it('answers the kept products with their options while the catalog is unchanged, and every write at the next read', async () => {
+    const env = h.storage.env('test');
+    const { storeId, integrationId } = await storeWithIntegration(env);
+    const writer: EnvStore = h.kind === 'postgres' ? (await h.openAnother()).env('test') : env;
+    const c = category(storeId, integrationId);
+    await writer.catalog.insertCategory(c);
+    const burger = product(storeId, integrationId, c.id, { name: 'Hamburguesa' });
+    const cola = product(storeId, null, c.id, { externalId: null, integrationId: null, name: 'Cola' });
+    for (const p of [burger, cola]) await writer.catalog.insertProduct(p);
+    const sizes = group(burger.id, integrationId, { minSelect: 1, maxSelect: 1 });
+    await writer.catalog.insertGroup(sizes);
+    const big = option(sizes, { price: 5_000_00 });
+    await writer.catalog.insertOption(big);
+    const ids = [burger.id, cola.id];
+    /** The products as the separate reads give them. */
+    const expected = async () => {
+      const out = [];
+      for (const id of ids) {
+        out.push({ product: await writer.catalog.productById(id), groups: await writer.catalog.groupsOfProducts([id]), options: await writer.catalog.optionsOfProducts([id]) });
+      }
+      return out;
+    };
+    const before = await productsWithOptions(env.catalog, ids);
+    expect(before).toEqual(await expected());
+    if (h.kind === 'postgres') {
+      const again = await productsWithOptions(env.catalog, [cola.id, burger.id]);
+      expect(again[0]).toBe(before[1]);
+      expect(again[1]).toBe(before[0]);
+      expect(Object.isFrozen(before[0]!.options[0])).toBe(true);
+    }
+    const writes: Array<[string, () => Promise<unknown>]> = [
+      ['an option\'s price', () => writer.catalog.patchOption({ id: big.id, price: 6_000_00, available: true })],
+      ['an option sold out', () => writer.catalog.patchOption({ id: big.id, price: 6_000_00, available: false })],
+      ['a product\'s price', async () => writer.catalog.updateProduct({ ...(await writer.catalog.productById(burger.id))!, price: 40_000_00, updatedAt: T0 + 1 })],
+      ['a group\'s bounds', () => writer.catalog.updateGroup({ id: sizes.id, name: 'Tamaño', minSelect: 0, maxSelect: 2, position: 0 })],
+      ['a new option', () => writer.catalog.insertOption(option(sizes, { name: 'Chica', position: 2 }))],
+      ['another product of the store', async () => writer.catalog.updateProduct({ ...(await writer.catalog.productById(cola.id))!, name: 'Cola Zero', updatedAt: T0 + 2 })],
+      ['an option deleted', () => writer.catalog.deleteOption(big.id)],
+    ];
+    let last = before;
+    for (const [what, write] of writes) {
+      await write();
+      const after = await productsWithOptions(env.catalog, ids);
+      expect(after, what).toEqual(await expected());
+      if (h.kind === 'postgres') {
+        expect(after[0], what).not.toBe(last[0]);
+        expect((await productsWithOptions(env.catalog, ids))[0], what).toBe(after[0]);
+      }
+      last = after;
+    }
+    // Another store's catalog written: the kept products hold.
+    const other = await storeWithIntegration(writer);
+    await writer.catalog.insertCategory(category(other.storeId, other.integrationId));
+    if (h.kind === 'postgres') expect((await productsWithOptions(env.catalog, ids))[0]).toBe(last[0]);
+
+    // A unit of work sees its own writes; rolled back, the products (and those kept) are as before.
+    await expect(env.tx(async (tx) => {
+      await tx.catalog.updateProduct({ ...(await tx.catalog.productById(burger.id))!, price: 1_00, updatedAt: T0 + 3 });
+      expect((await productsWithOptions(tx.catalog, [burger.id]))[0]!.product.price).toBe(1_00);
+      throw new Error('refused');
+    })).rejects.toThrow('refused');
+    const unchanged = await productsWithOptions(env.catalog, ids);
+    expect(unchanged).toEqual(await expected());
+    if (h.kind === 'postgres') expect(unchanged[0]).toBe(last[0]);
+
+    // A reset empties the catalog: nothing is found; a restore brings the catalog back as saved.
+    const admin = h.kind === 'postgres' ? (await h.openAnother()).admin : h.storage.admin;
+    const saved = { test: await admin.dump('test'), live: await admin.dump('live') };
+    const restoredExpected = await expected();
+    await admin.reset();
+    expect(await productsWithOptions(env.catalog, ids)).toEqual([]);
+    await admin.restore(saved);
+    const restored = await productsWithOptions(env.catalog, ids);
+    expect(restored).toEqual(restoredExpected);
+    if (h.kind === 'postgres') expect(restored[0]).not.toBe(last[0]);
   });
 });
