@@ -63,6 +63,8 @@ export function catalogSql(schema: string) {
     // Products with their groups and options as JSON arrays of records, in one statement (issue 25),
     // each with its store's catalog version: a product's columns, groups and options only when that
     // version is not the one of the product kept ($2, by position; null: none kept). See `keptProducts`.
+    // OFFSET 0 keeps the planner from pulling the subquery up into the join: pulled up, its columns
+    // (the groups' and options' aggregates) were computed for every row, kept or not.
     productsWithOptions: statement(
       `SELECT k.id AS "keptId", COALESCE(v.version, 0)::text AS "catalogVersion", f.*
        FROM unnest($1::text[], $2::bigint[]) AS k(id, kept)
@@ -75,7 +77,7 @@ export function catalogSql(schema: string) {
          (SELECT COALESCE(json_agg(json_build_object('id', o.id, 'groupId', o.group_id, 'productId', o.product_id,
             'integrationId', o.integration_id, 'externalId', o.external_id, 'name', o.name, 'price', o.price, 'available', o.available,
             'position', o.position) ORDER BY o.position, o.id), '[]'::json) FROM ${t('options')} o WHERE o.product_id = p.id) AS "options"
-         WHERE COALESCE(v.version, 0) IS DISTINCT FROM k.kept) f ON true`,
+         WHERE COALESCE(v.version, 0) IS DISTINCT FROM k.kept OFFSET 0) f ON true`,
     ),
     /** The products with options read last, shared by every transaction of the adapter (see `keptProducts`). */
     productsKept: new Kept<KeptProduct>(MAX_KEPT_PRODUCTS, MAX_KEPT_PRODUCT_BYTES, (k) => k.bytes),

@@ -136,11 +136,11 @@ export function ordersSql(schema: string) {
     // catalog version (0: no row, an empty catalog), and the ids as one array only when that version
     // is not the one of the ids kept ($3, null: none kept): issue 25, fourteenth step.
     orderable: statement(
-      `SELECT v.version::text AS version, CASE WHEN v.version IS DISTINCT FROM $3::bigint THEN ARRAY(
+      `SELECT COALESCE(v.version, 0)::text AS version, CASE WHEN COALESCE(v.version, 0) IS DISTINCT FROM $3::bigint THEN ARRAY(
          SELECT p.id FROM ${t('products')} p JOIN ${t('categories')} c ON c.id = p.category_id
          WHERE p.store_id = $1 AND p.active AND p.available AND c.active AND (NOT $2 OR p.external_id IS NULL)
          ORDER BY p.id) END AS ids
-       FROM (SELECT COALESCE((SELECT version FROM ${t('catalog_versions')} WHERE store_id = $1), 0) AS version) v`,
+       FROM (VALUES (0)) AS one (n) LEFT JOIN ${t('catalog_versions')} v ON v.store_id = $1`,
     ),
     /** The orderable ids read last, shared by every transaction of the adapter (see `orderableIds`). */
     orderableKept: new Kept<KeptOrderable>(MAX_KEPT_ORDERABLE, MAX_KEPT_ORDERABLE_BYTES, (k) => k.bytes),
