@@ -62,14 +62,14 @@ export function catalogSql(schema: string) {
     optionsOfProducts: statement(`SELECT ${OPTION} FROM ${t('options')} WHERE product_id = ANY($1::text[]) ORDER BY product_id, position, id`),
     // Products with their groups and options as JSON arrays of records, in one statement (issue 25),
     // each with its store's catalog version: a product's columns, groups and options only when that
-    // version is not the one of the product kept ($2, by position; null: none kept). See `keptProducts`.
+    // version is not the one of the product kept ($2, at the id's position in $1; null: none kept). See
+    // `keptProducts`. The products are found by their ids as before (an index scan: joined to the
+    // ids unnested, the generic plan scanned the whole table).
     // OFFSET 0 keeps the planner from pulling the subquery up into the join: pulled up, its columns
     // (the groups' and options' aggregates) were computed for every row, kept or not.
     productsWithOptions: statement(
-      `SELECT k.id AS "keptId", COALESCE(v.version, 0)::text AS "catalogVersion", f.*
-       FROM unnest($1::text[], $2::bigint[]) AS k(id, kept)
-       JOIN ${t('products')} p ON p.id = k.id
-       LEFT JOIN ${t('catalog_versions')} v ON v.store_id = p.store_id
+      `SELECT p.id AS "keptId", COALESCE(v.version, 0)::text AS "catalogVersion", f.*
+       FROM ${t('products')} p LEFT JOIN ${t('catalog_versions')} v ON v.store_id = p.store_id
        LEFT JOIN LATERAL (SELECT ${PRODUCT},
          (SELECT COALESCE(json_agg(json_build_object('id', g.id, 'productId', g.product_id, 'integrationId', g.integration_id,
             'externalId', g.external_id, 'name', g.name, 'minSelect', g.min_select, 'maxSelect', g.max_select, 'position', g.position)
@@ -77,7 +77,8 @@ export function catalogSql(schema: string) {
          (SELECT COALESCE(json_agg(json_build_object('id', o.id, 'groupId', o.group_id, 'productId', o.product_id,
             'integrationId', o.integration_id, 'externalId', o.external_id, 'name', o.name, 'price', o.price, 'available', o.available,
             'position', o.position) ORDER BY o.position, o.id), '[]'::json) FROM ${t('options')} o WHERE o.product_id = p.id) AS "options"
-         WHERE COALESCE(v.version, 0) IS DISTINCT FROM k.kept OFFSET 0) f ON true`,
+         WHERE COALESCE(v.version, 0) IS DISTINCT FROM ($2::bigint[])[array_position($1::text[], p.id)] OFFSET 0) f ON true
+       WHERE p.id = ANY($1::text[])`,
     ),
     /** The products with options read last, shared by every transaction of the adapter (see `keptProducts`). */
     productsKept: new Kept<KeptProduct>(MAX_KEPT_PRODUCTS, MAX_KEPT_PRODUCT_BYTES, (k) => k.bytes),
