@@ -119,7 +119,7 @@ const productValues = (p: ProductRecord) => [
 ];
 
 /** A product with its groups and options at its store's catalog version (a transaction id, as text: bigint), frozen. */
-interface KeptProduct {
+export interface KeptProduct {
   version: string;
   found: ProductWithOptions;
   bytes: number;

@@ -148,7 +148,7 @@ export function ordersSql(schema: string) {
 }
 
 /** A store's orderable product ids at its catalog version (a transaction id, as text: bigint), frozen: handed to every reader. */
-interface KeptOrderable {
+export interface KeptOrderable {
   version: string;
   ids: readonly string[];
   bytes: number;
