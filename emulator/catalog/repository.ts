@@ -172,6 +172,8 @@ export interface CatalogRepository {
    * The products of those ids (in no order; none for an id not found) each with its groups and
    * options in `groupsOfProducts`' and `optionsOfProducts`' order: a server database reads them in one
    * statement (issue 25: the simulator's cart); left out, `productsWithOptions` reads kind by kind.
+   * Read-only: a server database hands the same kept records to every reader while the store's
+   * catalog is unchanged.
    */
   productsWithOptions?(productIds: readonly string[]): Promise<ProductWithOptions[]>;
   groupByExternal(integrationId: string, externalId: string): Promise<OptionGroupRecord | undefined>;

@@ -135,7 +135,7 @@ function chooseOptions(chance: Chance, { groups, options: all }: ProductWithOpti
  * products of the draw come in one read with their groups and options (issue 25); one that cannot be
  * ordered (a required group sold out) makes the draw go on, reading the next one then.
  */
-export async function randomItems(r: Repositories, chance: Chance, productIds: string[], lines = chance.int(1, 3)): Promise<StoredItem[]> {
+export async function randomItems(r: Repositories, chance: Chance, productIds: readonly string[], lines = chance.int(1, 3)): Promise<StoredItem[]> {
   const items: StoredItem[] = [];
   const drawn = chance.sample(productIds, productIds.length);
   const read = new Map((await productsWithOptions(r.catalog, drawn.slice(0, lines))).map((p) => [p.product.id, p]));

@@ -137,8 +137,12 @@ export interface OrdersRepository {
   withHistory?(id: string): Promise<{ order: OrderRecord; history: HistoryRecord[] } | undefined>;
   /** The store's highest order number, 0 before its first order. */
   lastNumber(storeId: string): Promise<number>;
-  /** Ids of the store's active, available products in active categories (only panel ones if asked). */
-  orderableProductIds(storeId: string, panelOnly?: boolean): Promise<string[]>;
+  /**
+   * Ids of the store's active, available products in active categories (only panel ones if asked), in
+   * id order. Read-only: a server database hands the same kept list to every reader while the store's
+   * catalog is unchanged (issue 25).
+   */
+  orderableProductIds(storeId: string, panelOnly?: boolean): Promise<readonly string[]>;
 }
 
 /** `data` of an event of type T, as its contract schema reads it. */

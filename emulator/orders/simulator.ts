@@ -26,14 +26,14 @@ function fulfillmentFor(store: StoreRecord, request: SimulateOrderRequest, chanc
 }
 
 /** The scenario `unmapped_product` needs a panel product: DESIGN says the simulator makes one when the store has none. */
-async function panelProductIds(env: EnvContext, tx: Tx, storeId: string): Promise<string[]> {
+async function panelProductIds(env: EnvContext, tx: Tx, storeId: string): Promise<readonly string[]> {
   const found = await tx.orders.orderableProductIds(storeId, true);
   if (found.length > 0) return found;
   return [(await createPanelProductIn(env, tx, storeId, PANEL_PROMO)).id];
 }
 
 async function itemsFor(
-  env: EnvContext, tx: Tx, store: StoreRecord, request: SimulateOrderRequest, chance: Chance, orderable: Promise<string[]> | undefined,
+  env: EnvContext, tx: Tx, store: StoreRecord, request: SimulateOrderRequest, chance: Chance, orderable: Promise<readonly string[]> | undefined,
 ): Promise<StoredItem[]> {
   let items = request.items ? await resolveItems(tx, store.id, request.items) : [];
   if (!request.items) {

@@ -15,6 +15,7 @@ import { feedParts, newestEvent } from './events.js';
 import { HIT_ON_CONFLICT, othersTallied, type RequestTally } from './windows.js';
 import type { SharedRow, SharedRowValues } from './sandbox.js';
 import type { SchemaNames } from './schema.js';
+import { deepFreeze, Kept } from './kept.js';
 
 /**
  * An API request's admission in one statement (issue 25; the port's Admissions, store/port.ts): the shared row
@@ -143,15 +144,6 @@ function orderOf(orders: Kept<KeptOrder>, key: string, kept: KeptOrder | undefin
   const found = orderWithHistoryOf(r.o_order);
   orders.keep(key, { stamp: r.o_stamp, found: deepFreeze(found), bytes: orderRowBytes(r.o_order) });
   return found;
-}
-
-/** Kept orders are handed to every request that reads them while they are current: nothing may write to them. */
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
 }
 
 /** The record columns of `to_json(a)`: as the driver reads them, but the digest, which JSON gives as bytea's hex text (`\\x…`). */
@@ -427,34 +419,4 @@ export function admitStatement(names: SchemaNames, schema: string, read: ReadKin
        ${ownTally === null ? `${others} + (SELECT count FROM hit) AS "hitCount", NULL::bigint AS tallied` : `NULL::bigint AS "hitCount", ${tallied} AS tallied`}
      FROM n LEFT JOIN a ON true${parts.from}`,
   );
-}
-
-/** Values kept by key, bounded by count and bytes: past either bound, everything is dropped and read again. */
-class Kept<T> {
-  private readonly entries = new Map<string, T>();
-  private bytes = 0;
-
-  constructor(private readonly maxCount: number, private readonly maxBytes: number, private readonly sizeOf: (value: T) => number) {}
-
-  get(key: string): T | undefined {
-    return this.entries.get(key);
-  }
-
-  drop(key: string): void {
-    const before = this.entries.get(key);
-    if (before === undefined) return;
-    this.bytes -= this.sizeOf(before);
-    this.entries.delete(key);
-  }
-
-  keep(key: string, value: T): void {
-    this.drop(key);
-    const size = this.sizeOf(value);
-    if (this.entries.size >= this.maxCount || this.bytes + size > this.maxBytes) {
-      this.entries.clear();
-      this.bytes = 0;
-    }
-    this.entries.set(key, value);
-    this.bytes += size;
-  }
 }

@@ -1,10 +1,11 @@
 import type { Environment } from '../../../src/contract/store.js';
 import type {
-  CatalogRepository, CategoryRecord, LinkedItem, OptionGroupRecord, OptionRecord, ProductRecord, ProductView,
+  CatalogRepository, CategoryRecord, LinkedItem, OptionGroupRecord, OptionRecord, ProductRecord, ProductView, ProductWithOptions,
 } from '../../catalog/repository.js';
 import { statement, tableIn, type Conn } from './conn.js';
 import { productPage, productPageSql } from './product-page.js';
 import { GROUP, OPTION, PRODUCT } from './catalog-columns.js';
+import { deepFreeze, Kept } from './kept.js';
 
 // The catalog's tables: categories, products, option groups, options. Rows are read with the
 // records' field names, so they are the records. Every write is a `catalog` change.
@@ -59,17 +60,28 @@ export function catalogSql(schema: string) {
     ),
     groupsOfProducts: statement(`SELECT ${GROUP} FROM ${t('option_groups')} WHERE product_id = ANY($1::text[]) ORDER BY product_id, position, id`),
     optionsOfProducts: statement(`SELECT ${OPTION} FROM ${t('options')} WHERE product_id = ANY($1::text[]) ORDER BY product_id, position, id`),
-    // Products with their groups and options as JSON arrays of records, in one statement (issue 25).
+    // Products with their groups and options as JSON arrays of records, in one statement (issue 25),
+    // each with its store's catalog version: a product's columns, groups and options only when that
+    // version is not the one of the product kept ($2, at the id's position in $1; null: none kept). See
+    // `keptProducts`. The products are found by their ids as before (an index scan: joined to the
+    // ids unnested, the generic plan scanned the whole table).
+    // OFFSET 0 keeps the planner from pulling the subquery up into the join: pulled up, its columns
+    // (the groups' and options' aggregates) were computed for every row, kept or not.
     productsWithOptions: statement(
-      `SELECT ${PRODUCT},
+      `SELECT p.id AS "keptId", COALESCE(v.version, 0)::text AS "catalogVersion", f.*
+       FROM ${t('products')} p LEFT JOIN ${t('catalog_versions')} v ON v.store_id = p.store_id
+       LEFT JOIN LATERAL (SELECT ${PRODUCT},
          (SELECT COALESCE(json_agg(json_build_object('id', g.id, 'productId', g.product_id, 'integrationId', g.integration_id,
             'externalId', g.external_id, 'name', g.name, 'minSelect', g.min_select, 'maxSelect', g.max_select, 'position', g.position)
             ORDER BY g.position, g.id), '[]'::json) FROM ${t('option_groups')} g WHERE g.product_id = p.id) AS "groups",
          (SELECT COALESCE(json_agg(json_build_object('id', o.id, 'groupId', o.group_id, 'productId', o.product_id,
             'integrationId', o.integration_id, 'externalId', o.external_id, 'name', o.name, 'price', o.price, 'available', o.available,
             'position', o.position) ORDER BY o.position, o.id), '[]'::json) FROM ${t('options')} o WHERE o.product_id = p.id) AS "options"
-       FROM ${t('products')} p WHERE p.id = ANY($1::text[])`,
+         WHERE COALESCE(v.version, 0) IS DISTINCT FROM ($2::bigint[])[array_position($1::text[], p.id)] OFFSET 0) f ON true
+       WHERE p.id = ANY($1::text[])`,
     ),
+    /** The products with options read last, shared by every transaction of the adapter (see `keptProducts`). */
+    productsKept: new Kept<KeptProduct>(MAX_KEPT_PRODUCTS, MAX_KEPT_PRODUCT_BYTES, (k) => k.bytes),
     groupByExternal: statement(`SELECT ${GROUP} FROM ${t('option_groups')} WHERE integration_id = $1 AND external_id = $2`),
     optionByExternal: statement(`SELECT ${OPTION} FROM ${t('options')} WHERE integration_id = $1 AND external_id = $2`),
     optionById: statement(`SELECT ${OPTION} FROM ${t('options')} WHERE id = $1`),
@@ -105,6 +117,50 @@ const productValues = (p: ProductRecord) => [
   p.id, p.storeId, p.integrationId, p.externalId, p.categoryId, p.name, p.price, p.description, p.sku, p.active, p.available,
   p.position, p.photoUrl, p.photoSource, p.imageStatus, p.imageRequestedUrl, p.imageError, p.sourceUpdatedAt, p.createdAt, p.updatedAt,
 ];
+
+/** A product with its groups and options at its store's catalog version (a transaction id, as text: bigint), frozen. */
+export interface KeptProduct {
+  version: string;
+  found: ProductWithOptions;
+  bytes: number;
+}
+
+const MAX_KEPT_PRODUCTS = 10_000;
+const MAX_KEPT_PRODUCT_BYTES = 32 * 1024 * 1024;
+
+type KeptProductRow = { keptId: string; catalogVersion: string; groups: OptionGroupRecord[]; options: OptionRecord[] } & (ProductRecord | { id: null });
+
+/**
+ * Products with their groups and options (the simulator's cart), kept by id with their store's catalog
+ * version (issue 25, fourteenth step): the statement sends a product again only when that version
+ * moved, and a kept one is the same object for every reader. The version is read in the same
+ * statement as the product would be, so a kept product is what that statement's snapshot holds; a
+ * unit of work that wrote the catalog itself (its writes are in no version until its COMMIT) reads
+ * them whole and keeps nothing. Versions are transaction ids, never handed out twice: a reset or a
+ * restore writes its rows in a new one, and nothing kept before matches again.
+ */
+async function keptProducts(conn: Conn, s: ReturnType<typeof catalogSql>, ids: readonly string[]): Promise<ProductWithOptions[]> {
+  if (ids.length === 0) return [];
+  const own = conn.wrote?.('catalog') ?? false;
+  // What was sent, by id: a kept entry replaced meanwhile (another request's newer read) is not this statement's.
+  const sent = new Map<string, KeptProduct>();
+  if (!own) for (const id of ids) {
+    const kept = s.productsKept.get(id);
+    if (kept) sent.set(id, kept);
+  }
+  const rows = await conn.rows<KeptProductRow>(s.productsWithOptions, [ids, ids.map((id) => sent.get(id)?.version ?? null)]);
+  return rows.map(({ keptId, catalogVersion, groups, options, ...product }) => {
+    if (product.id === null) return sent.get(keptId)!.found;
+    const found = deepFreeze({ product: product as ProductRecord, groups, options });
+    if (!own) s.productsKept.keep(keptId, { version: catalogVersion, found, bytes: productBytes(found) });
+    return found;
+  });
+}
+
+/** About how many bytes a product with its options holds in memory. */
+function productBytes({ product, groups, options }: ProductWithOptions): number {
+  return 1024 + 2 * (product.name.length + (product.description?.length ?? 0)) + 320 * (groups.length + options.length);
+}
 
 export function pgCatalog(conn: Conn, s: ReturnType<typeof catalogSql>, environment: Environment): CatalogRepository {
   const changed = (storeId: string | null = null) => conn.changed({ topic: 'catalog', environment, storeId });
@@ -144,11 +200,7 @@ export function pgCatalog(conn: Conn, s: ReturnType<typeof catalogSql>, environm
 
     groupsOfProducts: async (ids) => (ids.length === 0 ? [] : conn.rows<OptionGroupRecord>(s.groupsOfProducts, [ids])),
     optionsOfProducts: async (ids) => (ids.length === 0 ? [] : conn.rows<OptionRecord>(s.optionsOfProducts, [ids])),
-    async productsWithOptions(ids) {
-      if (ids.length === 0) return [];
-      const rows = await conn.rows<ProductRecord & { groups: OptionGroupRecord[]; options: OptionRecord[] }>(s.productsWithOptions, [ids]);
-      return rows.map(({ groups, options, ...product }) => ({ product, groups, options }));
-    },
+    productsWithOptions: (ids) => keptProducts(conn, s, ids),
     groupByExternal: (integrationId, code) => one<OptionGroupRecord>(s.groupByExternal, [integrationId, code]),
     optionByExternal: (integrationId, code) => one<OptionRecord>(s.optionByExternal, [integrationId, code]),
     optionById: (id) => one<OptionRecord>(s.optionById, [id]),

@@ -1,4 +1,4 @@
-import type { Change } from '../../store/changes.js';
+import type { Change, Topic } from '../../store/changes.js';
 import { translate } from './errors.js';
 import { quote } from './schema.js';
 
@@ -61,6 +61,12 @@ export interface Conn {
    * replaces with its row's store.
    */
   notice?(change: Change): NoticeParts;
+  /**
+   * A transaction's connection only: whether the transaction wrote a change of `topic` so far. Its
+   * own writes are in its reads but not yet in what triggers set at its COMMIT (the store's catalog
+   * version, migration 9): a read kept by that version must not stand for them.
+   */
+  wrote?(topic: Topic): boolean;
 }
 
 /** A change's notice with its store id left out, for a statement to complete (see `Conn.notice`). */
@@ -124,6 +130,8 @@ export class QueryConn implements Conn {
  * transaction (the connection's `onFailure`) at its next statement or its COMMIT.
  */
 export class TxConn implements Conn {
+  private readonly topics = new Set<Topic>();
+
   constructor(
     private readonly conn: QueryConn,
     private readonly take: () => string,
@@ -147,7 +155,12 @@ export class TxConn implements Conn {
   }
 
   changed(change: Change): void {
+    this.topics.add(change.topic);
     this.conn.changed(change);
+  }
+
+  wrote(topic: Topic): boolean {
+    return this.topics.has(topic);
   }
 
   private flush(): Promise<void> | undefined {

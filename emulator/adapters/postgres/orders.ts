@@ -1,6 +1,7 @@
 import type { Environment } from '../../../src/contract/store.js';
 import type { HistoryRecord, OrderRecord, OrdersRepository } from '../../orders/repository.js';
 import { statement, tableIn, type Conn } from './conn.js';
+import { Kept } from './kept.js';
 
 // The orders aggregate's tables: orders (items, customer, address and payment are JSON texts of the
 // row: spec: Order rule 1, copies at purchase time) and their status history.
@@ -131,13 +132,52 @@ export function ordersSql(schema: string) {
     // The order and its history in one statement, one snapshot (issue 25: GET /orders/{id}).
     withHistory: statement(`SELECT ${orderWithHistoryColumns(schema)} FROM ${t('orders')} o WHERE o.id = $1`),
     lastNumber: statement(`SELECT MAX(number) AS n FROM ${t('orders')} WHERE store_id = $1`),
-    // The simulator's view of the catalog: what a customer can put in the cart right now.
+    // The simulator's view of the catalog: what a customer can put in the cart right now. The store's
+    // catalog version (0: no row, an empty catalog), and the ids as one array only when that version
+    // is not the one of the ids kept ($3, null: none kept): issue 25, fourteenth step.
     orderable: statement(
-      `SELECT p.id FROM ${t('products')} p JOIN ${t('categories')} c ON c.id = p.category_id
-       WHERE p.store_id = $1 AND p.active AND p.available AND c.active AND (NOT $2 OR p.external_id IS NULL)
-       ORDER BY p.id`,
+      `SELECT COALESCE(v.version, 0)::text AS version, CASE WHEN COALESCE(v.version, 0) IS DISTINCT FROM $3::bigint THEN ARRAY(
+         SELECT p.id FROM ${t('products')} p JOIN ${t('categories')} c ON c.id = p.category_id
+         WHERE p.store_id = $1 AND p.active AND p.available AND c.active AND (NOT $2 OR p.external_id IS NULL)
+         ORDER BY p.id) END AS ids
+       FROM (VALUES (0)) AS one (n) LEFT JOIN ${t('catalog_versions')} v ON v.store_id = $1`,
     ),
+    /** The orderable ids read last, shared by every transaction of the adapter (see `orderableIds`). */
+    orderableKept: new Kept<KeptOrderable>(MAX_KEPT_ORDERABLE, MAX_KEPT_ORDERABLE_BYTES, (k) => k.bytes),
   };
+}
+
+/** A store's orderable product ids at its catalog version (a transaction id, as text: bigint), frozen: handed to every reader. */
+export interface KeptOrderable {
+  version: string;
+  ids: readonly string[];
+  bytes: number;
+}
+
+export const MAX_KEPT_ORDERABLE = 1000;
+const MAX_KEPT_ORDERABLE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A store's orderable product ids (only panel ones with `panelOnly`), kept by store and panelOnly with
+ * the store's catalog version they were read at: the statement sends them again only when that version
+ * moved (issue 25, fourteenth step: the simulator read all of them, 200 rows, for every order). The
+ * version is the last transaction that wrote the store's categories, products, option groups or options
+ * (set at its COMMIT, migration 9), read in the same statement as the ids would be, so the kept ids are
+ * what this statement's snapshot would read, in a transaction or not. Two exceptions, where the
+ * version does not cover what the snapshot sees: a transaction that wrote the catalog itself reads the
+ * ids whole and keeps nothing. A reset or a restore needs no drop: its rows are written by a new
+ * transaction, and a transaction id never comes back in a cluster, so no kept version matches again
+ * (version 0, an empty catalog, has no ids before or after); a stale entry is replaced by the next read.
+ */
+async function orderableIds(conn: Conn, s: ReturnType<typeof ordersSql>, storeId: string, panelOnly: boolean): Promise<readonly string[]> {
+  const own = conn.wrote?.('catalog') ?? false;
+  const key = `${panelOnly ? 'panel' : 'all'}:${storeId}`;
+  const kept = own ? undefined : s.orderableKept.get(key);
+  const [row] = await conn.rows<{ version: string; ids: string[] | null }>(s.orderable, [storeId, panelOnly, kept?.version ?? null]);
+  if (row!.ids === null) return kept!.ids;
+  const ids = Object.freeze(row!.ids);
+  if (!own) s.orderableKept.keep(key, { version: row!.version, ids, bytes: 64 + ids.reduce((n, id) => n + 2 * id.length + 16, 0) });
+  return ids;
 }
 
 /**
@@ -199,6 +239,6 @@ export function pgOrders(conn: Conn, s: ReturnType<typeof ordersSql>, environmen
       return row && orderWithHistoryOf(row);
     },
     lastNumber: async (storeId) => (await conn.rows<{ n: number | null }>(s.lastNumber, [storeId]))[0]?.n ?? 0,
-    orderableProductIds: async (storeId, panelOnly = false) => (await conn.rows<{ id: string }>(s.orderable, [storeId, panelOnly])).map((r) => r.id),
+    orderableProductIds: (storeId, panelOnly = false) => orderableIds(conn, s, storeId, panelOnly),
   };
 }
