@@ -5,7 +5,7 @@ import { ordersSql } from '../../../../emulator/adapters/postgres/orders.js';
 import { schemaNames } from '../../../../emulator/adapters/postgres/schema.js';
 import { PG_URL } from '../../../helpers/postgres.js';
 import { useTestClient } from '../../../helpers/test-database.js';
-import { category, group, option, product, standaloneContext, storeWithIntegration } from '../../store/contract/fixtures.js';
+import { productWithOption, standaloneContext, storeWithIntegration } from '../../store/contract/fixtures.js';
 
 // issue 25, fourteenth step: the simulator's cart reads (a store's orderable ids, the drawn products
 // with their options) send what the process keeps only when the store's catalog version moved. What
@@ -26,13 +26,7 @@ describe.skipIf(!PG_URL)('the cart\'s reads of a kept catalog (PostgreSQL)', () 
     try {
       const env = storage.env('test');
       const { storeId, integrationId } = await storeWithIntegration(env);
-      const c = category(storeId, integrationId);
-      await env.catalog.insertCategory(c);
-      const p = product(storeId, integrationId, c.id);
-      await env.catalog.insertProduct(p);
-      const g = group(p.id, integrationId);
-      await env.catalog.insertGroup(g);
-      await env.catalog.insertOption(option(g));
+      const { product: p } = await productWithOption(env, storeId, integrationId);
       const { rows } = await db.client().query<{ v: string }>(`SELECT version::text AS v FROM "${schema}".catalog_versions WHERE store_id = $1`, [storeId]);
       return { storeId, productId: p.id, version: rows[0]!.v };
     } finally {

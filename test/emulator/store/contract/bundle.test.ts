@@ -8,7 +8,7 @@ import { SqliteStorage } from '../../../../emulator/adapters/sqlite/index.js';
 import { PostgresStorage } from '../../../../emulator/adapters/postgres/index.js';
 import { createTestDatabase, PG_URL } from '../../../helpers/postgres.js';
 import { describeAdapters } from './harness.js';
-import { category, entrega, group, option, order, product, simpleOutbox, storeWithIntegration, T0, webhook } from './fixtures.js';
+import { entrega, order, productWithOption, simpleOutbox, storeWithIntegration, T0, webhook } from './fixtures.js';
 
 // Bundles: one format on both adapters. A dump restored and dumped again is the same, on one adapter
 // and across them; a bundle that does not fit is refused whole, with nothing changed.
@@ -21,13 +21,7 @@ async function fill(storage: StoragePort, outbox: (o: ReturnType<typeof simpleOu
     await env.tx(async (tx) => {
       const { storeId, integrationId } = await storeWithIntegration(tx);
       await tx.credentials.insert(`svk_${envName}`, integrationId, Buffer.from('00ff10', 'hex'), T0);
-      const c = category(storeId, integrationId);
-      await tx.catalog.insertCategory(c);
-      const p = product(storeId, integrationId, c.id);
-      await tx.catalog.insertProduct(p);
-      const g = group(p.id, integrationId);
-      await tx.catalog.insertGroup(g);
-      await tx.catalog.insertOption(option(g));
+      await productWithOption(tx, storeId, integrationId);
       const key = { integrationId, snapshotId: 'snap' };
       await tx.snapshots.insert({ ...key, syncRunId: 'snc_1', status: 'open' as never, lastPart: 1, startedAt: T0 });
       await tx.snapshots.addItems(key, [{ kind: 'product' as never, externalId: 'P-1' }]);

@@ -57,6 +57,19 @@ export function option(g: OptionGroupRecord, over: Partial<OptionRecord> = {}): 
   };
 }
 
+/** A category with one product, its one option group and that group's one option, written through `repos`. */
+export async function productWithOption(repos: Repositories, storeId: string, integrationId: string | null) {
+  const c = category(storeId, integrationId);
+  await repos.catalog.insertCategory(c);
+  const p = product(storeId, integrationId, c.id);
+  await repos.catalog.insertProduct(p);
+  const g = group(p.id, integrationId);
+  await repos.catalog.insertGroup(g);
+  const o = option(g);
+  await repos.catalog.insertOption(o);
+  return { category: c, product: p, group: g, option: o };
+}
+
 export function order(storeId: string, number: number, over: Partial<OrderRecord> = {}): OrderRecord {
   return {
     id: id('ord'), storeId, number, status: 'pending', statusReason: null, fulfillmentType: 'delivery', estimatedMinutes: null,
