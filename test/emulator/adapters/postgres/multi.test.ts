@@ -8,7 +8,7 @@ import type { Change } from '../../../../emulator/store/changes.js';
 import type { StoragePort, Tx } from '../../../../emulator/store/port.js';
 import { ENV_TABLES } from '../../../../emulator/adapters/postgres/schema.js';
 import { MAX_RUNS } from '../../../../emulator/adapters/postgres/env-store.js';
-import { waitFor } from '../../../helpers/wait.js';
+import { loadFactor, waitFor } from '../../../helpers/wait.js';
 
 // Two PostgresStorage instances on one database, as two emulator processes: every guarantee that
 // DESIGN's "Storage and the team sandbox" gives across processes.
@@ -63,8 +63,11 @@ describePostgres('two processes on one sandbox', (h) => {
   });
 
   it('frees the claim of a process that died once its lease ran out', async () => {
-    // Leases of 600 ms, renewed every 200 ms (the default is 30 s): short, so that the test waits little for a death.
-    const dead = await h.openAnother({ leaseMs: 600 });
+    // Leases of 3 s, renewed every second (the default is 30 s): short, so that the test waits little
+    // for a death, and longer with the machine's load, so that a renewal late on a busy machine never
+    // lets the lease of a live process run out (600 ms did, once, under the full suite).
+    const leaseMs = Math.round(3_000 * loadFactor());
+    const dead = await h.openAnother({ leaseMs });
     const key = `lease-${Date.now()}`;
     expect(await dead.coordination.idempotency.claim('test', 'int_1', key, 'fp', T0)).toEqual({ kind: 'fresh' });
     expect(await dead.coordination.batches.acquire('test', 'int_1')).toBe(true);
@@ -74,7 +77,7 @@ describePostgres('two processes on one sandbox', (h) => {
       const first = await leases.read();
       await waitFor(async () => {
         const now = await leases.read();
-        return now.key > first.key + 300 && now.gate > first.gate + 300;
+        return now.key > first.key + leaseMs / 2 && now.gate > first.gate + leaseMs / 2;
       }, () => `two renewals of the leases written at ${JSON.stringify(first)}`);
       expect(await h.storage.coordination.idempotency.claim('test', 'int_1', key, 'fp', T0)).toEqual({ kind: 'in_progress' });
       expect(await h.storage.coordination.batches.acquire('test', 'int_1')).toBe(false);
