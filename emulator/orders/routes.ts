@@ -15,17 +15,16 @@ import { feedPrefetch, readFeed } from './feed.js';
 
 const since = (text: string | undefined) => (text === undefined ? null : parseDate(text));
 
-/** The order a route's path names, read with the request's admission (a server database). */
-function orderPrefetch({ params }: { params: unknown }): AdmitRead | undefined {
+/**
+ * What of the order a route's path names is read with the request's admission (a server database):
+ * the order with its history (GET /orders/{id}), or its status alone (a status call's).
+ */
+const prefetchOf = (kind: 'order' | 'orderStatus') => ({ params }: { params: unknown }): AdmitRead | undefined => {
   const orderId = (params as { order_id?: unknown }).order_id;
-  return typeof orderId === 'string' ? { kind: 'order', orderId } : undefined;
-}
-
-/** The status of the order a status call's path names, read with the request's admission (a server database). */
-function statusPrefetch({ params }: { params: unknown }): AdmitRead | undefined {
-  const orderId = (params as { order_id?: unknown }).order_id;
-  return typeof orderId === 'string' ? { kind: 'orderStatus', orderId } : undefined;
-}
+  return typeof orderId === 'string' ? { kind, orderId } : undefined;
+};
+const orderPrefetch = prefetchOf('order');
+const statusPrefetch = prefetchOf('orderStatus');
 
 /** A command's answer as its handler gives it (`ok(presentAnswer(…))`), when its transaction kept the order's view. */
 function keptOutcome(out: unknown): Outcome | undefined {

@@ -130,11 +130,11 @@ export class QueryConn implements Conn {
  * transaction (the connection's `onFailure`) at its next statement or its COMMIT.
  */
 export class TxConn implements Conn {
-  private readonly topics = new Set<Topic>();
-
   constructor(
     private readonly conn: QueryConn,
     private readonly take: () => string,
+    /** The changes the transaction reported so far (what `conn` hands its `changed`). */
+    private readonly changes: readonly Change[],
   ) {}
 
   async rows<R>(s: Statement, values?: unknown[]): Promise<R[]> {
@@ -155,12 +155,11 @@ export class TxConn implements Conn {
   }
 
   changed(change: Change): void {
-    this.topics.add(change.topic);
     this.conn.changed(change);
   }
 
   wrote(topic: Topic): boolean {
-    return this.topics.has(topic);
+    return this.changes.some((change) => change.topic === topic);
   }
 
   private flush(): Promise<void> | undefined {

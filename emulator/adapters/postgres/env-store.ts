@@ -263,7 +263,7 @@ class PgTx extends LazyRepositories implements Tx {
     // Any statement of the transaction first writes what its emits held back: it sees them. They are
     // sent here, pipelined ahead of it (nothing is left for TxConn to send as a text): the server runs
     // them in order, and a failure of theirs fails the transaction (the connection's onFailure).
-    super(options.environment, new TxConn(raw, () => (sendWrites(raw, writes.take(), state), '')), sql);
+    super(options.environment, new TxConn(raw, () => (sendWrites(raw, writes.take(), state), ''), state.changes), sql);
     this.writes = writes;
     this.raw = raw;
   }
@@ -327,6 +327,7 @@ class PgTx extends LazyRepositories implements Tx {
     return this.wroteTargets() ? undefined : this.kept.of(storeId);
   }
 
+  /** From the transaction's changes, as `TxConn.wrote` answers for the catalog. */
   private wroteTargets(): boolean {
     return this.changes.some((c) => c.topic === 'auth' || c.topic === 'reset' || (c.topic === 'webhooks' && c.config));
   }

@@ -1,6 +1,7 @@
 import type { Environment } from '../../../src/contract/store.js';
 import type { ChangeFeed } from '../../store/changes.js';
 import type { Targets } from './events.js';
+import { Kept } from './kept.js';
 
 /**
  * The targets of a store's events (its integrations with their webhooks, and their stamp) kept
@@ -15,8 +16,9 @@ import type { Targets } from './events.js';
  * drops them before that. A read that began before such a change is not kept (`epoch`).
  */
 export class KeptTargets {
-  private readonly byStore = new Map<string, Targets>();
-  private readonly storeOfOrder = new Map<string, string>();
+  // Bounded by count only: a store's targets are a few records, an order's store an id.
+  private readonly byStore = new Kept<Targets>(MAX_STORES, Infinity, () => 0);
+  private readonly storeOfOrder = new Kept<string>(MAX_ORDERS, Infinity, () => 0);
   private moved = 0;
 
   constructor(feed: ChangeFeed, environment: Environment) {
@@ -44,14 +46,11 @@ export class KeptTargets {
 
   /** Keeps targets read in a unit of work that began at `epoch` (none when something was dropped since). */
   keep(storeId: string, targets: Targets, epoch: number): void {
-    if (epoch !== this.moved || targets.kept) return;
-    if (this.byStore.size >= MAX_STORES) this.byStore.clear();
-    this.byStore.set(storeId, targets);
+    if (epoch === this.moved && !targets.kept) this.byStore.keep(storeId, targets);
   }
 
   orderIn(orderId: string, storeId: string): void {
-    if (this.storeOfOrder.size >= MAX_ORDERS) this.storeOfOrder.clear();
-    this.storeOfOrder.set(orderId, storeId);
+    this.storeOfOrder.keep(orderId, storeId);
   }
 
   /** Forgets every store's targets (the orders' stores stay true). */

@@ -19,12 +19,15 @@ export class Kept<T> {
   keep(key: string, value: T): void {
     this.drop(key);
     const size = this.sizeOf(value);
-    if (this.entries.size >= this.maxCount || this.bytes + size > this.maxBytes) {
-      this.entries.clear();
-      this.bytes = 0;
-    }
+    if (this.entries.size >= this.maxCount || this.bytes + size > this.maxBytes) this.clear();
     this.entries.set(key, value);
     this.bytes += size;
+  }
+
+  /** Forgets everything kept. */
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
   }
 }
 
