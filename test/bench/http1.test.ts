@@ -1,15 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/cli.js';
+import { benchLib, withBenchClient } from '../helpers/bench-client.js';
 import { waitFor } from '../helpers/wait.js';
 
 // bench/mixed.mjs talks to the emulator through its own HTTP/1.1 client (bench/lib/http1.mjs), for
 // its CPU: it must send what undici sent and read every answer the emulator may give.
-const lib = (name: string) => import(pathToFileURL(join(ROOT, 'bench', 'lib', name)).href);
 const listen = (server: { listen: (port: number, host: string, cb: () => void) => unknown; address: () => unknown }) =>
   new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
 
@@ -40,8 +37,8 @@ describe('bench/lib/http1.mjs', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('writes the bytes undici writes for the same requests', async () => {
-    const { Origin } = await lib('http1.mjs');
-    const { exchange } = await lib('mixed-workload.mjs');
+    const { Origin } = await benchLib('http1.mjs');
+    const { exchange } = await benchLib('mixed-workload.mjs');
     const seen: string[] = [];
     const raw = createTcpServer((socket) => socket.on('data', (d) => {
       seen.push(d.toString('latin1'));
@@ -67,12 +64,8 @@ describe('bench/lib/http1.mjs', () => {
     }
   });
 
-  it('reads content-length, chunked and empty answers, keeps connections alive and survives the server closing them', async () => {
-    const { Origin } = await lib('http1.mjs');
-    const { exchange } = await lib('mixed-workload.mjs');
-    const { ListPageReader } = await lib('list-page.mjs');
-    const origin = new Origin(url, { connections: 2 });
-    try {
+  it('reads content-length, chunked and empty answers, keeps connections alive and survives the server closing them', () =>
+    withBenchClient(url, async ({ origin, exchange, ListPageReader }) => {
       const echo = await exchange(origin, 'POST', '/echo?a=b', { 'idempotency-key': 'k' }, { a: 'ñ' });
       expect(JSON.parse(echo.text)).toMatchObject({ method: 'POST', url: '/echo?a=b', headers: { 'idempotency-key': 'k', 'content-type': 'application/json' }, body: '{"a":"ñ"}' });
       expect(await exchange(origin, 'GET', '/chunked', {})).toEqual({ status: 200, ok: true, text: big });
@@ -86,14 +79,11 @@ describe('bench/lib/http1.mjs', () => {
       // The server closes the idle connections (keepAliveTimeout): the next requests open new ones.
       await waitFor(() => origin.open === 0, () => `${origin.open} connection(s) still open after the server's keep-alive timeout`);
       expect((await exchange(origin, 'GET', '/again', {}, undefined, { read: 'none' })).status).toBe(200);
-    } finally {
-      await origin.close();
-    }
-  });
+    }));
 
   it('fails a request whose answer does not come in time, as undici\'s timeouts did', async () => {
-    const { Origin } = await lib('http1.mjs');
-    const { exchange } = await lib('mixed-workload.mjs');
+    const { Origin } = await benchLib('http1.mjs');
+    const { exchange } = await benchLib('mixed-workload.mjs');
     // Takes the request and never answers it (a hung server, its socket open).
     const hung = createTcpServer(() => undefined);
     const hungUrl = await listen(hung);
@@ -109,8 +99,8 @@ describe('bench/lib/http1.mjs', () => {
   });
 
   it('answers a request it cannot send with status 0 and the network\'s code', async () => {
-    const { Origin } = await lib('http1.mjs');
-    const { exchange } = await lib('mixed-workload.mjs');
+    const { Origin } = await benchLib('http1.mjs');
+    const { exchange } = await benchLib('mixed-workload.mjs');
     const gone = createTcpServer();
     const goneUrl = await listen(gone);
     await new Promise<void>((resolve) => gone.close(() => resolve()));

@@ -1,14 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/cli.js';
+import { benchLib, withBenchClient } from '../helpers/bench-client.js';
 
 // bench/mixed.mjs reads its list pages from their bytes as they come (bench/lib/list-page.mjs) and its answers
 // through its own client (exchange in bench/lib/mixed-workload.mjs, bench/lib/http1.mjs): what they give must be what
 // decoding and JSON.parse gave, or the bench's feed figures and pipeline would change meaning.
-const lib = (name: string) => import(pathToFileURL(join(ROOT, 'bench', 'lib', name)).href);
 
 const event = (n: number, extra: object = {}) => ({
   id: `evt_${n}`,
@@ -27,7 +24,7 @@ const pages = {
 describe('bench/lib/list-page.mjs', () => {
   for (const [name, page] of Object.entries(pages)) {
     it(`reads ${name} as JSON.parse does: data.length and next_cursor, however the bytes are cut`, async () => {
-      const { ListPageReader, readChunks } = await lib('list-page.mjs');
+      const { ListPageReader, readChunks } = await benchLib('list-page.mjs');
       for (const text of [JSON.stringify(page), JSON.stringify(page, null, 2)]) {
         const parsed = JSON.parse(text);
         const expected = { items: parsed.data.length, nextCursor: parsed.next_cursor ?? null };
@@ -41,7 +38,7 @@ describe('bench/lib/list-page.mjs', () => {
   }
 
   it('finds the catalog page\'s next_cursor from its end however the bytes are cut, and null on the last page', async () => {
-    const { CursorAtEnd, readChunks } = await lib('list-page.mjs');
+    const { CursorAtEnd, readChunks } = await benchLib('list-page.mjs');
     const products = Array.from({ length: 50 }, (_, i) => ({ id: `prd_${i}`, name: `Producto ${i}`, description: 'Descripción "con" comillas' }));
     for (const cursor of ['cHJkXzQ5', null]) {
       const bytes = Buffer.from(JSON.stringify({ data: products, next_cursor: cursor }));
@@ -53,7 +50,7 @@ describe('bench/lib/list-page.mjs', () => {
   });
 
   it('refuses a page cut short', async () => {
-    const { ListPageReader, readChunks } = await lib('list-page.mjs');
+    const { ListPageReader, readChunks } = await benchLib('list-page.mjs');
     const text = JSON.stringify(pages['a feed page']);
     expect(() => readChunks(ListPageReader, [Buffer.from(text.slice(0, text.length / 2))])).toThrow();
   });
@@ -82,33 +79,19 @@ describe('the mixed bench\'s exchange', () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  it('gives the body as text, as a reader\'s page or not at all, read to its end', async () => {
-    const { exchange } = await lib('mixed-workload.mjs');
-    const { ListPageReader } = await lib('list-page.mjs');
-    const { Origin } = await lib('http1.mjs');
-    const pool = new Origin(url, { connections: 2 });
-    try {
+  it('gives the body as text, as a reader\'s page or not at all, read to its end', () =>
+    withBenchClient(url, async ({ origin: pool, exchange, ListPageReader }) => {
       expect(await exchange(pool, 'GET', '/page', {})).toEqual({ status: 200, ok: true, text: body });
       expect(await exchange(pool, 'GET', '/page', {}, undefined, { read: ListPageReader })).toEqual({ status: 200, ok: true, page: { items: 1, nextCursor: 'abc' } });
       // A page the reader cannot read is the answer's page (an error the bench reports), not a network failure.
       const cut = await exchange(pool, 'GET', '/cut', {}, undefined, { read: ListPageReader });
       expect([cut.status, cut.page instanceof Error]).toEqual([200, true]);
       expect(await exchange(pool, 'POST', '/page', { 'idempotency-key': 'k' }, { a: 1 }, { read: 'none' })).toEqual({ status: 200, ok: true });
-    } finally {
-      await pool.close();
-    }
-  });
+    }));
 
-  it('gives an error\'s code from its JSON body, not_json otherwise (a network failure\'s status 0: http1.test.ts)', async () => {
-    const { exchange } = await lib('mixed-workload.mjs');
-    const { ListPageReader } = await lib('list-page.mjs');
-    const { Origin } = await lib('http1.mjs');
-    const pool = new Origin(url, { connections: 2 });
-    try {
+  it('gives an error\'s code from its JSON body, not_json otherwise (a network failure\'s status 0: http1.test.ts)', () =>
+    withBenchClient(url, async ({ origin: pool, exchange, ListPageReader }) => {
       expect(await exchange(pool, 'POST', '/conflict', {}, {}, { read: 'none' })).toEqual({ status: 409, ok: false, code: 'invalid_status_transition' });
       expect(await exchange(pool, 'GET', '/html', {}, undefined, { read: ListPageReader })).toEqual({ status: 502, ok: false, code: 'not_json' });
-    } finally {
-      await pool.close();
-    }
-  });
+    }));
 });
